@@ -1,0 +1,96 @@
+"""Executors: the ways one workload's unmodified step function is run.
+
+eager        ``step`` itself
+tf.function  ``tf.function(step)`` -- what users try first
+janus        ``janus.jit(step)``
+expert       the workload's hand-written symbolic version
+expert_xla   the same with ``jit_compile=True``
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Optional
+
+from models.common import Workload
+
+EXECUTORS = ("eager", "tf.function", "janus", "expert", "expert_xla")
+DEFAULT_EXECUTORS = ("eager", "tf.function", "janus", "expert")
+
+
+class Unavailable(Exception):
+    """The executor cannot run this workload at all (not an error of the executor)."""
+
+
+@dataclasses.dataclass
+class Prepared:
+    """A ready-to-call executor: ``call(*batch) -> loss`` and counters read after the run."""
+
+    call: Callable[..., Any]
+    info: Callable[[], dict] = lambda: {}
+
+
+def prepare(name: str, workload: Workload, state: Any) -> Prepared:
+    """Wrap ``workload.step`` (or build the expert) for executor ``name`` on ``state``.
+
+    Raises `Unavailable` when the executor does not exist for this workload
+    (no expert, janus not importable); any other exception is the executor's error.
+    """
+    step = workload.step
+    if name == "eager":
+        return Prepared(lambda *batch: step(state, *batch))
+    if name == "tf.function":
+        import tensorflow as tf
+
+        fn = tf.function(step)
+        return Prepared(lambda *batch: fn(state, *batch),
+                        lambda: {"retraces": int(fn.experimental_get_tracing_count())})
+    if name == "janus":
+        return _prepare_janus(step, state)
+    if name in ("expert", "expert_xla"):
+        if workload.expert is None:
+            raise Unavailable(f"{workload.name} has no expert version")
+        call = workload.expert(state, jit_compile=True) if name == "expert_xla" else workload.expert(state)
+        return Prepared(call)
+    raise ValueError(f"unknown executor {name!r}; known: {', '.join(EXECUTORS)}")
+
+
+JANUS_STAT_FIELDS = ("calls", "generations", "fallback_calls", "graph_calls", "profile_calls",
+                     "generation_failures", "time_profiling", "time_generating", "time_graph",
+                     "time_fallback", "time_guards")
+
+
+def _prepare_janus(step: Callable, state: Any) -> Prepared:
+    try:
+        import janus
+    except Exception as e:  # janus is developed in parallel; it may not import yet
+        raise Unavailable(f"import janus failed: {type(e).__name__}: {e}") from None
+    jit = getattr(janus, "jit", None)
+    if jit is None:
+        raise Unavailable("janus has no jit() yet")
+    fn = jit(step)
+    return Prepared(lambda *batch: fn(state, *batch), lambda: janus_stats(janus, fn))
+
+
+def janus_stats(janus: Any, fn: Any) -> Optional[dict]:
+    """``janus.stats(fn)`` as a plain dict of the known counters (missing ones omitted)."""
+    stats_fn = getattr(janus, "stats", None)
+    if stats_fn is None:
+        return None
+    try:
+        stats = stats_fn(fn)
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {e}"}
+    if isinstance(stats, dict):
+        get = stats.get
+    else:
+        get = lambda key, default=None: getattr(stats, key, default)  # noqa: E731
+    out = {}
+    for key in JANUS_STAT_FIELDS:
+        value = get(key, None)
+        if isinstance(value, (int, float)):
+            out[key] = value
+    for key in ("guard_failures", "fallback_reasons"):
+        value = get(key, None)
+        if value:
+            out[key] = {str(k): v for k, v in dict(value).items()}
+    return {"janus_stats": out}

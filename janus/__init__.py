@@ -1,0 +1,42 @@
+"""janus: speculative graph execution for imperative TensorFlow programs (JANUS, NSDI'19).
+
+    @janus.jit
+    def train_step(model, batch): ...
+
+The first calls run imperatively while janus profiles them; later calls run as
+TensorFlow graphs specialized to what the profile saw, guarded so that any call
+the graph does not fit runs imperatively instead, with the same results.
+"""
+from janus.config import Config, config
+from janus.errors import ConversionError, JanusFallbackError
+from janus.jit import BoundJitFunction, JanusWarning, JitFunction, jit
+from janus.stats import Stats
+
+__version__ = "0.1.0"
+
+
+def _jitted(fn) -> JitFunction:
+    if isinstance(fn, JitFunction):
+        return fn
+    if isinstance(fn, BoundJitFunction):
+        return fn.jit
+    raise TypeError(f"{fn!r} is not a janus.jit function")
+
+
+def stats(fn) -> Stats:
+    """Counters of a jitted function: calls as graph / profiled / fell back, timings."""
+    return _jitted(fn).stats
+
+
+def explain(fn, *args, **kwargs) -> str:
+    """Print and return what janus decided (and would decide for these arguments)."""
+    if isinstance(fn, BoundJitFunction):
+        text = fn.explain(*args, **kwargs)
+    else:
+        text = _jitted(fn).explain(*args, **kwargs)
+    print(text)
+    return text
+
+
+__all__ = ["Config", "ConversionError", "JanusFallbackError", "JanusWarning", "JitFunction",
+           "Stats", "config", "explain", "jit", "stats"]

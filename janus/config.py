@@ -1,0 +1,44 @@
+"""Global configuration: defaults, environment overrides, per-function options."""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+@dataclasses.dataclass
+class Config:
+    """Knobs shared by every jitted function (per-function options override them).
+
+    profile_calls: calls run imperatively under the profiler before a graph is made.
+    max_specializations: graphs kept per function; past it janus warns once and
+        runs the most general graph or eager.
+    failures_to_generalize: failures of the same assumption before janus
+        regenerates a more general graph.
+    max_generation_failures: failed graph generations before janus gives up on
+        a function and runs it eagerly for good.
+    strict: raise `JanusFallbackError` instead of falling back to eager.
+    disabled: run every function plainly (also `JANUS_DISABLE=1`).
+    max_profile_values: distinct Python values remembered per profiled site.
+    """
+
+    profile_calls: int = 2
+    max_specializations: int = 8
+    failures_to_generalize: int = 2
+    max_generation_failures: int = 3
+    strict: bool = False
+    disabled: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_DISABLE"))
+    max_profile_values: int = 8
+
+    def replace(self, **changes) -> "Config":
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        if unknown:
+            raise TypeError(f"unknown janus option(s): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+
+config = Config()
+"""The process-wide defaults; change attributes to affect functions jitted later."""

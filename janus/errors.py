@@ -1,0 +1,43 @@
+"""Exceptions janus raises and the reasons it records for running eagerly."""
+from __future__ import annotations
+
+import enum
+
+
+class FallbackCategory(enum.Enum):
+    """Why a call ran imperatively instead of as a graph."""
+
+    UNSUPPORTED = "unsupported construct"
+    GUARD_FAILURE = "guard failure"
+    LIMIT = "limit reached"
+    PROFILING = "profiling"
+
+
+class ConversionError(Exception):
+    """janus cannot turn this code into a graph; the call runs eagerly instead.
+
+    Carries where (function, file, line) and what the user can do about it.
+    """
+
+    def __init__(self, reason: str, *, function: str = "?", filename: str = "?",
+                 lineno: int = 0, hint: str = "this function runs eagerly"):
+        self.reason = reason
+        self.function = function
+        self.filename = filename
+        self.lineno = lineno
+        self.hint = hint
+        super().__init__(self.describe())
+
+    def located(self, function: str, filename: str, lineno: int) -> "ConversionError":
+        """Fill in the location if it is not known yet."""
+        if self.lineno == 0:
+            self.function, self.filename, self.lineno = function, filename, lineno
+            self.args = (self.describe(),)
+        return self
+
+    def describe(self) -> str:
+        return f"{self.function} ({self.filename}:{self.lineno}): {self.reason}; {self.hint}"
+
+
+class JanusFallbackError(RuntimeError):
+    """Raised in strict mode where janus would otherwise fall back to eager."""

@@ -1,0 +1,206 @@
+"""Deferred heap updates: the ledger a trace writes to, and the write-back after a run.
+
+While a graph is traced, writes to objects and lists that live on the Python
+heap go to local copies recorded here, never to the heap itself. The trace ends
+with a `WriteBack`: the effects in program order (attribute writes, list
+contents, prints), with tensor values as graph outputs. It is applied only after
+the graph ran to completion, so a failed guard leaves the heap untouched.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen.sources import Source, evaluate
+
+MARKER = re.compile("\x00janus(\\d+)([rsf])(.*?)\x00")
+"""Stands in a string for a tensor formatted during a trace: index, conversion, spec."""
+
+
+class Outputs:
+    """Symbolic tensors a trace hands out of the graph, deduplicated."""
+
+    def __init__(self):
+        self.tensors: list = []
+        self._index: dict[int, int] = {}
+
+    def add(self, tensor) -> int:
+        index = self._index.get(id(tensor))
+        if index is None:
+            index = self._index[id(tensor)] = len(self.tensors)
+            self.tensors.append(tensor)
+        return index
+
+
+def skeleton(value, outputs: Outputs, tracer):
+    """Describe `value` so it can be rebuilt from the graph's outputs after a run."""
+    from janus.graphgen.values import DynamicList
+
+    if isinstance(value, tf.Variable):
+        return ("const", value)
+    if tf.is_tensor(value):
+        if hasattr(value, "numpy"):  # an eager tensor captured at trace time
+            return ("const", value)
+        return ("out", outputs.add(value))
+    if isinstance(value, DynamicList):
+        return ("unstack", outputs.add(value.stacked))
+    if isinstance(value, str):
+        if "\x00janus" in value:
+            return ("format", value, [(int(m.group(1)), outputs.add(tracer.formatted[int(m.group(1))]))
+                                      for m in MARKER.finditer(value)])
+        return ("const", value)
+    if value is None or isinstance(value, (bool, int, float, complex, bytes)):
+        return ("const", value)
+    source = tracer.source_of(value)
+    if source is not None:
+        return ("source", source)
+    if type(value) in (list, tuple):
+        return (type(value).__name__, [skeleton(v, outputs, tracer) for v in value])
+    if type(value) is dict:
+        return ("dict", [(k, skeleton(v, outputs, tracer)) for k, v in value.items()])
+    if tracer.is_static(value):
+        return ("const", value)
+    raise ConversionError(f"a new {type(value).__name__} object made inside the function "
+                          "escapes it (returned or stored on the heap)")
+
+
+def rebuild(skel, results: list, env: tuple):
+    kind = skel[0]
+    if kind == "const":
+        return skel[1]
+    if kind == "out":
+        return results[skel[1]]
+    if kind == "unstack":
+        return list(tf.unstack(results[skel[1]]))
+    if kind == "source":
+        return evaluate(skel[1], *env)
+    if kind == "list":
+        return [rebuild(s, results, env) for s in skel[1]]
+    if kind == "tuple":
+        return tuple(rebuild(s, results, env) for s in skel[1])
+    if kind == "dict":
+        return {k: rebuild(s, results, env) for k, s in skel[1]}
+    if kind == "format":
+        text, slots = skel[1], dict(skel[2])
+
+        def render(match):
+            value = results[slots[int(match.group(1))]]
+            conv, spec = match.group(2), match.group(3)
+            value = repr(value) if conv == "r" else str(value) if conv == "s" else value
+            return format(value, spec)
+        return MARKER.sub(render, text)
+    raise ValueError(kind)
+
+
+@dataclasses.dataclass
+class Effect:
+    kind: str  # setattr | delattr | contents | print
+    source: Source | None
+    name: str = ""
+    payload: object = None  # skeleton(s)
+
+    def describe(self) -> str:
+        if self.kind == "setattr":
+            return f"{self.source}.{self.name} = <result>"
+        if self.kind == "delattr":
+            return f"del {self.source}.{self.name}"
+        if self.kind == "contents":
+            return f"{self.source}[:] = <result>"
+        return "print(...)"
+
+
+class HeapLedger:
+    """Local copies of heap state during one trace, in program order."""
+
+    def __init__(self):
+        self.attrs: dict[tuple[int, str], tuple[object, Source, object]] = {}
+        self.copies: dict[int, tuple[object, Source]] = {}  # id(original) -> (copy, source)
+        self.dirty: dict[int, Source] = {}  # id(copy) -> source
+        self.log: list[tuple] = []
+
+    def mark(self) -> int:
+        return len(self.log)
+
+    def set_attr(self, obj, source: Source, name: str, value) -> None:
+        self.attrs[(id(obj), name)] = (obj, source, value)
+        self.log.append(("attr", id(obj), name))
+
+    def del_attr(self, obj, source: Source, name: str) -> None:
+        self.attrs[(id(obj), name)] = (obj, source, _DELETED)
+        self.log.append(("attr", id(obj), name))
+
+    def get_attr(self, obj, name: str):
+        entry = self.attrs.get((id(obj), name))
+        if entry is None:
+            return _MISSING
+        if entry[2] is _DELETED:
+            raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+        return entry[2]
+
+    def copy_of(self, original, source: Source, make_copy):
+        entry = self.copies.get(id(original))
+        if entry is None:
+            entry = self.copies[id(original)] = (make_copy(original), source)
+        return entry[0]
+
+    def touched(self, copy, source: Source) -> None:
+        self.dirty[id(copy)] = source
+        self.log.append(("contents", id(copy)))
+
+    def print(self, args: tuple, kwargs: dict) -> None:
+        self.log.append(("print", args, kwargs))
+
+    def finish(self, outputs: Outputs, tracer) -> list[Effect]:
+        """Effects in program order; a location written twice keeps its last write."""
+        last = {}
+        for position, entry in enumerate(self.log):
+            if entry[0] != "print":
+                last[entry[:3] if entry[0] == "attr" else entry[:2]] = position
+        copies = {id(c): c for c, _ in self.copies.values()}
+        effects = []
+        for position, entry in enumerate(self.log):
+            if entry[0] == "print":
+                effects.append(Effect("print", None, payload=(
+                    skeleton(entry[1], outputs, tracer), skeleton(entry[2], outputs, tracer))))
+            elif last.get(entry[:3] if entry[0] == "attr" else entry[:2]) != position:
+                continue
+            elif entry[0] == "attr":
+                obj, source, value = self.attrs[(entry[1], entry[2])]
+                if value is _DELETED:
+                    effects.append(Effect("delattr", source, entry[2]))
+                else:
+                    effects.append(Effect("setattr", source, entry[2],
+                                          skeleton(value, outputs, tracer)))
+            else:
+                copy = copies[entry[1]]
+                contents = dict(copy) if isinstance(copy, dict) else list(copy)
+                effects.append(Effect("contents", self.dirty[entry[1]],
+                                      payload=skeleton(contents, outputs, tracer)))
+        return effects
+
+
+_MISSING = object()
+_DELETED = object()
+MISSING = _MISSING
+
+
+def apply(effects: list[Effect], results: list, env: tuple) -> None:
+    """Write a successful run's effects back to the Python heap, in program order."""
+    for effect in effects:
+        if effect.kind == "print":
+            args_skel, kwargs_skel = effect.payload
+            print(*rebuild(args_skel, results, env), **rebuild(kwargs_skel, results, env))
+            continue
+        target = evaluate(effect.source, *env)
+        if effect.kind == "setattr":
+            setattr(target, effect.name, rebuild(effect.payload, results, env))
+        elif effect.kind == "delattr":
+            delattr(target, effect.name)
+        elif isinstance(target, dict):
+            target.clear()
+            target.update(rebuild(effect.payload, results, env))
+        else:
+            target[:] = rebuild(effect.payload, results, env)

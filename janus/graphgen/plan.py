@@ -1,0 +1,79 @@
+"""A Plan: which facts a specialization treats as general instead of constant.
+
+Plans only ever grow more general (the ladder): a tensor dimension becomes
+dynamic, a list of varying length becomes one stacked tensor iterated by
+`tf.while_loop`, a tensor-valued branch becomes `tf.cond`.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    dynamic_dims: tuple = ()          # ((source expr, (dim, ...)), ...)
+    dynamic_lists: frozenset = frozenset()   # source exprs fed as stacked tensors
+    general_branches: frozenset = frozenset()  # (function, site id) built as tf.cond
+
+    def tensor_shape(self, expr: str, shape: tuple) -> tuple:
+        dims = dict(self.dynamic_dims).get(expr, ())
+        return tuple(None if i in dims else d for i, d in enumerate(shape))
+
+    def is_dynamic_list(self, expr: str) -> bool:
+        return expr in self.dynamic_lists
+
+    def with_dynamic_dims(self, expr: str, dims) -> "Plan":
+        table = dict(self.dynamic_dims)
+        table[expr] = tuple(sorted(set(table.get(expr, ())) | set(dims)))
+        return dataclasses.replace(self, dynamic_dims=tuple(sorted(table.items())))
+
+    def with_dynamic_list(self, expr: str) -> "Plan":
+        return dataclasses.replace(self, dynamic_lists=self.dynamic_lists | {expr})
+
+    def with_general_branch(self, key: tuple) -> "Plan":
+        return dataclasses.replace(self, general_branches=self.general_branches | {key})
+
+    def describe(self) -> list[str]:
+        lines = [f"dynamic dims of {e}: {list(d)}" for e, d in self.dynamic_dims]
+        lines += [f"list {e} of varying length: tf.while_loop" for e in sorted(self.dynamic_lists)]
+        lines += [f"branch {f}#{s}: tf.cond" for f, s in sorted(self.general_branches)]
+        return lines or ["fully specialized"]
+
+
+def plan_from_profile(profile) -> Plan:
+    """Generalize what already varied while profiling: tensor dims of the arguments,
+    list lengths, tensor-valued branches that went both ways."""
+    plan = Plan()
+    signatures = profile.signatures
+    if len(signatures) >= 2:
+        first = signatures[0]
+        for other in signatures[1:]:
+            plan = _compare(plan, first, other, "")
+    for (function, site_id), record in profile.sites.items():
+        if record.tensor_tests and len(record.outcomes) > 1:
+            plan = plan.with_general_branch((function, site_id))
+    return plan
+
+
+def _compare(plan: Plan, a, b, expr: str) -> Plan:
+    """Walk two described call signatures side by side; generalize where they differ."""
+    if expr == "":  # (args, kwargs)
+        (args_a, kwargs_a), (args_b, kwargs_b) = a[2], b[2]
+        for i, (x, y) in enumerate(zip(args_a[2], args_b[2])):
+            plan = _compare(plan, x, y, f"args[{i}]")
+        return plan
+    if a[0] == "tensor" and b[0] == "tensor" and a[1] == b[1] and len(a[2]) == len(b[2]):
+        dims = [i for i, (p, q) in enumerate(zip(a[2], b[2])) if p != q]
+        return plan.with_dynamic_dims(expr, dims) if dims else plan
+    if a[0] == "list" and b[0] == "list":
+        if a[1] != b[1] and a[2] and b[2] and all(x[0] == "tensor" for x in a[2] + b[2]):
+            specs = {(x[1], len(x[2])) for x in a[2] + b[2]}
+            if len(specs) == 1:
+                plan = plan.with_dynamic_list(expr)
+                shapes = [x[2] for x in a[2] + b[2]]
+                dims = [i for i in range(len(shapes[0])) if len({s[i] for s in shapes}) > 1]
+                return plan.with_dynamic_dims(expr + "[*]", dims) if dims else plan
+        if a[1] == b[1]:
+            for i, (x, y) in enumerate(zip(a[2], b[2])):
+                plan = _compare(plan, x, y, f"{expr}[{i}]")
+    return plan

@@ -1,0 +1,317 @@
+"""The graph-building runtime: converted code run inside a FuncGraph builds the
+specialized graph. Python-valued control flow runs as Python (its inputs are
+guarded); tensor-valued tests are specialized with in-graph guards or, where the
+plan says so, become `tf.cond`; loops over lists of varying length become
+`tf.while_loop`.
+"""
+from __future__ import annotations
+
+import builtins
+import types
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen import tracer as tracer_mod
+from janus.graphgen.sources import closure, global_
+from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.values import Accumulator, DynamicList
+from janus.transform import convert
+from janus.transform.runtime import AUG_OPS, UNDEFINED, Runtime, user_function
+
+_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+             "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
+
+
+def _stack_args(fn, args):
+    """TF list-taking ops applied to a DynamicList, as ops on the stacked tensor."""
+    if not args or not isinstance(args[0], DynamicList):
+        return None
+    stacked = args[0].stacked
+    if fn is tf.stack:
+        return lambda axis=0, name=None: stacked if axis == 0 else \
+            tf.experimental.numpy.moveaxis(stacked, 0, axis)
+    if fn is tf.add_n:
+        return lambda name=None: tf.reduce_sum(stacked, axis=0)
+    if fn is tf.concat:
+        def concat(axis, name=None):
+            if axis != 0:
+                raise ConversionError("tf.concat over a list of varying length needs axis=0")
+            return tf.reshape(stacked, tf.concat([[-1], tf.shape(stacked)[2:]], 0))
+        return concat
+    return None
+
+
+class TraceRuntime(Runtime):
+    _runtimes: dict = {}
+
+    @classmethod
+    def for_function(cls, converted) -> "TraceRuntime":
+        runtime = cls._runtimes.get(id(converted))
+        if runtime is None or runtime.function is not converted:
+            runtime = cls._runtimes[id(converted)] = cls(converted)
+        return runtime
+
+    @property
+    def key(self) -> str:
+        return self.function.qualname
+
+    @property
+    def tracer(self):
+        return tracer_mod.current()
+
+    def _site(self, site_id):
+        return self.function.sites[site_id]
+
+    # -- names
+    def ld_global(self, name, value):
+        source = global_(name)
+        return self.tracer.import_value(value, source)
+
+    def ld_free(self, name, value):
+        index = self.function.freevars.index(name)
+        return self.tracer.import_value(value, closure(index))
+
+    # -- attributes
+    def ld_attr(self, obj, name):
+        tracer = self.tracer
+        local = tracer.ledger.get_attr(obj, name)
+        if local is not _MISSING:
+            return local
+        value = getattr(obj, name)
+        source = tracer.source_of(obj)
+        if isinstance(value, (types.MethodType, types.BuiltinMethodType)) or \
+                isinstance(obj, (DynamicList, Accumulator)):
+            return value
+        if source is None:
+            if isinstance(value, tracer_mod.EAGER_TENSOR) and not isinstance(obj, types.ModuleType):
+                raise ConversionError(f"reads tensor attribute `{name}` of a "
+                                      f"{type(obj).__name__} janus cannot locate on each call")
+            return value
+        if isinstance(obj, types.ModuleType):
+            return value
+        return tracer.import_value(value, source.attr(name))
+
+    def st_attr(self, obj, name, value):
+        tracer = self.tracer
+        source = tracer.source_of(obj)
+        if source is not None:
+            tracer.ledger.set_attr(obj, source, name, value)
+        elif id(obj) in tracer.local_objects:
+            setattr(obj, name, value)
+        else:
+            raise ConversionError(f"writes attribute `{name}` of a {type(obj).__name__} "
+                                  "janus cannot locate on each call")
+
+    def del_attr(self, obj, name):
+        tracer = self.tracer
+        source = tracer.source_of(obj)
+        if source is None:
+            raise ConversionError(f"deletes attribute `{name}` of an object janus cannot locate")
+        tracer.ledger.del_attr(obj, source, name)
+
+    # -- items
+    def ld_item(self, obj, key):
+        if isinstance(obj, DynamicList):
+            return obj[key]
+        value = obj[key]
+        tracer = self.tracer
+        source = tracer.source_of(obj)
+        if source is not None and isinstance(key, (int, str)) and id(obj) not in tracer.copy_sources:
+            return tracer.import_value(value, source.item(key))
+        return value
+
+    def st_item(self, obj, key, value):
+        tracer = self.tracer
+        obj[key] = value
+        self._touched(obj)
+
+    def del_item(self, obj, key):
+        del obj[key]
+        self._touched(obj)
+
+    def _touched(self, obj):
+        tracer = self.tracer
+        source = tracer.copy_sources.get(id(obj))
+        if source is not None:
+            tracer.ledger.touched(obj, source)
+        elif tracer.source_of(obj) is not None and id(obj) not in tracer.local_objects:
+            raise ConversionError(f"mutates a {type(obj).__name__} janus cannot copy")
+
+    def aug(self, op, target, value):
+        result = AUG_OPS[op](target, value)
+        if result is target and isinstance(target, (list, dict)):
+            self._touched(target)
+        return result
+
+    # -- calls
+    def call(self, site, fn, /, *args, **kwargs):
+        tracer = self.tracer
+        if fn is builtins.print:
+            tracer.ledger.print(args, kwargs)
+            return None
+        if fn is len and args and isinstance(args[0], DynamicList):
+            return args[0].length()
+        if isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
+            special = _stack_args(fn, args)
+            if special is not None:
+                return special(*args[1:], **kwargs)
+        target, bound_self = user_function(fn)
+        if target is not None:
+            runtime = TraceRuntime.for_function(convert(target))
+            instance = runtime.function.instantiate(runtime)
+            if bound_self is not None:
+                return instance(bound_self, *args, **kwargs)
+            return instance(*args, **kwargs)
+        result = fn(*args, **kwargs)
+        if isinstance(fn, type) and not tracer.is_static(result):
+            tracer.local_objects.add(id(result))
+            tracer.keepalive.append(result)
+        owner = getattr(fn, "__self__", None)
+        if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
+                isinstance(owner, (list, dict)):
+            self._touched(owner)
+        return result
+
+    # -- control flow
+    def test(self, site, value):
+        if not is_symbolic(value):
+            return bool(value)
+        return self.tracer.expect(self._site(site), self.key, value)
+
+    def loop_test(self, site, value):
+        return self.test(site, value)
+
+    def iterate(self, site, iterable):
+        if isinstance(iterable, DynamicList):
+            raise ConversionError("a loop with break/continue/return over a list whose length "
+                                  "varies is not generalized")
+        if is_symbolic(iterable):
+            if iterable.shape.rank is None or iterable.shape[0] is None:
+                raise ConversionError("iterating a tensor of unknown length with break/return")
+            return tf.unstack(iterable)
+        return iterable
+
+    def if_stmt(self, site, test, if_true, if_false, get_state, set_state):
+        if is_symbolic(test) and (self.key, site) in self.tracer.plan.general_branches:
+            return self._cond(site, test, if_true, if_false, get_state, set_state)
+        if self.test(site, test):
+            if_true()
+        else:
+            if_false()
+
+    def for_stmt(self, site, iterable, body, get_state, set_state, names):
+        if isinstance(iterable, DynamicList):
+            return self._while_for(site, iterable.stacked, body, get_state, set_state, names)
+        if is_symbolic(iterable) and (iterable.shape.rank is None or iterable.shape[0] is None):
+            return self._while_for(site, iterable, body, get_state, set_state, names)
+        for item in self.iterate(site, iterable):
+            body(item)
+
+    # -- generalized control flow
+    def _unchanged_heap(self, mark, writes, what):
+        tracer = self.tracer
+        if tracer.ledger.mark() != mark or tracer.shadow.writes != writes:
+            raise ConversionError(f"heap, variable or print side effects inside {what} "
+                                  "are not generalized")
+
+    def _cond(self, site, test, if_true, if_false, get_state, set_state):
+        tracer = self.tracer
+        initial = get_state()
+        shapes: dict = {}
+
+        def branch(fn):
+            def run():
+                set_state(initial)
+                mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+                fn()
+                self._unchanged_heap(mark, writes, "a generalized `if`")
+                state = get_state()
+                carried = []
+                for i, (before, after) in enumerate(zip(initial, state)):
+                    if is_symbolic(after) or is_symbolic(before):
+                        if after is UNDEFINED or before is UNDEFINED:
+                            raise ConversionError("a variable is assigned in only one branch of "
+                                                  "a tensor-valued `if`")
+                        carried.append(tf.convert_to_tensor(after))
+                        shapes[i] = True
+                    elif after is not before:
+                        raise ConversionError("a branch of a tensor-valued `if` changes a Python "
+                                              "value; it cannot be generalized to tf.cond")
+                return carried
+            return run
+
+        results = tf.cond(tf.cast(test, tf.bool), branch(if_true), branch(if_false))
+        state = list(initial)
+        for i, value in zip(sorted(shapes), results if isinstance(results, (list, tuple))
+                            else [results]):
+            state[i] = value
+        set_state(tuple(state))
+
+    def _while_for(self, site, stacked, body, get_state, set_state, names):
+        """`for x in <list of varying length>` as a tf.while_loop; first iteration peeled
+        so the loop state has its tensor types (the list is guarded non-empty)."""
+        tracer = self.tracer
+        n = tf.shape(stacked)[0]
+        initial = get_state()
+        lengths = [len(v) if type(v) is list else None for v in initial]
+        mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+        body(stacked[0])
+        self._unchanged_heap(mark, writes, "a loop over a list of varying length")
+        after = list(get_state())
+        carried, accumulated = [], []
+        for i, (before, value) in enumerate(zip(initial, after)):
+            if is_symbolic(value):
+                carried.append(i)
+            elif type(value) is list and lengths[i] is not None and len(value) == lengths[i] + 1 \
+                    and tf.is_tensor(value[-1]) and id(value) not in tracer.copy_sources:
+                accumulated.append(i)
+            elif value is before or value is UNDEFINED:
+                continue
+            elif isinstance(value, (int, float, bool, str)) and value == before:
+                continue
+            else:
+                raise ConversionError(f"loop variable `{names[i]}` changes a Python value in a "
+                                      "loop over a list of varying length")
+        arrays = []
+        for i in accumulated:
+            items = after[i]
+            array = tf.TensorArray(items[-1].dtype, size=n + lengths[i],
+                                   element_shape=items[-1].shape)
+            for j, item in enumerate(items):
+                array = array.write(j, item)
+            arrays.append(array)
+
+        def condition(i, values, arrays_):
+            return i < n
+
+        def loop_body(i, values, arrays_):
+            state = list(after)
+            for k, value in zip(carried, values):
+                state[k] = value
+            accumulators = [Accumulator(a, lengths[k] + i) for k, a in zip(accumulated, arrays_)]
+            for k, acc in zip(accumulated, accumulators):
+                state[k] = acc
+            set_state(tuple(state))
+            mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+            body(tf.gather(stacked, i))
+            self._unchanged_heap(mark, writes, "a loop over a list of varying length")
+            new = get_state()
+            for k, acc in zip(accumulated, accumulators):
+                if new[k] is not acc or acc.appends != 1:
+                    raise ConversionError(f"list `{names[k]}` must grow by one item per "
+                                          "iteration of a loop over a list of varying length")
+            return (i + 1, [tf.convert_to_tensor(new[k]) for k in carried],
+                    [acc.array for acc in accumulators])
+
+        values = [after[k] for k in carried]
+        _, values, arrays = tf.while_loop(condition, loop_body, (tf.constant(1), values, arrays))
+        state = list(after)
+        for k, value in zip(carried, values):
+            state[k] = value
+        for k, array in zip(accumulated, arrays):
+            state[k] = DynamicList(array.stack())
+        set_state(tuple(state))
+
+
+from janus.fallback.heap import MISSING as _MISSING  # noqa: E402

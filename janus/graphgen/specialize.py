@@ -1,0 +1,119 @@
+"""A Specialization: one generated graph, the guards it relies on, and how to feed it
+and write its results back. `generate` makes one by tracing the converted function
+under a plan, on the arguments of the call at hand.
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import time
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.fallback import heap
+from janus.graphgen.guards import GuardSet, InGraphGuard
+from janus.graphgen.plan import Plan
+from janus.graphgen.runtime import TraceRuntime
+from janus.graphgen.sources import Source, arg, kwarg
+from janus.graphgen.tracer import Tracer
+
+_MAX_TRACES = 4
+
+
+@dataclasses.dataclass
+class Specialization:
+    id: int
+    plan: Plan
+    guards: GuardSet
+    in_graph: list[InGraphGuard]
+    inputs: list[tuple[Source, str, tuple]]
+    concrete: object  # tf ConcreteFunction
+    feed: object      # (args, kwargs) -> list of tensors
+    result: tuple     # skeleton of the return value
+    effects: list     # heap.Effect, in program order
+    generation_time: float
+    calls: int = 0
+    failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+
+    def run(self, args: tuple, kwargs: dict, env: tuple):
+        results = self.concrete(*self.feed(args, kwargs))
+        if not isinstance(results, (list, tuple)):
+            results = [results]
+        heap.apply(self.effects, results, env)
+        return heap.rebuild(self.result, results, env)
+
+    def op_histogram(self) -> dict[str, int]:
+        counts = collections.Counter()
+        def walk(graph_def):
+            for node in graph_def.node:
+                counts[node.op] += 1
+        graph_def = self.concrete.graph.as_graph_def()
+        walk(graph_def)
+        for fn in graph_def.library.function:
+            for node in fn.node_def:
+                counts[node.op] += 1
+        return dict(counts.most_common())
+
+    def describe(self) -> str:
+        lines = [f"specialization #{self.id}: {len(self.guards)} host guards, "
+                 f"{len(self.in_graph)} in-graph guards, {len(self.inputs)} inputs, "
+                 f"{self.calls} calls"]
+        lines += ["  plan: " + line for line in self.plan.describe()]
+        lines += ["  guard: " + line for line in self.guards.describe()]
+        lines += ["  in-graph guard: " + g.describe() for g in self.in_graph]
+        lines += ["  effect: " + e.describe() for e in self.effects]
+        return "\n".join(lines)
+
+
+def _compile_feed(inputs):
+    lines = ["def feed(args, kwargs):", "    return ["]
+    for source, kind, _ in inputs:
+        lines.append(f"        stack({source.expr})," if kind == "stack" else
+                     f"        {source.expr},")
+    lines.append("    ]")
+    env = {"stack": tf.stack}
+    exec(compile("\n".join(lines), "<janus feed>", "exec"), env)
+    return env["feed"]
+
+
+def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
+             env: tuple, expected_inputs: list) -> Specialization:
+    """Trace `converted` on this call's arguments under `plan` into a graph."""
+    start = time.perf_counter()
+    runtime = TraceRuntime.for_function(converted)
+    instance = converted.instantiate(runtime)
+    inputs = list(expected_inputs)
+    for _ in range(_MAX_TRACES):
+        tracer = Tracer(plan, profile, inputs)
+        captured = {}
+
+        def body(*flat):
+            tracer.bind_inputs(flat)
+            with tracer.active():
+                call_args = tuple(tracer.import_value(a, arg(i)) for i, a in enumerate(args))
+                call_kwargs = {k: tracer.import_value(v, kwarg(k)) for k, v in kwargs.items()}
+                value = instance(*call_args, **call_kwargs)
+                outputs = heap.Outputs()
+                captured["result"] = heap.skeleton(value, outputs, tracer)
+                captured["effects"] = tracer.ledger.finish(outputs, tracer)
+                with tf.control_dependencies(tracer.assert_ops):
+                    results = [tf.identity(t) for t in outputs.tensors]
+                # Variables change last: after every guard held and every result exists.
+                tracer.shadow.commit(tracer.assert_ops + results)
+                return results
+
+        signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
+        function = tf.function(body, input_signature=signature, autograph=False,
+                               reduce_retracing=False)
+        concrete = function.get_concrete_function()
+        used = list({s.expr: (s, k, spec) for s, k, spec in tracer.used_inputs}.values())
+        if not tracer.missing and len(used) == len(inputs):
+            break
+        inputs = used
+    else:
+        raise ConversionError("the graph's inputs did not settle after several traces")
+    guards = GuardSet(list(tracer.guards.values()), env[2], env[3])
+    return Specialization(spec_id, plan, guards, tracer.in_graph, inputs, concrete,
+                          _compile_feed(inputs), captured["result"], captured["effects"],
+                          time.perf_counter() - start)

@@ -1,0 +1,235 @@
+"""The state of one trace: where values came from, what was assumed, what was written.
+
+A `Tracer` is active while janus runs a function's converted code inside a
+TensorFlow FuncGraph. Values entering from the call's arguments or the heap are
+*imported*: tensors become graph inputs, everything else is guarded (type,
+identity, value, length) and remembered by source, so later reads and writes of
+the same object can be guarded and written back.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+import types
+
+import tensorflow as tf
+from tensorflow.python.framework import ops
+
+from janus.errors import ConversionError
+from janus.fallback.heap import HeapLedger
+from janus.fallback.variables import VariableShadow, shadowing
+from janus.graphgen.guards import EAGER_TENSOR, Guard, InGraphGuard
+from janus.graphgen.sources import Source
+from janus.graphgen.values import DynamicList
+
+_current = threading.local()
+_SCALARS = (bool, int, float, str, bytes, complex, type(None))
+
+
+def current() -> "Tracer":
+    tracer = getattr(_current, "tracer", None)
+    if tracer is None:
+        raise RuntimeError("no janus trace is active")
+    return tracer
+
+
+def is_symbolic(value) -> bool:
+    return isinstance(value, tf.Tensor) and not isinstance(value, EAGER_TENSOR)
+
+
+def _is_opaque(value) -> bool:
+    """Objects whose methods janus does not convert (library objects): guarded by identity."""
+    if isinstance(value, (tf.Module, tf.Variable)):
+        return True
+    module = type(value).__module__ or ""
+    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras", "numpy", "builtins")
+
+
+class Tracer:
+    def __init__(self, plan, profile, expected_inputs: list):
+        self.plan = plan
+        self.profile = profile
+        self.sources: dict[int, Source] = {}
+        self.keepalive: list = []
+        self.imported: set[int] = set()
+        self.local_objects: set[int] = set()
+        self.copy_sources: dict[int, Source] = {}
+        self.guards: dict[tuple, Guard] = {}
+        self.in_graph: list[InGraphGuard] = []
+        self.assert_ops: list = []
+        self.ledger = HeapLedger()
+        self.shadow = VariableShadow()
+        self.formatted: dict[int, object] = {}
+        self.test_counts: dict[tuple, int] = {}
+        # graph inputs: (source, kind, spec); kind is "tensor" or "stack"
+        self.expected_inputs = expected_inputs
+        self.placeholders: dict[str, object] = {}
+        self.used_inputs: list = []
+        self.missing = False
+
+    # -- activation
+    @contextlib.contextmanager
+    def active(self):
+        previous = getattr(_current, "tracer", None)
+        _current.tracer = self
+        _install_format_hooks()
+        try:
+            with shadowing(self.shadow):
+                yield self
+        finally:
+            _current.tracer = previous
+
+    def bind_inputs(self, flat) -> None:
+        for (source, _, _), tensor in zip(self.expected_inputs, flat):
+            self.placeholders[source.expr] = tensor
+
+    # -- sources and guards
+    def source_of(self, value):
+        return self.sources.get(id(value))
+
+    def register(self, value, source: Source) -> None:
+        if id(value) not in self.sources:
+            self.sources[id(value)] = source
+            self.keepalive.append(value)
+
+    def guard(self, kind: str, source: Source, expected, where: str = "") -> None:
+        key = (kind, source.expr)
+        if key not in self.guards:
+            self.guards[key] = Guard(kind, source, expected, where)
+
+    def is_static(self, value) -> bool:
+        return isinstance(value, (types.ModuleType, types.FunctionType, type,
+                                  types.BuiltinFunctionType, types.MethodType)) or \
+            _is_opaque(value)
+
+    def input(self, source: Source, kind: str, spec: tuple):
+        """The graph input for `source`; a stand-in if it was not expected (retrace)."""
+        tensor = self.placeholders.get(source.expr)
+        if tensor is None:
+            self.missing = True
+            dtype, shape = spec
+            tensor = tf.raw_ops.Placeholder(dtype=tf.as_dtype(dtype),
+                                            shape=tf.TensorShape(list(shape)))
+            self.placeholders[source.expr] = tensor
+        self.used_inputs.append((source, kind, spec))
+        return tensor
+
+    def import_value(self, value, source: Source):
+        """Bring a value read from the arguments or the heap into the trace."""
+        if id(value) in self.imported or is_symbolic(value):
+            return value
+        if isinstance(value, tf.Variable):
+            self.guard("id", source, value)
+            return value
+        if isinstance(value, EAGER_TENSOR):
+            shape = self.plan.tensor_shape(source.expr, tuple(value.shape))
+            spec = (value.dtype.name, shape)
+            self.guard("tensor", source, spec)
+            return self.input(source, "tensor", spec)
+        if isinstance(value, _SCALARS):
+            self.guard("value", source, value)
+            return value
+        if isinstance(value, types.ModuleType) or isinstance(value, (types.FunctionType, type,
+                                                                     types.BuiltinFunctionType)):
+            self.guard("id", source, value)
+            return value
+        if type(value) is list:
+            return self._import_list(value, source)
+        if type(value) is tuple:
+            self.guard("type", source, tuple)
+            self.guard("len", source, len(value))
+            result = tuple(self.import_value(v, source.item(i)) for i, v in enumerate(value))
+            self._imported(result, source)
+            return result
+        if type(value) is dict:
+            self.guard("type", source, dict)
+            self.guard("keys", source, list(value))
+            copy = self.ledger.copy_of(value, source, lambda d: {
+                k: self.import_value(v, source.item(k)) for k, v in d.items()})
+            self._imported(copy, source)
+            self.copy_sources[id(copy)] = source
+            return copy
+        if _is_opaque(value):
+            self.guard("id", source, value)
+        else:
+            self.guard("type", source, type(value))
+        self.register(value, source)
+        return value
+
+    def _import_list(self, value: list, source: Source):
+        if self.plan.is_dynamic_list(source.expr) and value and \
+                all(isinstance(v, EAGER_TENSOR) for v in value):
+            first = value[0]
+            shape = self.plan.tensor_shape(source.expr + "[*]", tuple(first.shape))
+            spec = (first.dtype.name, shape)
+            self.guard("tensor_list", source, spec)
+            stacked = self.input(source, "stack", (spec[0], (None,) + tuple(shape)))
+            result = DynamicList(stacked)
+            self._imported(result, source)
+            return result
+        self.guard("type", source, list)
+        self.guard("len", source, len(value))
+        copy = self.ledger.copy_of(value, source, lambda lst: [
+            self.import_value(v, source.item(i)) for i, v in enumerate(lst)])
+        self._imported(copy, source)
+        self.copy_sources[id(copy)] = source
+        return copy
+
+    def _imported(self, value, source: Source) -> None:
+        self.imported.add(id(value))
+        self.register(value, source)
+
+    # -- in-graph guards
+    def expect(self, site, function: str, value) -> bool:
+        """Specialize a tensor-valued test to the outcome the profile saw, asserted in-graph."""
+        key = (function, site.id)
+        count = self.test_counts.get(key, 0)
+        self.test_counts[key] = count + 1
+        record = self.profile.sites.get(key)
+        if record is None or not record.outcomes:
+            raise ConversionError(f"the tensor-valued test `{site.text}` was never reached "
+                                  "while profiling", lineno=site.lineno)
+        expected = record.stable_outcome
+        if expected is None:
+            if count >= len(record.sequence):
+                raise ConversionError(f"the tensor-valued test `{site.text}` ran more often than "
+                                      "while profiling", lineno=site.lineno)
+            expected = record.sequence[count]
+        guard = InGraphGuard(len(self.in_graph), site, function, expected)
+        self.in_graph.append(guard)
+        predicate = tf.cast(value, tf.bool)
+        if predicate.shape.rank not in (0, None):
+            raise ValueError("The truth value of a tensor with more than one element is "
+                             "ambiguous")
+        check = predicate if expected else tf.logical_not(predicate)
+        self.assert_ops.append(tf.debugging.Assert(check, [guard.tag]))
+        return expected
+
+
+_hooks_installed = False
+
+
+def _install_format_hooks() -> None:
+    """Formatting a symbolic tensor during a trace yields a marker that the write-back
+    replaces with the formatted run-time value (so `print(f"{loss}")` prints numbers)."""
+    global _hooks_installed
+    if _hooks_installed:
+        return
+    _hooks_installed = True
+    cls = ops.SymbolicTensor
+    originals = {name: getattr(cls, name) for name in ("__format__", "__str__", "__repr__")}
+
+    def make(name, conversion):
+        def method(self, *args):
+            tracer = getattr(_current, "tracer", None)
+            if tracer is None:
+                return originals[name](self, *args)
+            index = len(tracer.formatted)
+            tracer.formatted[index] = self
+            spec = args[0] if args else ""
+            return f"\x00janus{index}{conversion}{spec}\x00"
+        return method
+
+    cls.__format__ = make("__format__", "f")
+    cls.__str__ = make("__str__", "s")
+    cls.__repr__ = make("__repr__", "r")

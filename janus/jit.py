@@ -1,0 +1,341 @@
+"""`janus.jit`: profile, specialize, guard, run as a graph, fall back.
+
+A `JitFunction` wraps one user function. Its first `profile_calls` calls run the
+instrumented copy imperatively (recording the profile). Later calls look for a
+specialization whose host-side guards hold and run its graph; when none does,
+janus generates one (generalizing the plan where the same assumption keeps
+failing), or runs the call eagerly when it cannot. A failing in-graph guard
+aborts the graph before any variable or heap change and the call reruns eagerly.
+"""
+from __future__ import annotations
+
+import collections
+import functools
+import re
+import threading
+import time
+import warnings
+
+import tensorflow as tf
+
+from janus.config import Config, config as global_config
+from janus.errors import ConversionError, FallbackCategory, JanusFallbackError
+from janus.graphgen.plan import Plan, plan_from_profile
+from janus.graphgen.sources import evaluate
+from janus.graphgen.specialize import Specialization, generate
+from janus.profiler import Profile, describe_value, profile_call
+from janus.stats import Stats
+from janus.transform import convert
+
+_GUARD_TAG = re.compile(r"janus-guard-(\d+)")
+
+
+class JanusWarning(UserWarning):
+    """janus gave up on something: it says so once per function."""
+
+
+class Failure(tuple):
+    """(what failed, expected, actual) as readable text."""
+
+
+class JitFunction:
+    def __init__(self, fn, **options):
+        self.__janus_function__ = fn
+        self.fn = fn
+        functools.update_wrapper(self, fn)
+        global_config.replace(**options)  # validates option names
+        self.options = options
+        self.stats = Stats()
+        self._lock = threading.RLock()
+        self._reset_state()
+
+    def _reset_state(self):
+        self.profile = Profile(self.config.max_profile_values)
+        self.specializations: list[Specialization] = []
+        self.plan: Plan | None = None
+        self.blocked_plans: set = set()
+        self.failure_counts: collections.Counter = collections.Counter()
+        self.failures: collections.deque = collections.deque(maxlen=64)
+        self.unsupported: ConversionError | None = None
+        self.last_decision = "not called yet"
+        self._warned: set = set()
+        self._next_id = 0
+        self._expected_inputs: list = []
+        self.plan_history: list[Plan] = []
+        self.last_failure_reason = ""
+
+    @property
+    def config(self) -> Config:
+        return global_config.replace(**self.options)
+
+    def reset(self) -> None:
+        """Forget profiles, graphs and counters."""
+        with self._lock:
+            self.stats = Stats()
+            self._reset_state()
+
+    # -- binding as a method
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return BoundJitFunction(self, obj)
+
+    # -- the call
+    def __call__(self, *args, **kwargs):
+        cfg = self.config
+        if cfg.disabled or tf.inside_function():
+            return self.fn(*args, **kwargs)
+        with self._lock:
+            self.stats.calls += 1
+            if self.unsupported is not None:
+                return self._eager(args, kwargs, FallbackCategory.UNSUPPORTED,
+                                   self.unsupported.describe())
+            if self.profile.calls < cfg.profile_calls:
+                return self._profile(args, kwargs)
+            return self._dispatch(args, kwargs, cfg)
+
+    def _env(self, args, kwargs):
+        return (args, kwargs, self.fn.__globals__, self.fn.__closure__ or ())
+
+    def _converted(self):
+        try:
+            return convert(self.fn)
+        except ConversionError as exc:
+            self.unsupported = exc
+            return None
+
+    def _profile(self, args, kwargs):
+        converted = self._converted()
+        if converted is None:
+            return self._eager(args, kwargs, FallbackCategory.UNSUPPORTED,
+                               self.unsupported.describe())
+        start = time.perf_counter()
+        try:
+            self.last_decision = "profiled (runs imperatively while janus records)"
+            return profile_call(converted, self.profile, args, kwargs)
+        finally:
+            self.stats.profile_calls += 1
+            self.stats.time_profiling += time.perf_counter() - start
+
+    def _dispatch(self, args, kwargs, cfg: Config):
+        start = time.perf_counter()
+        misses = []
+        for spec in self.specializations:
+            failed = spec.guards.check(args, kwargs)
+            if failed < 0:
+                self.stats.time_guards += time.perf_counter() - start
+                if spec is not self.specializations[0]:
+                    self.specializations.remove(spec)
+                    self.specializations.insert(0, spec)
+                return self._run_graph(spec, args, kwargs, cfg)
+            misses.append((spec, failed))
+        self.stats.time_guards += time.perf_counter() - start
+        if self.plan is None:
+            self.plan = plan_from_profile(self.profile)
+        if misses:
+            spec, failed = misses[0]
+            self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
+        if len(self.specializations) >= cfg.max_specializations:
+            self._warn_once("limit", f"{self.__qualname__}: {cfg.max_specializations} "
+                            "specializations made and none fits this call; it runs eagerly. "
+                            "Raise janus.config.max_specializations if this is expected.")
+            return self._eager(args, kwargs, FallbackCategory.LIMIT,
+                               "specialization limit reached")
+        spec = self._generate(args, kwargs, cfg)
+        if spec is None:
+            return self._eager(args, kwargs, FallbackCategory.UNSUPPORTED,
+                               self.unsupported.describe() if self.unsupported else
+                               self.last_failure_reason)
+        return self._run_graph(spec, args, kwargs, cfg)
+
+    def _generate(self, args, kwargs, cfg: Config):
+        converted = self._converted()
+        if converted is None:
+            return None
+        start = time.perf_counter()
+        try:
+            spec = generate(self._next_id, converted, self.plan, self.profile, args, kwargs,
+                            self._env(args, kwargs), self._expected_inputs)
+        except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
+            self.stats.generation_failures += 1
+            self.last_failure_reason = _explain_exception(exc, converted)
+            if self.plan_history:
+                self.blocked_plans.add(self.plan)
+                self.plan = self.plan_history.pop()
+            if self.stats.generation_failures >= cfg.max_generation_failures or \
+                    isinstance(exc, ConversionError) and not self.specializations:
+                self.unsupported = exc if isinstance(exc, ConversionError) else \
+                    ConversionError(self.last_failure_reason, function=self.__qualname__)
+                self._warn_once("giveup", f"janus gives up on {self.__qualname__}: "
+                                f"{self.last_failure_reason}; it runs eagerly from now on.")
+            return None
+        finally:
+            self.stats.time_generating += time.perf_counter() - start
+        self._next_id += 1
+        self.stats.generations += 1
+        self._expected_inputs = spec.inputs
+        self.specializations.insert(0, spec)
+        return spec
+
+    def _run_graph(self, spec: Specialization, args, kwargs, cfg: Config):
+        start = time.perf_counter()
+        try:
+            result = spec.run(args, kwargs, self._env(args, kwargs))
+        except tf.errors.InvalidArgumentError as exc:
+            match = _GUARD_TAG.search(str(exc))
+            if match is None:
+                raise
+            guard = spec.in_graph[int(match.group(1))]
+            self._in_graph_guard_failed(spec, guard, cfg)
+            return self._eager(args, kwargs, FallbackCategory.GUARD_FAILURE, guard.describe())
+        spec.calls += 1
+        self.stats.graph_calls += 1
+        self.stats.time_graph += time.perf_counter() - start
+        self.last_decision = f"graph (specialization #{spec.id})"
+        return result
+
+    # -- failures and the generalization ladder
+    def _record_failure(self, spec, guard, actual: str):
+        self.failure_counts[guard.key] += 1
+        spec.failures[guard.describe()] += 1
+        self.stats.guard_failures[guard.describe()] += 1
+        self.failures.append((guard.describe(), actual))
+        return self.failure_counts[guard.key]
+
+    def _host_guard_failed(self, spec, guard, args, kwargs, cfg):
+        try:
+            value = evaluate(guard.source, *self._env(args, kwargs))
+            actual = repr(describe_value(value))
+        except Exception as exc:  # noqa: BLE001
+            value, actual = None, f"unreadable ({type(exc).__name__})"
+        count = self._record_failure(spec, guard, actual)
+        if count >= cfg.failures_to_generalize:
+            self._generalize(_generalized(self.plan, guard, value))
+
+    def _in_graph_guard_failed(self, spec, guard, cfg):
+        count = self._record_failure(spec, guard, f"{not guard.expected}")
+        if count >= cfg.failures_to_generalize:
+            self._generalize(self.plan.with_general_branch(guard.key[1:]))
+            if spec in self.specializations:
+                self.specializations.remove(spec)
+
+    def _generalize(self, plan):
+        if plan is None or plan == self.plan or plan in self.blocked_plans:
+            return
+        self.plan_history = self.plan_history + [self.plan]
+        self.plan = plan
+
+    def _eager(self, args, kwargs, category: FallbackCategory, reason: str):
+        if self.config.strict:
+            raise JanusFallbackError(f"{self.__qualname__}: would run eagerly ({category.value}): "
+                                     f"{reason}")
+        self.last_decision = f"eager ({category.value}): {reason}"
+        self.stats.fallback_calls += 1
+        self.stats.fallback_reasons[category.value] += 1
+        start = time.perf_counter()
+        try:
+            return self.fn(*args, **kwargs)
+        finally:
+            self.stats.time_fallback += time.perf_counter() - start
+
+    def _warn_once(self, key: str, message: str):
+        if key not in self._warned:
+            self._warned.add(key)
+            warnings.warn(message, JanusWarning, stacklevel=4)
+
+    # -- introspection
+    def explain(self, *args, **kwargs) -> str:
+        """What janus would do for a call with these arguments, and why."""
+        lines = [f"janus: {self.__qualname__}", f"  {self.stats}"]
+        if self.unsupported is not None:
+            lines.append(f"  runs eagerly (unsupported construct): {self.unsupported.describe()}")
+        elif self.profile.calls < self.config.profile_calls:
+            lines.append(f"  profiling: {self.profile.calls}/{self.config.profile_calls} calls")
+        if args or kwargs:
+            verdict = "no specialization fits: the next call generates one or runs eagerly"
+            for spec in self.specializations:
+                failed = spec.guards.check(args, kwargs)
+                if failed < 0:
+                    verdict = f"runs as graph: specialization #{spec.id}"
+                    break
+                lines.append(f"  specialization #{spec.id} does not fit: guard failed: "
+                             f"{spec.guards.guards[failed].describe()}")
+            if self.unsupported is None:
+                lines.append(f"  this call: {verdict}")
+        lines.append(f"  last call: {self.last_decision}")
+        for spec in self.specializations:
+            lines.append("  " + spec.describe().replace("\n", "\n  "))
+        for what, actual in list(self.failures)[-5:]:
+            lines.append(f"  failed: {what} (actual: {actual})")
+        return "\n".join(lines)
+
+
+class BoundJitFunction:
+    """A jitted function bound to an instance (`model.step`)."""
+
+    def __init__(self, jit: JitFunction, obj):
+        self.__self__ = obj
+        self.__janus_function__ = jit.fn
+        self.jit = jit
+
+    def __call__(self, *args, **kwargs):
+        return self.jit(self.__self__, *args, **kwargs)
+
+    def explain(self, *args, **kwargs) -> str:
+        return self.jit.explain(self.__self__, *args, **kwargs)
+
+    @property
+    def stats(self) -> Stats:
+        return self.jit.stats
+
+
+def _generalized(plan: Plan, guard, value):
+    """The next rung of the ladder for a host guard that keeps failing, or None."""
+    expr = guard.source.expr
+    if guard.kind == "tensor" and tf.is_tensor(value) and hasattr(value, "shape"):
+        dtype, shape = guard.expected
+        if value.dtype.name == dtype and len(value.shape) == len(shape):
+            dims = [i for i, (a, b) in enumerate(zip(shape, value.shape)) if a != b]
+            return plan.with_dynamic_dims(expr, dims)
+    if guard.kind == "tensor_list" and isinstance(value, list) and value and tf.is_tensor(value[0]):
+        dtype, shape = guard.expected
+        dims = [i for i, (a, b) in enumerate(zip(shape, value[0].shape)) if a != b]
+        return plan.with_dynamic_dims(expr + "[*]", dims)
+    if guard.kind == "len" and isinstance(value, list) and value and \
+            all(tf.is_tensor(v) for v in value):
+        return plan.with_dynamic_list(expr)
+    return None
+
+
+def _explain_exception(exc: Exception, converted) -> str:
+    if isinstance(exc, ConversionError):
+        return exc.describe()
+    import traceback
+    where = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename == converted.source.filename:
+            where = f" at {frame.filename}:{frame.lineno} (`{(frame.line or '').strip()}`)"
+            break
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}{where}"
+
+
+def jit(fn=None, **options):
+    """Make `fn` run as specialized TensorFlow graphs (decorator or call).
+
+    Options override `janus.config` for this function: profile_calls,
+    max_specializations, failures_to_generalize, max_generation_failures, strict.
+    """
+    if fn is None:
+        return lambda f: jit(f, **options)
+    if isinstance(fn, JitFunction):
+        return fn
+    if not callable(fn):
+        raise TypeError(f"janus.jit expects a function, got {type(fn).__name__}")
+    import types
+    if not isinstance(fn, (types.FunctionType, types.MethodType)):
+        call = type(fn).__call__
+        bound = JitFunction(call, **options)
+        return BoundJitFunction(bound, fn)
+    if isinstance(fn, types.MethodType):
+        return BoundJitFunction(JitFunction(fn.__func__, **options), fn.__self__)
+    return JitFunction(fn, **options)

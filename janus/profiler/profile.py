@@ -1,0 +1,83 @@
+"""What the profiler records: per program site, and per call the argument signature."""
+from __future__ import annotations
+
+import collections
+import dataclasses
+
+import tensorflow as tf
+
+
+def describe_value(value, max_items: int = 64):
+    """A small, comparable description of a value: type, dtype/shape, Python value, length."""
+    if isinstance(value, tf.Variable):
+        return ("variable", value.dtype.name, tuple(value.shape))
+    if tf.is_tensor(value):
+        return ("tensor", value.dtype.name, tuple(value.shape))
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return (type(value).__name__, value)
+    if isinstance(value, (list, tuple)):
+        items = tuple(describe_value(v, max_items) for v in value[:max_items])
+        return (type(value).__name__, len(value), items)
+    if isinstance(value, dict):
+        keys = tuple(value)[:max_items]
+        return ("dict", keys, tuple(describe_value(value[k], max_items) for k in keys))
+    return ("object", type(value).__qualname__)
+
+
+@dataclasses.dataclass
+class SiteProfile:
+    """Observations at one site over the profiled calls."""
+
+    hits: int = 0
+    tensor_tests: int = 0
+    outcomes: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    trip_counts: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    iterable_kinds: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    callees: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    sequence: list = dataclasses.field(default_factory=list)  # outcomes in the last call
+
+    @property
+    def stable_outcome(self):
+        """The only branch outcome seen, or None if both were."""
+        return next(iter(self.outcomes)) if len(self.outcomes) == 1 else None
+
+
+class Profile:
+    """All the profiler learned about one jitted function (and the functions it calls)."""
+
+    def __init__(self, max_values: int = 8):
+        self.max_values = max_values
+        self.calls = 0
+        self.signatures: list = []  # describe_value(args) per profiled call (bounded)
+        self.sites: dict[tuple[str, int], SiteProfile] = {}
+
+    def site(self, function_key: str, site_id: int) -> SiteProfile:
+        key = (function_key, site_id)
+        record = self.sites.get(key)
+        if record is None:
+            record = self.sites[key] = SiteProfile()
+        return record
+
+    def record_call(self, args: tuple, kwargs: dict) -> None:
+        self.calls += 1
+        if len(self.signatures) < self.max_values:
+            self.signatures.append(describe_value((args, kwargs)))
+
+    def _bounded_add(self, counter: collections.Counter, key) -> None:
+        if key in counter or len(counter) < self.max_values:
+            counter[key] += 1
+
+    def summary(self) -> str:
+        lines = [f"profiled calls: {self.calls}"]
+        for (fn, site_id), rec in sorted(self.sites.items()):
+            facts = []
+            if rec.outcomes:
+                facts.append(f"outcomes={dict(rec.outcomes)}")
+            if rec.tensor_tests:
+                facts.append(f"tensor-valued={rec.tensor_tests}")
+            if rec.trip_counts:
+                facts.append(f"trips={dict(rec.trip_counts)}")
+            if rec.callees:
+                facts.append(f"callees={dict(rec.callees)}")
+            lines.append(f"  {fn}#{site_id}: hits={rec.hits} " + " ".join(facts))
+        return "\n".join(lines)

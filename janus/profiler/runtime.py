@@ -1,0 +1,100 @@
+"""The profiling runtime: plain Python semantics, plus a record of each site.
+
+It runs the converted (instrumented) copy of the function; calls into other user
+functions run their instrumented copies too, so the profile covers callees.
+"""
+from __future__ import annotations
+
+import threading
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.profiler.profile import Profile
+from janus.transform import convert
+from janus.transform.runtime import Runtime, user_function
+
+
+class ProfileRuntime(Runtime):
+    """Hooks that record into `self.profile` (set per call by `profile_call`)."""
+
+    _runtimes: dict = {}
+    _current = threading.local()  # .profile: shared by all functions of one profiled call
+
+    @classmethod
+    def for_function(cls, converted) -> "ProfileRuntime":
+        runtime = cls._runtimes.get(id(converted))
+        if runtime is None or runtime.function is not converted:
+            runtime = cls._runtimes[id(converted)] = cls(converted)
+        return runtime
+
+    @property
+    def key(self) -> str:
+        return self.function.qualname
+
+    def _site(self, site):
+        record = ProfileRuntime._current.profile.site(self.key, site)
+        record.hits += 1
+        return record
+
+    def test(self, site, value):
+        record = self._site(site)
+        if tf.is_tensor(value):
+            record.tensor_tests += 1
+        outcome = bool(value)
+        record.outcomes[outcome] += 1
+        sequences = ProfileRuntime._current.sequences
+        if (self.key, site) not in sequences:
+            sequences[(self.key, site)] = record.sequence = []
+        if len(record.sequence) < 4096:
+            record.sequence.append(outcome)
+        return outcome
+
+    def loop_test(self, site, value):
+        return self.test(site, value)
+
+    def iterate(self, site, iterable):
+        record = self._site(site)
+        kind = type(iterable).__name__
+        if tf.is_tensor(iterable):
+            kind = "tensor"
+        record.iterable_kinds[kind] += 1
+        count = 0
+        for item in iterable:
+            count += 1
+            yield item
+        ProfileRuntime._current.profile._bounded_add(record.trip_counts, count)
+
+    def call(self, site, fn, /, *args, **kwargs):
+        record = self._site(site)
+        target, bound_self = user_function(fn)
+        ProfileRuntime._current.profile._bounded_add(
+            record.callees, getattr(target or fn, "__qualname__", type(fn).__name__))
+        if target is None:
+            return fn(*args, **kwargs)
+        try:
+            converted = convert(target)
+        except ConversionError:
+            return fn(*args, **kwargs)
+        instance = ProfileRuntime.for_function(converted).function_instance()
+        if bound_self is not None:
+            return instance(bound_self, *args, **kwargs)
+        return instance(*args, **kwargs)
+
+    def function_instance(self):
+        return self.function.instantiate(self)
+
+
+def profile_call(converted, profile: Profile, args: tuple, kwargs: dict):
+    """Run one call of `converted` imperatively while recording into `profile`."""
+    current = ProfileRuntime._current
+    previous = getattr(current, "profile", None)
+    current.profile = profile
+    previous_sequences = getattr(current, "sequences", None)
+    current.sequences = {}
+    try:
+        profile.record_call(args, kwargs)
+        return ProfileRuntime.for_function(converted).function_instance()(*args, **kwargs)
+    finally:
+        current.profile = previous
+        current.sequences = previous_sequences

@@ -1,0 +1,32 @@
+"""Per-function counters: how each call ran and where the time went."""
+from __future__ import annotations
+
+import collections
+import dataclasses
+
+
+@dataclasses.dataclass
+class Stats:
+    calls: int = 0
+    graph_calls: int = 0
+    profile_calls: int = 0
+    fallback_calls: int = 0
+    generations: int = 0
+    generation_failures: int = 0
+    guard_failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    fallback_reasons: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    time_profiling: float = 0.0
+    time_generating: float = 0.0
+    time_graph: float = 0.0
+    time_fallback: float = 0.0
+    time_guards: float = 0.0
+
+    def as_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["guard_failures"] = dict(self.guard_failures)
+        d["fallback_reasons"] = dict(self.fallback_reasons)
+        return d
+
+    def __str__(self) -> str:
+        return (f"calls={self.calls} graph={self.graph_calls} profiled={self.profile_calls} "
+                f"fallback={self.fallback_calls} generations={self.generations}")

@@ -1,0 +1,129 @@
+"""Control flow becomes runtime hooks, in functional form where the block allows.
+
+    if t: A else: B      ->  def if_true(): A ... ; janus__.if_stmt(site, t, if_true, if_false, get, set)
+    for x in it: A       ->  def body(item): x = item; A ... ; janus__.for_stmt(site, it, body, get, set, names)
+    while t: A           ->  while janus__.loop_test(site, t): A
+
+A block that returns, breaks out, or declares scope keeps its Python form with a
+hooked test or iterable (`if janus__.test(site, t)`, `for x in janus__.iterate(site, it)`):
+such code can only be specialized (one branch, unrolled loop), never generalized
+to `tf.cond`/`tf.while_loop`. The functional form lets the runtime choose: run
+one branch or unroll (profiling, specialized graphs), or build `tf.cond` /
+`tf.while_loop` (generalized graphs). Variables the block assigns are threaded
+through `get`/`set` closures; names not bound before the block start as
+`janus__.UNDEFINED`.
+"""
+from __future__ import annotations
+
+import gast
+
+from janus.transform import scope, templates
+from janus.transform.sites import SiteTable
+from janus.transform.templates import RUNTIME
+
+
+def _user_names(names: list[str]) -> list[str]:
+    return [n for n in names if not n.startswith("janus__")]
+
+
+class ControlFlowTransformer(gast.NodeTransformer):
+    def __init__(self, sites: SiteTable):
+        self.sites = sites
+        self.counter = 0
+
+    def _fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"janus__{stem}_{self.counter}"
+
+    # Nested functions are converted as their own scopes: leave their bodies alone
+    # except for recursive conversion of their statements.
+    def visit_Lambda(self, node):
+        return node
+
+    def _test(self, node, kind: str):
+        """Hook a branch test; `and`/`or`/`not` get one hooked test per operand."""
+        if isinstance(node, gast.BoolOp):
+            node.values = [self._test(v, kind) for v in node.values]
+            return node
+        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not):
+            node.operand = self._test(node.operand, kind)
+            return node
+        site = self.sites.new(kind, node)
+        call = templates.expression(f"{RUNTIME}.test(SITE, TEST)",
+                                    SITE=templates.constant(site), TEST=node)
+        return templates.copy_location(call, node)
+
+    def _state_functions(self, names: list[str], get_name: str, set_name: str):
+        reads = ", ".join(f"{RUNTIME}.read(lambda: {n})" for n in names)
+        assigns = ", ".join(names)
+        get_src = f"def {get_name}():\n    return ({reads}{',' if len(names) == 1 else ''})\n"
+        if names:
+            set_src = (f"def {set_name}(janus__values):\n    nonlocal {assigns}\n"
+                       f"    ({assigns}{',' if len(names) == 1 else ''}) = janus__values\n")
+        else:
+            set_src = f"def {set_name}(janus__values):\n    pass\n"
+        predeclare = "".join(f"{n} = {RUNTIME}.read(lambda: {n})\n" for n in names)
+        return (templates.statements(predeclare) if names else [],
+                templates.statements(get_src + set_src))
+
+    def _closure(self, name: str, params: list[str], names: list[str], body: list):
+        src = f"def {name}({', '.join(params)}):\n"
+        if names:
+            src += f"    nonlocal {', '.join(names)}\n"
+        src += "    BODY\n"
+        return templates.statements(src, BODY=body or [gast.Pass()])
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        if scope.escapes(node.body) or scope.escapes(node.orelse) or \
+                isinstance(node.test, gast.BoolOp):
+            node.test = self._test(node.test, "if")
+            return node
+        site = self.sites.new("if", node.test)
+        names = _user_names(scope.bound_names(node.body + node.orelse))
+        t, f, g, s = (self._fresh(k) for k in ("if_true", "if_false", "get", "set"))
+        predeclare, state_fns = self._state_functions(names, g, s)
+        new = predeclare + self._closure(t, [], names, node.body) + \
+            self._closure(f, [], names, node.orelse) + state_fns + templates.statements(
+                f"{RUNTIME}.if_stmt(SITE, TEST, {t}, {f}, {g}, {s})",
+                SITE=templates.constant(site), TEST=node.test)
+        return templates.copy_location(new, node)
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        if scope.escapes(node.body):
+            site = self.sites.new("for", node.iter)
+            node.iter = templates.copy_location(templates.expression(
+                f"{RUNTIME}.iterate(SITE, ITER)", SITE=templates.constant(site),
+                ITER=node.iter), node.iter)
+            return node
+        site = self.sites.new("for", node.iter)
+        names = _user_names(scope.bound_names(
+            [gast.Assign(targets=[node.target], value=None)] + node.body))
+        b, g, s = (self._fresh(k) for k in ("body", "get", "set"))
+        predeclare, state_fns = self._state_functions(names, g, s)
+        unpack = templates.statements("TARGET = janus__item", TARGET=node.target)
+        body = self._closure(b, ["janus__item"], names, unpack + node.body)
+        names_tuple = gast.Tuple(elts=[templates.constant(n) for n in names], ctx=gast.Load())
+        new = predeclare + body + state_fns + templates.statements(
+            f"{RUNTIME}.for_stmt(SITE, ITER, {b}, {g}, {s}, NAMES)",
+            SITE=templates.constant(site), ITER=node.iter, NAMES=names_tuple) + node.orelse
+        return templates.copy_location(new, node)
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        site = self.sites.new("while", node.test)
+        node.test = templates.copy_location(templates.expression(
+            f"{RUNTIME}.loop_test(SITE, TEST)", SITE=templates.constant(site),
+            TEST=node.test), node.test)
+        return node
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        node.test = self._test(node.test, "if-expression")
+        return node
+
+    def visit_Assert(self, node):
+        self.generic_visit(node)
+        node.test = self._test(node.test, "assert")
+        return node

@@ -1,0 +1,208 @@
+"""Heap access, calls and free names become runtime hooks.
+
+    obj.a            ->  janus__.ld_attr(obj, 'a')
+    obj.a = v        ->  janus__.st_attr(obj, 'a', v)
+    x[k]             ->  janus__.ld_item(x, k)
+    x[k] = v         ->  janus__.st_item(x, k, v)
+    x += v           ->  x = janus__.aug('+=', x, v)
+    f(a, k=b)        ->  janus__.call(site, f, a, k=b)
+    W  (a global)    ->  janus__.ld_global('W', W)
+
+so that a runtime sees every read and write of the Python heap: the profiler
+records them, the graph generator turns them into guarded graph inputs and
+deferred write-backs.
+"""
+from __future__ import annotations
+
+import gast
+
+from janus.errors import ConversionError
+from janus.transform import scope, templates
+from janus.transform.sites import SiteTable
+from janus.transform.templates import RUNTIME
+
+_AUG_OPS = {gast.Add: "+=", gast.Sub: "-=", gast.Mult: "*=", gast.Div: "/=",
+            gast.FloorDiv: "//=", gast.Mod: "%=", gast.Pow: "**=", gast.MatMult: "@=",
+            gast.BitAnd: "&=", gast.BitOr: "|=", gast.BitXor: "^=", gast.LShift: "<<=",
+            gast.RShift: ">>="}
+_NOT_CONVERTED_CALLS = {"super", "locals", "globals", "vars", "dir"}
+_UNSUPPORTED_CALLS = {"eval": "eval() is not converted", "exec": "exec() is not converted"}
+
+
+def _hook(template: str, node, **parts):
+    return templates.copy_location(templates.expression(template, **parts), node)
+
+
+class EffectsTransformer(gast.NodeTransformer):
+    def __init__(self, sites: SiteTable, local_names: set[str], free_names: set[str]):
+        self.sites = sites
+        self.local_names = local_names
+        self.free_names = free_names  # closure variables of the user's function
+        self.temp_counter = 0
+        self.depth = -1  # >0 inside nested user functions/lambdas (the function itself is 0)
+
+    def _temp(self) -> str:
+        self.temp_counter += 1
+        return f"janus__tmp_{self.temp_counter}"
+
+    # -- nested scopes: names there are not the function's own
+    def visit_FunctionDef(self, node):
+        if node.name.startswith("janus__"):
+            self.generic_visit(node)
+            return node
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+        return node
+
+    def visit_Lambda(self, node):
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+        return node
+
+    # -- loads
+    def visit_Name(self, node):
+        if not isinstance(node.ctx, gast.Load) or self.depth or node.id.startswith("janus__"):
+            return node
+        if node.id in self.local_names:
+            return node
+        if node.id in self.free_names:
+            return _hook(f"{RUNTIME}.ld_free(NAME, VALUE)", node,
+                         NAME=templates.constant(node.id), VALUE=node)
+        if scope.is_builtin(node.id):
+            return node
+        return _hook(f"{RUNTIME}.ld_global(NAME, VALUE)", node,
+                     NAME=templates.constant(node.id), VALUE=node)
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if isinstance(node.value, gast.Name) and node.value.id == RUNTIME:
+            return node
+        if isinstance(node.ctx, gast.Load):
+            return _hook(f"{RUNTIME}.ld_attr(OBJ, NAME)", node, OBJ=node.value,
+                         NAME=templates.constant(node.attr))
+        return node
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        if isinstance(node.ctx, gast.Load):
+            return _hook(f"{RUNTIME}.ld_item(OBJ, KEY)", node, OBJ=node.value,
+                         KEY=_slice_expr(node.slice))
+        return node
+
+    def visit_Call(self, node):
+        func = node.func
+        if isinstance(func, gast.Name) and func.id in _UNSUPPORTED_CALLS and \
+                func.id not in self.local_names:
+            raise ConversionError(_UNSUPPORTED_CALLS[func.id], lineno=node.lineno)
+        if isinstance(func, gast.Name) and (func.id in _NOT_CONVERTED_CALLS or
+                                            func.id.startswith("janus__")):
+            self.generic_visit(node)
+            return node
+        if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
+                func.value.id == RUNTIME:
+            self.generic_visit(node)
+            return node
+        site = self.sites.new("call", node.func)
+        self.generic_visit(node)
+        node.args = [gast.Constant(value=site, kind=None), node.func] + node.args
+        node.func = templates.expression(f"{RUNTIME}.call")
+        return templates.copy_location(node, node)
+
+    # -- stores
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        if all(_plain_target(t) for t in node.targets):
+            return node
+        temp = self._temp()
+        out = templates.copy_location(templates.statements("T = V", T=temp, V=node.value), node)
+        for target in node.targets:
+            out += self._assign(target, templates.name(temp), node)
+        return out
+
+    def _assign(self, target, value, anchor) -> list:
+        if _plain_target(target):
+            stmt = gast.Assign(targets=[target], value=value, type_comment=None)
+            return [templates.copy_location(stmt, anchor)]
+        if isinstance(target, gast.Attribute):
+            return templates.copy_location(templates.statements(
+                f"{RUNTIME}.st_attr(OBJ, NAME, V)", OBJ=target.value,
+                NAME=templates.constant(target.attr), V=value), anchor)
+        if isinstance(target, gast.Subscript):
+            return templates.copy_location(templates.statements(
+                f"{RUNTIME}.st_item(OBJ, KEY, V)", OBJ=target.value,
+                KEY=_slice_expr(target.slice), V=value), anchor)
+        if isinstance(target, (gast.Tuple, gast.List)):
+            if any(isinstance(e, gast.Starred) for e in target.elts):
+                raise ConversionError("starred assignment to attributes or items is not "
+                                      "converted", lineno=anchor.lineno)
+            temps = [self._temp() for _ in target.elts]
+            unpack = gast.Assign(
+                targets=[gast.Tuple(elts=[templates.name(t, store=True) for t in temps],
+                                    ctx=gast.Store())], value=value, type_comment=None)
+            out = [templates.copy_location(unpack, anchor)]
+            for elt, temp in zip(target.elts, temps):
+                out += self._assign(elt, templates.name(temp), anchor)
+            return out
+        raise ConversionError(f"assignment to {type(target).__name__} is not converted",
+                              lineno=anchor.lineno)
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        op = templates.constant(_AUG_OPS[type(node.op)])
+        target = node.target
+        if isinstance(target, gast.Name):
+            load = templates.name(target.id)
+            new = templates.statements(f"T = {RUNTIME}.aug(OP, X, V)", T=target.id, OP=op,
+                                       X=load, V=node.value)
+        elif isinstance(target, gast.Attribute):
+            obj = self._temp()
+            new = templates.statements(
+                f"O = OBJ\n{RUNTIME}.st_attr(O, NAME, {RUNTIME}.aug(OP, "
+                f"{RUNTIME}.ld_attr(O, NAME), V))", O=obj, OBJ=target.value,
+                NAME=templates.constant(target.attr), OP=op, V=node.value)
+        elif isinstance(target, gast.Subscript):
+            obj, key = self._temp(), self._temp()
+            new = templates.statements(
+                f"O = OBJ\nK = KEY\n{RUNTIME}.st_item(O, K, {RUNTIME}.aug(OP, "
+                f"{RUNTIME}.ld_item(O, K), V))", O=obj, K=key, OBJ=target.value,
+                KEY=_slice_expr(target.slice), OP=op, V=node.value)
+        else:
+            raise ConversionError("unsupported augmented assignment", lineno=node.lineno)
+        return templates.copy_location(new, node)
+
+    def visit_Delete(self, node):
+        self.generic_visit(node)
+        out = []
+        for target in node.targets:
+            if isinstance(target, gast.Subscript):
+                out += templates.statements(f"{RUNTIME}.del_item(OBJ, KEY)", OBJ=target.value,
+                                            KEY=_slice_expr(target.slice))
+            elif isinstance(target, gast.Attribute):
+                out += templates.statements(f"{RUNTIME}.del_attr(OBJ, NAME)", OBJ=target.value,
+                                            NAME=templates.constant(target.attr))
+            else:
+                out.append(gast.Delete(targets=[target]))
+        return templates.copy_location(out, node)
+
+
+def _plain_target(target) -> bool:
+    if isinstance(target, gast.Name):
+        return True
+    if isinstance(target, (gast.Tuple, gast.List)):
+        return all(_plain_target(e) for e in target.elts)
+    if isinstance(target, gast.Starred):
+        return _plain_target(target.value)
+    return False
+
+
+def _slice_expr(node):
+    """A subscript's slice as an ordinary expression (`a:b` -> `slice(a, b, None)`)."""
+    if isinstance(node, gast.Slice):
+        parts = [p if p is not None else templates.constant(None)
+                 for p in (node.lower, node.upper, node.step)]
+        return gast.Call(func=templates.name("slice"), args=parts, keywords=[])
+    if isinstance(node, gast.Tuple) and any(isinstance(e, gast.Slice) for e in node.elts):
+        return gast.Tuple(elts=[_slice_expr(e) for e in node.elts], ctx=gast.Load())
+    return node

@@ -1,0 +1,129 @@
+"""The hook interface converted code calls, with plain Python semantics.
+
+`Runtime` runs converted code exactly as Python would run the original; the
+profiler's runtime extends it with recording, the graph generator's runtime
+overrides it to build a TensorFlow graph.
+"""
+from __future__ import annotations
+
+import operator
+import types
+
+from janus.transform.pipeline import ConvertedFunction
+
+
+class _Undefined:
+    """A local that is not bound yet where a functional block starts."""
+
+    def __repr__(self):
+        return "<undefined>"
+
+
+UNDEFINED = _Undefined()
+
+AUG_OPS = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
+           "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
+           "**=": operator.ipow, "@=": operator.imatmul, "&=": operator.iand,
+           "|=": operator.ior, "^=": operator.ixor, "<<=": operator.ilshift,
+           ">>=": operator.irshift}
+
+
+class Runtime:
+    """Plain Python semantics for every hook; one instance per converted function."""
+
+    UNDEFINED = UNDEFINED
+
+    def __init__(self, function: ConvertedFunction):
+        self.function = function
+
+    @staticmethod
+    def read(thunk):
+        try:
+            return thunk()
+        except NameError:
+            return UNDEFINED
+
+    def ld_attr(self, obj, name):
+        return getattr(obj, name)
+
+    def st_attr(self, obj, name, value):
+        setattr(obj, name, value)
+
+    def del_attr(self, obj, name):
+        delattr(obj, name)
+
+    def ld_item(self, obj, key):
+        return obj[key]
+
+    def st_item(self, obj, key, value):
+        obj[key] = value
+
+    def del_item(self, obj, key):
+        del obj[key]
+
+    def aug(self, op, target, value):
+        return AUG_OPS[op](target, value)
+
+    def ld_global(self, name, value):
+        return value
+
+    def ld_free(self, name, value):
+        return value
+
+    def call(self, site, fn, /, *args, **kwargs):
+        return fn(*args, **kwargs)
+
+    def test(self, site, value):
+        return bool(value)
+
+    def loop_test(self, site, value):
+        return bool(value)
+
+    def iterate(self, site, iterable):
+        return iterable
+
+    def if_stmt(self, site, test, if_true, if_false, get_state, set_state):
+        if self.test(site, test):
+            if_true()
+        else:
+            if_false()
+
+    def for_stmt(self, site, iterable, body, get_state, set_state, names):
+        for item in self.iterate(site, iterable):
+            body(item)
+
+
+def user_function(fn):
+    """The plain Python function janus should convert for a call of `fn`, with the
+    bound `self` if any; None when `fn` is not user code (builtins, TF, numpy...)."""
+    from janus.source import unwrap
+
+    bound_self = None
+    target = fn
+    if hasattr(target, "__janus_function__"):  # a jitted function or bound jitted method
+        bound_self = getattr(target, "__self__", None)
+        target = target.__janus_function__
+    elif isinstance(target, types.MethodType):
+        bound_self, target = target.__self__, target.__func__
+    elif not isinstance(target, types.FunctionType) and not isinstance(target, type):
+        call = getattr(type(target), "__call__", None)
+        if isinstance(call, types.FunctionType) or hasattr(call, "__janus_function__"):
+            bound_self, target = target, unwrap(call)
+    target = unwrap(target)
+    if not isinstance(target, types.FunctionType) or not is_user_code(target):
+        return None, None
+    return target, bound_self
+
+
+_LIBRARY_PREFIXES = ("tensorflow", "keras", "tf_keras", "numpy", "janus", "gast", "astunparse",
+                     "absl", "google", "scipy", "collections", "functools", "builtins", "abc",
+                     "typing", "dataclasses", "enum", "contextlib", "copy", "itertools")
+
+
+def is_user_code(fn: types.FunctionType) -> bool:
+    module = getattr(fn, "__module__", None) or ""
+    if module.split(".")[0] in _LIBRARY_PREFIXES:
+        return False
+    filename = fn.__code__.co_filename
+    return not ("site-packages" in filename and "/janus" not in filename) and \
+        not filename.startswith("<")

@@ -1,0 +1,47 @@
+"""Program sites: the places in a function the profiler records and guards refer to."""
+from __future__ import annotations
+
+import dataclasses
+
+import astunparse
+import gast
+
+
+@dataclasses.dataclass(frozen=True)
+class Site:
+    """One program point: a branch test, a loop, a call.
+
+    `function` is the qualified name of the user function it is in; `lineno` is a
+    line of the user's file; `text` the source of the expression.
+    """
+
+    id: int
+    kind: str
+    function: str
+    filename: str
+    lineno: int
+    text: str
+
+    def describe(self) -> str:
+        return f"{self.kind} `{self.text}` at {self.filename}:{self.lineno}"
+
+
+class SiteTable:
+    """Hands out site ids for one function and keeps the records."""
+
+    def __init__(self, function: str, filename: str):
+        self.function = function
+        self.filename = filename
+        self.sites: list[Site] = []
+
+    def new(self, kind: str, node: gast.AST) -> int:
+        text = astunparse.unparse(gast.gast_to_ast(node)).strip() if node is not None else ""
+        if len(text) > 80:
+            text = text[:77] + "..."
+        site = Site(len(self.sites), kind, self.function, self.filename,
+                    getattr(node, "lineno", 0), text)
+        self.sites.append(site)
+        return site.id
+
+    def __getitem__(self, site_id: int) -> Site:
+        return self.sites[site_id]

@@ -1,0 +1,89 @@
+"""Build gast nodes from small source templates with names substituted."""
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import gast
+
+RUNTIME = "janus__"
+"""The name under which converted code sees its runtime."""
+
+
+class _Substitute(gast.NodeTransformer):
+    def __init__(self, replacements: dict):
+        self.replacements = replacements
+
+    def visit_Name(self, node):
+        new = self.replacements.get(node.id)
+        if new is None:
+            return node
+        if isinstance(new, str):
+            return gast.Name(id=new, ctx=node.ctx, annotation=None, type_comment=None)
+        new = _clone(new)
+        if hasattr(new, "ctx"):
+            _set_ctx(new, node.ctx)
+        return new
+
+    def visit_Expr(self, node):
+        # A bare name statement standing for a list of statements.
+        if isinstance(node.value, gast.Name):
+            new = self.replacements.get(node.value.id)
+            if isinstance(new, list):
+                return [_clone(s) for s in new]
+        self.generic_visit(node)
+        return node
+
+    def visit_FunctionDef(self, node):
+        new = self.replacements.get(node.name)
+        if isinstance(new, str):
+            node.name = new
+        self.generic_visit(node)
+        return node
+
+
+def _clone(node):
+    if isinstance(node, list):
+        return [_clone(n) for n in node]
+    return gast.ast_to_gast(gast.gast_to_ast(node)) if isinstance(node, gast.AST) else node
+
+
+def _set_ctx(node, ctx):
+    for child in gast.walk(node):
+        if hasattr(child, "ctx") and isinstance(child, (gast.Name, gast.Tuple, gast.List,
+                                                        gast.Attribute, gast.Subscript,
+                                                        gast.Starred)):
+            child.ctx = type(ctx)()
+
+
+def statements(template: str, **replacements) -> list:
+    """Parse `template` into gast statements, replacing names by nodes or names."""
+    tree = gast.ast_to_gast(ast.parse(textwrap.dedent(template)))
+    tree = _Substitute(replacements).visit(tree)
+    return tree.body
+
+
+def expression(template: str, **replacements):
+    """Parse `template` into a gast expression, replacing names by nodes or names."""
+    return statements(template, **replacements)[0].value
+
+
+def name(id_: str, store: bool = False) -> gast.Name:
+    return gast.Name(id=id_, ctx=gast.Store() if store else gast.Load(),
+                     annotation=None, type_comment=None)
+
+
+def constant(value) -> gast.Constant:
+    return gast.Constant(value=value, kind=None)
+
+
+def copy_location(new, old):
+    """Give every node in `new` (a node or list) the location of `old`."""
+    for root in new if isinstance(new, list) else [new]:
+        for child in gast.walk(root):
+            if hasattr(child, "lineno") or isinstance(child, (gast.stmt, gast.expr)):
+                child.lineno = getattr(old, "lineno", 1)
+                child.col_offset = getattr(old, "col_offset", 0)
+                child.end_lineno = getattr(old, "end_lineno", child.lineno)
+                child.end_col_offset = getattr(old, "end_col_offset", 0)
+    return new
