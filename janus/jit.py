@@ -132,6 +132,8 @@ class JitFunction:
         self.stats.time_guards += time.perf_counter() - start
         if self.plan is None:
             self.plan = plan_from_profile(self.profile)
+            if self.plan != Plan():  # if the general graph fails, retreat to specialized ones
+                self.plan_history = [Plan()]
         if misses:
             spec, failed = misses[0]
             self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
@@ -166,8 +168,8 @@ class JitFunction:
                     isinstance(exc, ConversionError) and not self.specializations:
                 self.unsupported = exc if isinstance(exc, ConversionError) else \
                     ConversionError(self.last_failure_reason, function=self.__qualname__)
-                self._warn_once("giveup", f"janus gives up on {self.__qualname__}: "
-                                f"{self.last_failure_reason}; it runs eagerly from now on.")
+                self._warn_once("giveup", f"janus gives up on {self.__qualname__} and runs it "
+                                f"eagerly from now on: {self.last_failure_reason}")
             return None
         finally:
             self.stats.time_generating += time.perf_counter() - start
@@ -308,15 +310,23 @@ def _generalized(plan: Plan, guard, value):
 
 
 def _explain_exception(exc: Exception, converted) -> str:
-    if isinstance(exc, ConversionError):
-        return exc.describe()
+    """The reason a trace failed, located at the innermost line of user code."""
     import traceback
-    where = ""
+    user_frame = None
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if frame.filename == converted.source.filename:
-            where = f" at {frame.filename}:{frame.lineno} (`{(frame.line or '').strip()}`)"
+        if "/janus/" not in frame.filename and "site-packages" not in frame.filename and \
+                not frame.filename.startswith("<"):
+            user_frame = frame
             break
-    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}{where}"
+    if isinstance(exc, ConversionError):
+        if exc.lineno == 0 and user_frame is not None:
+            exc.located(user_frame.name, user_frame.filename, user_frame.lineno)
+        return exc.describe()
+    where = ""
+    if user_frame is not None:
+        where = f" at {user_frame.filename}:{user_frame.lineno} (`{(user_frame.line or '').strip()}`)"
+    message = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {message}{where}; this function runs eagerly"
 
 
 def jit(fn=None, **options):

@@ -15,7 +15,7 @@ from janus.errors import ConversionError
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.values import Accumulator, DynamicList
+from janus.graphgen.values import Accumulator, DynamicLength, DynamicList
 from janus.transform import convert
 from janus.transform.runtime import AUG_OPS, UNDEFINED, Runtime, user_function
 
@@ -40,6 +40,26 @@ def _stack_args(fn, args):
             return tf.reshape(stacked, tf.concat([[-1], tf.shape(stacked)[2:]], 0))
         return concat
     return None
+
+
+def _all_symbolic(value) -> bool:
+    """A tensor, or a tuple/list/dict nest whose leaves are all tensors."""
+    if isinstance(value, (list, tuple, dict)) and not value:
+        return False
+    leaves = tf.nest.flatten(value) if isinstance(value, (tuple, dict)) else [value]
+    return all(is_symbolic(leaf) for leaf in leaves)
+
+
+def _dynamic_zip(fn, args, kwargs):
+    """zip/enumerate over lists of varying length, as one DynamicList of tuples."""
+    if fn is enumerate:
+        (items,) = args
+        start = kwargs.get("start", 0)
+        index = tf.range(items.length()) + start
+        return DynamicList((index, items.stacked))
+    if kwargs or not all(isinstance(a, DynamicList) for a in args):
+        raise ConversionError("zip() of a list of varying length with a list of fixed length")
+    return DynamicList(tuple(a.stacked for a in args))
 
 
 class TraceRuntime(Runtime):
@@ -151,7 +171,9 @@ class TraceRuntime(Runtime):
             tracer.ledger.print(args, kwargs)
             return None
         if fn is len and args and isinstance(args[0], DynamicList):
-            return args[0].length()
+            return DynamicLength(args[0].length())
+        if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
+            return _dynamic_zip(fn, args, kwargs)
         if isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
             special = _stack_args(fn, args)
             if special is not None:
@@ -202,9 +224,9 @@ class TraceRuntime(Runtime):
 
     def for_stmt(self, site, iterable, body, get_state, set_state, names):
         if isinstance(iterable, DynamicList):
-            return self._while_for(site, iterable.stacked, body, get_state, set_state, names)
-        if is_symbolic(iterable) and (iterable.shape.rank is None or iterable.shape[0] is None):
             return self._while_for(site, iterable, body, get_state, set_state, names)
+        if is_symbolic(iterable) and (iterable.shape.rank is None or iterable.shape[0] is None):
+            return self._while_for(site, DynamicList(iterable), body, get_state, set_state, names)
         for item in self.iterate(site, iterable):
             body(item)
 
@@ -248,20 +270,20 @@ class TraceRuntime(Runtime):
             state[i] = value
         set_state(tuple(state))
 
-    def _while_for(self, site, stacked, body, get_state, set_state, names):
+    def _while_for(self, site, items, body, get_state, set_state, names):
         """`for x in <list of varying length>` as a tf.while_loop; first iteration peeled
         so the loop state has its tensor types (the list is guarded non-empty)."""
         tracer = self.tracer
-        n = tf.shape(stacked)[0]
+        n = items.length()
         initial = get_state()
         lengths = [len(v) if type(v) is list else None for v in initial]
         mark, writes = tracer.ledger.mark(), tracer.shadow.writes
-        body(stacked[0])
+        body(items[0])
         self._unchanged_heap(mark, writes, "a loop over a list of varying length")
         after = list(get_state())
         carried, accumulated = [], []
         for i, (before, value) in enumerate(zip(initial, after)):
-            if is_symbolic(value):
+            if _all_symbolic(value):
                 carried.append(i)
             elif type(value) is list and lengths[i] is not None and len(value) == lengths[i] + 1 \
                     and tf.is_tensor(value[-1]) and id(value) not in tracer.copy_sources:
@@ -275,10 +297,10 @@ class TraceRuntime(Runtime):
                                       "loop over a list of varying length")
         arrays = []
         for i in accumulated:
-            items = after[i]
-            array = tf.TensorArray(items[-1].dtype, size=n + lengths[i],
-                                   element_shape=items[-1].shape)
-            for j, item in enumerate(items):
+            elements = after[i]
+            array = tf.TensorArray(elements[-1].dtype, size=n + lengths[i],
+                                   element_shape=elements[-1].shape)
+            for j, item in enumerate(elements):
                 array = array.write(j, item)
             arrays.append(array)
 
@@ -294,14 +316,14 @@ class TraceRuntime(Runtime):
                 state[k] = acc
             set_state(tuple(state))
             mark, writes = tracer.ledger.mark(), tracer.shadow.writes
-            body(tf.gather(stacked, i))
+            body(items.item(i))
             self._unchanged_heap(mark, writes, "a loop over a list of varying length")
             new = get_state()
             for k, acc in zip(accumulated, accumulators):
                 if new[k] is not acc or acc.appends != 1:
                     raise ConversionError(f"list `{names[k]}` must grow by one item per "
                                           "iteration of a loop over a list of varying length")
-            return (i + 1, [tf.convert_to_tensor(new[k]) for k in carried],
+            return (i + 1, [tf.nest.map_structure(tf.convert_to_tensor, new[k]) for k in carried],
                     [acc.array for acc in accumulators])
 
         values = [after[k] for k in carried]

@@ -66,13 +66,13 @@ class Specialization:
         return "\n".join(lines)
 
 
-def _compile_feed(inputs):
+def _compile_feed(inputs, globals_: dict, cells: tuple):
     lines = ["def feed(args, kwargs):", "    return ["]
     for source, kind, _ in inputs:
         lines.append(f"        stack({source.expr})," if kind == "stack" else
                      f"        {source.expr},")
     lines.append("    ]")
-    env = {"stack": tf.stack}
+    env = {"stack": tf.stack, "G": globals_, "C": cells}
     exec(compile("\n".join(lines), "<janus feed>", "exec"), env)
     return env["feed"]
 
@@ -115,5 +115,5 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         raise ConversionError("the graph's inputs did not settle after several traces")
     guards = GuardSet(list(tracer.guards.values()), env[2], env[3])
     return Specialization(spec_id, plan, guards, tracer.in_graph, inputs, concrete,
-                          _compile_feed(inputs), captured["result"], captured["effects"],
+                          _compile_feed(inputs, env[2], env[3]), captured["result"], captured["effects"],
                           time.perf_counter() - start)

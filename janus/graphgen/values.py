@@ -8,18 +8,23 @@ from janus.errors import ConversionError
 
 class DynamicList:
     """A Python list of same-shaped tensors whose length is known only at run time,
-    held as one stacked tensor `[n, ...]`."""
+    held as one stacked tensor `[n, ...]` (or a tuple of them: `zip` of such lists,
+    whose items are tuples)."""
 
     def __init__(self, stacked):
         self.stacked = stacked
 
     def length(self):
-        return tf.shape(self.stacked)[0]
+        lengths = [tf.shape(s)[0] for s in tf.nest.flatten(self.stacked)]
+        return lengths[0] if len(lengths) == 1 else tf.reduce_min(tf.stack(lengths))
+
+    def item(self, index):
+        return tf.nest.map_structure(lambda s: tf.gather(s, index), self.stacked)
 
     def __getitem__(self, key):
         if isinstance(key, slice):
-            return DynamicList(self.stacked[key])
-        return self.stacked[key]
+            return DynamicList(tf.nest.map_structure(lambda s: s[key], self.stacked))
+        return tf.nest.map_structure(lambda s: s[key], self.stacked)
 
     def __len__(self):
         raise ConversionError("len() of a list whose length varies from call to call is a "
@@ -59,3 +64,21 @@ class Accumulator:
 
     def __iter__(self):
         raise ConversionError("reading a list while it is grown inside a generalized loop")
+
+
+class DynamicLength:
+    """`len()` of a DynamicList: an int32 scalar tensor that converts to the dtype
+    it meets, as a Python int would (`tf.add_n(losses) / len(losses)`)."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __index__(self):
+        raise ConversionError("the length of a list of varying length is used as a Python int")
+
+
+def _convert_length(value, dtype=None, name=None, as_ref=False):
+    return tf.cast(value.tensor, dtype or tf.int32)
+
+
+tf.register_tensor_conversion_function(DynamicLength, _convert_length)

@@ -26,9 +26,26 @@ def _user_names(names: list[str]) -> list[str]:
     return [n for n in names if not n.startswith("janus__")]
 
 
+_LIST_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"}
+
+
+def _mutated_receivers(stmts: list, local_names: set[str]) -> list[str]:
+    """Local names whose list is mutated in place (`xs.append(v)`) by `stmts`: loop state too,
+    so a generalized loop can swap the list for an accumulator."""
+    names: dict[str, None] = {}
+    for stmt in stmts:
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+                    node.func.attr in _LIST_MUTATORS and isinstance(node.func.value, gast.Name) \
+                    and node.func.value.id in local_names:
+                names[node.func.value.id] = None
+    return list(names)
+
+
 class ControlFlowTransformer(gast.NodeTransformer):
-    def __init__(self, sites: SiteTable):
+    def __init__(self, sites: SiteTable, local_names: set[str] = frozenset()):
         self.sites = sites
+        self.local_names = local_names
         self.counter = 0
 
     def _fresh(self, stem: str) -> str:
@@ -100,6 +117,7 @@ class ControlFlowTransformer(gast.NodeTransformer):
         site = self.sites.new("for", node.iter)
         names = _user_names(scope.bound_names(
             [gast.Assign(targets=[node.target], value=None)] + node.body))
+        names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]
         b, g, s = (self._fresh(k) for k in ("body", "get", "set"))
         predeclare, state_fns = self._state_functions(names, g, s)
         unpack = templates.statements("TARGET = janus__item", TARGET=node.target)

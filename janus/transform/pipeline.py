@@ -95,7 +95,7 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     freevars = tuple(fn.__code__.co_freevars)
     local_names = scope.local_names(node)
     try:
-        node = ControlFlowTransformer(sites).visit(node)
+        node = ControlFlowTransformer(sites, local_names).visit(node)
         node = EffectsTransformer(sites, local_names, set(freevars)).visit(node)
     except ConversionError as exc:
         raise exc.located(info.qualname, info.filename, exc.lineno or info.first_line)
