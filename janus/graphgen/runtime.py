@@ -42,6 +42,30 @@ def _stack_args(fn, args):
     return None
 
 
+class _NotIndependent(Exception):
+    pass
+
+
+class _Poison:
+    """Stands for the previous iteration's value while testing independence."""
+
+    def __getattr__(self, name):
+        raise _NotIndependent()
+
+    def __iter__(self):
+        raise _NotIndependent()
+
+    def __getitem__(self, key):
+        raise _NotIndependent()
+
+
+_POISON = _Poison()
+
+
+def _is_poison(value) -> bool:
+    return any(leaf is _POISON for leaf in tf.nest.flatten(value))
+
+
 def _all_symbolic(value) -> bool:
     """A tensor, or a tuple/list/dict nest whose leaves are all tensors."""
     if isinstance(value, (list, tuple, dict)) and not value:
@@ -270,6 +294,44 @@ class TraceRuntime(Runtime):
             state[i] = value
         set_state(tuple(state))
 
+    def _vectorized_for(self, items, body, get_state, set_state, after, carried, accumulated,
+                        lengths):
+        """A loop whose iterations are independent (no value flows from one to the next,
+        each appends one item to lists) runs batched over all items at once
+        (`tf.vectorized_map`) instead of one iteration after another. Returns the loop's
+        final state, or None when an iteration depends on the previous one."""
+        tracer = self.tracer
+
+        def one(item):
+            state = list(after)
+            for k in carried:
+                state[k] = _POISON
+            for k in accumulated:
+                state[k] = []
+            set_state(tuple(state))
+            body(item)
+            new = get_state()
+            if any(_is_poison(new[k]) for k in carried) or \
+                    any(len(new[k]) != 1 for k in accumulated):
+                raise _NotIndependent()
+            return ([new[k] for k in carried], [new[k][0] for k in accumulated])
+
+        mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+        try:
+            last, appended = tf.vectorized_map(one, items.stacked, fallback_to_while_loop=False)
+        except Exception:  # noqa: BLE001 - not independent or not vectorizable: use while_loop
+            return None
+        if tracer.ledger.mark() != mark or tracer.shadow.writes != writes:
+            return None
+        state = list(after)
+        for k, value in zip(carried, last):
+            state[k] = tf.nest.map_structure(lambda v: v[-1], value)
+        for k, value in zip(accumulated, appended):
+            prefix = after[k][:lengths[k]]
+            stacked = tf.concat([tf.stack(prefix), value], 0) if prefix else value
+            state[k] = DynamicList(stacked)
+        return tuple(state)
+
     def _while_for(self, site, items, body, get_state, set_state, names):
         """`for x in <list of varying length>` as a tf.while_loop; first iteration peeled
         so the loop state has its tensor types (the list is guarded non-empty)."""
@@ -295,6 +357,12 @@ class TraceRuntime(Runtime):
             else:
                 raise ConversionError(f"loop variable `{names[i]}` changes a Python value in a "
                                       "loop over a list of varying length")
+        if accumulated:
+            batched = self._vectorized_for(items, body, get_state, set_state, after, carried,
+                                           accumulated, lengths)
+            if batched is not None:
+                set_state(batched)
+                return
         arrays = []
         for i in accumulated:
             elements = after[i]
