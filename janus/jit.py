@@ -18,6 +18,7 @@ import warnings
 
 import tensorflow as tf
 
+from janus import events
 from janus.config import Config, config as global_config
 from janus.errors import ConversionError, FallbackCategory, JanusFallbackError
 from janus.graphgen.plan import Plan, plan_from_profile
@@ -116,6 +117,7 @@ class JitFunction:
         finally:
             self.stats.profile_calls += 1
             self.stats.time_profiling += time.perf_counter() - start
+            events.emit("profiled", self, self.profile)
 
     def _dispatch(self, args, kwargs, cfg: Config):
         start = time.perf_counter()
@@ -161,6 +163,7 @@ class JitFunction:
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             self.stats.generation_failures += 1
             self.last_failure_reason = _explain_exception(exc, converted)
+            events.emit("generation_failed", self, self.last_failure_reason)
             if self.plan_history:
                 self.blocked_plans.add(self.plan)
                 self.plan = self.plan_history.pop()
@@ -170,6 +173,7 @@ class JitFunction:
                     ConversionError(self.last_failure_reason, function=self.__qualname__)
                 self._warn_once("giveup", f"janus gives up on {self.__qualname__} and runs it "
                                 f"eagerly from now on: {self.last_failure_reason}")
+                events.emit("gave_up", self, self.last_failure_reason)
             return None
         finally:
             self.stats.time_generating += time.perf_counter() - start
@@ -177,6 +181,7 @@ class JitFunction:
         self.stats.generations += 1
         self._expected_inputs = spec.inputs
         self.specializations.insert(0, spec)
+        events.emit("generated", self, spec)
         return spec
 
     def _run_graph(self, spec: Specialization, args, kwargs, cfg: Config):
@@ -192,7 +197,10 @@ class JitFunction:
             return self._eager(args, kwargs, FallbackCategory.GUARD_FAILURE, guard.describe())
         spec.calls += 1
         self.stats.graph_calls += 1
-        self.stats.time_graph += time.perf_counter() - start
+        elapsed = time.perf_counter() - start
+        spec.time_graph += elapsed
+        self.stats.time_graph += elapsed
+        events.emit("graph_run", self, spec, elapsed)
         self.last_decision = f"graph (specialization #{spec.id})"
         return result
 
@@ -202,6 +210,7 @@ class JitFunction:
         spec.failures[guard.describe()] += 1
         self.stats.guard_failures[guard.describe()] += 1
         self.failures.append((guard.describe(), actual))
+        events.emit("guard_failed", self, spec, guard, actual)
         return self.failure_counts[guard.key]
 
     def _host_guard_failed(self, spec, guard, args, kwargs, cfg):
@@ -225,6 +234,7 @@ class JitFunction:
         if plan is None or plan == self.plan or plan in self.blocked_plans:
             return
         self.plan_history = self.plan_history + [self.plan]
+        events.emit("generalized", self, self.plan, plan)
         self.plan = plan
 
     def _eager(self, args, kwargs, category: FallbackCategory, reason: str):
@@ -232,6 +242,7 @@ class JitFunction:
             raise JanusFallbackError(f"{self.__qualname__}: would run eagerly ({category.value}): "
                                      f"{reason}")
         self.last_decision = f"eager ({category.value}): {reason}"
+        events.emit("fallback", self, category, reason)
         self.stats.fallback_calls += 1
         self.stats.fallback_reasons[category.value] += 1
         start = time.perf_counter()

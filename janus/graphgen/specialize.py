@@ -33,7 +33,9 @@ class Specialization:
     result: tuple     # skeleton of the return value
     effects: list     # heap.Effect, in program order
     generation_time: float
+    converted: object = None  # the ConvertedFunction traced (its .code is the generated source)
     calls: int = 0
+    time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
 
     def run(self, args: tuple, kwargs: dict, env: tuple):
@@ -116,4 +118,4 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     guards = GuardSet(list(tracer.guards.values()), env[2], env[3])
     return Specialization(spec_id, plan, guards, tracer.in_graph, inputs, concrete,
                           _compile_feed(inputs, env[2], env[3]), captured["result"], captured["effects"],
-                          time.perf_counter() - start)
+                          time.perf_counter() - start, converted)
