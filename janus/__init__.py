@@ -14,6 +14,8 @@ from janus.stats import Stats
 
 __version__ = "0.1.0"
 
+from janus import cache, logs  # noqa: E402,F401  (on-disk graph cache recorder; JANUS_LOGS)
+
 
 def _jitted(fn) -> JitFunction:
     if isinstance(fn, JitFunction):

@@ -25,6 +25,7 @@ from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
 from janus.profiler import Profile, describe_value, profile_call
+from janus.recursion.table import NoCase
 from janus.stats import Stats
 from janus.transform import convert
 
@@ -164,13 +165,15 @@ class JitFunction:
             self.stats.generation_failures += 1
             self.last_failure_reason = _explain_exception(exc, converted)
             events.emit("generation_failed", self, self.last_failure_reason)
-            if self.plan_history:
+            retreated = bool(self.plan_history)
+            if retreated:  # the general graph failed: back to the more specialized plan
                 self.blocked_plans.add(self.plan)
                 self.plan = self.plan_history.pop()
             if self.stats.generation_failures >= cfg.max_generation_failures or \
-                    isinstance(exc, ConversionError) and not self.specializations:
+                    isinstance(exc, ConversionError) and not retreated and \
+                    not self.specializations:
                 self.unsupported = exc if isinstance(exc, ConversionError) else \
-                    ConversionError(self.last_failure_reason, function=self.__qualname__)
+                    _Reason(self.last_failure_reason)
                 self._warn_once("giveup", f"janus gives up on {self.__qualname__} and runs it "
                                 f"eagerly from now on: {self.last_failure_reason}")
                 events.emit("gave_up", self, self.last_failure_reason)
@@ -188,13 +191,30 @@ class JitFunction:
         start = time.perf_counter()
         try:
             result = spec.run(args, kwargs, self._env(args, kwargs))
+        except NoCase as exc:
+            # A structure the SubGraph does not cover: learn it by profiling this call.
+            self.failure_counts[("recursion", spec.id)] += 1
+            self.stats.guard_failures[f"node structure: {exc}"] += 1
+            self.failures.append(("node structure covered by the SubGraph", str(exc)))
+            self.specializations.remove(spec)
+            if self.config.strict:
+                raise JanusFallbackError(f"{self.__qualname__}: {exc}") from None
+            self.stats.fallback_calls += 1
+            self.stats.fallback_reasons[FallbackCategory.GUARD_FAILURE.value] += 1
+            events.emit("fallback", self, FallbackCategory.GUARD_FAILURE, str(exc))
+            self.last_decision = f"eager (guard failure): {exc}; profiled to learn it"
+            converted = self._converted()
+            return profile_call(converted, self.profile, args, kwargs)
         except tf.errors.InvalidArgumentError as exc:
             match = _GUARD_TAG.search(str(exc))
-            if match is None:
-                raise
+            if match is None:  # an op failed: plain Python raises (or not) as it would
+                return self._eager(args, kwargs, FallbackCategory.GUARD_FAILURE,
+                                   f"graph op failed: {str(exc).splitlines()[0]}")
             guard = spec.in_graph[int(match.group(1))]
             self._in_graph_guard_failed(spec, guard, cfg)
-            return self._eager(args, kwargs, FallbackCategory.GUARD_FAILURE, guard.describe())
+            # The eager rerun is profiled: the next graph learns what this call did.
+            return self._eager(args, kwargs, FallbackCategory.GUARD_FAILURE, guard.describe(),
+                               profiled=True)
         spec.calls += 1
         self.stats.graph_calls += 1
         elapsed = time.perf_counter() - start
@@ -237,7 +257,8 @@ class JitFunction:
         events.emit("generalized", self, self.plan, plan)
         self.plan = plan
 
-    def _eager(self, args, kwargs, category: FallbackCategory, reason: str):
+    def _eager(self, args, kwargs, category: FallbackCategory, reason: str,
+               profiled: bool = False):
         if self.config.strict:
             raise JanusFallbackError(f"{self.__qualname__}: would run eagerly ({category.value}): "
                                      f"{reason}")
@@ -247,6 +268,9 @@ class JitFunction:
         self.stats.fallback_reasons[category.value] += 1
         start = time.perf_counter()
         try:
+            converted = self._converted() if profiled else None
+            if converted is not None:
+                return profile_call(converted, self.profile, args, kwargs)
             return self.fn(*args, **kwargs)
         finally:
             self.stats.time_fallback += time.perf_counter() - start
@@ -281,6 +305,17 @@ class JitFunction:
         for what, actual in list(self.failures)[-5:]:
             lines.append(f"  failed: {what} (actual: {actual})")
         return "\n".join(lines)
+
+
+class _Reason(ConversionError):
+    """A trace failure already described in full (location and hint included)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        Exception.__init__(self, text)
+
+    def describe(self) -> str:
+        return self.text
 
 
 class BoundJitFunction:

@@ -13,9 +13,11 @@ import threading
 import tensorflow as tf
 from tensorflow.python.ops import resource_variable_ops
 
-_Base = resource_variable_ops.BaseResourceVariable
+# ResourceVariable re-wraps some of its base's methods (weak-tensor dispatch), so both
+# classes are patched, each falling back to its own original.
+_CLASSES = (resource_variable_ops.BaseResourceVariable, resource_variable_ops.ResourceVariable)
 _active = threading.local()
-_originals: dict = {}
+_originals: dict = {}  # (class, method name) -> original
 
 
 class VariableShadow:
@@ -27,7 +29,7 @@ class VariableShadow:
 
     def current(self, var):
         entry = self.values.get(id(var))
-        return entry[1] if entry else _originals["_read_variable_op"](var)
+        return entry[1] if entry else _original(var, "_read_variable_op")(var)
 
     def set(self, var, value):
         value = tf.convert_to_tensor(value, dtype=var.dtype)
@@ -39,7 +41,7 @@ class VariableShadow:
         ops = []
         with tf.control_dependencies(guard_ops):
             for var, value in self.values.values():
-                ops.append(_originals["assign"](var, value, read_value=False))
+                ops.append(_original(var, "assign")(var, value, read_value=False))
         return ops
 
 
@@ -47,21 +49,35 @@ def _shadow():
     return getattr(_active, "shadow", None)
 
 
-def _patched(name, make_value):
+def _original(var, name):
+    for cls in type(var).__mro__:
+        original = _originals.get((cls, name))
+        if original is not None:
+            return original
+    raise AttributeError(name)
+
+
+def _patched(cls, name, make_value):
+    original = _originals[(cls, name)]
+
     def method(self, *args, **kwargs):
         shadow = _shadow()
         if shadow is None or not tf.inside_function():
-            return _originals[name](self, *args, **kwargs)
+            return original(self, *args, **kwargs)
         shadow.set(self, make_value(shadow, self, *args, **kwargs))
         return self if kwargs.get("read_value", True) else None
     return method
 
 
-def _read(self, *args, **kwargs):
-    shadow = _shadow()
-    if shadow is not None and id(self) in shadow.values:
-        return tf.identity(shadow.values[id(self)][1])
-    return _originals["_read_variable_op"](self, *args, **kwargs)
+def _patched_read(cls):
+    original = _originals[(cls, "_read_variable_op")]
+
+    def read(self, *args, **kwargs):
+        shadow = _shadow()
+        if shadow is not None and id(self) in shadow.values:
+            return tf.identity(shadow.values[id(self)][1])
+        return original(self, *args, **kwargs)
+    return read
 
 
 def _scatter(op):
@@ -84,11 +100,15 @@ _PATCHES = {
 def _install() -> None:
     if _originals:
         return
-    _originals["_read_variable_op"] = _Base._read_variable_op
-    _Base._read_variable_op = _read
-    for name, make_value in _PATCHES.items():
-        _originals[name] = getattr(_Base, name)
-        setattr(_Base, name, _patched(name, make_value))
+    for cls in _CLASSES:
+        for name in ["_read_variable_op", *_PATCHES]:
+            if name in cls.__dict__:
+                _originals[(cls, name)] = cls.__dict__[name]
+    for (cls, name) in list(_originals):
+        if name == "_read_variable_op":
+            setattr(cls, name, _patched_read(cls))
+        else:
+            setattr(cls, name, _patched(cls, name, _PATCHES[name]))
 
 
 @contextlib.contextmanager

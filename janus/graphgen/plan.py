@@ -50,7 +50,7 @@ def plan_from_profile(profile) -> Plan:
         for other in signatures[1:]:
             plan = _compare(plan, first, other, "")
     for (function, site_id), record in profile.sites.items():
-        if record.tensor_tests and len(record.outcomes) > 1:
+        if record.tensor_tests and len(record.sequences) > 1:
             plan = plan.with_general_branch((function, site_id))
     return plan
 

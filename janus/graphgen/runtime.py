@@ -16,6 +16,8 @@ from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import Accumulator, DynamicLength, DynamicList
+from janus.recursion.subgraph import NodeProxy, SubGraph, result_of_root, run_batched
+from janus.recursion.table import table_layout
 from janus.transform import convert
 from janus.transform.runtime import AUG_OPS, UNDEFINED, Runtime, user_function
 
@@ -40,6 +42,18 @@ def _stack_args(fn, args):
             return tf.reshape(stacked, tf.concat([[-1], tf.shape(stacked)[2:]], 0))
         return concat
     return None
+
+
+def _table_source(function: str, name: str):
+    from janus.graphgen.sources import Source
+    return Source(f"<table {function} {name}>")
+
+
+def _stand_in(spec):
+    """Placeholders shaped like a recursive function's result (first trace only)."""
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        return tf.raw_ops.Placeholder(dtype=tf.as_dtype(spec[0]), shape=spec[1])
+    return type(spec)(_stand_in(s) for s in spec)
 
 
 class _NotIndependent(Exception):
@@ -118,6 +132,8 @@ class TraceRuntime(Runtime):
 
     # -- attributes
     def ld_attr(self, obj, name):
+        if isinstance(obj, NodeProxy):
+            return obj.read(name)
         tracer = self.tracer
         local = tracer.ledger.get_attr(obj, name)
         if local is not _MISSING:
@@ -203,8 +219,17 @@ class TraceRuntime(Runtime):
             if special is not None:
                 return special(*args[1:], **kwargs)
         target, bound_self = user_function(fn)
+        if target is not None and target.__name__ == "<lambda>":
+            target = None  # lambdas are expressions over their arguments: traced as they are
         if target is not None:
-            runtime = TraceRuntime.for_function(convert(target))
+            converted = convert(target)
+            node_index = tracer.profile.recursive.get(converted.qualname)
+            if node_index is not None and tracer.profile.cases.get(converted.qualname) and \
+                    node_index < len(args) and not kwargs:
+                if isinstance(args[node_index], NodeProxy):
+                    return args[node_index].invoke()
+                return self._recursive_root(converted, bound_self, args, node_index)
+            runtime = TraceRuntime.for_function(converted)
             instance = runtime.function.instantiate(runtime)
             if bound_self is not None:
                 return instance(bound_self, *args, **kwargs)
@@ -218,6 +243,48 @@ class TraceRuntime(Runtime):
                 isinstance(owner, (list, dict)):
             self._touched(owner)
         return result
+
+    # -- recursion
+    def _recursive_root(self, converted, bound_self, args, node_index):
+        """A call of a recursive function from outside it: one root of the SubGraph's
+        batched run. The first root call of a trace builds the run for all roots
+        (known from the previous trace attempt); each returns its own result."""
+        tracer = self.tracer
+        name = converted.qualname
+        source = tracer.source_of(args[node_index])
+        if source is None:
+            raise ConversionError(f"recursion of {name} on an object janus cannot locate on "
+                                  "each call")
+        subgraph = SubGraph(name, node_index, tuple(tracer.profile.cases[name]))
+        group = tracer.recursion_group(name)
+        index = len(group["roots"])
+        group["roots"].append(source)
+        expected = tracer.expected_tables.get(name)
+        if expected is None or index >= len(expected[0]) or expected[0][index] != source or \
+                expected[1] != subgraph.cases:
+            tracer.missing = True
+            group["subgraph"] = subgraph
+            return _stand_in(subgraph.cases[0].result)
+        if group.get("results") is None:
+            group["subgraph"] = subgraph
+            table = {n: tracer.input(_table_source(name, n), "table", (dtype, shape))
+                     for n, dtype, shape in table_layout(list(subgraph.cases))}
+            runtime = TraceRuntime.for_function(converted)
+            instance = converted.instantiate(runtime)
+
+            def run_case(case_index, proxy):
+                call_args = list(args)
+                call_args[node_index] = proxy
+                mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+                if bound_self is not None:
+                    result = instance(bound_self, *call_args)
+                else:
+                    result = instance(*call_args)
+                self._unchanged_heap(mark, writes, f"the recursive function {name}")
+                return result
+
+            group["results"] = run_batched(subgraph, run_case, table)
+        return result_of_root(subgraph, group["results"], index)
 
     # -- control flow
     def test(self, site, value):
@@ -238,9 +305,9 @@ class TraceRuntime(Runtime):
             return tf.unstack(iterable)
         return iterable
 
-    def if_stmt(self, site, test, if_true, if_false, get_state, set_state):
+    def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if is_symbolic(test) and (self.key, site) in self.tracer.plan.general_branches:
-            return self._cond(site, test, if_true, if_false, get_state, set_state)
+            return self._cond(site, test, if_true, if_false, get_state, set_state, both)
         if self.test(site, test):
             if_true()
         else:
@@ -254,17 +321,67 @@ class TraceRuntime(Runtime):
         for item in self.iterate(site, iterable):
             body(item)
 
+    def while_stmt(self, site, test, body, get_state, set_state, names):
+        first = test()
+        if not is_symbolic(first):
+            value = first
+            while self.test(site, value):
+                body()
+                value = test()
+            return
+        if (self.key, site) in self.tracer.plan.general_branches:
+            return self._while(site, first, test, body, get_state, set_state, names)
+        value = first
+        while self.tracer.expect(self._site(site), self.key, value):
+            body()
+            value = test()
+
     # -- generalized control flow
+    def _while(self, site, first, test, body, get_state, set_state, names):
+        """A `while` on a tensor condition as tf.while_loop over the tensors it changes."""
+        tracer = self.tracer
+        initial = get_state()
+        carried = [i for i, v in enumerate(initial) if _all_symbolic(v)]
+
+        def restore(values):
+            state = list(initial)
+            for i, v in zip(carried, values):
+                state[i] = v
+            set_state(tuple(state))
+
+        def condition(*values):
+            restore(values)
+            return tf.cast(test(), tf.bool)
+
+        def loop_body(*values):
+            restore(values)
+            mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+            body()
+            self._unchanged_heap(mark, writes, "a generalized `while`")
+            state = get_state()
+            for i, (before, after) in enumerate(zip(initial, state)):
+                if i not in carried and before is not UNDEFINED and after is not before and \
+                        not (isinstance(after, (int, float, str)) and after == before):
+                    raise ConversionError(f"`{names[i]}` changes a Python value in a `while` on "
+                                          "a tensor condition")
+            return tuple(tf.nest.map_structure(tf.convert_to_tensor, state[i]) for i in carried)
+
+        results = tf.while_loop(condition, loop_body, tuple(initial[i] for i in carried))
+        restore(results)
+
     def _unchanged_heap(self, mark, writes, what):
         tracer = self.tracer
         if tracer.ledger.mark() != mark or tracer.shadow.writes != writes:
             raise ConversionError(f"heap, variable or print side effects inside {what} "
                                   "are not generalized")
 
-    def _cond(self, site, test, if_true, if_false, get_state, set_state):
+    def _cond(self, site, test, if_true, if_false, get_state, set_state, both):
+        """A tensor-valued `if` as tf.cond. The branches may change tensors (or bind
+        names both branches bind); Python values must come out unchanged."""
         tracer = self.tracer
         initial = get_state()
-        shapes: dict = {}
+        carried = [i for i, value in enumerate(initial)
+                   if _all_symbolic(value) or (value is UNDEFINED and i in both)]
 
         def branch(fn):
             def run():
@@ -273,24 +390,22 @@ class TraceRuntime(Runtime):
                 fn()
                 self._unchanged_heap(mark, writes, "a generalized `if`")
                 state = get_state()
-                carried = []
                 for i, (before, after) in enumerate(zip(initial, state)):
-                    if is_symbolic(after) or is_symbolic(before):
-                        if after is UNDEFINED or before is UNDEFINED:
-                            raise ConversionError("a variable is assigned in only one branch of "
-                                                  "a tensor-valued `if`")
-                        carried.append(tf.convert_to_tensor(after))
-                        shapes[i] = True
-                    elif after is not before:
+                    if i not in carried and before is not UNDEFINED and after is not before and \
+                            not (isinstance(after, (int, float, str)) and after == before):
                         raise ConversionError("a branch of a tensor-valued `if` changes a Python "
                                               "value; it cannot be generalized to tf.cond")
-                return carried
+                values = [state[i] for i in carried]
+                if any(v is UNDEFINED or not _all_symbolic(v) and not tf.is_tensor(v)
+                       for v in values):
+                    raise ConversionError("a branch of a tensor-valued `if` leaves a variable "
+                                          "that is not a tensor")
+                return [tf.nest.map_structure(tf.convert_to_tensor, v) for v in values]
             return run
 
         results = tf.cond(tf.cast(test, tf.bool), branch(if_true), branch(if_false))
         state = list(initial)
-        for i, value in zip(sorted(shapes), results if isinstance(results, (list, tuple))
-                            else [results]):
+        for i, value in zip(carried, results):
             state[i] = value
         set_state(tuple(state))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import time
+import warnings
 
 import tensorflow as tf
 
@@ -17,6 +18,8 @@ from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
 from janus.graphgen.sources import Source, arg, kwarg
 from janus.graphgen.tracer import Tracer
+from janus.recursion.subgraph import SubGraph
+from janus.recursion.table import build_table
 
 _MAX_TRACES = 4
 
@@ -34,6 +37,7 @@ class Specialization:
     effects: list     # heap.Effect, in program order
     generation_time: float
     converted: object = None  # the ConvertedFunction traced (its .code is the generated source)
+    subgraphs: tuple = ()     # recursion.subgraph.SubGraph run by this graph
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -65,16 +69,31 @@ class Specialization:
         lines += ["  guard: " + line for line in self.guards.describe()]
         lines += ["  in-graph guard: " + g.describe() for g in self.in_graph]
         lines += ["  effect: " + e.describe() for e in self.effects]
+        for subgraph in self.subgraphs:
+            lines += ["  " + line for line in subgraph.describe().splitlines()]
         return "\n".join(lines)
 
 
-def _compile_feed(inputs, globals_: dict, cells: tuple):
-    lines = ["def feed(args, kwargs):", "    return ["]
+def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict):
+    """`feed(args, kwargs)`: the graph's inputs for a call, read from their sources.
+    Node tables of recursive calls are built here (and raise NoCase on new structures)."""
+    lines = ["def feed(args, kwargs):"]
+    env = {"stack": tf.stack, "G": globals_, "C": cells, "build_table": build_table}
+    table_vars = {}
+    for k, (function, (roots, cases)) in enumerate(tables.items()):
+        env[f"CASES{k}"] = list(cases)
+        table_vars[function] = f"table{k}"
+        lines.append(f"    table{k} = build_table([{', '.join(r.expr for r in roots)}], CASES{k})")
+    lines.append("    return [")
     for source, kind, _ in inputs:
-        lines.append(f"        stack({source.expr})," if kind == "stack" else
-                     f"        {source.expr},")
+        if kind == "stack":
+            lines.append(f"        stack({source.expr}),")
+        elif kind == "table":
+            _, function, name = source.expr[1:-1].split(" ")
+            lines.append(f"        {table_vars[function]}[{name!r}],")
+        else:
+            lines.append(f"        {source.expr},")
     lines.append("    ]")
-    env = {"stack": tf.stack, "G": globals_, "C": cells}
     exec(compile("\n".join(lines), "<janus feed>", "exec"), env)
     return env["feed"]
 
@@ -86,8 +105,9 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     runtime = TraceRuntime.for_function(converted)
     instance = converted.instantiate(runtime)
     inputs = list(expected_inputs)
+    tables: dict = {}
     for _ in range(_MAX_TRACES):
-        tracer = Tracer(plan, profile, inputs)
+        tracer = Tracer(plan, profile, inputs, tables)
         captured = {}
 
         def body(*flat):
@@ -108,14 +128,22 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
         function = tf.function(body, input_signature=signature, autograph=False,
                                reduce_retracing=False)
-        concrete = function.get_concrete_function()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            concrete = function.get_concrete_function()
         used = list({s.expr: (s, k, spec) for s, k, spec in tracer.used_inputs}.values())
-        if not tracer.missing and len(used) == len(inputs):
+        traced_tables = tracer.tables()
+        if not tracer.missing and used == inputs and traced_tables == tables:
             break
-        inputs = used
+        inputs, tables = used, traced_tables
     else:
         raise ConversionError("the graph's inputs did not settle after several traces")
+    for warning in caught:  # only the final trace's warnings concern the user
+        warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                               warning.lineno)
     guards = GuardSet(list(tracer.guards.values()), env[2], env[3])
     return Specialization(spec_id, plan, guards, tracer.in_graph, inputs, concrete,
-                          _compile_feed(inputs, env[2], env[3]), captured["result"], captured["effects"],
-                          time.perf_counter() - start, converted)
+                          _compile_feed(inputs, env[2], env[3], tables), captured["result"],
+                          captured["effects"], time.perf_counter() - start, converted,
+                          tuple(SubGraph(fn, profile.recursive[fn], cases)
+                                for fn, (_, cases) in tables.items()))

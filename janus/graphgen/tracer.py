@@ -46,7 +46,7 @@ def _is_opaque(value) -> bool:
 
 
 class Tracer:
-    def __init__(self, plan, profile, expected_inputs: list):
+    def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
         self.plan = plan
         self.profile = profile
         self.sources: dict[int, Source] = {}
@@ -66,6 +66,16 @@ class Tracer:
         self.placeholders: dict[str, object] = {}
         self.used_inputs: list = []
         self.missing = False
+        # recursion: function -> (root sources, cases) expected from the previous trace
+        self.expected_tables = expected_tables or {}
+        self.recursion: dict[str, dict] = {}
+
+    def recursion_group(self, function: str) -> dict:
+        return self.recursion.setdefault(function, {"roots": []})
+
+    def tables(self) -> dict:
+        """function -> (root sources, cases) of the SubGraph runs of this trace."""
+        return {fn: (tuple(g["roots"]), g["subgraph"].cases) for fn, g in self.recursion.items()}
 
     # -- activation
     @contextlib.contextmanager
@@ -80,8 +90,8 @@ class Tracer:
             _current.tracer = previous
 
     def bind_inputs(self, flat) -> None:
-        for (source, _, _), tensor in zip(self.expected_inputs, flat):
-            self.placeholders[source.expr] = tensor
+        for (source, _, spec), tensor in zip(self.expected_inputs, flat):
+            self.placeholders[source.expr] = (tensor, spec)
 
     # -- sources and guards
     def source_of(self, value):
@@ -104,15 +114,15 @@ class Tracer:
 
     def input(self, source: Source, kind: str, spec: tuple):
         """The graph input for `source`; a stand-in if it was not expected (retrace)."""
-        tensor = self.placeholders.get(source.expr)
-        if tensor is None:
+        bound = self.placeholders.get(source.expr)
+        if bound is None or bound[1] != spec:
             self.missing = True
             dtype, shape = spec
-            tensor = tf.raw_ops.Placeholder(dtype=tf.as_dtype(dtype),
-                                            shape=tf.TensorShape(list(shape)))
-            self.placeholders[source.expr] = tensor
+            bound = (tf.raw_ops.Placeholder(dtype=tf.as_dtype(dtype),
+                                            shape=tf.TensorShape(list(shape))), spec)
+            self.placeholders[source.expr] = bound
         self.used_inputs.append((source, kind, spec))
-        return tensor
+        return bound[0]
 
     def import_value(self, value, source: Source):
         """Bring a value read from the arguments or the heap into the trace."""
@@ -190,7 +200,7 @@ class Tracer:
             raise ConversionError(f"the tensor-valued test `{site.text}` was never reached "
                                   "while profiling", lineno=site.lineno)
         expected = record.stable_outcome
-        if expected is None:
+        if expected is None:  # a loop test or an `if` in a loop: the last call's sequence
             if count >= len(record.sequence):
                 raise ConversionError(f"the tensor-valued test `{site.text}` ran more often than "
                                       "while profiling", lineno=site.lineno)

@@ -35,6 +35,7 @@ class SiteProfile:
     iterable_kinds: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     callees: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     sequence: list = dataclasses.field(default_factory=list)  # outcomes in the last call
+    sequences: set = dataclasses.field(default_factory=set)   # distinct per-call outcome sequences
 
     @property
     def stable_outcome(self):
@@ -50,6 +51,13 @@ class Profile:
         self.calls = 0
         self.signatures: list = []  # describe_value(args) per profiled call (bounded)
         self.sites: dict[tuple[str, int], SiteProfile] = {}
+        self.recursive: dict[str, int] = {}  # recursive function -> index of its node argument
+        self.cases: dict[str, list] = {}     # recursive function -> [recursion.cases.Case]
+
+    def add_case(self, function: str, case) -> None:
+        cases = self.cases.setdefault(function, [])
+        if case not in cases and len(cases) < 4 * self.max_values:
+            cases.append(case)
 
     def site(self, function_key: str, site_id: int) -> SiteProfile:
         key = (function_key, site_id)

@@ -11,6 +11,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.profiler.profile import Profile
+from janus.recursion.cases import CaseRecorder
 from janus.transform import convert
 from janus.transform.runtime import Runtime, user_function
 
@@ -65,10 +66,23 @@ class ProfileRuntime(Runtime):
             yield item
         ProfileRuntime._current.profile._bounded_add(record.trip_counts, count)
 
+    def ld_attr(self, obj, name):
+        value = getattr(obj, name)
+        current = ProfileRuntime._current
+        # A read belongs to the innermost invocation of a recursive function (and the
+        # helpers it called), not to its ancestors.
+        for function, recorder in reversed(current.frames):
+            if recorder is not None:
+                recorder.read(obj, name, value)
+            if function in current.profile.recursive:
+                break
+        return value
+
     def call(self, site, fn, /, *args, **kwargs):
         record = self._site(site)
         target, bound_self = user_function(fn)
-        ProfileRuntime._current.profile._bounded_add(
+        current = ProfileRuntime._current
+        current.profile._bounded_add(
             record.callees, getattr(target or fn, "__qualname__", type(fn).__name__))
         if target is None:
             return fn(*args, **kwargs)
@@ -77,9 +91,27 @@ class ProfileRuntime(Runtime):
         except ConversionError:
             return fn(*args, **kwargs)
         instance = ProfileRuntime.for_function(converted).function_instance()
-        if bound_self is not None:
-            return instance(bound_self, *args, **kwargs)
-        return instance(*args, **kwargs)
+        name = converted.qualname
+        node_index = _node_argument(args)
+        frames = current.frames
+        if frames and frames[-1][0] == name and node_index is not None and \
+                frames[-1][1] is not None and frames[-1][1].recurse(args[node_index]):
+            current.profile.recursive[name] = node_index
+        recorder = CaseRecorder(args[node_index]) if node_index is not None else None
+        frames.append((name, recorder))
+        try:
+            if bound_self is not None:
+                result = instance(bound_self, *args, **kwargs)
+            else:
+                result = instance(*args, **kwargs)
+        finally:
+            frames.pop()
+        if recorder is not None and name in current.profile.recursive:
+            try:
+                current.profile.add_case(name, recorder.case(result))
+            except (TypeError, ValueError, AttributeError):
+                current.profile.recursive.pop(name, None)  # not a tensor-valued recursion
+        return result
 
     def function_instance(self):
         return self.function.instantiate(self)
@@ -92,9 +124,28 @@ def profile_call(converted, profile: Profile, args: tuple, kwargs: dict):
     current.profile = profile
     previous_sequences = getattr(current, "sequences", None)
     current.sequences = {}
+    previous_frames = getattr(current, "frames", None)
+    current.frames = []
     try:
         profile.record_call(args, kwargs)
         return ProfileRuntime.for_function(converted).function_instance()(*args, **kwargs)
     finally:
+        for key, sequence in current.sequences.items():
+            record = profile.sites.get(key)
+            if record is not None and len(record.sequences) < profile.max_values:
+                record.sequences.add(tuple(sequence))
         current.profile = previous
         current.sequences = previous_sequences
+        current.frames = previous_frames
+
+
+def _node_argument(args: tuple):
+    """Index of the first argument that is a plain Python object (a tree node, say)."""
+    for index, value in enumerate(args):
+        if value is None or isinstance(value, (bool, int, float, str, list, tuple, dict)) or \
+                tf.is_tensor(value) or isinstance(value, (tf.Variable, tf.Module)):
+            continue
+        if callable(value):
+            continue
+        return index
+    return None

@@ -98,12 +98,16 @@ class ControlFlowTransformer(gast.NodeTransformer):
             return node
         site = self.sites.new("if", node.test)
         names = _user_names(scope.bound_names(node.body + node.orelse))
+        in_false = set(scope.bound_names(node.orelse))
+        both = gast.Tuple(elts=[templates.constant(i) for i, n in enumerate(names)
+                                if n in in_false and n in scope.bound_names(node.body)],
+                          ctx=gast.Load())
         t, f, g, s = (self._fresh(k) for k in ("if_true", "if_false", "get", "set"))
         predeclare, state_fns = self._state_functions(names, g, s)
         new = predeclare + self._closure(t, [], names, node.body) + \
             self._closure(f, [], names, node.orelse) + state_fns + templates.statements(
-                f"{RUNTIME}.if_stmt(SITE, TEST, {t}, {f}, {g}, {s})",
-                SITE=templates.constant(site), TEST=node.test)
+                f"{RUNTIME}.if_stmt(SITE, TEST, {t}, {f}, {g}, {s}, BOTH)",
+                SITE=templates.constant(site), TEST=node.test, BOTH=both)
         return templates.copy_location(new, node)
 
     def visit_For(self, node):
@@ -130,6 +134,18 @@ class ControlFlowTransformer(gast.NodeTransformer):
 
     def visit_While(self, node):
         self.generic_visit(node)
+        if not scope.escapes(node.body) and not node.orelse:
+            site = self.sites.new("while", node.test)
+            names = _user_names(scope.bound_names(node.body))
+            names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]
+            c, b, g, s = (self._fresh(k) for k in ("test", "body", "get", "set"))
+            predeclare, state_fns = self._state_functions(names, g, s)
+            test_fn = templates.statements(f"def {c}():\n    return TEST", TEST=node.test)
+            names_tuple = gast.Tuple(elts=[templates.constant(n) for n in names], ctx=gast.Load())
+            new = predeclare + test_fn + self._closure(b, [], names, node.body) + state_fns + \
+                templates.statements(f"{RUNTIME}.while_stmt(SITE, {c}, {b}, {g}, {s}, NAMES)",
+                                     SITE=templates.constant(site), NAMES=names_tuple)
+            return templates.copy_location(new, node)
         site = self.sites.new("while", node.test)
         node.test = templates.copy_location(templates.expression(
             f"{RUNTIME}.loop_test(SITE, TEST)", SITE=templates.constant(site),

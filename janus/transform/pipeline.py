@@ -93,6 +93,12 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     node, info = source_mod.parse_function(fn)
     sites = SiteTable(info.qualname, info.filename)
     freevars = tuple(fn.__code__.co_freevars)
+    for child in gast.walk(node):
+        if isinstance(child, gast.Try) and child.handlers:
+            raise ConversionError("try/except is not converted (an error raised inside a graph "
+                                  "cannot be caught where Python would catch it)",
+                                  function=info.qualname, filename=info.filename,
+                                  lineno=child.lineno)
     local_names = scope.local_names(node)
     try:
         node = ControlFlowTransformer(sites, local_names).visit(node)

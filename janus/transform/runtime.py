@@ -82,11 +82,15 @@ class Runtime:
     def iterate(self, site, iterable):
         return iterable
 
-    def if_stmt(self, site, test, if_true, if_false, get_state, set_state):
+    def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if self.test(site, test):
             if_true()
         else:
             if_false()
+
+    def while_stmt(self, site, test, body, get_state, set_state, names):
+        while self.loop_test(site, test()):
+            body()
 
     def for_stmt(self, site, iterable, body, get_state, set_state, names):
         for item in self.iterate(site, iterable):

@@ -16,6 +16,8 @@ def _walk_scope(nodes, *, into_loops: bool = True):
     while stack:
         node = stack.pop()
         yield node
+        if isinstance(node, _NESTED_SCOPES):
+            continue  # a def/class/lambda at the top of the block: its name only
         for child in gast.iter_child_nodes(node):
             if isinstance(child, _NESTED_SCOPES):
                 if isinstance(child, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):

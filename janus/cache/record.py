@@ -1,0 +1,348 @@
+"""The on-disk record of a specialization, and the file primitives under it.
+
+Every file is written atomically: the bytes go to a temporary file in the same
+directory, are flushed to disk, and `os.replace` puts it in place. A reader sees
+the old file or the new one, never a torn one. A file that still fails to parse
+(a disk error, a hand edit, an older format) is reported as `CorruptEntry` and
+the caller skips it with a warning.
+
+A record is plain JSON, readable without janus or TensorFlow:
+    function: qualname, module, filename, first line, key
+    source_hash, versions (tensorflow, janus + build hash, python)
+    plan, guards (kind, source, expected, where, readable text), in-graph guards,
+    heap effects, graph inputs, the generated source (astunparse), the function's
+    source text, the op histogram, the structure of the function library
+    (call sites: While/If bodies, PartitionedCall, SubGraph/InvokeOp), and the
+    name + sha256 of the graph file (GraphDef as pbtxt, function library included).
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+
+FORMAT = 1
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+# Ops that call into another function of the library (or will, once graphgen emits them).
+CALL_OPS = ("SubGraph", "InvokeOp", "PartitionedCall", "StatefulPartitionedCall", "While",
+            "StatelessWhile", "If", "StatelessIf", "Case", "StatelessCase")
+
+
+class CorruptEntry(Exception):
+    """A cache file that exists but cannot be used; the message says which and why."""
+
+
+# -- files -----------------------------------------------------------------------------
+
+def atomic_write(path: str, data: bytes | str) -> None:
+    """Write `data` to `path` so that no reader ever sees a partial file."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    directory = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix="-" + os.path.basename(path),
+                               dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_json(path: str, value) -> None:
+    atomic_write(path, json.dumps(value, indent=1, sort_keys=True) + "\n")
+
+
+def read_json(path: str, kind: str | None = None) -> dict:
+    """Load a JSON record; CorruptEntry if it is unreadable, torn or of another kind."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise CorruptEntry(f"{path}: unreadable ({exc.strerror or exc})") from None
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise CorruptEntry(f"{path}: not valid JSON ({len(data)} bytes; {exc})") from None
+    if not isinstance(value, dict):
+        raise CorruptEntry(f"{path}: expected a JSON object")
+    if value.get("format") != FORMAT:
+        raise CorruptEntry(f"{path}: unknown record format {value.get('format')!r}")
+    if kind is not None and value.get("kind") != kind:
+        raise CorruptEntry(f"{path}: expected a {kind} record, found {value.get('kind')!r}")
+    return value
+
+
+def sha256(text: str | bytes) -> str:
+    if isinstance(text, str):
+        text = text.encode("utf-8")
+    return hashlib.sha256(text).hexdigest()
+
+
+# -- versions --------------------------------------------------------------------------
+
+_build_hash: str | None = None
+
+
+def janus_build_hash() -> str:
+    """A hash of janus's own sources: a record made by other janus code is not reused."""
+    global _build_hash
+    if _build_hash is None:
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        digest = hashlib.sha256()
+        for directory, dirs, files in sorted(os.walk(root)):
+            dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "cache"))
+            for name in sorted(files):
+                if name.endswith(".py") and not (directory == root and name in ("cli.py", "logs.py")):
+                    path = os.path.join(directory, name)
+                    digest.update(os.path.relpath(path, root).encode())
+                    with open(path, "rb") as f:
+                        digest.update(f.read())
+        _build_hash = digest.hexdigest()[:12]
+    return _build_hash
+
+
+def versions() -> dict:
+    tf = sys.modules.get("tensorflow")
+    janus = sys.modules.get("janus")
+    return {
+        "tensorflow": getattr(tf, "__version__", "?"),
+        "janus": getattr(janus, "__version__", "?"),
+        "janus_build": janus_build_hash(),
+        "python": "%d.%d" % sys.version_info[:2],
+    }
+
+
+# -- identities ------------------------------------------------------------------------
+
+def normalize(text: str) -> str:
+    """Readable text without process-local addresses (`<Variable at 0x7f..>` -> `<Variable>`)."""
+    return _ADDRESS.sub("", text)
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.]+", "_", text).strip("_")[:40] or "fn"
+
+
+def function_key(module: str, qualname: str, filename: str) -> str:
+    digest = sha256(f"{module}\0{qualname}\0{filename}")[:8]
+    return f"{slug(qualname)}-{digest}"
+
+
+@dataclasses.dataclass(frozen=True)
+class FunctionIdentity:
+    key: str
+    qualname: str
+    module: str
+    filename: str
+    first_line: int
+    source_hash: str
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def identify(jit, converted=None) -> FunctionIdentity:
+    fn = getattr(jit, "fn", jit)
+    qualname = getattr(jit, "__qualname__", None) or getattr(fn, "__qualname__", repr(fn))
+    module = getattr(fn, "__module__", None) or "?"
+    code = getattr(fn, "__code__", None)
+    filename = getattr(code, "co_filename", "?")
+    first_line = getattr(code, "co_firstlineno", 0)
+    if converted is not None:
+        text = converted.source.text
+        first_line = converted.source.first_line
+        filename = converted.source.filename or filename
+    else:
+        text = f"<no source: {filename}:{first_line}>"
+    return FunctionIdentity(function_key(module, qualname, filename), qualname, module,
+                            filename, first_line, sha256(text)[:16])
+
+
+# -- a tagged JSON codec for plans and profiles ----------------------------------------
+
+def encode(value):
+    """JSON for tuples/frozensets/Counters/dicts of scalars, exactly invertible by `decode`."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, tuple):
+        return {"t": [encode(v) for v in value]}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        items = [encode(v) for v in value]
+        items.sort(key=lambda v: json.dumps(v, sort_keys=True))
+        return {"fs" if isinstance(value, frozenset) else "s": items}
+    if isinstance(value, collections.Counter):
+        return {"c": [[encode(k), encode(v)] for k, v in value.items()]}
+    if isinstance(value, dict):
+        return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
+    raise TypeError(f"cannot record a {type(value).__name__} in the cache")
+
+
+def decode(value):
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    (tag, items), = value.items()
+    if tag == "t":
+        return tuple(decode(v) for v in items)
+    if tag == "fs":
+        return frozenset(decode(v) for v in items)
+    if tag == "s":
+        return {decode(v) for v in items}
+    if tag == "c":
+        return collections.Counter({decode(k): decode(v) for k, v in items})
+    if tag == "d":
+        return {decode(k): decode(v) for k, v in items}
+    raise ValueError(f"unknown tag {tag!r}")
+
+
+def encode_dataclass(obj) -> dict:
+    return {f.name: encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+
+
+def decode_dataclass(cls, data: dict):
+    names = {f.name for f in dataclasses.fields(cls)}
+    if set(data) != names:
+        raise ValueError(f"{cls.__name__} fields changed: {sorted(set(data) ^ names)}")
+    return cls(**{k: decode(v) for k, v in data.items()})
+
+
+# -- what a specialization looks like on disk ------------------------------------------
+
+def _expected_text(kind: str, expected) -> str:
+    if kind == "type":
+        return f"{getattr(expected, '__module__', '?')}.{getattr(expected, '__qualname__', expected)}"
+    if kind in ("tensor", "tensor_list"):
+        dtype, shape = expected
+        return f"{dtype}[{', '.join('?' if d is None else str(d) for d in shape)}]"
+    if kind == "id":
+        name = getattr(expected, "name", None) if not isinstance(expected, type(sys)) else None
+        kind_name = type(expected).__name__
+        if isinstance(expected, type(sys)):
+            return f"the module {expected.__name__} (identity)"
+        shape = getattr(expected, "shape", None)
+        extra = f" {name!r}" if isinstance(name, str) else ""
+        extra += f" shape={list(shape)}" if shape is not None and hasattr(shape, "__iter__") else ""
+        return f"the same {kind_name}{extra} object (identity, process-local)"
+    text = repr(expected)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def guard_record(guard) -> dict:
+    return {"kind": guard.kind, "source": str(guard.source),
+            "expected": _expected_text(guard.kind, guard.expected),
+            "where": guard.where, "text": normalize(guard.describe())}
+
+
+def in_graph_record(guard) -> dict:
+    site = guard.site
+    return {"text": guard.describe(), "function": guard.function,
+            "site": getattr(site, "text", ""), "kind": getattr(site, "kind", ""),
+            "where": f"{getattr(site, 'filename', '?')}:{getattr(site, 'lineno', 0)}",
+            "expected": repr(guard.expected)}
+
+
+def op_histogram(graph_def) -> dict:
+    counts = collections.Counter(node.op for node in graph_def.node)
+    for fn in graph_def.library.function:
+        counts.update(node.op for node in fn.node_def)
+    return dict(counts.most_common())
+
+
+def graph_structure(graph_def) -> dict:
+    """The function library as a tree: which node of which graph calls which function."""
+    names = {fn.signature.name for fn in graph_def.library.function}
+    calls = []
+
+    def scan(owner: str, nodes):
+        for node in nodes:
+            callees = []
+            if node.op in names:
+                callees.append(("op", node.op))
+            for attr_name, attr in sorted(node.attr.items()):
+                if attr.HasField("func") and attr.func.name:
+                    callees.append((attr_name, attr.func.name))
+                elif attr.HasField("list"):
+                    callees += [(attr_name, f.name) for f in attr.list.func if f.name]
+            if callees or node.op in CALL_OPS:
+                calls.append({"graph": owner, "node": node.name, "op": node.op,
+                              "callees": [{"attr": a, "function": f} for a, f in callees]})
+
+    scan("<main>", graph_def.node)
+    functions = []
+    for fn in graph_def.library.function:
+        scan(fn.signature.name, fn.node_def)
+        functions.append({"name": fn.signature.name, "nodes": len(fn.node_def),
+                          "inputs": len(fn.signature.input_arg),
+                          "outputs": len(fn.signature.output_arg)})
+    return {"nodes": len(graph_def.node), "functions": functions, "calls": calls}
+
+
+def graph_text(graph_def) -> str:
+    from google.protobuf import text_format
+    return text_format.MessageToString(graph_def)
+
+
+def spec_content_id(identity: FunctionIdentity, vers: dict, plan_data, guards: list,
+                    in_graph: list, inputs: list) -> str:
+    """Same function + source + versions + plan + guards (addresses aside) = same id."""
+    blob = json.dumps([identity.key, identity.source_hash, vers, plan_data,
+                       [g["text"] for g in guards], [g["text"] for g in in_graph], inputs],
+                      sort_keys=True)
+    return sha256(blob)[:12]
+
+
+def build_spec_record(jit, spec) -> tuple[dict, str]:
+    """(record, graph pbtxt) for a Specialization. Reads only immutable parts of `spec`."""
+    converted = getattr(spec, "converted", None)
+    identity = identify(jit, converted)
+    vers = versions()
+    guards = [guard_record(g) for g in spec.guards.guards]
+    in_graph = [in_graph_record(g) for g in spec.in_graph]
+    inputs = []
+    for source, kind, (dtype, shape) in spec.inputs:
+        inputs.append({"source": str(source), "kind": kind, "dtype": str(dtype),
+                       "shape": [None if d is None else int(d) for d in shape]})
+    try:
+        plan_data = encode_dataclass(spec.plan)
+    except TypeError:
+        plan_data = None
+    sid = spec_content_id(identity, vers, plan_data, guards, in_graph, inputs)
+    graph_def = spec.concrete.graph.as_graph_def()
+    text = graph_text(graph_def)
+    source = getattr(converted, "source", None)
+    record = {
+        "format": FORMAT, "kind": "specialization", "id": sid,
+        "function": identity.as_dict(), "versions": vers,
+        "created": time.time(),
+        "plan": list(spec.plan.describe()), "plan_data": plan_data,
+        "guards": guards, "in_graph_guards": in_graph,
+        "effects": [normalize(e.describe()) for e in spec.effects],
+        "inputs": inputs,
+        "generated_source": getattr(converted, "code", "") or "",
+        "source": {"text": source.text, "first_line": source.first_line,
+                   "filename": source.filename} if source is not None else None,
+        "op_histogram": op_histogram(graph_def),
+        "structure": graph_structure(graph_def),
+        "generation_time": float(spec.generation_time),
+        "graph_file": f"{sid}.pbtxt", "graph_sha256": sha256(text),
+        "graph_bytes": len(text.encode("utf-8")),
+    }
+    return record, text

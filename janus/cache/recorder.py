@@ -1,0 +1,399 @@
+"""The recorder: listens to janus.events and keeps the cache directory up to date.
+
+Nothing is written on the hot path. The event callbacks only note what happened
+(a new specialization, a failure reason) in memory; a background thread writes:
+a new specialization's record right after it was generated, the counters at
+most every `settings.flush_interval` seconds when they changed, and everything
+once more at exit. Counters are flushed as deltas merged into the on-disk sums
+under the cache lock, so concurrent processes add up. Graph runs are not even an
+event the recorder listens to: it reads `spec.calls` / `jit.stats` when flushing.
+
+Any I/O problem (read-only home, full disk) is one warning; the program never fails
+because of the cache.
+"""
+from __future__ import annotations
+
+import atexit
+import collections
+import logging
+import os
+import threading
+import time
+import warnings
+import weakref
+
+from janus import events
+from janus.cache import record as rec
+from janus.cache import warm
+from janus.cache.settings import settings
+from janus.cache.store import CacheBusy, CacheStore, CacheWarning, empty_spec_counters
+
+log = logging.getLogger("janus.cache")
+_STAT_NUMBERS = ("calls", "graph_calls", "profile_calls", "fallback_calls", "generations",
+                 "generation_failures", "time_profiling", "time_generating", "time_graph",
+                 "time_fallback", "time_guards")
+
+
+def _copy_counter(counter) -> dict:
+    for _ in range(5):
+        try:
+            return {rec.normalize(str(k)): v for k, v in list(counter.items())}
+        except RuntimeError:  # changed size while another thread counted
+            continue
+    return {}
+
+
+def _stats_snapshot(stats) -> dict:
+    snap = {name: getattr(stats, name, 0) for name in _STAT_NUMBERS}
+    snap["guard_failures"] = _copy_counter(stats.guard_failures)
+    snap["fallback_reasons"] = _copy_counter(stats.fallback_reasons)
+    return snap
+
+
+def _delta(now: dict, before: dict) -> dict:
+    out = {}
+    for key, value in now.items():
+        if isinstance(value, dict):
+            sub = _delta(value, before.get(key, {}))
+            if sub:
+                out[key] = sub
+        else:
+            diff = value - before.get(key, 0)
+            if diff:
+                out[key] = diff
+    return out
+
+
+class _SpecState:
+    __slots__ = ("ref", "sid", "snapshot")
+
+    def __init__(self, spec):
+        self.ref = weakref.ref(spec)
+        self.sid = None
+        self.snapshot = {"graph_runs": 0, "time_graph": 0.0, "guard_failures": {}}
+
+    def current(self):
+        spec = self.ref()
+        if spec is None:
+            return None
+        return {"graph_runs": spec.calls, "time_graph": spec.time_graph,
+                "guard_failures": _copy_counter(spec.failures)}
+
+
+class _JitState:
+    """What the recorder knows of one JitFunction (weakly: it does not keep it alive)."""
+
+    def __init__(self, jit):
+        self.ref = weakref.ref(jit)
+        self.fn = jit.fn
+        self.qualname = jit.__qualname__
+        self.stats = jit.stats
+        self.snapshot = {}
+        self.identity = None
+        self.active = False
+        self.specs: list[_SpecState] = []
+        self.pending = []          # (spec, profile, plan) generated, not yet written
+        self.notes = collections.deque(maxlen=settings.max_failures_kept)
+        self.last_reasons: dict = {}
+        self.gave_up = None
+        self.counted_process = False
+
+    def stats_now(self):
+        jit = self.ref()
+        if jit is not None and jit.stats is not self.stats:  # jit.reset(): start over
+            self.stats, self.snapshot = jit.stats, {}
+        return _stats_snapshot(self.stats)
+
+
+class Recorder:
+    def __init__(self):
+        self._lock = threading.Lock()         # guards the in-memory state below
+        self._flush_lock = threading.RLock()  # one flush at a time
+        self._states: dict[int, _JitState] = {}
+        self._stores: dict[str, CacheStore] = {}
+        self._thread = None
+        self._wake = threading.Event()
+        self._stopping = False
+        self._installed = False
+        self._warned: set = set()
+        self.last_flush = 0.0
+        self.writes = 0
+
+    # -- lifecycle
+    def install(self) -> None:
+        if self._installed:
+            return
+        self._installed = True
+        for name, callback in self._callbacks():
+            events.subscribe(name, callback)
+        atexit.register(self.close)
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._after_fork)
+
+    def uninstall(self) -> None:
+        for name, callback in self._callbacks():
+            events.unsubscribe(name, callback)
+        self._installed = False
+
+    def _callbacks(self):
+        return [("generated", self.on_generated), ("guard_failed", self.on_guard_failed),
+                ("fallback", self.on_fallback), ("generation_failed", self.on_generation_failed),
+                ("gave_up", self.on_gave_up), ("generalized", self.on_generalized)]
+
+    def close(self) -> None:
+        """Stop the writer thread and write everything (registered with atexit)."""
+        self._stopping = True
+        self._wake.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=10)
+        self.flush()
+
+    def _after_fork(self) -> None:
+        # The child starts with fresh locks and no writer; what the parent had not
+        # written yet is the parent's to write (no double counting).
+        self._lock = threading.Lock()
+        self._flush_lock = threading.RLock()
+        self._wake = threading.Event()
+        self._thread = None
+        self._stores = {}
+        for state in self._states.values():
+            state.pending = []
+            state.snapshot = _stats_snapshot(state.stats)
+            for spec_state in state.specs:
+                spec_state.snapshot = spec_state.current() or spec_state.snapshot
+            state.notes.clear()
+
+    def store(self) -> CacheStore:
+        root = settings.resolved_directory()
+        store = self._stores.get(root)
+        if store is None:
+            store = self._stores[root] = CacheStore(root)
+        return store
+
+    # -- event callbacks: in memory only
+    def _state(self, jit) -> _JitState:
+        state = self._states.get(id(jit))
+        if state is None or state.ref() is not jit:
+            with self._lock:
+                state = self._states[id(jit)] = _JitState(jit)
+        return state
+
+    def _start(self) -> None:
+        if self._thread is None and not self._stopping:
+            with self._lock:
+                if self._thread is None:
+                    self._thread = threading.Thread(target=self._run, name="janus-cache",
+                                                    daemon=True)
+                    self._thread.start()
+        self._wake.set()
+
+    def on_generated(self, jit, spec) -> None:
+        if not settings.is_enabled():
+            return
+        state = self._state(jit)
+        with self._lock:
+            state.active = True
+            state.specs.append(_SpecState(spec))
+            state.pending.append((spec, jit.profile, spec.plan))
+        self._start()
+
+    def on_guard_failed(self, jit, spec, guard, actual) -> None:
+        if settings.is_enabled():
+            self._state(jit).notes.append({"time": time.time(), "event": "guard_failed",
+                                           "spec": id(spec), "guard": rec.normalize(guard.describe()),
+                                           "actual": str(actual)[:200]})
+
+    def on_fallback(self, jit, category, reason) -> None:
+        if not settings.is_enabled():
+            return
+        state = self._state(jit)
+        value = getattr(category, "value", str(category))
+        state.last_reasons[value] = str(reason)[:500]
+        if value == "unsupported construct" and not state.active:
+            state.active = True
+            self._start()
+
+    def on_generation_failed(self, jit, reason) -> None:
+        warm.on_generation_failed(jit, reason)
+        if settings.is_enabled():
+            self._state(jit).notes.append({"time": time.time(), "event": "generation_failed",
+                                           "reason": str(reason)[:500]})
+
+    def on_gave_up(self, jit, reason) -> None:
+        if not settings.is_enabled():
+            return
+        state = self._state(jit)
+        state.gave_up = str(reason)[:500]
+        state.active = True
+        self._start()
+
+    def on_generalized(self, jit, old_plan, new_plan) -> None:
+        if settings.is_enabled():
+            added = [line for line in new_plan.describe() if line not in old_plan.describe()]
+            self._state(jit).notes.append({"time": time.time(), "event": "generalized",
+                                           "reason": "; ".join(added)})
+
+    # -- writing
+    def _run(self) -> None:
+        while not self._stopping:
+            self._wake.wait(settings.flush_interval)
+            self._wake.clear()
+            if self._stopping:
+                break
+            self.flush()
+
+    def problem(self, message: str) -> None:
+        """One warning per distinct problem; the program goes on."""
+        if message not in self._warned:
+            self._warned.add(message)
+            warnings.warn(message, CacheWarning, stacklevel=2)
+
+    def flush(self) -> None:
+        """Write pending records and counter deltas now (tests and atexit call this)."""
+        if not settings.is_enabled():
+            return
+        with self._flush_lock:
+            try:
+                self._flush()
+            except CacheBusy as exc:
+                self.problem(f"janus cache: not written this time: {exc}")
+            except OSError as exc:
+                self.problem(f"janus cache: cannot write to {settings.resolved_directory()}: "
+                             f"{exc.strerror or exc}")
+            except Exception as exc:  # noqa: BLE001 - the cache never breaks a program
+                self.problem(f"janus cache: recording failed: {type(exc).__name__}: {exc}")
+            self.last_flush = time.time()
+
+    def _flush(self) -> None:
+        store = self.store()
+        with self._lock:
+            states = [s for s in self._states.values() if s.active]
+        new_ids = set()
+        for state in states:
+            with self._lock:
+                pending, state.pending = state.pending, []
+            new = self._write_specs(store, state, pending)
+            new_ids |= set(new)
+            self._merge_counters(store, state, new)
+        if new_ids:
+            evicted = store.evict(settings.max_entries_per_function, settings.max_entries,
+                                  keep=new_ids)
+            if evicted:
+                log.info("janus cache: evicted %d least used specialization(s)", len(evicted))
+        # Drop functions that are gone and fully written.
+        with self._lock:
+            for key, state in list(self._states.items()):
+                if state.ref() is None and not state.pending and \
+                        all(s.ref() is None for s in state.specs):
+                    del self._states[key]
+
+    def _identity(self, state: _JitState, converted=None):
+        if state.identity is None:
+            if converted is None:
+                try:
+                    from janus.transform import convert
+                    converted = convert(state.fn)
+                except Exception:  # noqa: BLE001
+                    converted = None
+            jit = state.ref()
+            state.identity = rec.identify(jit if jit is not None else state.fn, converted)
+        return state.identity
+
+    def _write_specs(self, store: CacheStore, state: _JitState, pending) -> dict:
+        new = {}
+        for spec, profile, plan in pending:
+            jit = state.ref()
+            record, text = rec.build_spec_record(jit if jit is not None else state.fn, spec)
+            self._identity(state, spec.converted)
+            if store.write_spec(record, text):
+                self.writes += 1
+            for spec_state in state.specs:
+                if spec_state.ref() is spec:
+                    spec_state.sid = record["id"]
+            counters = new.setdefault(record["id"], {"generations": 0, "generation_time": 0.0})
+            counters["generations"] += 1
+            counters["generation_time"] += float(spec.generation_time)
+            counters["summary"] = {"guards": len(record["guards"]),
+                                   "in_graph_guards": len(record["in_graph_guards"]),
+                                   "ops": sum(record["op_histogram"].values()),
+                                   "plan": record["plan"]}
+            if settings.warm_start_enabled() and profile is not None:
+                from janus.cache.warm import encode_state, state_key
+                warm_state = encode_state(profile, plan)
+                if warm_state is not None:
+                    warm_state["spec"] = record["id"]
+                    store.write_warm(state.identity.key,
+                                     state_key(state.identity, record["versions"]), warm_state)
+        return new
+
+    def _merge_counters(self, store: CacheStore, state: _JitState, new: dict) -> None:
+        now = state.stats_now()
+        delta = _delta(now, state.snapshot)
+        spec_deltas = {}
+        for spec_state in state.specs:
+            current = spec_state.current()
+            if current is None or spec_state.sid is None:
+                continue
+            d = _delta(current, spec_state.snapshot)
+            if d:
+                spec_deltas.setdefault(spec_state.sid, []).append((spec_state, current, d))
+        with self._lock:
+            notes = list(state.notes)
+            state.notes.clear()
+        reasons = dict(state.last_reasons)
+        if not (delta or spec_deltas or new or notes or state.gave_up or not state.counted_process):
+            return
+        identity = self._identity(state)
+        sid_of = {id(s.ref()): s.sid for s in state.specs if s.ref() is not None}
+        now_time = time.time()
+
+        def mutate(index):
+            index["function"] = identity.as_dict()
+            index["versions"] = rec.versions()
+            counters = index.setdefault("counters", {})
+            from janus.cache.store import add_counters
+            add_counters(counters, delta)
+            if not state.counted_process:
+                index["processes"] = index.get("processes", 0) + 1
+            specs = index.setdefault("specializations", {})
+            for sid, c in new.items():
+                entry = specs.setdefault(sid, empty_spec_counters())
+                entry["generations"] += c["generations"]
+                entry["generation_time"] += c["generation_time"]
+                entry.update(c["summary"])
+            for sid, items in spec_deltas.items():
+                if sid not in specs:
+                    continue  # evicted meanwhile
+                entry = specs[sid]
+                for _, _, d in items:
+                    add_counters(entry, d)
+                if any(d.get("graph_runs") for _, _, d in items):
+                    entry["last_used"] = now_time
+            for note in notes:
+                if "spec" in note:
+                    note = dict(note, spec=sid_of.get(note["spec"]))
+                index.setdefault("failures" if note["event"] == "guard_failed" else "events",
+                                 []).append(note)
+            keep = settings.max_failures_kept
+            index["failures"] = index.get("failures", [])[-keep:]
+            index["events"] = index.get("events", [])[-keep:]
+            if reasons:
+                index.setdefault("last_fallback_reasons", {}).update(reasons)
+            if state.gave_up:
+                index["gave_up"] = state.gave_up
+
+        store.update_index(identity.key, mutate)
+        state.counted_process = True
+        state.snapshot = now
+        for items in spec_deltas.values():
+            for spec_state, current, _ in items:
+                spec_state.snapshot = current
+
+    # -- introspection
+    def sids_of(self, jit) -> list[str]:
+        state = self._states.get(id(jit))
+        return [s.sid for s in state.specs if s.sid] if state else []
+
+
+recorder = Recorder()

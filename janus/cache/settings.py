@@ -1,0 +1,59 @@
+"""Where the graph cache lives and how big it may grow.
+
+`janus.cache.settings` is process-wide; attributes are read at the moment they are
+needed, so changing them (or the environment) after `import janus` takes effect.
+
+directory: the cache directory. None means `$JANUS_CACHE_DIR`, else
+    `$XDG_CACHE_HOME/janus`, else `~/.cache/janus`.
+enabled: record specializations on disk (`JANUS_CACHE=0` turns it off).
+warm_start: let a later process reuse a recorded profile and plan (`JANUS_WARM_START=0`).
+max_entries_per_function / max_entries: bounds; past them the least used
+    specializations are evicted (fewest graph runs, then least recently used).
+flush_interval: seconds between counter flushes (counters are also flushed at exit).
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+
+def _env_on(name: str, default: bool = True) -> bool:
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    return value.strip().lower() not in ("0", "false", "no", "off")
+
+
+def default_directory() -> str:
+    env = os.environ.get("JANUS_CACHE_DIR")
+    if env:
+        return os.path.abspath(os.path.expanduser(env))
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "janus")
+
+
+@dataclasses.dataclass
+class CacheSettings:
+    directory: str | None = None
+    enabled: bool | None = None
+    warm_start: bool | None = None
+    max_entries_per_function: int = 16
+    max_entries: int = 256
+    flush_interval: float = 5.0
+    max_failures_kept: int = 32
+
+    def resolved_directory(self) -> str:
+        if self.directory:
+            return os.path.abspath(os.path.expanduser(self.directory))
+        return default_directory()
+
+    def is_enabled(self) -> bool:
+        return _env_on("JANUS_CACHE") if self.enabled is None else bool(self.enabled)
+
+    def warm_start_enabled(self) -> bool:
+        if not self.is_enabled():
+            return False
+        return _env_on("JANUS_WARM_START") if self.warm_start is None else bool(self.warm_start)
+
+
+settings = CacheSettings()

@@ -1,0 +1,142 @@
+"""Warm start: a later process skips profiling by reusing what an earlier one learned.
+
+What can honestly cross a process boundary is the *decision* part of a
+specialization, not the graph: a graph captures this process's variables and
+objects, and its guards compare identities. So janus stores, per function, the
+profile (branch outcomes, trip counts, call signatures: plain values) and the plan
+that last generated a graph, keyed by the function's source hash, the TensorFlow,
+janus (version + hash of janus's sources) and Python versions. A warm process
+restores them on its first call and generates its graph right away, on that
+call's arguments. Every assumption is still guarded as usual, so a stale profile
+costs a fallback, never a wrong result; an edited function or a new TF/janus
+has another key and finds nothing.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import weakref
+
+from janus.cache import record as rec
+from janus.cache.record import CorruptEntry
+
+log = logging.getLogger("janus.warm")
+_warm: "weakref.WeakSet" = weakref.WeakSet()
+_abandoned: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def state_key(identity: rec.FunctionIdentity, versions: dict) -> str:
+    return rec.sha256(json.dumps([identity.source_hash, versions], sort_keys=True))[:16]
+
+
+def encode_profile(profile) -> dict:
+    sites = [[fn, site_id, rec.encode_dataclass(site)]
+             for (fn, site_id), site in sorted(profile.sites.items(), key=lambda kv: repr(kv[0]))]
+    return {"calls": profile.calls, "max_values": profile.max_values,
+            "signatures": rec.encode(list(profile.signatures)), "sites": sites}
+
+
+def decode_profile(data: dict):
+    from janus.profiler.profile import Profile, SiteProfile
+    profile = Profile(data["max_values"])
+    profile.calls = int(data["calls"])
+    profile.signatures = rec.decode(data["signatures"])
+    profile.sites = {(fn, site_id): rec.decode_dataclass(SiteProfile, fields)
+                     for fn, site_id, fields in data["sites"]}
+    return profile
+
+
+def encode_state(profile, plan) -> dict | None:
+    """The warm-start state, or None when something in it is not plain data."""
+    try:
+        return {"profile": encode_profile(profile), "plan": rec.encode_dataclass(plan),
+                "plan_text": list(plan.describe())}
+    except (TypeError, ValueError) as exc:
+        log.debug("janus cache: no warm start for this function: %s", exc)
+        return None
+
+
+def _jit_of(fn):
+    if hasattr(fn, "profile") and hasattr(fn, "specializations"):
+        return fn
+    inner = getattr(fn, "jit", None)
+    if inner is not None and hasattr(inner, "profile"):
+        return inner
+    raise TypeError(f"{fn!r} is not a janus.jit function")
+
+
+def warm_start(fn, store=None) -> bool:
+    """Before the first call of a jitted function: restore the profile and plan an earlier
+    process recorded for this very source and these versions. True if restored, in which
+    case the function skips profiling and generates its graph on its first call."""
+    from janus.cache import settings as settings_mod
+    from janus.cache.recorder import recorder
+    settings = settings_mod.settings
+    jit = _jit_of(fn)
+    if not settings.warm_start_enabled() or jit.profile.calls or jit.specializations \
+            or jit.plan is not None or getattr(jit, "unsupported", None) is not None:
+        return False
+    try:
+        from janus.transform import convert
+        converted = convert(jit.fn)
+    except Exception:  # noqa: BLE001 - unconvertible: it runs eagerly anyway
+        return False
+    identity = rec.identify(jit, converted)
+    key = state_key(identity, rec.versions())
+    store = store or recorder.store()
+    try:
+        state = store.read_warm(identity.key).get(key)
+    except (CorruptEntry, OSError) as exc:
+        recorder.problem(f"janus cache: ignoring a warm-start entry: {exc}")
+        return False
+    if not state:
+        return False
+    try:
+        from janus.graphgen.plan import Plan
+        profile = decode_profile(state["profile"])
+        plan = rec.decode_dataclass(Plan, state["plan"])
+    except Exception as exc:  # noqa: BLE001 - written by other janus code: not usable
+        recorder.problem(f"janus cache: ignoring an unreadable warm-start entry of "
+                         f"{identity.qualname}: {type(exc).__name__}: {exc}")
+        return False
+    if profile.calls < jit.config.profile_calls:
+        return False
+    with jit._lock:
+        if jit.profile.calls or jit.specializations:
+            return False
+        jit.profile = profile
+        jit.plan = plan
+        jit.plan_history = [Plan()] if plan != Plan() else []
+        jit.last_decision = "warm start: profile and plan restored from the cache"
+    _warm.add(jit)
+    log.info("%s: warm start from the cache (%s); profiling skipped",
+             jit.__qualname__, "; ".join(plan.describe()))
+    return True
+
+
+def is_warm(fn) -> bool:
+    return _jit_of(fn) in _warm
+
+
+def on_generation_failed(jit, reason: str) -> None:
+    """A warm-started function whose first graph fails goes back to profiling."""
+    if jit in _warm and not jit.specializations:
+        _warm.discard(jit)
+        from janus.profiler.profile import Profile
+        jit.profile = Profile(jit.config.max_profile_values)
+        jit.plan = None
+        jit.plan_history = []
+        jit.blocked_plans = set()
+        _abandoned.add(jit)
+        log.info("%s: the warm-start plan did not generate (%s); profiling afresh",
+                 jit.__qualname__, reason)
+
+
+def abandoned_warm_start(fn) -> bool:
+    """True once after a warm start was abandoned (see on_generation_failed): the caller
+    should not count that failure against the function."""
+    jit = _jit_of(fn)
+    if jit in _abandoned:
+        _abandoned.discard(jit)
+        return True
+    return False

@@ -1,0 +1,174 @@
+"""SubGraph and InvokeOp: a recursive function as one batched, level-by-level graph.
+
+A SubGraph is the converted body of a recursive function, traced once per Case
+with a `NodeProxy` standing for the node: its structural reads answer from the
+case, its data reads are per-node tensors, and each recursive call on a child
+is an InvokeOp, answered with that child's result. The body of each case runs
+under `tf.vectorized_map` over all nodes of that case on the current level
+(across all trees of the call); a `tf.while_loop` walks the levels bottom-up,
+scattering results into a buffer that InvokeOps gather from. Gradients flow
+through the whole loop.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import tensorflow as tf
+from tensorflow.python.ops import gen_resource_variable_ops
+from tensorflow.python.ops.parallel_for import pfor as _pfor
+
+from janus.errors import ConversionError
+from janus.recursion.cases import Case
+
+
+@dataclasses.dataclass(frozen=True)
+class InvokeOp:
+    """A recursive call site inside a case: recurse on `node.<path>`."""
+
+    case: int
+    slot: int
+    path: str
+
+    def describe(self) -> str:
+        return f"InvokeOp(case {self.case}, slot {self.slot}: node.{self.path})"
+
+
+@dataclasses.dataclass(frozen=True)
+class SubGraph:
+    function: str          # qualified name of the recursive function
+    node_index: int        # which positional argument is the node
+    cases: tuple           # Case, ...
+
+    @property
+    def invoke_ops(self) -> list[InvokeOp]:
+        return [InvokeOp(c, k, p) for c, case in enumerate(self.cases)
+                for k, p in enumerate(case.children)]
+
+    def describe(self) -> str:
+        lines = [f"SubGraph {self.function}: {len(self.cases)} case(s), "
+                 f"{len(self.invoke_ops)} InvokeOp(s)"]
+        for c, case in enumerate(self.cases):
+            lines.append(f"  case {c}: {case.describe()}")
+        lines += ["  " + op.describe() for op in self.invoke_ops]
+        return "\n".join(lines)
+
+
+class NodeProxy:
+    """The node of one invocation inside a case trace."""
+
+    def __init__(self, case: Case, inputs: dict, children: list, path: str = ""):
+        self.case = case
+        self.inputs = inputs
+        self.children = children
+        self.path = path
+
+    def read(self, name: str):
+        path = f"{self.path}.{name}" if self.path else name
+        for test_path, expected in self.case.tests:
+            if test_path == path:
+                if isinstance(expected, tuple) and expected[:1] == ("type",):
+                    return NodeProxy(self.case, self.inputs, self.children, path)
+                return expected
+        if path in self.inputs:
+            return self.inputs[path]
+        raise ConversionError(f"node.{path} was not read while profiling this structure")
+
+    def invoke(self):
+        """The result of recursing on this (child) node: an InvokeOp."""
+        try:
+            slot = self.case.children.index(self.path)
+        except ValueError:
+            raise ConversionError(f"recursion on node.{self.path} was not seen while "
+                                  "profiling") from None
+        return self.children[slot]
+
+
+def run_batched(subgraph: SubGraph, run_case, table: dict):
+    """All invocations of a call's roots: returns the results of the roots, stacked.
+
+    `run_case(case_index, node_proxy)` runs the converted body for one node.
+    `table` maps the names of `table.table_layout` to graph tensors.
+    """
+    cases = subgraph.cases
+    result_spec = cases[0].result
+    leaves = _spec_leaves(result_spec)
+    for case in cases[1:]:
+        if _spec_leaves(case.result) != leaves:
+            raise ConversionError("the recursive function returns differently shaped results "
+                                  "for different node structures")
+    n = table["num_nodes"]
+    buffers = [tf.zeros(tf.concat([[n], tf.constant(shape, tf.int32)], 0), dtype)
+               for dtype, shape in leaves]
+
+    def level_body(level, buffers):
+        for c, case in enumerate(cases):
+            start, end = table[f"splits_{c}"][level], table[f"splits_{c}"][level + 1]
+            ids = table[f"ids_{c}"][start:end]
+            inputs = {path: table[f"input_{c}_{k}"][start:end]
+                      for k, (path, _) in enumerate(case.inputs)}
+            child_ids = table[f"children_{c}"][start:end]
+            children = [[tf.gather(b, child_ids[:, k]) for b in buffers]
+                        for k in range(len(case.children))]
+
+            def per_node(elems, c=c, case=case):
+                node_inputs, node_children = elems
+                structured = [_pack(result_spec, child) for child in node_children]
+                result = run_case(c, NodeProxy(case, node_inputs, structured))
+                return [tf.convert_to_tensor(t) for t in _flatten(result)]
+
+            results = tf.vectorized_map(per_node, (inputs, children),
+                                        fallback_to_while_loop=True)
+            buffers = [tf.tensor_scatter_nd_update(b, ids[:, None], r)
+                       for b, r in zip(buffers, results)]
+        return level + 1, buffers
+
+    _, buffers = tf.while_loop(lambda level, _: level < table["num_levels"], level_body,
+                               (tf.constant(0), buffers))
+    return [tf.gather(b, table["roots"]) for b in buffers]
+
+
+def result_of_root(subgraph: SubGraph, stacked_leaves: list, index: int):
+    leaves = [leaf[index] for leaf in stacked_leaves]
+    return _pack(subgraph.cases[0].result, leaves)
+
+
+def _is_spec(x) -> bool:
+    return isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) and \
+        isinstance(x[1], tuple)
+
+
+def _spec_leaves(spec) -> list:
+    if _is_spec(spec):
+        return [spec]
+    if isinstance(spec, (list, tuple)):
+        return [leaf for item in spec for leaf in _spec_leaves(item)]
+    raise ConversionError("a recursive function must return tensors or tuples of tensors")
+
+
+def _flatten(value) -> list:
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in _flatten(item)]
+    return [value]
+
+
+def _pack(spec, leaves: list):
+    iterator = iter(leaves)
+
+    def build(s):
+        if _is_spec(s):
+            return next(iterator)
+        return type(s)(build(item) for item in s)
+    return build(spec)
+
+
+@_pfor.RegisterPFor("ResourceGather")
+def _convert_resource_gather(pfor_input):
+    """Batch a gather from a loop-invariant variable (embedding lookups in a case body)."""
+    resource, resource_stacked, _ = pfor_input.input(0)
+    indices, indices_stacked, _ = pfor_input.input(1)
+    batch_dims = pfor_input.get_attr("batch_dims")
+    if resource_stacked or batch_dims != 0:
+        raise ValueError("janus: ResourceGather with a per-iteration variable is not batched")
+    dtype = pfor_input.get_attr("dtype")
+    result = gen_resource_variable_ops.resource_gather(resource, indices, dtype=dtype)
+    return _pfor.wrap(result, indices_stacked)
