@@ -21,7 +21,7 @@ import os
 
 from janus.cache.record import CorruptEntry
 from janus.cache.recorder import recorder
-from janus.cache.settings import CacheSettings, settings
+from janus.cache.config import CacheSettings, settings
 from janus.cache.store import CacheStore, CacheWarning
 from janus.cache.warm import abandoned_warm_start, is_warm, warm_start
 

@@ -87,6 +87,39 @@ def read_json(path: str, kind: str | None = None) -> dict:
     return value
 
 
+_SPEC_FIELDS = {"id": str, "function": dict, "versions": dict, "plan": list, "guards": list,
+                "in_graph_guards": list, "effects": list, "inputs": list, "generated_source": str,
+                "op_histogram": dict, "structure": dict, "graph_file": str, "graph_sha256": str}
+_FUNCTION_FIELDS = ("key", "qualname", "module", "filename", "first_line", "source_hash")
+
+
+def check_spec(record: dict, sid: str) -> str:
+    """What is wrong with a specialization record ('' if nothing)."""
+    for name, kind in _SPEC_FIELDS.items():
+        if not isinstance(record.get(name), kind):
+            return f"field {name!r} missing or not a {kind.__name__}"
+    if record["id"] != sid:
+        return f"its id {record['id']!r} does not match its file name"
+    missing = [f for f in _FUNCTION_FIELDS if f not in record["function"]]
+    if missing:
+        return f"function fields missing: {', '.join(missing)}"
+    if not all(isinstance(g, dict) and "text" in g and "expected" in g for g in record["guards"]):
+        return "malformed guards"
+    return ""
+
+
+def check_index(index: dict) -> str:
+    """What is wrong with a function index ('' if nothing)."""
+    for name in ("counters", "specializations"):
+        if not isinstance(index.get(name), dict):
+            return f"field {name!r} missing or not an object"
+    if not all(isinstance(v, dict) for v in index["specializations"].values()):
+        return "malformed specialization counters"
+    if "function" in index and not isinstance(index["function"], dict):
+        return "malformed function identity"
+    return ""
+
+
 def sha256(text: str | bytes) -> str:
     if isinstance(text, str):
         text = text.encode("utf-8")
@@ -103,15 +136,18 @@ def janus_build_hash() -> str:
     global _build_hash
     if _build_hash is None:
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        paths = []
+        for directory, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            paths += [os.path.join(directory, name) for name in files if name.endswith(".py")]
         digest = hashlib.sha256()
-        for directory, dirs, files in sorted(os.walk(root)):
-            dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "cache"))
-            for name in sorted(files):
-                if name.endswith(".py") and not (directory == root and name in ("cli.py", "logs.py")):
-                    path = os.path.join(directory, name)
-                    digest.update(os.path.relpath(path, root).encode())
-                    with open(path, "rb") as f:
-                        digest.update(f.read())
+        for path in sorted(paths):
+            relative = os.path.relpath(path, root)
+            if relative in ("cli.py", "logs.py"):
+                continue
+            digest.update(relative.encode())
+            with open(path, "rb") as f:
+                digest.update(f.read())
         _build_hash = digest.hexdigest()[:12]
     return _build_hash
 

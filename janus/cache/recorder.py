@@ -25,7 +25,7 @@ import weakref
 from janus import events
 from janus.cache import record as rec
 from janus.cache import warm
-from janus.cache.settings import settings
+from janus.cache.config import settings
 from janus.cache.store import CacheBusy, CacheStore, CacheWarning, empty_spec_counters
 
 log = logging.getLogger("janus.cache")

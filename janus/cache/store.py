@@ -193,9 +193,13 @@ class CacheStore:
     def read_index(self, key: str) -> dict | None:
         path = os.path.join(self.function_dir(key), "function.json")
         try:
-            return rec.read_json(path, "function")
+            index = rec.read_json(path, "function")
         except FileNotFoundError:
             return None
+        trouble = rec.check_index(index)
+        if trouble:
+            raise CorruptEntry(f"{path}: {trouble}")
+        return index
 
     def update_index(self, key: str, mutate) -> dict | None:
         """Read-modify-write function.json under the lock. `mutate(index)` changes it in
@@ -344,12 +348,13 @@ class CacheStore:
                 except CorruptEntry as exc:
                     problems.append(f"skipping a corrupt entry: {exc}")
                     continue
-                if record.get("id") != sid:
-                    problems.append(f"skipping a corrupt entry: {path}: id mismatch")
+                trouble = rec.check_spec(record, sid)
+                if trouble:
+                    problems.append(f"skipping a corrupt entry: {path}: {trouble}")
                     continue
-                specs.append(SpecEntry(sid, key, path, record,
-                                       dict(empty_spec_counters(), created=record.get("created", 0),
-                                            **counters.get(sid, {}))))
+                spec_counters = dict(empty_spec_counters(), created=record.get("created", 0))
+                spec_counters.update(counters.get(sid, {}))
+                specs.append(SpecEntry(sid, key, path, record, spec_counters))
             for sid in counters:
                 if sid not in on_disk:
                     problems.append(f"{key}: specialization {sid} is in the index but its "

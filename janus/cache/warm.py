@@ -69,9 +69,8 @@ def warm_start(fn, store=None) -> bool:
     """Before the first call of a jitted function: restore the profile and plan an earlier
     process recorded for this very source and these versions. True if restored, in which
     case the function skips profiling and generates its graph on its first call."""
-    from janus.cache import settings as settings_mod
+    from janus.cache.config import settings
     from janus.cache.recorder import recorder
-    settings = settings_mod.settings
     jit = _jit_of(fn)
     if not settings.warm_start_enabled() or jit.profile.calls or jit.specializations \
             or jit.plan is not None or getattr(jit, "unsupported", None) is not None:

@@ -19,7 +19,7 @@ from janus.graphgen.runtime import TraceRuntime
 from janus.graphgen.sources import Source, arg, kwarg
 from janus.graphgen.tracer import Tracer
 from janus.recursion.subgraph import SubGraph
-from janus.recursion.table import build_table
+from janus.recursion.table import build_table, compile_visitor
 
 _MAX_TRACES = 4
 
@@ -82,8 +82,10 @@ def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict):
     table_vars = {}
     for k, (function, (roots, cases)) in enumerate(tables.items()):
         env[f"CASES{k}"] = list(cases)
+        env[f"VISIT{k}"] = compile_visitor(list(cases))
         table_vars[function] = f"table{k}"
-        lines.append(f"    table{k} = build_table([{', '.join(r.expr for r in roots)}], CASES{k})")
+        lines.append(f"    table{k} = build_table([{', '.join(r.expr for r in roots)}], CASES{k}, "
+                     f"VISIT{k})")
     lines.append("    return [")
     for source, kind, _ in inputs:
         if kind == "stack":

@@ -96,34 +96,39 @@ def run_batched(subgraph: SubGraph, run_case, table: dict):
         if _spec_leaves(case.result) != leaves:
             raise ConversionError("the recursive function returns differently shaped results "
                                   "for different node structures")
-    n = table["num_nodes"]
-    buffers = [tf.zeros(tf.concat([[n], tf.constant(shape, tf.int32)], 0), dtype)
-               for dtype, shape in leaves]
+    def run(c, case, rows):
+        """The case body over a slice of its nodes, batched: one row per node per leaf."""
+        inputs = {path: table[f"input_{c}_{k}"][rows] for k, (path, _) in enumerate(case.inputs)}
+        child_rows = table[f"children_{c}"][rows]
+        children = [[tf.gather(b, child_rows[:, k]) for b in buffers_ref[0]]
+                    for k in range(len(case.children))]
+
+        def per_node(elems):
+            node_inputs, node_children = elems
+            structured = [_pack(result_spec, child) for child in node_children]
+            result = run_case(c, NodeProxy(case, node_inputs, structured))
+            return [tf.convert_to_tensor(t) for t in _flatten(result)]
+
+        return tf.vectorized_map(per_node, (inputs, children), fallback_to_while_loop=True)
+
+    everything = slice(None)
+    buffers_ref = [None]
+    leaf_results = [run(c, case, everything) for c, case in enumerate(cases) if not case.children]
+    buffers = [tf.concat([r[i] for r in leaf_results], 0) if leaf_results else
+               tf.zeros([0, *shape], dtype) for i, (dtype, shape) in enumerate(leaves)]
 
     def level_body(level, buffers):
+        buffers_ref[0] = buffers
+        new = []
         for c, case in enumerate(cases):
-            start, end = table[f"splits_{c}"][level], table[f"splits_{c}"][level + 1]
-            ids = table[f"ids_{c}"][start:end]
-            inputs = {path: table[f"input_{c}_{k}"][start:end]
-                      for k, (path, _) in enumerate(case.inputs)}
-            child_ids = table[f"children_{c}"][start:end]
-            children = [[tf.gather(b, child_ids[:, k]) for b in buffers]
-                        for k in range(len(case.children))]
+            if case.children:
+                splits = table[f"splits_{c}"]
+                new.append(run(c, case, slice(splits[level], splits[level + 1])))
+        return level + 1, [tf.concat([b] + [r[i] for r in new], 0) for i, b in enumerate(buffers)]
 
-            def per_node(elems, c=c, case=case):
-                node_inputs, node_children = elems
-                structured = [_pack(result_spec, child) for child in node_children]
-                result = run_case(c, NodeProxy(case, node_inputs, structured))
-                return [tf.convert_to_tensor(t) for t in _flatten(result)]
-
-            results = tf.vectorized_map(per_node, (inputs, children),
-                                        fallback_to_while_loop=True)
-            buffers = [tf.tensor_scatter_nd_update(b, ids[:, None], r)
-                       for b, r in zip(buffers, results)]
-        return level + 1, buffers
-
+    invariants = (tf.TensorShape([]), [tf.TensorShape([None, *shape]) for _, shape in leaves])
     _, buffers = tf.while_loop(lambda level, _: level < table["num_levels"], level_body,
-                               (tf.constant(0), buffers))
+                               (tf.constant(1), buffers), shape_invariants=invariants)
     return [tf.gather(b, table["roots"]) for b in buffers]
 
 

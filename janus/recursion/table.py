@@ -6,9 +6,11 @@ The graph then runs level by level, each case batched over the level's nodes.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
-from janus.recursion.cases import Case, read_path
+from janus.recursion.cases import Case
 
 
 class NoCase(Exception):
@@ -20,65 +22,95 @@ class NoCase(Exception):
                          "structures seen while profiling")
 
 
-def build_table(roots: list, cases: list[Case]) -> dict[str, np.ndarray]:
-    """The node table for `roots` (names match `table_layout`)."""
+def compile_visitor(cases: list[Case]):
+    """`visit(node) -> (case index, children, inputs)`, the case tests compiled into one
+    Python function (this runs for every node of every call)."""
+    lines = ["def visit(n):"]
+    env = {"NoCase": NoCase, "CASES": cases}
+    for c, case in enumerate(cases):
+        tests = []
+        for k, (path, expected) in enumerate(case.tests):
+            if isinstance(expected, tuple) and expected[:1] == ("type",):
+                env[f"T{c}_{k}"] = expected[1]
+                tests.append(f"type(n.{path}) is T{c}_{k}")
+            else:
+                env[f"V{c}_{k}"] = expected
+                tests.append(f"type(n.{path}) is type(V{c}_{k}) and n.{path} == V{c}_{k}")
+        children = "".join(f"n.{p}, " for p in case.children)
+        inputs = "".join(f"n.{p}, " for p, _ in case.inputs)
+        lines.append(f"    try:")
+        lines.append(f"        if {' and '.join(tests) or 'True'}:")
+        lines.append(f"            return {c}, ({children}), ({inputs})")
+        lines.append(f"    except AttributeError:")
+        lines.append(f"        pass")
+    lines.append("    raise NoCase(n, CASES)")
+    exec(compile("\n".join(lines), "<janus node visitor>", "exec"), env)
+    return env["visit"]
+
+
+def build_table(roots: list, cases: list[Case], visit=None) -> dict[str, np.ndarray]:
+    """The node table for `roots` (names match `table_layout`).
+
+    Cases without children (leaves) are all on level 0 and run once, batched; the
+    other cases run level by level, `splits_c` giving each level's slice of them."""
+    visit = visit or compile_visitor(cases)
     ids: dict[int, int] = {}
-    node_case, node_level, node_children, node_inputs = [], [], [], []
-    keep, seen = [], {}
-    for root in roots:
-        stack = [(root, False)]
-        while stack:
-            node, expanded = stack.pop()
-            if id(node) in ids:
-                continue
-            if id(node) not in seen:
-                case_index = _classify(node, cases)
-                seen[id(node)] = (case_index, [read_path(node, p) for p in cases[case_index].children])
-            case_index, children = seen[id(node)]
-            case = cases[case_index]
-            if not expanded:
-                stack.append((node, True))
-                stack.extend((c, False) for c in reversed(children) if id(c) not in ids)
-                continue
-            ids[id(node)] = len(node_case)
-            keep.append(node)
-            child_ids = [ids[id(c)] for c in children]
-            node_case.append(case_index)
-            node_children.append(child_ids)
-            node_level.append(1 + max((node_level[c] for c in child_ids), default=-1))
-            node_inputs.append([read_path(node, p) for p, _ in case.inputs])
+    node_case, node_level, node_children, node_inputs, keep = [], [], [], [], []
+
+    def walk(node) -> int:
+        index = ids.get(id(node))
+        if index is not None:
+            return index
+        case, children, inputs = visit(node)
+        child_ids = [walk(child) for child in children]
+        index = ids[id(node)] = len(node_case)
+        keep.append(node)
+        node_case.append(case)
+        node_children.append(child_ids)
+        node_level.append(1 + max([node_level[c] for c in child_ids]) if child_ids else 0)
+        node_inputs.append(inputs)
+        return index
+
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(max(limit, 20000))
+        for root in roots:
+            walk(root)
+    finally:
+        sys.setrecursionlimit(limit)
     levels = 1 + max(node_level, default=-1)
-    table = {"num_nodes": np.int32(len(node_case)), "num_levels": np.int32(levels),
-             "roots": np.array([ids[id(r)] for r in roots], np.int32)}
     node_case = np.array(node_case, np.int32)
     node_level = np.array(node_level, np.int32)
+    # Renumber so rows are ordered by (level, case): each level's results are appended
+    # to the buffer in that order, and every child's row precedes its parent's.
+    order = np.lexsort((node_case, node_level)).astype(np.int32)
+    row = np.empty_like(order)
+    row[order] = np.arange(len(order), dtype=np.int32)
+    table = {"num_levels": np.int32(levels),
+             "roots": np.array([row[ids[id(r)]] for r in roots], np.int32)}
     for c, case in enumerate(cases):
-        members = np.nonzero(node_case == c)[0]
-        members = members[np.argsort(node_level[members], kind="stable")].astype(np.int32)
-        table[f"ids_{c}"] = members
-        table[f"splits_{c}"] = np.searchsorted(node_level[members], np.arange(levels + 1),
-                                               side="left").astype(np.int32)
-        table[f"children_{c}"] = np.array([node_children[m] for m in members], np.int32) \
-            .reshape(len(members), len(case.children))
+        members = order[node_case[order] == c]
+        if case.children:
+            table[f"splits_{c}"] = np.searchsorted(node_level[members], np.arange(levels + 1),
+                                                   side="left").astype(np.int32)
+        children = np.array([node_children[m] for m in members], np.int32)
+        table[f"children_{c}"] = row[children].reshape(len(members), len(case.children))
+        inputs = [node_inputs[m] for m in members]
         for k, (path, kind) in enumerate(case.inputs):
             dtype = np.int32 if kind is int else np.float32
-            table[f"input_{c}_{k}"] = np.array([node_inputs[m][k] for m in members], dtype)
+            table[f"input_{c}_{k}"] = np.array([values[k] for values in inputs], dtype)
     return table
 
 
 def table_layout(cases: list[Case]) -> list[tuple[str, str, tuple]]:
     """(name, dtype, shape) of every table tensor, in feed order."""
-    layout = [("num_nodes", "int32", ()), ("num_levels", "int32", ()), ("roots", "int32", (None,))]
+    layout = [("num_levels", "int32", ()), ("roots", "int32", (None,))]
     for c, case in enumerate(cases):
-        layout += [(f"ids_{c}", "int32", (None,)), (f"splits_{c}", "int32", (None,)),
-                   (f"children_{c}", "int32", (None, len(case.children)))]
+        if case.children:
+            layout.append((f"splits_{c}", "int32", (None,)))
+        layout.append((f"children_{c}", "int32", (None, len(case.children))))
         layout += [(f"input_{c}_{k}", "int32" if kind is int else "float32", (None,))
                    for k, (_, kind) in enumerate(case.inputs)]
     return layout
 
 
-def _classify(node, cases: list[Case]) -> int:
-    for index, case in enumerate(cases):
-        if case.matches(node):
-            return index
-    raise NoCase(node, cases)
