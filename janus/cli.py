@@ -288,8 +288,8 @@ def cmd_show(args) -> int:
     print()
     print(f"op histogram ({sum(hist.values())} ops, {len(hist)} types):")
     items = sorted(hist.items(), key=lambda kv: (-kv[1], kv[0]))
-    for k in range(0, len(items), 4):
-        print("  " + "".join(f"{op:<28}{n:>5}   " for op, n in items[k:k + 4]).rstrip())
+    for k in range(0, len(items), 3):
+        print("  " + "".join(f"{op:<26}{n:>6}    " for op, n in items[k:k + 3]).rstrip())
     structure = r.get("structure", {})
     functions = structure.get("functions", [])
     calls = structure.get("calls", [])
@@ -363,8 +363,8 @@ def to_dot(graph_def, title: str) -> str:
         for arg in args:
             lines.append(f"{indent}{_dot_id(prefix + arg)} [label={_dot_id(arg)}, shape=ellipse];")
         for node in nodes:
-            lines.append(f"{indent}{_dot_id(prefix + node.name)} "
-                         f"[label={_dot_id(node.name + chr(10) + node.op)}];")
+            label = _dot_id(node.name)[:-1] + "\\n" + _dot_id(node.op)[1:]
+            lines.append(f"{indent}{_dot_id(prefix + node.name)} [label={label}];")
         for node in nodes:
             for inp in node.input:
                 control = inp.startswith("^")

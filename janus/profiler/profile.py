@@ -53,6 +53,7 @@ class Profile:
         self.sites: dict[tuple[str, int], SiteProfile] = {}
         self.recursive: dict[str, int] = {}  # recursive function -> index of its node argument
         self.cases: dict[str, list] = {}     # recursive function -> [recursion.cases.Case]
+        self.unbatchable: dict[str, str] = {}  # recursive function -> why it is inlined instead
 
     def add_case(self, function: str, case) -> None:
         cases = self.cases.setdefault(function, [])

@@ -95,6 +95,7 @@ class ProfileRuntime(Runtime):
         node_index = _node_argument(args)
         frames = current.frames
         if frames and frames[-1][0] == name and node_index is not None and \
+                name not in current.profile.unbatchable and \
                 frames[-1][1] is not None and frames[-1][1].recurse(args[node_index]):
             current.profile.recursive[name] = node_index
         recorder = CaseRecorder(args[node_index]) if node_index is not None else None
@@ -109,8 +110,10 @@ class ProfileRuntime(Runtime):
         if recorder is not None and name in current.profile.recursive:
             try:
                 current.profile.add_case(name, recorder.case(result))
-            except (TypeError, ValueError, AttributeError):
-                current.profile.recursive.pop(name, None)  # not a tensor-valued recursion
+            except (TypeError, ValueError, AttributeError) as exc:
+                # not batchable (e.g. tensors in the structure): recursion is then inlined
+                current.profile.recursive.pop(name, None)
+                current.profile.unbatchable[name] = str(exc)
         return result
 
     def function_instance(self):

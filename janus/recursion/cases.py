@@ -43,6 +43,11 @@ class Case:
         return f"when {tests}: inputs {inputs}; InvokeOps on {children}"
 
 
+def _is_tensor(value) -> bool:
+    import tensorflow as tf
+    return tf.is_tensor(value) or isinstance(value, tf.Variable)
+
+
 def read_path(obj, path: str):
     for name in path.split("."):
         obj = getattr(obj, name)
@@ -59,6 +64,7 @@ class CaseRecorder:
         self.tests: dict[str, object] = {}
         self.inputs: dict[str, type] = {}
         self.children: list[str] = []
+        self.unsupported = ""
 
     def path_of(self, obj):
         return self.paths.get(id(obj))
@@ -68,7 +74,9 @@ class CaseRecorder:
         if base is None:
             return
         path = f"{base}.{name}" if base else name
-        if isinstance(value, _STRUCTURAL):
+        if _is_tensor(value):
+            self.unsupported = f"node.{path} is a tensor (structure must be plain Python)"
+        elif isinstance(value, _STRUCTURAL):
             self.tests.setdefault(path, value)
         elif isinstance(value, _DATA):
             self.inputs.setdefault(path, type(value))
@@ -87,6 +95,8 @@ class CaseRecorder:
     def case(self, result) -> Case:
         import tensorflow as tf
 
+        if self.unsupported:
+            raise ValueError(self.unsupported)
         spec = tf.nest.map_structure(lambda t: (t.dtype.name, tuple(t.shape)), result)
         return Case(tuple(self.tests.items()), tuple(self.inputs.items()), tuple(self.children),
                     spec)

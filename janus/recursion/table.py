@@ -36,6 +36,9 @@ def compile_visitor(cases: list[Case]):
             else:
                 env[f"V{c}_{k}"] = expected
                 tests.append(f"type(n.{path}) is type(V{c}_{k}) and n.{path} == V{c}_{k}")
+        for k, (path, kind) in enumerate(case.inputs):
+            env[f"I{c}_{k}"] = kind
+            tests.append(f"type(n.{path}) is I{c}_{k}")
         children = "".join(f"n.{p}, " for p in case.children)
         inputs = "".join(f"n.{p}, " for p, _ in case.inputs)
         lines.append(f"    try:")
