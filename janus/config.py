@@ -23,6 +23,8 @@ class Config:
     strict: raise `JanusFallbackError` instead of falling back to eager.
     disabled: run every function plainly (also `JANUS_DISABLE=1`).
     max_profile_values: distinct Python values remembered per profiled site.
+    mixed: when a function cannot become a graph, still run the user functions it
+        calls as their own graphs and optimizer updates as one graph.
     """
 
     profile_calls: int = 2
@@ -32,6 +34,7 @@ class Config:
     strict: bool = False
     disabled: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_DISABLE"))
     max_profile_values: int = 8
+    mixed: bool = True
 
     def replace(self, **changes) -> "Config":
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}

@@ -21,6 +21,7 @@ import tensorflow as tf
 from janus import events
 from janus.config import Config, config as global_config
 from janus.errors import ConversionError, FallbackCategory, JanusFallbackError
+from janus.fallback.mixed import MixedRuntime
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
@@ -104,6 +105,12 @@ class JitFunction:
             return convert(self.fn)
         except ConversionError as exc:
             self.unsupported = exc
+            return None
+
+    def _converted_quietly(self):
+        try:
+            return convert(self.fn)
+        except ConversionError:
             return None
 
     def _profile(self, args, kwargs):
@@ -268,9 +275,16 @@ class JitFunction:
         self.stats.fallback_reasons[category.value] += 1
         start = time.perf_counter()
         try:
-            converted = self._converted() if profiled else None
-            if converted is not None:
-                return profile_call(converted, self.profile, args, kwargs)
+            if profiled:
+                converted = self._converted()
+                if converted is not None:
+                    return profile_call(converted, self.profile, args, kwargs)
+            elif category is FallbackCategory.UNSUPPORTED and self.config.mixed:
+                # Converted code exists: run it eagerly, its callees as their own graphs.
+                converted = self._converted_quietly()
+                if converted is not None:
+                    runtime = MixedRuntime.for_function(converted)
+                    return converted.instantiate(runtime)(*args, **kwargs)
             return self.fn(*args, **kwargs)
         finally:
             self.stats.time_fallback += time.perf_counter() - start

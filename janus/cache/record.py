@@ -210,24 +210,57 @@ def identify(jit, converted=None) -> FunctionIdentity:
 
 
 # -- a tagged JSON codec for plans and profiles ----------------------------------------
+#
+# Exactly invertible for plain data (scalars, tuples, lists, sets, dicts, Counters),
+# janus's own objects (rebuilt field by field, no constructor runs), janus enums, and
+# references to classes (looked up by name in already imported modules, never called).
+# Anything else (a tensor, a user object) raises TypeError: such state is not recorded.
 
 def encode(value):
-    """JSON for tuples/frozensets/Counters/dicts of scalars, exactly invertible by `decode`."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    if isinstance(value, tuple):
+    if isinstance(value, type):
+        return {"cls": [value.__module__, value.__qualname__]}
+    if isinstance(value, tuple) and type(value) is tuple:
         return {"t": [encode(v) for v in value]}
-    if isinstance(value, list):
+    if type(value) is list:
         return [encode(v) for v in value]
-    if isinstance(value, (set, frozenset)):
+    if isinstance(value, (set, frozenset)) and type(value) in (set, frozenset):
         items = [encode(v) for v in value]
         items.sort(key=lambda v: json.dumps(v, sort_keys=True))
         return {"fs" if isinstance(value, frozenset) else "s": items}
-    if isinstance(value, collections.Counter):
+    if type(value) is collections.Counter:
         return {"c": [[encode(k), encode(v)] for k, v in value.items()]}
-    if isinstance(value, dict):
+    if type(value) is dict:
         return {"d": [[encode(k), encode(v)] for k, v in value.items()]}
-    raise TypeError(f"cannot record a {type(value).__name__} in the cache")
+    if type(value) is collections.deque:
+        return {"q": [[encode(v) for v in value], value.maxlen]}
+    cls = type(value)
+    module = getattr(cls, "__module__", "")
+    if module.startswith("janus."):
+        import enum
+        if isinstance(value, enum.Enum):
+            return {"enum": [module, cls.__qualname__, value.name]}
+        state = getattr(value, "__dict__", None)
+        if state is not None and not hasattr(cls, "__slots__"):
+            return {"obj": [module, cls.__qualname__,
+                            [[k, encode(v)] for k, v in sorted(state.items())]]}
+    raise TypeError(f"cannot record a {cls.__module__}.{cls.__qualname__} in the cache")
+
+
+def _lookup(module: str, qualname: str):
+    mod = sys.modules.get(module)
+    if mod is None and module.startswith("janus."):
+        import importlib
+        mod = importlib.import_module(module)
+    if mod is None:
+        raise ValueError(f"module {module} is not imported")
+    obj = mod
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    if not isinstance(obj, type):
+        raise ValueError(f"{module}.{qualname} is not a class")
+    return obj
 
 
 def decode(value):
@@ -246,6 +279,24 @@ def decode(value):
         return collections.Counter({decode(k): decode(v) for k, v in items})
     if tag == "d":
         return {decode(k): decode(v) for k, v in items}
+    if tag == "q":
+        return collections.deque((decode(v) for v in items[0]), maxlen=items[1])
+    if tag == "cls":
+        return _lookup(*items)
+    if tag == "enum":
+        module, qualname, name = items
+        if not module.startswith("janus."):
+            raise ValueError(f"not a janus enum: {module}.{qualname}")
+        return _lookup(module, qualname)[name]
+    if tag == "obj":
+        module, qualname, fields = items
+        if not module.startswith("janus."):
+            raise ValueError(f"not a janus class: {module}.{qualname}")
+        cls = _lookup(module, qualname)
+        obj = cls.__new__(cls)
+        for name, field in fields:
+            object.__setattr__(obj, name, decode(field))
+        return obj
     raise ValueError(f"unknown tag {tag!r}")
 
 

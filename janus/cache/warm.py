@@ -29,31 +29,32 @@ def state_key(identity: rec.FunctionIdentity, versions: dict) -> str:
     return rec.sha256(json.dumps([identity.source_hash, versions], sort_keys=True))[:16]
 
 
-def encode_profile(profile) -> dict:
-    sites = [[fn, site_id, rec.encode_dataclass(site)]
-             for (fn, site_id), site in sorted(profile.sites.items(), key=lambda kv: repr(kv[0]))]
-    return {"calls": profile.calls, "max_values": profile.max_values,
-            "signatures": rec.encode(list(profile.signatures)), "sites": sites}
-
-
-def decode_profile(data: dict):
-    from janus.profiler.profile import Profile, SiteProfile
-    profile = Profile(data["max_values"])
-    profile.calls = int(data["calls"])
-    profile.signatures = rec.decode(data["signatures"])
-    profile.sites = {(fn, site_id): rec.decode_dataclass(SiteProfile, fields)
-                     for fn, site_id, fields in data["sites"]}
-    return profile
-
-
 def encode_state(profile, plan) -> dict | None:
-    """The warm-start state, or None when something in it is not plain data."""
+    """The warm-start state, or None when something in it is not plain data.
+
+    The whole Profile object is recorded field by field (whatever the profiler learns
+    in the future comes along); it must decode again before it is written."""
     try:
-        return {"profile": encode_profile(profile), "plan": rec.encode_dataclass(plan),
-                "plan_text": list(plan.describe())}
-    except (TypeError, ValueError) as exc:
+        state = {"profile": rec.encode(profile), "plan": rec.encode_dataclass(plan),
+                 "plan_text": list(plan.describe())}
+        decode_state(json.loads(json.dumps(state)))
+        return state
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
         log.debug("janus cache: no warm start for this function: %s", exc)
         return None
+
+
+def decode_state(state: dict):
+    from janus.graphgen.plan import Plan
+    from janus.profiler.profile import Profile
+    profile = rec.decode(state["profile"])
+    if type(profile) is not Profile:
+        raise ValueError("not a profile")
+    fresh = Profile()
+    missing = set(vars(fresh)) - set(vars(profile))
+    if missing:
+        raise ValueError(f"the profile lacks {sorted(missing)}")
+    return profile, rec.decode_dataclass(Plan, state["plan"])
 
 
 def _jit_of(fn):
@@ -92,8 +93,7 @@ def warm_start(fn, store=None) -> bool:
         return False
     try:
         from janus.graphgen.plan import Plan
-        profile = decode_profile(state["profile"])
-        plan = rec.decode_dataclass(Plan, state["plan"])
+        profile, plan = decode_state(state)
     except Exception as exc:  # noqa: BLE001 - written by other janus code: not usable
         recorder.problem(f"janus cache: ignoring an unreadable warm-start entry of "
                          f"{identity.qualname}: {type(exc).__name__}: {exc}")

@@ -1,0 +1,89 @@
+"""Running a function janus cannot convert as a whole: its convertible parts still fast.
+
+The function's converted code runs with plain Python semantics (it *is* the eager
+run), except that calls into other user functions go through their own
+`janus.jit` (each with its own profile, guards and graphs), and an optimizer's
+`apply_gradients` runs as one graph of the optimizer's own update ops instead of
+hundreds of eager ops. Nothing of the user's code is traced here that its own
+jit would not trace, so results stay those of plain Python.
+"""
+from __future__ import annotations
+
+import threading
+import weakref
+
+import tensorflow as tf
+
+from janus.transform.runtime import Runtime, user_function
+
+
+class MixedRuntime(Runtime):
+    _runtimes: dict = {}
+    _lock = threading.Lock()
+
+    @classmethod
+    def for_function(cls, converted) -> "MixedRuntime":
+        runtime = cls._runtimes.get(id(converted))
+        if runtime is None or runtime.function is not converted:
+            runtime = cls._runtimes[id(converted)] = cls(converted)
+        return runtime
+
+    def call(self, site, fn, /, *args, **kwargs):
+        if getattr(fn, "__name__", "") == "apply_gradients" and args and not kwargs and \
+                _is_optimizer(getattr(fn, "__self__", None)):
+            return _apply_gradients_as_graph(fn.__self__, args[0])
+        target, bound_self = user_function(fn)
+        if target is None or target.__name__ == "<lambda>":
+            return fn(*args, **kwargs)
+        jitted = _callee_jit(target)
+        if bound_self is not None:
+            return jitted(bound_self, *args, **kwargs)
+        return jitted(*args, **kwargs)
+
+
+_callees: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _callee_jit(fn):
+    from janus.jit import JitFunction
+
+    jitted = _callees.get(fn)
+    if jitted is None:
+        jitted = _callees[fn] = JitFunction(fn)
+    return jitted
+
+
+def _is_optimizer(obj) -> bool:
+    import keras
+    return isinstance(obj, keras.optimizers.Optimizer)
+
+
+_update_graphs: dict = {}
+_MAX_UPDATE_GRAPHS = 32
+
+
+def _apply_gradients_as_graph(optimizer, grads_and_vars):
+    pairs = list(grads_and_vars)
+    grads = [g for g, _ in pairs]
+    variables = [v for _, v in pairs]
+    if not pairs or any(g is None or not isinstance(g, tf.Tensor) or not hasattr(g, "numpy")
+                        for g in grads) or tf.inside_function():
+        return optimizer.apply_gradients(pairs)
+    key = (id(optimizer), tuple(id(v) for v in variables),
+           tuple((g.dtype, tuple(g.shape)) for g in grads))
+    update = _update_graphs.get(key)
+    if update is None:
+        if len(_update_graphs) >= _MAX_UPDATE_GRAPHS:
+            return optimizer.apply_gradients(pairs)
+        specs = [tf.TensorSpec(g.shape, g.dtype) for g in grads]
+
+        def apply(*gs):
+            optimizer.apply_gradients(zip(gs, variables))
+            return tf.constant(0)
+
+        update = tf.function(apply, input_signature=specs, autograph=False) \
+            .get_concrete_function()
+        update.janus_keepalive = (optimizer, variables)
+        _update_graphs[key] = update
+    update(*grads)
+    return optimizer.iterations

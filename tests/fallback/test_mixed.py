@@ -1,0 +1,38 @@
+"""A function janus cannot convert still runs its callees and optimizer updates as graphs."""
+import keras
+import numpy as np
+import tensorflow as tf
+
+import janus
+from janus.fallback import mixed
+
+
+def dense(w, x):
+    return tf.tanh(tf.matmul(x, w))
+
+
+def step(w, optimizer, x):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(dense(w, x) ** 2)
+    scale = float(loss.numpy()) + 1.0        # numpy on a tensor: not convertible
+    grads = tape.gradient(loss, [w])
+    optimizer.apply_gradients(zip(grads, [w]))
+    return loss * scale
+
+
+def test_unconvertible_function_equals_eager_and_its_callee_runs_as_graph():
+    w_eager, w_janus = (tf.Variable(np.full((3, 2), 0.3, np.float32)) for _ in range(2))
+    opt_eager, opt_janus = keras.optimizers.Adam(0.1), keras.optimizers.Adam(0.1)
+    jitted = janus.jit(step)
+    for i in range(6):
+        x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) / (i + 1))
+        expected = step(w_eager, opt_eager, x)
+        actual = jitted(w_janus, opt_janus, x)
+        np.testing.assert_allclose(actual.numpy(), expected.numpy(), rtol=1e-5)
+        np.testing.assert_allclose(w_janus.numpy(), w_eager.numpy(), rtol=1e-5, atol=1e-6)
+    stats = janus.stats(jitted)
+    assert stats.graph_calls == 0 and stats.fallback_reasons["unsupported construct"] >= 1
+    assert "numpy" in janus.explain(jitted)
+    callee = mixed._callees[dense]
+    assert callee.stats.graph_calls >= 1
+    assert int(opt_janus.iterations) == int(opt_eager.iterations) == 6
