@@ -301,6 +301,12 @@ def cmd_show(args) -> int:
     for f in functions:
         print(f"  function {f['name']}: {f['nodes']} nodes, {f['inputs']} inputs, "
               f"{f['outputs']} outputs")
+    subgraphs = r.get("subgraphs", [])
+    if subgraphs:
+        print(f"recursion as SubGraph/InvokeOp ({len(subgraphs)}):")
+        for sub in subgraphs:
+            for line in sub.get("text", "").splitlines():
+                print(f"  {line}")
     print()
     print("counters of this specialization (summed over processes):")
     print(f"  graph runs {c.get('graph_runs', 0)}, time in graph {_seconds(c.get('time_graph'))}; "

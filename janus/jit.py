@@ -248,7 +248,7 @@ class JitFunction:
             value, actual = None, f"unreadable ({type(exc).__name__})"
         count = self._record_failure(spec, guard, actual)
         if count >= cfg.failures_to_generalize:
-            self._generalize(_generalized(self.plan, guard, value))
+            self._generalize(_generalized(self.plan, guard, value, spec))
 
     def _in_graph_guard_failed(self, spec, guard, cfg):
         count = self._record_failure(spec, guard, f"{not guard.expected}")
@@ -351,9 +351,11 @@ class BoundJitFunction:
         return self.jit.stats
 
 
-def _generalized(plan: Plan, guard, value):
+def _generalized(plan: Plan, guard, value, spec):
     """The next rung of the ladder for a host guard that keeps failing, or None."""
     expr = guard.source.expr
+    if guard.kind == "len" and expr in spec.appended_only:
+        return plan.with_append_only(expr)
     if guard.kind == "tensor" and tf.is_tensor(value) and hasattr(value, "shape"):
         dtype, shape = guard.expected
         if value.dtype.name == dtype and len(value.shape) == len(shape):

@@ -387,11 +387,23 @@ def graph_text(graph_def) -> str:
     return text_format.MessageToString(graph_def)
 
 
+def subgraph_record(subgraph) -> dict:
+    """A recursive function run as a SubGraph: its cases and InvokeOps, readable."""
+    cases = list(getattr(subgraph, "cases", ()))
+    ops = list(getattr(subgraph, "invoke_ops", ()))
+    return {"function": str(getattr(subgraph, "function", "?")),
+            "node_index": getattr(subgraph, "node_index", None),
+            "cases": [c.describe() if hasattr(c, "describe") else repr(c) for c in cases],
+            "invoke_ops": [o.describe() if hasattr(o, "describe") else repr(o) for o in ops],
+            "text": subgraph.describe() if hasattr(subgraph, "describe") else repr(subgraph)}
+
+
 def spec_content_id(identity: FunctionIdentity, vers: dict, plan_data, guards: list,
-                    in_graph: list, inputs: list) -> str:
+                    in_graph: list, inputs: list, subgraphs: list = ()) -> str:
     """Same function + source + versions + plan + guards (addresses aside) = same id."""
     blob = json.dumps([identity.key, identity.source_hash, vers, plan_data,
-                       [g["text"] for g in guards], [g["text"] for g in in_graph], inputs],
+                       [g["text"] for g in guards], [g["text"] for g in in_graph], inputs,
+                       [normalize(s["text"]) for s in subgraphs]],
                       sort_keys=True)
     return sha256(blob)[:12]
 
@@ -411,7 +423,8 @@ def build_spec_record(jit, spec) -> tuple[dict, str]:
         plan_data = encode_dataclass(spec.plan)
     except TypeError:
         plan_data = None
-    sid = spec_content_id(identity, vers, plan_data, guards, in_graph, inputs)
+    subgraphs = [subgraph_record(s) for s in getattr(spec, "subgraphs", ()) or ()]
+    sid = spec_content_id(identity, vers, plan_data, guards, in_graph, inputs, subgraphs)
     graph_def = spec.concrete.graph.as_graph_def()
     text = graph_text(graph_def)
     source = getattr(converted, "source", None)
@@ -428,6 +441,7 @@ def build_spec_record(jit, spec) -> tuple[dict, str]:
                    "filename": source.filename} if source is not None else None,
         "op_histogram": op_histogram(graph_def),
         "structure": graph_structure(graph_def),
+        "subgraphs": subgraphs,
         "generation_time": float(spec.generation_time),
         "graph_file": f"{sid}.pbtxt", "graph_sha256": sha256(text),
         "graph_bytes": len(text.encode("utf-8")),

@@ -65,19 +65,20 @@ def _delta(now: dict, before: dict) -> dict:
 
 
 class _SpecState:
-    __slots__ = ("ref", "sid", "snapshot")
+    """Counters of one specialization, kept here so they survive the Specialization."""
 
-    def __init__(self, spec):
-        self.ref = weakref.ref(spec)
+    __slots__ = ("sid", "runs", "time_graph", "failures", "snapshot")
+
+    def __init__(self):
         self.sid = None
+        self.runs = 0
+        self.time_graph = 0.0
+        self.failures: dict = {}
         self.snapshot = {"graph_runs": 0, "time_graph": 0.0, "guard_failures": {}}
 
     def current(self):
-        spec = self.ref()
-        if spec is None:
-            return None
-        return {"graph_runs": spec.calls, "time_graph": spec.time_graph,
-                "guard_failures": _copy_counter(spec.failures)}
+        return {"graph_runs": self.runs, "time_graph": self.time_graph,
+                "guard_failures": dict(self.failures)}
 
 
 class _JitState:
@@ -110,6 +111,7 @@ class Recorder:
         self._lock = threading.Lock()         # guards the in-memory state below
         self._flush_lock = threading.RLock()  # one flush at a time
         self._states: dict[int, _JitState] = {}
+        self._specs: dict[int, _SpecState] = {}   # id(Specialization) -> its counters
         self._stores: dict[str, CacheStore] = {}
         self._thread = None
         self._wake = threading.Event()
@@ -136,7 +138,8 @@ class Recorder:
         self._installed = False
 
     def _callbacks(self):
-        return [("generated", self.on_generated), ("guard_failed", self.on_guard_failed),
+        return [("generated", self.on_generated), ("graph_run", self.on_graph_run),
+                ("guard_failed", self.on_guard_failed),
                 ("fallback", self.on_fallback), ("generation_failed", self.on_generation_failed),
                 ("gave_up", self.on_gave_up), ("generalized", self.on_generalized)]
 
@@ -161,7 +164,7 @@ class Recorder:
             state.pending = []
             state.snapshot = _stats_snapshot(state.stats)
             for spec_state in state.specs:
-                spec_state.snapshot = spec_state.current() or spec_state.snapshot
+                spec_state.snapshot = spec_state.current()
             state.notes.clear()
 
     def store(self) -> CacheStore:
@@ -192,17 +195,31 @@ class Recorder:
         if not settings.is_enabled():
             return
         state = self._state(jit)
+        spec_state = _SpecState()
         with self._lock:
             state.active = True
-            state.specs.append(_SpecState(spec))
-            state.pending.append((spec, jit.profile, spec.plan))
+            state.specs.append(spec_state)
+            self._specs[id(spec)] = spec_state
+            state.pending.append((spec, spec_state, jit.profile, spec.plan))
         self._start()
 
+    def on_graph_run(self, jit, spec, seconds) -> None:
+        """The only hot-path callback: two additions in memory."""
+        spec_state = self._specs.get(id(spec))
+        if spec_state is not None:
+            spec_state.runs += 1
+            spec_state.time_graph += seconds
+
     def on_guard_failed(self, jit, spec, guard, actual) -> None:
-        if settings.is_enabled():
-            self._state(jit).notes.append({"time": time.time(), "event": "guard_failed",
-                                           "spec": id(spec), "guard": rec.normalize(guard.describe()),
-                                           "actual": str(actual)[:200]})
+        if not settings.is_enabled():
+            return
+        text = rec.normalize(guard.describe())
+        spec_state = self._specs.get(id(spec))
+        if spec_state is not None:
+            spec_state.failures[text] = spec_state.failures.get(text, 0) + 1
+        self._state(jit).notes.append({"time": time.time(), "event": "guard_failed",
+                                       "spec": spec_state, "guard": text,
+                                       "actual": str(actual)[:200]})
 
     def on_fallback(self, jit, category, reason) -> None:
         if not settings.is_enabled():
@@ -281,12 +298,15 @@ class Recorder:
                                   keep=new_ids)
             if evicted:
                 log.info("janus cache: evicted %d least used specialization(s)", len(evicted))
-        # Drop functions that are gone and fully written.
+        # Forget functions that are gone and fully written.
         with self._lock:
             for key, state in list(self._states.items()):
-                if state.ref() is None and not state.pending and \
-                        all(s.ref() is None for s in state.specs):
+                if state.ref() is None and not state.pending and not state.notes and \
+                        all(s.current() == s.snapshot for s in state.specs):
                     del self._states[key]
+                    for spec_key, spec_state in list(self._specs.items()):
+                        if spec_state in state.specs:
+                            del self._specs[spec_key]
 
     def _identity(self, state: _JitState, converted=None):
         if state.identity is None:
@@ -302,15 +322,13 @@ class Recorder:
 
     def _write_specs(self, store: CacheStore, state: _JitState, pending) -> dict:
         new = {}
-        for spec, profile, plan in pending:
+        for spec, spec_state, profile, plan in pending:
             jit = state.ref()
             record, text = rec.build_spec_record(jit if jit is not None else state.fn, spec)
             self._identity(state, spec.converted)
             if store.write_spec(record, text):
                 self.writes += 1
-            for spec_state in state.specs:
-                if spec_state.ref() is spec:
-                    spec_state.sid = record["id"]
+            spec_state.sid = record["id"]
             counters = new.setdefault(record["id"], {"generations": 0, "generation_time": 0.0})
             counters["generations"] += 1
             counters["generation_time"] += float(spec.generation_time)
@@ -333,7 +351,7 @@ class Recorder:
         spec_deltas = {}
         for spec_state in state.specs:
             current = spec_state.current()
-            if current is None or spec_state.sid is None:
+            if spec_state.sid is None:
                 continue
             d = _delta(current, spec_state.snapshot)
             if d:
@@ -345,7 +363,6 @@ class Recorder:
         if not (delta or spec_deltas or new or notes or state.gave_up or not state.counted_process):
             return
         identity = self._identity(state)
-        sid_of = {id(s.ref()): s.sid for s in state.specs if s.ref() is not None}
         now_time = time.time()
 
         def mutate(index):
@@ -372,7 +389,7 @@ class Recorder:
                     entry["last_used"] = now_time
             for note in notes:
                 if "spec" in note:
-                    note = dict(note, spec=sid_of.get(note["spec"]))
+                    note = dict(note, spec=getattr(note["spec"], "sid", None))
                 index.setdefault("failures" if note["event"] == "guard_failed" else "events",
                                  []).append(note)
             keep = settings.max_failures_kept
@@ -393,6 +410,8 @@ class Recorder:
     # -- introspection
     def sids_of(self, jit) -> list[str]:
         state = self._states.get(id(jit))
+        if state is not None and state.ref() is not jit:
+            return []
         return [s.sid for s in state.specs if s.sid] if state else []
 
 

@@ -97,7 +97,7 @@ def rebuild(skel, results: list, env: tuple):
 
 @dataclasses.dataclass
 class Effect:
-    kind: str  # setattr | delattr | contents | print
+    kind: str  # setattr | delattr | contents | extend | print
     source: Source | None
     name: str = ""
     payload: object = None  # skeleton(s)
@@ -109,6 +109,8 @@ class Effect:
             return f"del {self.source}.{self.name}"
         if self.kind == "contents":
             return f"{self.source}[:] = <result>"
+        if self.kind == "extend":
+            return f"{self.source}.extend(<result>)"
         return "print(...)"
 
 
@@ -176,6 +178,10 @@ class HeapLedger:
                                           skeleton(value, outputs, tracer)))
             else:
                 copy = copies[entry[1]]
+                if hasattr(copy, "items") and isinstance(copy.items, list):  # AppendOnlyList
+                    effects.append(Effect("extend", self.dirty[entry[1]],
+                                          payload=skeleton(list(copy.items), outputs, tracer)))
+                    continue
                 contents = dict(copy) if isinstance(copy, dict) else list(copy)
                 effects.append(Effect("contents", self.dirty[entry[1]],
                                       payload=skeleton(contents, outputs, tracer)))
@@ -199,6 +205,8 @@ def apply(effects: list[Effect], results: list, env: tuple) -> None:
             setattr(target, effect.name, rebuild(effect.payload, results, env))
         elif effect.kind == "delattr":
             delattr(target, effect.name)
+        elif effect.kind == "extend":
+            target.extend(rebuild(effect.payload, results, env))
         elif isinstance(target, dict):
             target.clear()
             target.update(rebuild(effect.payload, results, env))

@@ -14,6 +14,7 @@ class Plan:
     dynamic_dims: tuple = ()          # ((source expr, (dim, ...)), ...)
     dynamic_lists: frozenset = frozenset()   # source exprs fed as stacked tensors
     general_branches: frozenset = frozenset()  # (function, site id) built as tf.cond
+    append_only: frozenset = frozenset()  # heap lists only appended to: length not guarded
 
     def tensor_shape(self, expr: str, shape: tuple) -> tuple:
         dims = dict(self.dynamic_dims).get(expr, ())
@@ -30,13 +31,18 @@ class Plan:
     def with_dynamic_list(self, expr: str) -> "Plan":
         return dataclasses.replace(self, dynamic_lists=self.dynamic_lists | {expr})
 
+    def with_append_only(self, expr: str) -> "Plan":
+        return dataclasses.replace(self, append_only=self.append_only | {expr})
+
     def with_general_branch(self, key: tuple) -> "Plan":
         return dataclasses.replace(self, general_branches=self.general_branches | {key})
 
     def describe(self) -> list[str]:
         lines = [f"dynamic dims of {e}: {list(d)}" for e, d in self.dynamic_dims]
         lines += [f"list {e} of varying length: tf.while_loop" for e in sorted(self.dynamic_lists)]
-        lines += [f"branch {f}#{s}: tf.cond" for f, s in sorted(self.general_branches)]
+        lines += [f"branch {f}#{s}: tf.cond / tf.while_loop" for f, s in sorted(self.general_branches)]
+        lines += [f"list {e} is only appended to: its length is not assumed"
+                  for e in sorted(self.append_only)]
         return lines or ["fully specialized"]
 
 

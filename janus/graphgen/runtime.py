@@ -15,7 +15,7 @@ from janus.errors import ConversionError
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.values import Accumulator, DynamicLength, DynamicList
+from janus.graphgen.values import Accumulator, AppendOnlyList, DynamicLength, DynamicList
 from janus.recursion.subgraph import NodeProxy, SubGraph, result_of_root, run_batched
 from janus.recursion.table import table_layout
 from janus.transform import convert
@@ -174,8 +174,9 @@ class TraceRuntime(Runtime):
     def ld_item(self, obj, key):
         if isinstance(obj, DynamicList):
             return obj[key]
-        value = obj[key]
         tracer = self.tracer
+        tracer.read(obj)
+        value = obj[key]
         source = tracer.source_of(obj)
         if source is not None and isinstance(key, (int, str)) and id(obj) not in tracer.copy_sources:
             return tracer.import_value(value, source.item(key))
@@ -199,8 +200,11 @@ class TraceRuntime(Runtime):
             raise ConversionError(f"mutates a {type(obj).__name__} janus cannot copy")
 
     def aug(self, op, target, value):
+        self.tracer.read(value)
+        if op != "+=":
+            self.tracer.read(target)
         result = AUG_OPS[op](target, value)
-        if result is target and isinstance(target, (list, dict)):
+        if result is target and isinstance(target, (list, dict, AppendOnlyList)):
             self._touched(target)
         return result
 
@@ -234,13 +238,19 @@ class TraceRuntime(Runtime):
             if bound_self is not None:
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
+        owner = getattr(fn, "__self__", None)
+        if not (id(owner) in tracer.copy_sources and
+                getattr(fn, "__name__", "") in ("append", "extend")):
+            tracer.read(owner)
+        for value in list(args) + list(kwargs.values()):
+            tracer.read(value)
         result = fn(*args, **kwargs)
         if isinstance(fn, type) and not tracer.is_static(result):
             tracer.local_objects.add(id(result))
             tracer.keepalive.append(result)
         owner = getattr(fn, "__self__", None)
         if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
-                isinstance(owner, (list, dict)):
+                isinstance(owner, (list, dict, AppendOnlyList)):
             self._touched(owner)
         return result
 
@@ -289,6 +299,7 @@ class TraceRuntime(Runtime):
     # -- control flow
     def test(self, site, value):
         if not is_symbolic(value):
+            self.tracer.read(value)
             return bool(value)
         return self.tracer.expect(self._site(site), self.key, value)
 
@@ -296,6 +307,7 @@ class TraceRuntime(Runtime):
         return self.test(site, value)
 
     def iterate(self, site, iterable):
+        self.tracer.read(iterable)
         if isinstance(iterable, DynamicList):
             raise ConversionError("a loop with break/continue/return over a list whose length "
                                   "varies is not generalized")

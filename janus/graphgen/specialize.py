@@ -38,6 +38,7 @@ class Specialization:
     generation_time: float
     converted: object = None  # the ConvertedFunction traced (its .code is the generated source)
     subgraphs: tuple = ()     # recursion.subgraph.SubGraph run by this graph
+    appended_only: frozenset = frozenset()  # heap lists this graph only appends to
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -148,4 +149,5 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                           _compile_feed(inputs, env[2], env[3], tables), captured["result"],
                           captured["effects"], time.perf_counter() - start, converted,
                           tuple(SubGraph(fn, profile.recursive[fn], cases)
-                                for fn, (_, cases) in tables.items()))
+                                for fn, (_, cases) in tables.items()),
+                          tracer.appended_only())

@@ -20,7 +20,7 @@ from janus.fallback.heap import HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen.guards import EAGER_TENSOR, Guard, InGraphGuard
 from janus.graphgen.sources import Source
-from janus.graphgen.values import DynamicList
+from janus.graphgen.values import AppendOnlyList, DynamicList
 
 _current = threading.local()
 _SCALARS = (bool, int, float, str, bytes, complex, type(None))
@@ -54,6 +54,7 @@ class Tracer:
         self.imported: set[int] = set()
         self.local_objects: set[int] = set()
         self.copy_sources: dict[int, Source] = {}
+        self.read_copies: set[int] = set()  # heap list copies whose items or length were used
         self.guards: dict[tuple, Guard] = {}
         self.in_graph: list[InGraphGuard] = []
         self.assert_ops: list = []
@@ -166,7 +167,23 @@ class Tracer:
         self.register(value, source)
         return value
 
+    def read(self, value) -> None:
+        """Note that a copied heap list's items or length were used."""
+        if id(value) in self.copy_sources:
+            self.read_copies.add(id(value))
+
+    def appended_only(self) -> frozenset:
+        """Sources of heap lists this trace appended to but never read."""
+        return frozenset(self.copy_sources[i].expr for i in self.ledger.dirty
+                         if i not in self.read_copies and i in self.copy_sources)
+
     def _import_list(self, value: list, source: Source):
+        if source.expr in self.plan.append_only:
+            self.guard("type", source, list)
+            proxy = self.ledger.copy_of(value, source, lambda _: AppendOnlyList())
+            self._imported(proxy, source)
+            self.copy_sources[id(proxy)] = source
+            return proxy
         if self.plan.is_dynamic_list(source.expr) and value and \
                 all(isinstance(v, EAGER_TENSOR) for v in value):
             first = value[0]

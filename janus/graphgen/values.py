@@ -66,6 +66,26 @@ class Accumulator:
         raise ConversionError("reading a list while it is grown inside a generalized loop")
 
 
+class AppendOnlyList:
+    """A heap list the function only appends to: its length and items are not read, so
+    they are not assumed (no guard on the length); the appended items are written back
+    with `list.extend` after the graph ran. Any read fails the trace (janus then
+    goes back to a copy of the whole list)."""
+
+    def __init__(self):
+        self.items: list = []
+
+    def append(self, value):
+        self.items.append(value)
+
+    def extend(self, values):
+        self.items.extend(values)
+
+    def __iadd__(self, values):
+        self.items.extend(values)
+        return self
+
+
 class DynamicLength:
     """`len()` of a DynamicList: an int32 scalar tensor that converts to the dtype
     it meets, as a Python int would (`tf.add_n(losses) / len(losses)`)."""

@@ -36,3 +36,29 @@ def test_unconvertible_function_equals_eager_and_its_callee_runs_as_graph():
     callee = mixed._callees[dense]
     assert callee.stats.graph_calls >= 1
     assert int(opt_janus.iterations) == int(opt_eager.iterations) == 6
+
+
+class _Model:
+    def __init__(self):
+        self.history = []
+
+
+def _record(model, x):
+    y = x * 2.0
+    model.history.append(y)
+    model.history += [y + 1.0]
+    return y
+
+
+def test_heap_list_only_appended_to_needs_no_new_graph_per_length():
+    eager_model, janus_model = _Model(), _Model()
+    jitted = janus.jit(_record)
+    for i in range(12):
+        x = tf.constant(float(i))
+        np.testing.assert_allclose(jitted(janus_model, x).numpy(), _record(eager_model, x).numpy())
+        assert [float(v) for v in janus_model.history] == [float(v) for v in eager_model.history]
+        assert all(isinstance(v, type(x)) for v in janus_model.history)
+    stats = janus.stats(jitted)
+    assert stats.generations <= 3          # two length-specialized graphs, then one general
+    assert stats.graph_calls == 10
+    assert any("only appended" in line for line in jitted.specializations[0].plan.describe())
