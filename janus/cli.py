@@ -110,9 +110,10 @@ def _match_functions(listing, name: str):
     return out
 
 
-def _spec_row(spec) -> dict:
+def _spec_row(spec, function=None) -> dict:
+    from janus.cache.store import staleness
     r, c = spec.record, spec.counters
-    return {"id": spec.id, "function": r["function"]["qualname"],
+    return {"id": spec.id, "stale": staleness(function.index if function else None, r), "function": r["function"]["qualname"],
             "module": r["function"]["module"], "plan": r.get("plan", []),
             "guards": len(r.get("guards", [])), "in_graph_guards": len(r.get("in_graph_guards", [])),
             "ops": sum(r.get("op_histogram", {}).values()),
@@ -132,7 +133,7 @@ def _function_row(f) -> dict:
             "source_hash": ident.get("source_hash"), "processes": (f.index or {}).get("processes", 0),
             "counters": c, "gave_up": (f.index or {}).get("gave_up"),
             "evicted": (f.index or {}).get("evicted", 0),
-            "specializations": [_spec_row(s) for s in f.specs]}
+            "specializations": [_spec_row(s, f) for s in f.specs]}
 
 
 # -- commands --------------------------------------------------------------------------
@@ -164,7 +165,7 @@ def cmd_list(args) -> int:
             print(f"  {s['id']:<12}  {s['graph_runs']:>6}  {s['guards']:>6}  {s['in_graph_guards']:>8}"
                   f"  {s['ops']:>5}  {s['generations']:>3}  {s['guard_failures']:>5}  "
                   f"{_seconds(s['time_graph']):>10}  {_when(s['last_used']):<19}  "
-                  f"{'; '.join(s['plan'])}")
+                  f"{'; '.join(s['plan'])}{'  (' + s['stale'] + ')' if s['stale'] else ''}")
     return 0
 
 
@@ -255,6 +256,9 @@ def cmd_show(args) -> int:
           f"(build {v.get('janus_build')}), python {v.get('python')}")
     print(f"  created:   {_when(r.get('created'))}; last used {_when(c.get('last_used'))}")
     print(f"  plan:      {'; '.join(r.get('plan', []))}")
+    stale = _spec_row(spec, function)["stale"]
+    if stale:
+        print(f"  note:      {stale}; a warm start will not use it")
     print(f"  graph:     {spec.graph_path} ({_size(r.get('graph_bytes', 0))})")
     guards = r.get("guards", [])
     print()

@@ -356,6 +356,9 @@ def _generalized(plan: Plan, guard, value, spec):
     expr = guard.source.expr
     if guard.kind == "len" and expr in spec.appended_only:
         return plan.with_append_only(expr)
+    if guard.kind == "value" and type(guard.expected) in (int, float) and \
+            type(value) is type(guard.expected):
+        return plan.with_scalar(expr)
     if guard.kind == "tensor" and tf.is_tensor(value) and hasattr(value, "shape"):
         dtype, shape = guard.expected
         if value.dtype.name == dtype and len(value.shape) == len(shape):

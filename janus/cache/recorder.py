@@ -119,7 +119,8 @@ class Recorder:
         self._installed = False
         self._warned: set = set()
         self.last_flush = 0.0
-        self.writes = 0
+        self.writes = 0          # specialization records written
+        self.index_writes = 0    # function indexes updated (counter flushes)
 
     # -- lifecycle
     def install(self) -> None:
@@ -332,7 +333,9 @@ class Recorder:
             counters = new.setdefault(record["id"], {"generations": 0, "generation_time": 0.0})
             counters["generations"] += 1
             counters["generation_time"] += float(spec.generation_time)
-            counters["summary"] = {"guards": len(record["guards"]),
+            counters["summary"] = {"source_hash": record["function"]["source_hash"],
+                                   "versions": record["versions"],
+                                   "guards": len(record["guards"]),
                                    "in_graph_guards": len(record["in_graph_guards"]),
                                    "ops": sum(record["op_histogram"].values()),
                                    "plan": record["plan"]}
@@ -401,6 +404,7 @@ class Recorder:
                 index["gave_up"] = state.gave_up
 
         store.update_index(identity.key, mutate)
+        self.index_writes += 1
         state.counted_process = True
         state.snapshot = now
         for items in spec_deltas.values():

@@ -55,6 +55,31 @@ def empty_spec_counters() -> dict:
             "guard_failures": {}, "created": time.time(), "last_used": 0.0}
 
 
+def is_current(index: dict, entry: dict) -> bool:
+    """Was this specialization made from the function's latest source, by the latest versions?"""
+    function = index.get("function") or {}
+    if entry.get("source_hash") and entry["source_hash"] != function.get("source_hash"):
+        return False
+    if entry.get("versions") and index.get("versions") and entry["versions"] != index["versions"]:
+        return False
+    return True
+
+
+def staleness(index: dict | None, record: dict) -> str:
+    """'' if current, else why the specialization can no longer be used as is."""
+    if not index:
+        return ""
+    function = index.get("function") or {}
+    if function.get("source_hash") and record["function"].get("source_hash") != function["source_hash"]:
+        return "stale: the function's source changed since"
+    versions = index.get("versions")
+    if versions and record.get("versions") != versions:
+        changed = [k for k in sorted(set(versions) | set(record.get("versions", {})))
+                   if versions.get(k) != record.get("versions", {}).get(k)]
+        return f"stale: made by other versions ({', '.join(changed)})"
+    return ""
+
+
 def add_counters(into: dict, delta: dict) -> dict:
     """into += delta, recursively for dicts of numbers."""
     for key, value in delta.items():
@@ -262,8 +287,10 @@ class CacheStore:
             changed = set()
 
             def score(item):
+                """Stale entries (another source or versions) go first, then the least used."""
                 key, sid, c = item
-                return (c.get("graph_runs", 0), c.get("last_used", 0) or c.get("created", 0))
+                return (is_current(indexes[key], c), c.get("graph_runs", 0),
+                        c.get("last_used", 0) or c.get("created", 0))
 
             for key, index in indexes.items():
                 specs = index["specializations"]

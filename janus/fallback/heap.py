@@ -37,8 +37,10 @@ class Outputs:
 
 def skeleton(value, outputs: Outputs, tracer):
     """Describe `value` so it can be rebuilt from the graph's outputs after a run."""
-    from janus.graphgen.values import DynamicList
+    from janus.graphgen.values import DynamicList, SymbolicScalar
 
+    if isinstance(value, SymbolicScalar):
+        return ("scalar", outputs.add(value.tensor), value.kind)
     if isinstance(value, tf.Variable):
         return ("const", value)
     if tf.is_tensor(value):
@@ -49,8 +51,13 @@ def skeleton(value, outputs: Outputs, tracer):
         return ("unstack", outputs.add(value.stacked))
     if isinstance(value, str):
         if "\x00janus" in value:
-            return ("format", value, [(int(m.group(1)), outputs.add(tracer.formatted[int(m.group(1))]))
-                                      for m in MARKER.finditer(value)])
+            slots = []
+            for match in MARKER.finditer(value):
+                item = tracer.formatted[int(match.group(1))]
+                kind = getattr(item, "kind", None)
+                slots.append((int(match.group(1)),
+                              (outputs.add(getattr(item, "tensor", item)), kind)))
+            return ("format", value, slots)
         return ("const", value)
     if value is None or isinstance(value, (bool, int, float, complex, bytes)):
         return ("const", value)
@@ -73,6 +80,8 @@ def rebuild(skel, results: list, env: tuple):
         return skel[1]
     if kind == "out":
         return results[skel[1]]
+    if kind == "scalar":
+        return skel[2](results[skel[1]].numpy())
     if kind == "unstack":
         return list(tf.unstack(results[skel[1]]))
     if kind == "source":
@@ -87,7 +96,8 @@ def rebuild(skel, results: list, env: tuple):
         text, slots = skel[1], dict(skel[2])
 
         def render(match):
-            value = results[slots[int(match.group(1))]]
+            index, kind = slots[int(match.group(1))]
+            value = results[index] if kind is None else kind(results[index].numpy())
             conv, spec = match.group(2), match.group(3)
             value = repr(value) if conv == "r" else str(value) if conv == "s" else value
             return format(value, spec)

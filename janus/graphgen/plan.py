@@ -15,6 +15,7 @@ class Plan:
     dynamic_lists: frozenset = frozenset()   # source exprs fed as stacked tensors
     general_branches: frozenset = frozenset()  # (function, site id) built as tf.cond
     append_only: frozenset = frozenset()  # heap lists only appended to: length not guarded
+    scalars: frozenset = frozenset()      # Python numbers fed as scalar tensors
 
     def tensor_shape(self, expr: str, shape: tuple) -> tuple:
         dims = dict(self.dynamic_dims).get(expr, ())
@@ -31,6 +32,9 @@ class Plan:
     def with_dynamic_list(self, expr: str) -> "Plan":
         return dataclasses.replace(self, dynamic_lists=self.dynamic_lists | {expr})
 
+    def with_scalar(self, expr: str) -> "Plan":
+        return dataclasses.replace(self, scalars=self.scalars | {expr})
+
     def with_append_only(self, expr: str) -> "Plan":
         return dataclasses.replace(self, append_only=self.append_only | {expr})
 
@@ -43,6 +47,7 @@ class Plan:
         lines += [f"branch {f}#{s}: tf.cond / tf.while_loop" for f, s in sorted(self.general_branches)]
         lines += [f"list {e} is only appended to: its length is not assumed"
                   for e in sorted(self.append_only)]
+        lines += [f"number {e} is fed as a scalar tensor" for e in sorted(self.scalars)]
         return lines or ["fully specialized"]
 
 

@@ -15,7 +15,8 @@ from janus.errors import ConversionError
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.values import Accumulator, AppendOnlyList, DynamicLength, DynamicList
+from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicLength, DynamicList,
+                                   SymbolicScalar)
 from janus.recursion.subgraph import NodeProxy, SubGraph, result_of_root, run_batched
 from janus.recursion.table import table_layout
 from janus.transform import convert
@@ -298,6 +299,8 @@ class TraceRuntime(Runtime):
 
     # -- control flow
     def test(self, site, value):
+        if isinstance(value, SymbolicScalar):
+            value = value.tensor
         if not is_symbolic(value):
             self.tracer.read(value)
             return bool(value)
@@ -318,6 +321,8 @@ class TraceRuntime(Runtime):
         return iterable
 
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
+        if isinstance(test, SymbolicScalar):
+            test = test.tensor
         if is_symbolic(test) and (self.key, site) in self.tracer.plan.general_branches:
             return self._cond(site, test, if_true, if_false, get_state, set_state, both)
         if self.test(site, test):

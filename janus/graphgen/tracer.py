@@ -20,7 +20,7 @@ from janus.fallback.heap import HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen.guards import EAGER_TENSOR, Guard, InGraphGuard
 from janus.graphgen.sources import Source
-from janus.graphgen.values import AppendOnlyList, DynamicList
+from janus.graphgen.values import AppendOnlyList, DynamicList, SymbolicScalar
 
 _current = threading.local()
 _SCALARS = (bool, int, float, str, bytes, complex, type(None))
@@ -109,6 +109,7 @@ class Tracer:
             self.guards[key] = Guard(kind, source, expected, where)
 
     def is_static(self, value) -> bool:
+        """Values a graph can hand back as they are (modules, functions, library objects)."""
         return isinstance(value, (types.ModuleType, types.FunctionType, type,
                                   types.BuiltinFunctionType, types.MethodType)) or \
             _is_opaque(value)
@@ -138,6 +139,10 @@ class Tracer:
             self.guard("tensor", source, spec)
             return self.input(source, "tensor", spec)
         if isinstance(value, _SCALARS):
+            if source.expr in self.plan.scalars and type(value) in (int, float):
+                self.guard("type", source, type(value))
+                dtype = "float64" if type(value) is float else "int64"
+                return SymbolicScalar(self.input(source, "tensor", (dtype, ())), type(value))
             self.guard("value", source, value)
             return value
         if isinstance(value, types.ModuleType) or isinstance(value, (types.FunctionType, type,
@@ -176,6 +181,12 @@ class Tracer:
         """Sources of heap lists this trace appended to but never read."""
         return frozenset(self.copy_sources[i].expr for i in self.ledger.dirty
                          if i not in self.read_copies and i in self.copy_sources)
+
+    def format_marker(self, value, conversion: str, spec: str) -> str:
+        """A stand-in string for a value formatted during the trace (see fallback.heap)."""
+        index = len(self.formatted)
+        self.formatted[index] = value
+        return f"\x00janus{index}{conversion}{spec}\x00"
 
     def _import_list(self, value: list, source: Source):
         if source.expr in self.plan.append_only:
@@ -251,10 +262,7 @@ def _install_format_hooks() -> None:
             tracer = getattr(_current, "tracer", None)
             if tracer is None:
                 return originals[name](self, *args)
-            index = len(tracer.formatted)
-            tracer.formatted[index] = self
-            spec = args[0] if args else ""
-            return f"\x00janus{index}{conversion}{spec}\x00"
+            return tracer.format_marker(self, conversion, args[0] if args else "")
         return method
 
     cls.__format__ = make("__format__", "f")

@@ -102,3 +102,95 @@ def _convert_length(value, dtype=None, name=None, as_ref=False):
 
 
 tf.register_tensor_conversion_function(DynamicLength, _convert_length)
+
+
+class SymbolicScalar:
+    """A Python int/float whose value changes from call to call, fed as a scalar tensor.
+
+    Arithmetic with Python numbers and other SymbolicScalars keeps Python's typing
+    (int op int is int, `/` gives float, comparisons give bool) and stays a
+    SymbolicScalar, so a value written back to the heap or returned is a Python
+    number again. With a tensor it converts to the tensor's dtype, as a Python
+    number would.
+    """
+
+    def __init__(self, tensor, kind: type):
+        self.tensor = tensor
+        self.kind = kind
+
+    @staticmethod
+    def _dtype(kind):
+        return tf.float64 if kind is float else tf.bool if kind is bool else tf.int64
+
+    def _binary(self, other, op, reflected=False, kind=None):
+        if isinstance(other, SymbolicScalar):
+            other_kind, other_tensor = other.kind, other.tensor
+        elif isinstance(other, (bool, int, float)):
+            other_kind, other_tensor = type(other), other
+        elif tf.is_tensor(other):
+            mine = tf.cast(self.tensor, other.dtype)
+            return op(other, mine) if reflected else op(mine, other)
+        else:
+            return NotImplemented
+        if kind is None:
+            kind = float if float in (self.kind, other_kind) else int
+        work = float if kind is float or float in (self.kind, other_kind) else int
+        a = tf.cast(self.tensor, self._dtype(work))
+        b = tf.cast(other_tensor, self._dtype(work))
+        result = op(b, a) if reflected else op(a, b)
+        return SymbolicScalar(tf.cast(result, self._dtype(kind)), kind)
+
+    def __add__(self, o): return self._binary(o, tf.add)
+    def __radd__(self, o): return self._binary(o, tf.add, True)
+    def __sub__(self, o): return self._binary(o, tf.subtract)
+    def __rsub__(self, o): return self._binary(o, tf.subtract, True)
+    def __mul__(self, o): return self._binary(o, tf.multiply)
+    def __rmul__(self, o): return self._binary(o, tf.multiply, True)
+    def __truediv__(self, o): return self._binary(o, _truediv, kind=float)
+    def __rtruediv__(self, o): return self._binary(o, _truediv, True, kind=float)
+    def __floordiv__(self, o): return self._binary(o, tf.math.floordiv)
+    def __rfloordiv__(self, o): return self._binary(o, tf.math.floordiv, True)
+    def __mod__(self, o): return self._binary(o, tf.math.floormod)
+    def __rmod__(self, o): return self._binary(o, tf.math.floormod, True)
+    def __pow__(self, o): return self._binary(o, tf.pow)
+    def __eq__(self, o): return self._binary(o, tf.equal, kind=bool)
+    def __ne__(self, o): return self._binary(o, tf.not_equal, kind=bool)
+    def __lt__(self, o): return self._binary(o, tf.less, kind=bool)
+    def __le__(self, o): return self._binary(o, tf.less_equal, kind=bool)
+    def __gt__(self, o): return self._binary(o, tf.greater, kind=bool)
+    def __ge__(self, o): return self._binary(o, tf.greater_equal, kind=bool)
+
+    def __neg__(self):
+        return SymbolicScalar(-self.tensor, self.kind)
+
+    __hash__ = object.__hash__
+
+    def __bool__(self):
+        raise ConversionError("a Python number that changes per call is used as a condition "
+                              "outside an `if`/`while` test")
+
+    def __index__(self):
+        raise ConversionError("a Python int that changes per call is used as an index or count")
+
+    __int__ = __float__ = __index__
+
+    def __format__(self, spec):
+        from janus.graphgen import tracer
+        return tracer.current().format_marker(self, "f", spec)
+
+    def __repr__(self):
+        from janus.graphgen import tracer
+        return tracer.current().format_marker(self, "r", "")
+
+    __str__ = __repr__
+
+
+def _truediv(a, b):
+    return tf.math.truediv(a, b)
+
+
+def _convert_scalar(value, dtype=None, name=None, as_ref=False):
+    return tf.cast(value.tensor, dtype or SymbolicScalar._dtype(value.kind))
+
+
+tf.register_tensor_conversion_function(SymbolicScalar, _convert_scalar)
