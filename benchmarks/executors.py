@@ -9,7 +9,7 @@ expert_xla   the same with ``jit_compile=True``
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 from models.common import Workload
 
@@ -71,15 +71,16 @@ def _prepare_janus(step: Callable, state: Any) -> Prepared:
     return Prepared(lambda *batch: fn(state, *batch), lambda: janus_stats(janus, fn))
 
 
-def janus_stats(janus: Any, fn: Any) -> Optional[dict]:
-    """``janus.stats(fn)`` as a plain dict of the known counters (missing ones omitted)."""
+def janus_stats(janus: Any, fn: Any) -> dict:
+    """``{"janus_stats": ...}``: ``janus.stats(fn)`` as a plain dict of the known
+    counters (missing ones omitted), None without ``janus.stats``, or an error."""
     stats_fn = getattr(janus, "stats", None)
     if stats_fn is None:
-        return None
+        return {"janus_stats": None}
     try:
         stats = stats_fn(fn)
     except Exception as e:
-        return {"error": f"{type(e).__name__}: {e}"}
+        return {"janus_stats": {"error": f"{type(e).__name__}: {e}"}}
     if isinstance(stats, dict):
         get = stats.get
     else:

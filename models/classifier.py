@@ -1,9 +1,8 @@
 """Shared training step, expert graph and workload builder for the image classifiers."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
-import numpy as np
 import tensorflow as tf
 import keras
 
@@ -50,7 +49,8 @@ def make_expert(state: ClassifierState, jit_compile: bool = False) -> Callable[.
 
 def classifier_workload(name: str, build_model: Callable[[], keras.Model], image_shape: tuple,
                         batch: int, size: str, seed: int, data: Optional[tuple] = None,
-                        learning_rate: float = 0.01, params: Optional[dict] = None) -> Workload:
+                        learning_rate: float = 0.01, params: Optional[dict] = None,
+                        tolerance: float = 1e-4) -> Workload:
     """A Workload around ``build_model`` on ``data`` (images, labels) or synthetic images."""
     if data is None:
         data = vision_data.synthetic_images(max(256, 4 * batch), image_shape, seed=seed + 1)
@@ -67,6 +67,6 @@ def classifier_workload(name: str, build_model: Callable[[], keras.Model], image
         name=name, category="CNN", make_state=make_state, step=step,
         batches=lambda n: vision_data.image_batches(images, labels, batch, n),
         variables=lambda state: list(state.model.trainable_variables) + list(state.model.non_trainable_variables),
-        expert=make_expert, items_per_step=batch, item_name="images", tolerance=1e-4, size=size,
+        expert=make_expert, items_per_step=batch, item_name="images", tolerance=tolerance, size=size,
         params=dict(params or {}, batch=batch, image_shape=list(image_shape)),
     )

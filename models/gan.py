@@ -13,7 +13,7 @@ import numpy as np
 import tensorflow as tf
 
 from models.common import Workload, check_size, run_script
-from models.ppo import MLP
+from models.mlp import MLP
 
 SIZES = {
     # size: (batch, hidden, noise dim)

@@ -16,8 +16,9 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from models.common import Workload, check_size, glorot, zeros
+from models.common import Workload, check_size
 from models.envs import CartPole
+from models.mlp import MLP
 
 SIZES = {
     # size: (rollout length, epochs, minibatch, hidden)
@@ -29,28 +30,6 @@ GAMMA, LAM = 0.99, 0.95
 CLIP, TARGET_KL = 0.2, 0.02
 VALUE_COEF, ENTROPY_COEF = 0.5, 0.01
 LEARNING_RATE = 3e-4
-
-
-class MLP(tf.Module):
-    """Two tanh hidden layers and a linear output."""
-
-    def __init__(self, sizes: list[int], rng: np.random.Generator, name: str):
-        super().__init__(name=name)
-        self.layers = [(glorot(rng, (a, b), f"{name}_W{i}"), zeros((b,), f"{name}_b{i}"))
-                       for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:]))]
-
-    def __call__(self, x):
-        for W, b in self.layers[:-1]:
-            x = tf.tanh(tf.matmul(x, W) + b)
-        W, b = self.layers[-1]
-        return tf.matmul(x, W) + b
-
-    def numpy_forward(self, x: np.ndarray) -> np.ndarray:
-        """The same network in numpy, for cheap rollouts."""
-        for W, b in self.layers[:-1]:
-            x = np.tanh(x @ W.numpy() + b.numpy())
-        W, b = self.layers[-1]
-        return x @ W.numpy() + b.numpy()
 
 
 class PPOState:

@@ -57,11 +57,15 @@ def build_resnet(widths=(16, 32, 64), blocks: int = 2, classes: int = 10) -> ker
 
 
 def workload(size: str = "full", seed: int = 0, cifar_dir: Optional[str] = None) -> Workload:
-    """Small-ResNet training; ``cifar_dir`` switches to real CIFAR-10 python batches."""
+    """Small-ResNet training; ``cifar_dir`` switches to real CIFAR-10 python batches.
+
+    Tolerance 1e-2: graph and eager kernels differ in the last float32 bits and
+    training with batch norm amplifies that to ~1e-3 relative within ~15 steps.
+    """
     batch, widths, blocks = SIZES[check_size(size)]
     data = vision_data.load_cifar10(cifar_dir) if cifar_dir else None
     return classifier_workload("resnet", lambda: build_resnet(widths, blocks), (32, 32, 3), batch,
-                               size, seed, data=data, learning_rate=0.05,
+                               size, seed, data=data, learning_rate=0.01, tolerance=1e-2,
                                params=dict(widths=list(widths), blocks=blocks))
 
 

@@ -8,7 +8,7 @@ from call to call.  The expert version stacks the sequence into one
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 import tensorflow as tf
@@ -113,7 +113,11 @@ def make_batches(n: int, batch: int, input_size: int, min_len: int, max_len: int
 
 
 def make_expert(state: RNNState, jit_compile: bool = False) -> Callable[..., tf.Tensor]:
-    """Hand-written symbolic RNN step: stacked input, tf.while_loop, state in variables."""
+    """Hand-written symbolic RNN step: stacked input, tf.while_loop, state in variables.
+
+    The per-step losses are summed inside the loop (no TensorArray), so the
+    same graph also compiles with XLA (once per sequence length).
+    """
     model, optimizer = state.model, state.optimizer
     cell = model.cell
     h_var = tf.Variable(model.state[0], trainable=False, name="expert_h")
@@ -126,17 +130,16 @@ def make_expert(state: RNNState, jit_compile: bool = False) -> Callable[..., tf.
     def graph_step(xs, ys):
         length = tf.shape(xs)[0]
         with tf.GradientTape() as tape:
-            def body(t, h, c, outputs):
+            def body(t, h, c, loss_sum):
                 h, c = cell((h, c), xs[t])
-                return t + 1, h, c, outputs.write(t, h)
+                prediction = tf.matmul(h, model.W_out) + model.b_out
+                return t + 1, h, c, loss_sum + tf.reduce_mean(tf.square(prediction - ys[t]))
 
-            outputs = tf.TensorArray(tf.float32, size=length)
-            _, h, c, outputs = tf.while_loop(
+            _, h, c, loss_sum = tf.while_loop(
                 lambda t, *_: t < length, body,
-                (tf.constant(0), h_var.read_value(), c_var.read_value(), outputs))
-            hs = outputs.stack()  # [T, batch, hidden]
-            predictions = tf.einsum("tbh,hi->tbi", hs, model.W_out) + model.b_out
-            loss = tf.reduce_mean(tf.square(predictions - ys))
+                (tf.constant(0), h_var.read_value(), c_var.read_value(), tf.constant(0.0)),
+                maximum_iterations=length)
+            loss = loss_sum / tf.cast(length, tf.float32)
         grads = tape.gradient(loss, variables)
         optimizer.apply_gradients(zip(grads, variables))
         h_var.assign(h)
@@ -152,6 +155,7 @@ def make_expert(state: RNNState, jit_compile: bool = False) -> Callable[..., tf.
 def workload(size: str = "full", seed: int = 0, hidden: int | None = None) -> Workload:
     """The RNN workload; ``hidden`` overrides the size's hidden width (e.g. 64 vs 256)."""
     default_hidden, batch, input_size, min_len, max_len = SIZES[check_size(size)]
+    name = "rnn" if hidden is None else f"rnn_h{hidden}"
     hidden = hidden or default_hidden
 
     def make_state() -> RNNState:
@@ -161,7 +165,7 @@ def workload(size: str = "full", seed: int = 0, hidden: int | None = None) -> Wo
         return RNNState(model, optimizer)
 
     return Workload(
-        name="rnn" if hidden == default_hidden else f"rnn_h{hidden}",
+        name=name,
         category="RNN",
         make_state=make_state,
         step=step,

@@ -108,9 +108,9 @@ def synthetic_trees(n: int, vocab_size: int, seed: int = 0, min_len: int = 2, ma
     ranks = np.arange(1, vocab_size, dtype=np.float64)
     p = ranks ** -1.05
     p /= p.sum()
-    lengths = sentence_lengths(rng, n, mean=mean_len, low=min_len, high=max_len)
     trees = []
-    for length in lengths:
+    for _ in range(n):  # one tree at a time: the first k trees do not depend on n
+        length = sentence_lengths(rng, 1, mean=mean_len, low=min_len, high=max_len)[0]
         words = rng.choice(np.arange(1, vocab_size), size=int(length), p=p)
         trees.append(random_tree(rng, words, polarity))
     return trees

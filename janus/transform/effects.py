@@ -115,6 +115,9 @@ class EffectsTransformer(gast.NodeTransformer):
         self.generic_visit(node)
         if all(_plain_target(t) for t in node.targets):
             return node
+        if len(node.targets) == 1 and _simple_store(node.targets[0]):
+            # `self.a = v`: the object is a plain name, so no temporary is needed
+            return self._assign(node.targets[0], node.value, node)
         temp = self._temp()
         out = templates.copy_location(templates.statements("T = V", T=temp, V=node.value), node)
         for target in node.targets:
@@ -185,6 +188,16 @@ class EffectsTransformer(gast.NodeTransformer):
             else:
                 out.append(gast.Delete(targets=[target]))
         return templates.copy_location(out, node)
+
+
+def _simple_store(target) -> bool:
+    """An attribute or item store whose object (and key) are plain names or constants."""
+    if isinstance(target, gast.Attribute):
+        return isinstance(target.value, gast.Name)
+    if isinstance(target, gast.Subscript):
+        return isinstance(target.value, gast.Name) and \
+            isinstance(target.slice, (gast.Name, gast.Constant))
+    return False
 
 
 def _plain_target(target) -> bool:

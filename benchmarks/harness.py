@@ -1,0 +1,192 @@
+"""Run one workload under several executors on identical batches and measure.
+
+For each executor: fresh state from ``make_state``, wrap the step, run
+``warmup`` steps then up to ``steps`` measured steps (stopping early when the
+executor's wall-time budget is spent), time every call (the loss is pulled to
+the host, so the time covers the whole step), and compare each loss with the
+eager loss on the same batch.
+"""
+from __future__ import annotations
+
+import dataclasses
+import gc
+import math
+import time
+import traceback
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from benchmarks.executors import Unavailable, prepare
+from models.common import Workload, to_float
+
+SLOW_STEP_S = 2.0  # print a progress line for any step slower than this
+
+
+@dataclasses.dataclass
+class RunConfig:
+    """How many steps to run and how to summarize them."""
+
+    warmup: int = 3        # untimed steps (janus profiles and generates here)
+    steps: int = 10        # measured steps
+    windows: int = 5       # throughput = median over this many windows of measured steps
+    budget_s: float = 60.0  # wall time per executor; measured steps stop once it is spent
+
+
+def median_throughput(step_times: Sequence[float], windows: int) -> Optional[float]:
+    """Steps/s as the median over ``windows`` consecutive windows of step times."""
+    times = np.asarray(step_times, dtype=np.float64)
+    if len(times) == 0 or times.sum() <= 0:
+        return None
+    chunks = [c for c in np.array_split(times, max(1, min(windows, len(times)))) if len(c)]
+    return float(np.median([len(c) / c.sum() for c in chunks]))
+
+
+def first_line(text: str) -> str:
+    """The line that says what went wrong.
+
+    TensorFlow's trace-time errors start with "in user code:" and a stack of
+    file lines; the actual message is the last line then.
+    """
+    lines = [line.strip() for line in str(text).strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    if lines[0].startswith("in user code:") and len(lines) > 1:
+        return lines[-1]
+    return lines[0]
+
+
+def _snapshot(variables: list) -> list[np.ndarray]:
+    return [np.array(v) for v in variables]
+
+
+def run_executor(workload: Workload, executor: str, batches: list, config: RunConfig,
+                 reference: Optional[dict] = None,
+                 progress: Callable[[str], None] = print) -> tuple[dict, Optional[list]]:
+    """Run one executor; returns (result record, final variable values or None)."""
+    rec: dict[str, Any] = {"executor": executor, "status": "ok", "error": None, "error_type": None,
+                           "error_first_line": None, "error_step": None, "truncated": False}
+    tag = f"[{workload.name}] {executor}"
+    gc.collect()
+    try:
+        state = workload.make_state()
+        prepared = prepare(executor, workload, state)
+    except Unavailable as e:
+        rec.update(status="unavailable", error=str(e), error_first_line=first_line(str(e)))
+        progress(f"{tag}: unavailable ({first_line(str(e))})")
+        return rec, None
+    except Exception as e:
+        _record_error(rec, e, step=None)
+        progress(f"{tag}: error while wrapping: {rec['error_first_line']}")
+        return rec, None
+
+    losses: list[float] = []
+    times: list[float] = []
+    start = time.perf_counter()
+    total = len(batches)
+    for i, batch in enumerate(batches):
+        t0 = time.perf_counter()
+        try:
+            loss = to_float(prepared.call(*batch))
+        except Exception as e:
+            _record_error(rec, e, step=i)
+            progress(f"{tag}: step {i} raised {rec['error_type']}: {rec['error_first_line'][:120]}")
+            break
+        elapsed = time.perf_counter() - t0
+        losses.append(loss)
+        times.append(elapsed)
+        if elapsed > SLOW_STEP_S:
+            progress(f"{tag}: step {i + 1}/{total} took {elapsed:.1f}s")
+        if i + 1 >= config.warmup + 1 and i + 1 < total and time.perf_counter() - start > config.budget_s:
+            rec["truncated"] = True
+            progress(f"{tag}: budget of {config.budget_s:.0f}s spent after {i + 1}/{total} steps")
+            break
+    try:
+        rec.update(prepared.info() or {})
+    except Exception as e:  # counters are a bonus; never fail the run for them
+        rec["info_error"] = f"{type(e).__name__}: {e}"
+
+    measured = times[config.warmup:] if len(times) > config.warmup else times[1:]
+    steps_per_s = median_throughput(measured, config.windows)
+    rec.update(
+        steps_run=len(times), measured_steps=len(measured),
+        first_call_s=times[0] if times else None,
+        max_warmup_call_s=max(times[: config.warmup]) if times[: config.warmup] else None,
+        steps_per_s=steps_per_s,
+        items_per_s=steps_per_s * workload.items_per_step if steps_per_s else None,
+        mean_step_s=float(np.mean(measured)) if measured else None,
+        step_times_s=times, losses=losses,
+    )
+    if rec["status"] == "ok" and not all(math.isfinite(l) for l in losses):
+        rec["status"] = "error"
+        rec["error"] = rec["error_first_line"] = "non-finite loss"
+    _compare(rec, workload, reference)
+    final = _snapshot(workload.variables(state)) if rec["status"] == "ok" else None
+    if reference is not None and final is not None and reference.get("variables") is not None \
+            and rec["steps_run"] == len(reference["losses"]):
+        rec["max_abs_variable_diff"] = float(max(
+            (np.max(np.abs(a - b)) if a.size else 0.0) for a, b in zip(final, reference["variables"])))
+    thr = f"{steps_per_s:.2f} steps/s" if steps_per_s else "no throughput"
+    check = "" if rec.get("correct") is None or rec["status"] != "ok" else (
+        "  correct" if rec["correct"] else "  WRONG RESULTS")
+    progress(f"{tag}: {rec['status']}, {thr}, first call {rec['first_call_s'] or 0:.2f}s{check}")
+    return rec, final
+
+
+def _record_error(rec: dict, e: BaseException, step: Optional[int]) -> None:
+    text = f"{type(e).__name__}: {e}"
+    rec.update(status="error", error=text[:4000], error_type=type(e).__name__,
+               error_first_line=first_line(str(e)) or type(e).__name__, error_step=step,
+               traceback=traceback.format_exc(limit=6)[-4000:])
+
+
+def _compare(rec: dict, workload: Workload, reference: Optional[dict]) -> None:
+    """Losses vs the eager reference on the same batches: max abs/rel difference, verdict."""
+    rec.update(max_abs_loss_diff=None, max_rel_loss_diff=None, compared_steps=0, correct=None)
+    if reference is None or rec["executor"] == "eager":
+        return
+    ref = reference["losses"]
+    n = min(len(ref), len(rec["losses"]))
+    if n == 0:
+        return
+    got, want = np.asarray(rec["losses"][:n]), np.asarray(ref[:n])
+    diff = np.abs(got - want)
+    rel = diff / np.maximum(1.0, np.abs(want))
+    rec.update(max_abs_loss_diff=float(np.max(diff)), max_rel_loss_diff=float(np.max(rel)),
+               compared_steps=n,
+               first_wrong_step=int(np.argmax(rel > workload.tolerance)) if np.any(rel > workload.tolerance) else None,
+               correct=bool(np.all(rel <= workload.tolerance)))
+
+
+def run_workload(workload: Workload, executors: Sequence[str], config: RunConfig,
+                 progress: Callable[[str], None] = print) -> dict:
+    """All executors on one workload; eager always runs first (it is the reference)."""
+    order = ["eager"] + [e for e in executors if e != "eager"]
+    batches = workload.batches(config.warmup + config.steps)
+    result = {"name": workload.name, "category": workload.category, "size": workload.size,
+              "items_per_step": workload.items_per_step, "item_name": workload.item_name,
+              "tolerance": workload.tolerance, "params": workload.params,
+              "eager_run_as_reference": "eager" not in executors, "executors": {}}
+    reference = None
+    for name in order:
+        rec, final = run_executor(workload, name, batches, config, reference, progress)
+        if name == "eager":
+            if rec["status"] != "ok":
+                progress(f"[{workload.name}] eager failed: no reference for correctness")
+            else:
+                reference = {"losses": rec["losses"], "variables": final}
+        result["executors"][name] = rec
+    _relative(result)
+    return result
+
+
+def _relative(result: dict) -> None:
+    """Add speedup over eager and ratio to the expert to every executor record."""
+    ex = result["executors"]
+    base = (ex.get("eager") or {}).get("steps_per_s")
+    expert = (ex.get("expert") or {}).get("steps_per_s")
+    for rec in ex.values():
+        thr = rec.get("steps_per_s")
+        ok = rec.get("status") == "ok" and thr
+        rec["speedup_vs_eager"] = thr / base if ok and base else None
+        rec["ratio_to_expert"] = thr / expert if ok and expert else None
