@@ -23,6 +23,7 @@ from janus.cache.record import CorruptEntry
 log = logging.getLogger("janus.warm")
 _warm: "weakref.WeakSet" = weakref.WeakSet()
 _abandoned: "weakref.WeakSet" = weakref.WeakSet()
+_tried: "weakref.WeakSet" = weakref.WeakSet()   # one attempt per JitFunction
 
 
 def state_key(identity: rec.FunctionIdentity, versions: dict) -> str:
@@ -73,9 +74,11 @@ def warm_start(fn, store=None) -> bool:
     from janus.cache.config import settings
     from janus.cache.recorder import recorder
     jit = _jit_of(fn)
-    if not settings.warm_start_enabled() or jit.profile.calls or jit.specializations \
-            or jit.plan is not None or getattr(jit, "unsupported", None) is not None:
+    if jit in _tried or not settings.warm_start_enabled() or jit.profile.calls \
+            or jit.specializations or jit.plan is not None \
+            or getattr(jit, "unsupported", None) is not None:
         return False
+    _tried.add(jit)
     try:
         from janus.transform import convert
         converted = convert(jit.fn)

@@ -17,7 +17,8 @@ from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicLength, DynamicList,
                                    SymbolicScalar)
-from janus.recursion.subgraph import NodeProxy, SubGraph, result_of_root, run_batched
+from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
+                                     unstack_roots)
 from janus.recursion.table import table_layout
 from janus.transform import convert
 from janus.transform.runtime import AUG_OPS, UNDEFINED, Runtime, user_function
@@ -79,6 +80,12 @@ _POISON = _Poison()
 
 def _is_poison(value) -> bool:
     return any(leaf is _POISON for leaf in tf.nest.flatten(value))
+
+
+def _variable_structure(value) -> bool:
+    """A non-empty list/tuple of variables (or modules): held by reference in a graph."""
+    return isinstance(value, (list, tuple)) and bool(value) and \
+        all(isinstance(v, (tf.Variable, tf.Module)) for v in value)
 
 
 def _all_symbolic(value) -> bool:
@@ -150,6 +157,10 @@ class TraceRuntime(Runtime):
                                       f"{type(obj).__name__} janus cannot locate on each call")
             return value
         if isinstance(obj, types.ModuleType):
+            return value
+        if _variable_structure(value) and name not in getattr(obj, "__dict__", {}):
+            # e.g. `module.trainable_variables` of an object guarded by identity: computed
+            # from the object's structure; guarding it would recompute it on every call.
             return value
         return tracer.import_value(value, source.attr(name))
 
@@ -294,7 +305,8 @@ class TraceRuntime(Runtime):
                 self._unchanged_heap(mark, writes, f"the recursive function {name}")
                 return result
 
-            group["results"] = run_batched(subgraph, run_case, table)
+            group["results"] = unstack_roots(run_batched(subgraph, run_case, table),
+                                             len(expected[0]))
         return result_of_root(subgraph, group["results"], index)
 
     # -- control flow

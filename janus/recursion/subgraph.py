@@ -132,9 +132,15 @@ def run_batched(subgraph: SubGraph, run_case, table: dict):
     return [tf.gather(b, table["roots"]) for b in buffers]
 
 
-def result_of_root(subgraph: SubGraph, stacked_leaves: list, index: int):
-    leaves = [leaf[index] for leaf in stacked_leaves]
-    return _pack(subgraph.cases[0].result, leaves)
+def unstack_roots(stacked_leaves: list, count: int) -> list:
+    """Per root, its result leaves: one unstack per leaf (one op, one op back in the
+    gradient) rather than a slice per root."""
+    columns = [tf.unstack(leaf, num=count) for leaf in stacked_leaves]
+    return [list(row) for row in zip(*columns)]
+
+
+def result_of_root(subgraph: SubGraph, rows: list, index: int):
+    return _pack(subgraph.cases[0].result, rows[index])
 
 
 def _is_spec(x) -> bool:
