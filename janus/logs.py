@@ -36,22 +36,17 @@ def _name(jit) -> str:
     return getattr(jit, "__qualname__", repr(jit))
 
 
-def _where(guard) -> str:
-    return guard.describe()
-
-
 def _on_guard_failed(jit, spec, guard, actual):
     count = getattr(jit, "failure_counts", {}).get(getattr(guard, "key", None), 0)
-    _loggers["guards"].info("%s: guard failed in specialization #%s: %s (actual: %s)%s", _name(jit),
-                getattr(spec, "id", "?"), _where(guard), actual,
-                f"; failed {count} times" if count > 1 else "")
+    _loggers["guards"].info("%s: guard failed in specialization #%s: %s (actual: %s)%s",
+                            _name(jit), getattr(spec, "id", "?"), guard.describe(), actual,
+                            f"; failed {count} times" if count > 1 else "")
 
 
 def _on_generated(jit, spec):
-    plan = "; ".join(spec.plan.describe())
-    _loggers["regen"].info("%s: generated specialization #%s in %.3f s (%s; %d host guards, %d in-graph "
-                "guards)", _name(jit), spec.id, spec.generation_time, plan, len(spec.guards),
-                len(spec.in_graph))
+    _loggers["regen"].info("%s: generated specialization #%s in %.3f s (%s; %d host guards, "
+                           "%d in-graph guards)", _name(jit), spec.id, spec.generation_time,
+                           "; ".join(spec.plan.describe()), len(spec.guards), len(spec.in_graph))
 
 
 def _on_generation_failed(jit, reason):
@@ -61,23 +56,24 @@ def _on_generation_failed(jit, reason):
 def _on_generalized(jit, old_plan, new_plan):
     added = [line for line in new_plan.describe() if line not in old_plan.describe()]
     _loggers["regen"].info("%s: an assumption keeps failing; regenerating more generally: %s",
-                _name(jit), "; ".join(added) or "; ".join(new_plan.describe()))
+                           _name(jit), "; ".join(added) or "; ".join(new_plan.describe()))
 
 
 def _on_fallback(jit, category, reason):
-    _loggers["fallback"].info("%s: runs eagerly (%s): %s", _name(jit), getattr(category, "value", category),
-                reason)
+    _loggers["fallback"].info("%s: runs eagerly (%s): %s", _name(jit),
+                              getattr(category, "value", category), reason)
 
 
 def _on_gave_up(jit, reason):
-    _loggers["fallback"].warning("%s: janus gives up and runs it eagerly from now on: %s", _name(jit), reason)
+    _loggers["fallback"].warning("%s: janus gives up and runs it eagerly from now on: %s",
+                                 _name(jit), reason)
 
 
 def _on_heap(jit, spec):
     effects = [e.describe() for e in spec.effects]
     if effects:
-        _loggers["heap"].info("%s: specialization #%s defers %d heap write(s) until the graph succeeded: %s",
-                    _name(jit), spec.id, len(effects), "; ".join(effects))
+        _loggers["heap"].info("%s: specialization #%s defers %d heap write(s) until the graph "
+                              "succeeded: %s", _name(jit), spec.id, len(effects), "; ".join(effects))
 
 
 def _on_profiled(jit, profile):

@@ -7,6 +7,8 @@ directory: the cache directory. None means `$JANUS_CACHE_DIR`, else
     `$XDG_CACHE_HOME/janus`, else `~/.cache/janus`.
 enabled: record specializations on disk (`JANUS_CACHE=0` turns it off).
 warm_start: let a later process reuse a recorded profile and plan (`JANUS_WARM_START=0`).
+warm_start_same_process: also let a new JitFunction of the same function in the process
+    that recorded it start warm (off: within a process janus behaves as without a cache).
 max_entries_per_function / max_entries: bounds; past them the least used
     specializations are evicted (fewest graph runs, then least recently used).
 flush_interval: seconds between counter flushes (counters are also flushed at exit).
@@ -37,6 +39,7 @@ class CacheSettings:
     directory: str | None = None
     enabled: bool | None = None
     warm_start: bool | None = None
+    warm_start_same_process: bool = False
     max_entries_per_function: int = 16
     max_entries: int = 256
     flush_interval: float = 5.0

@@ -156,6 +156,7 @@ class Recorder:
     def _after_fork(self) -> None:
         # The child starts with fresh locks and no writer; what the parent had not
         # written yet is the parent's to write (no double counting).
+        warm.PROCESS = f"{os.getpid()}-{time.time():.6f}"
         self._lock = threading.Lock()
         self._flush_lock = threading.RLock()
         self._wake = threading.Event()
@@ -344,6 +345,7 @@ class Recorder:
                 warm_state = encode_state(profile, plan)
                 if warm_state is not None:
                     warm_state["spec"] = record["id"]
+                    warm_state["process"] = warm.PROCESS
                     store.write_warm(state.identity.key,
                                      state_key(state.identity, record["versions"]), warm_state)
         return new

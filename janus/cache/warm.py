@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import time
 import weakref
 
 from janus.cache import record as rec
@@ -24,6 +26,7 @@ log = logging.getLogger("janus.warm")
 _warm: "weakref.WeakSet" = weakref.WeakSet()
 _abandoned: "weakref.WeakSet" = weakref.WeakSet()
 _tried: "weakref.WeakSet" = weakref.WeakSet()   # one attempt per JitFunction
+PROCESS = f"{os.getpid()}-{time.time():.6f}"     # who wrote a warm state
 
 
 def state_key(identity: rec.FunctionIdentity, versions: dict) -> str:
@@ -94,6 +97,8 @@ def warm_start(fn, store=None) -> bool:
         return False
     if not state:
         return False
+    if state.get("process") == PROCESS and not settings.warm_start_same_process:
+        return False   # recorded by this very process: it behaves as without a cache
     try:
         from janus.graphgen.plan import Plan
         profile, plan = decode_state(state)

@@ -9,7 +9,6 @@ jit would not trace, so results stay those of plain Python.
 """
 from __future__ import annotations
 
-import threading
 import weakref
 
 import tensorflow as tf
@@ -18,16 +17,6 @@ from janus.transform.runtime import Runtime, user_function
 
 
 class MixedRuntime(Runtime):
-    _runtimes: dict = {}
-    _lock = threading.Lock()
-
-    @classmethod
-    def for_function(cls, converted) -> "MixedRuntime":
-        runtime = cls._runtimes.get(id(converted))
-        if runtime is None or runtime.function is not converted:
-            runtime = cls._runtimes[id(converted)] = cls(converted)
-        return runtime
-
     def call(self, site, fn, /, *args, **kwargs):
         if getattr(fn, "__name__", "") == "apply_gradients" and args and not kwargs and \
                 _is_optimizer(getattr(fn, "__self__", None)):

@@ -109,15 +109,6 @@ def _dynamic_zip(fn, args, kwargs):
 
 
 class TraceRuntime(Runtime):
-    _runtimes: dict = {}
-
-    @classmethod
-    def for_function(cls, converted) -> "TraceRuntime":
-        runtime = cls._runtimes.get(id(converted))
-        if runtime is None or runtime.function is not converted:
-            runtime = cls._runtimes[id(converted)] = cls(converted)
-        return runtime
-
     @property
     def key(self) -> str:
         return self.function.qualname
@@ -366,6 +357,21 @@ class TraceRuntime(Runtime):
             value = test()
 
     # -- generalized control flow
+    def _run_block(self, block, get_state, initial, carried, what: str) -> tuple:
+        """Run one branch or loop body of a generalized construct: no heap effects, and
+        Python values other than the carried tensors come out unchanged."""
+        tracer = self.tracer
+        mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+        block()
+        self._unchanged_heap(mark, writes, what)
+        state = get_state()
+        for i, (before, after) in enumerate(zip(initial, state)):
+            if i not in carried and before is not UNDEFINED and after is not before and \
+                    not (isinstance(after, (int, float, str)) and after == before):
+                raise ConversionError(f"{what} changes a Python value; only tensors can change "
+                                      "inside it")
+        return state
+
     def _while(self, site, first, test, body, get_state, set_state, names):
         """A `while` on a tensor condition as tf.while_loop over the tensors it changes."""
         tracer = self.tracer
@@ -384,15 +390,7 @@ class TraceRuntime(Runtime):
 
         def loop_body(*values):
             restore(values)
-            mark, writes = tracer.ledger.mark(), tracer.shadow.writes
-            body()
-            self._unchanged_heap(mark, writes, "a generalized `while`")
-            state = get_state()
-            for i, (before, after) in enumerate(zip(initial, state)):
-                if i not in carried and before is not UNDEFINED and after is not before and \
-                        not (isinstance(after, (int, float, str)) and after == before):
-                    raise ConversionError(f"`{names[i]}` changes a Python value in a `while` on "
-                                          "a tensor condition")
+            state = self._run_block(body, get_state, initial, carried, "a generalized `while`")
             return tuple(tf.nest.map_structure(tf.convert_to_tensor, state[i]) for i in carried)
 
         results = tf.while_loop(condition, loop_body, tuple(initial[i] for i in carried))
@@ -415,15 +413,7 @@ class TraceRuntime(Runtime):
         def branch(fn):
             def run():
                 set_state(initial)
-                mark, writes = tracer.ledger.mark(), tracer.shadow.writes
-                fn()
-                self._unchanged_heap(mark, writes, "a generalized `if`")
-                state = get_state()
-                for i, (before, after) in enumerate(zip(initial, state)):
-                    if i not in carried and before is not UNDEFINED and after is not before and \
-                            not (isinstance(after, (int, float, str)) and after == before):
-                        raise ConversionError("a branch of a tensor-valued `if` changes a Python "
-                                              "value; it cannot be generalized to tf.cond")
+                state = self._run_block(fn, get_state, initial, carried, "a generalized `if`")
                 values = [state[i] for i in carried]
                 if any(v is UNDEFINED or not _all_symbolic(v) and not tf.is_tensor(v)
                        for v in values):

@@ -19,15 +19,7 @@ from janus.transform.runtime import Runtime, user_function
 class ProfileRuntime(Runtime):
     """Hooks that record into `self.profile` (set per call by `profile_call`)."""
 
-    _runtimes: dict = {}
     _current = threading.local()  # .profile: shared by all functions of one profiled call
-
-    @classmethod
-    def for_function(cls, converted) -> "ProfileRuntime":
-        runtime = cls._runtimes.get(id(converted))
-        if runtime is None or runtime.function is not converted:
-            runtime = cls._runtimes[id(converted)] = cls(converted)
-        return runtime
 
     @property
     def key(self) -> str:

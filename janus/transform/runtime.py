@@ -36,6 +36,17 @@ class Runtime:
     def __init__(self, function: ConvertedFunction):
         self.function = function
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._runtimes = {}  # one runtime per converted function, per runtime class
+
+    @classmethod
+    def for_function(cls, converted: ConvertedFunction) -> "Runtime":
+        runtime = cls._runtimes.get(id(converted))
+        if runtime is None or runtime.function is not converted:
+            runtime = cls._runtimes[id(converted)] = cls(converted)
+        return runtime
+
     @staticmethod
     def read(thunk):
         try:
