@@ -20,7 +20,8 @@ from benchmarks.harness import RunConfig
 
 def latency_table(results: dict) -> str:
     """First-call and slowest-warm-up-call seconds per executor and model."""
-    head = f"{'model':<10} {'executor':<12} {'1st call':>9} {'max warmup call':>16} {'steady step':>12}"
+    head = (f"{'model':<10} {'executor':<12} {'1st call':>9} {'max warmup call':>16} "
+            f"{'steady step':>12} {'guard check':>12}")
     lines = [head, "-" * len(head)]
     for model in results["models"].values():
         for name, rec in model["executors"].items():
@@ -28,8 +29,12 @@ def latency_table(results: dict) -> str:
                 continue
             cells = [rec.get("first_call_s"), rec.get("max_warmup_call_s"), rec.get("mean_step_s")]
             text = [("-" if c is None else f"{c * 1000:.0f} ms") for c in cells]
+            stats = rec.get("janus_stats") or {}
+            guard = (f"{stats['time_guards'] / stats['calls'] * 1e6:.0f} us/call"
+                     if stats.get("calls") else "-")
             note = "" if rec["status"] == "ok" else f"  ({rec['status']}: {rec.get('error_type')})"
-            lines.append(f"{model['name']:<10} {name:<12} {text[0]:>9} {text[1]:>16} {text[2]:>12}{note}")
+            lines.append(f"{model['name']:<10} {name:<12} {text[0]:>9} {text[1]:>16} {text[2]:>12} "
+                         f"{guard:>12}{note}")
     return "\n".join(lines) + "\n"
 
 
