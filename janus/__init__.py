@@ -9,15 +9,26 @@ the graph does not fit runs imperatively instead, with the same results.
 """
 from janus.config import Config, config
 from janus.errors import ConversionError, JanusFallbackError
-from janus.jit import BoundJitFunction, JanusWarning, JitFunction, jit
 from janus.stats import Stats
 
 __version__ = "0.1.0"
 
 from janus import cache, logs  # noqa: E402,F401  (on-disk graph cache recorder; JANUS_LOGS)
 
+_LAZY = {"jit", "JitFunction", "BoundJitFunction", "JanusWarning"}
 
-def _jitted(fn) -> JitFunction:
+
+def __getattr__(name):
+    """TensorFlow is imported on first use of the jit API, so `janus cache ...` starts fast."""
+    if name in _LAZY:
+        from janus import function
+        return getattr(function, name)
+    raise AttributeError(f"module 'janus' has no attribute {name!r}")
+
+
+def _jitted(fn):
+    from janus.function import BoundJitFunction, JitFunction
+
     if isinstance(fn, JitFunction):
         return fn
     if isinstance(fn, BoundJitFunction):
@@ -32,6 +43,8 @@ def stats(fn) -> Stats:
 
 def explain(fn, *args, **kwargs) -> str:
     """Print and return what janus decided (and would decide for these arguments)."""
+    from janus.function import BoundJitFunction
+
     if isinstance(fn, BoundJitFunction):
         text = fn.explain(*args, **kwargs)
     else:

@@ -258,7 +258,7 @@ def cmd_show(args) -> int:
     print(f"  plan:      {'; '.join(r.get('plan', []))}")
     stale = _spec_row(spec, function)["stale"]
     if stale:
-        print(f"  note:      {stale}; a warm start will not use it")
+        print(f"  note:      {stale}; kept for inspection until evicted")
     print(f"  graph:     {spec.graph_path} ({_size(r.get('graph_bytes', 0))})")
     guards = r.get("guards", [])
     print()

@@ -1,5 +1,5 @@
 """A tiny observer registry: the pipeline announces what happened, subscribers
-(the graph cache, logs) listen. Keeps janus/jit.py free of their concerns.
+(the graph cache, logs) listen. Keeps janus/function.py free of their concerns.
 
 Events and their arguments:
     "profiled"       (jit, profile)

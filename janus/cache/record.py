@@ -70,8 +70,8 @@ def read_json(path: str, kind: str | None = None) -> dict:
     try:
         with open(path, "rb") as f:
             data = f.read()
-    except FileNotFoundError:
-        raise
+    except (FileNotFoundError, NotADirectoryError):
+        raise  # no entry (or no usable cache directory): not a corrupt one
     except OSError as exc:
         raise CorruptEntry(f"{path}: unreadable ({exc.strerror or exc})") from None
     try:

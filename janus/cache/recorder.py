@@ -181,7 +181,12 @@ class Recorder:
         state = self._states.get(id(jit))
         if state is None or state.ref() is not jit:
             with self._lock:
-                state = self._states[id(jit)] = _JitState(jit)
+                state = self._states.get(id(jit))
+                if state is not None and state.ref() is None:
+                    self._states[id(state)] = state   # a dead function's id reused: keep
+                    state = None                      # its last counters for the next flush
+                if state is None or state.ref() is not jit:
+                    state = self._states[id(jit)] = _JitState(jit)
         return state
 
     def _start(self) -> None:
@@ -292,9 +297,20 @@ class Recorder:
         for state in states:
             with self._lock:
                 pending, state.pending = state.pending, []
-            new = self._write_specs(store, state, pending)
+            try:
+                new = self._write_specs(store, state, pending)
+                self._merge_counters(store, state, new)
+            except CacheBusy:
+                with self._lock:
+                    state.pending[:0] = pending   # try again at the next flush
+                raise
+            except OSError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one function's trouble, not everyone's
+                self.problem(f"janus cache: could not record {state.qualname}: "
+                             f"{type(exc).__name__}: {exc}")
+                continue
             new_ids |= set(new)
-            self._merge_counters(store, state, new)
         if new_ids:
             evicted = store.evict(settings.max_entries_per_function, settings.max_entries,
                                   keep=new_ids)
@@ -361,9 +377,12 @@ class Recorder:
             d = _delta(current, spec_state.snapshot)
             if d:
                 spec_deltas.setdefault(spec_state.sid, []).append((spec_state, current, d))
-        with self._lock:
-            notes = list(state.notes)
-            state.notes.clear()
+        notes = []
+        while state.notes:   # popleft is atomic: a note added meanwhile is not lost
+            try:
+                notes.append(state.notes.popleft())
+            except IndexError:
+                break
         reasons = dict(state.last_reasons)
         if not (delta or spec_deltas or new or notes or state.gave_up or not state.counted_process):
             return

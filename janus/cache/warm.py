@@ -92,8 +92,11 @@ def warm_start(fn, store=None) -> bool:
     store = store or recorder.store()
     try:
         state = store.read_warm(identity.key).get(key)
-    except (CorruptEntry, OSError) as exc:
+    except CorruptEntry as exc:
         recorder.problem(f"janus cache: ignoring a warm-start entry: {exc}")
+        return False
+    except OSError as exc:  # an unusable cache directory: the recorder says so when writing
+        log.debug("janus cache: no warm start: %s", exc)
         return False
     if not state:
         return False

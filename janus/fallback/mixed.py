@@ -34,7 +34,7 @@ _callees: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _callee_jit(fn):
-    from janus.jit import JitFunction
+    from janus.function import JitFunction
 
     jitted = _callees.get(fn)
     if jitted is None:

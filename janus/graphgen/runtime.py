@@ -82,6 +82,22 @@ def _is_poison(value) -> bool:
     return any(leaf is _POISON for leaf in tf.nest.flatten(value))
 
 
+def _refuse_impure(fn) -> None:
+    """Host-side randomness and clocks would be frozen into the graph at trace time."""
+    import random
+
+    import numpy as np
+
+    owner = getattr(fn, "__self__", None)
+    module = getattr(fn, "__module__", None) or ""
+    if isinstance(owner, (np.random.Generator, np.random.RandomState, random.Random)) or \
+            module.split(".")[0] in ("random", "time", "datetime", "secrets", "uuid") or \
+            module.startswith("numpy.random") or module == "os":
+        name = getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
+        raise ConversionError(f"calls {module + '.' if module else ''}{name}, whose result would be "
+                              "frozen into the graph (it differs on every call in Python)")
+
+
 def _variable_structure(value) -> bool:
     """A non-empty list/tuple of variables (or modules): held by reference in a graph."""
     return isinstance(value, (list, tuple)) and bool(value) and \
@@ -241,6 +257,7 @@ class TraceRuntime(Runtime):
             if bound_self is not None:
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
+        _refuse_impure(fn)
         owner = getattr(fn, "__self__", None)
         if not (id(owner) in tracer.copy_sources and
                 getattr(fn, "__name__", "") in ("append", "extend")):

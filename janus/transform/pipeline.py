@@ -94,6 +94,11 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     sites = SiteTable(info.qualname, info.filename)
     freevars = tuple(fn.__code__.co_freevars)
     for child in gast.walk(node):
+        if isinstance(child, (gast.Global, gast.Nonlocal)):
+            raise ConversionError(f"`{type(child).__name__.lower()} {', '.join(child.names)}` "
+                                  "rebinds a variable outside the function, which a graph cannot "
+                                  "do on each call", function=info.qualname,
+                                  filename=info.filename, lineno=child.lineno)
         if isinstance(child, gast.Try) and child.handlers:
             raise ConversionError("try/except is not converted (an error raised inside a graph "
                                   "cannot be caught where Python would catch it)",

@@ -18,7 +18,7 @@ import warnings
 
 import tensorflow as tf
 
-from janus import events
+from janus import cache, events
 from janus.config import Config, config as global_config
 from janus.errors import ConversionError, FallbackCategory, JanusFallbackError
 from janus.fallback.mixed import MixedRuntime
@@ -93,6 +93,8 @@ class JitFunction:
             if self.unsupported is not None:
                 return self._eager(args, kwargs, FallbackCategory.UNSUPPORTED,
                                    self.unsupported.describe())
+            if self.profile.calls == 0:
+                cache.warm_start(self)  # a later process: restore profile + plan, skip profiling
             if self.profile.calls < cfg.profile_calls:
                 return self._profile(args, kwargs)
             return self._dispatch(args, kwargs, cfg)
@@ -172,6 +174,8 @@ class JitFunction:
             self.stats.generation_failures += 1
             self.last_failure_reason = _explain_exception(exc, converted)
             events.emit("generation_failed", self, self.last_failure_reason)
+            if cache.abandoned_warm_start(self):
+                return None  # the warm-start profile did not fit: profile afresh
             retreated = bool(self.plan_history)
             if retreated:  # the general graph failed: back to the more specialized plan
                 self.blocked_plans.add(self.plan)

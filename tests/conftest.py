@@ -1,0 +1,13 @@
+"""Every test session gets its own empty graph cache: a warm start from an earlier run
+would (correctly) skip profiling and change the counters tests assert on."""
+import os
+import shutil
+import tempfile
+
+_cache_dir = tempfile.mkdtemp(prefix="janus-test-cache-")
+os.environ["JANUS_CACHE_DIR"] = _cache_dir
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(_cache_dir, ignore_errors=True)
