@@ -37,11 +37,13 @@ class JanusWarning(UserWarning):
     """janus gave up on something: it says so once per function."""
 
 
-class Failure(tuple):
-    """(what failed, expected, actual) as readable text."""
-
-
 class JitFunction:
+    """One jitted user function: its profile, its specializations, its counters.
+
+    Use `janus.jit(fn)`; as a method decorator it binds like a function
+    (`BoundJitFunction`). Calls of one JitFunction are serialized by a lock.
+    """
+
     def __init__(self, fn, **options):
         self.__janus_function__ = fn
         self.fn = fn
@@ -69,7 +71,9 @@ class JitFunction:
 
     @property
     def config(self) -> Config:
-        return global_config.replace(**self.options)
+        """The process-wide config with this function's options applied (read per call,
+        so changes to `janus.config` take effect at once)."""
+        return global_config.replace(**self.options) if self.options else global_config
 
     def reset(self) -> None:
         """Forget profiles, graphs and counters."""
