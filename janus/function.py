@@ -255,7 +255,10 @@ class JitFunction:
         except Exception as exc:  # noqa: BLE001
             value, actual = None, f"unreadable ({type(exc).__name__})"
         count = self._record_failure(spec, guard, actual)
-        if count >= cfg.failures_to_generalize:
+        # A Python number that changed once (a step counter, a decayed rate) most likely
+        # keeps changing: it becomes a tensor input at once, not after a second graph.
+        number = guard.kind == "value" and type(guard.expected) in (int, float)
+        if count >= (1 if number else cfg.failures_to_generalize):
             self._generalize(_generalized(self.plan, guard, value, spec))
 
     def _in_graph_guard_failed(self, spec, guard, cfg):
