@@ -358,7 +358,7 @@ class Recorder:
                                    "plan": record["plan"]}
             if settings.warm_start_enabled() and profile is not None:
                 from janus.cache.warm import encode_state, state_key
-                warm_state = encode_state(profile, plan)
+                warm_state = encode_state(profile, plan, spec.inputs)
                 if warm_state is not None:
                     warm_state["spec"] = record["id"]
                     warm_state["process"] = warm.PROCESS

@@ -33,14 +33,17 @@ def state_key(identity: rec.FunctionIdentity, versions: dict) -> str:
     return rec.sha256(json.dumps([identity.source_hash, versions], sort_keys=True))[:16]
 
 
-def encode_state(profile, plan) -> dict | None:
+def encode_state(profile, plan, inputs=()) -> dict | None:
     """The warm-start state, or None when something in it is not plain data.
 
     The whole Profile object is recorded field by field (whatever the profiler learns
     in the future comes along); it must decode again before it is written."""
     try:
         state = {"profile": rec.encode(profile), "plan": rec.encode_dataclass(plan),
-                 "plan_text": list(plan.describe())}
+                 "plan_text": list(plan.describe()),
+                 # the graph's inputs: a warm generation traces once instead of twice
+                 "inputs": [[source.expr, kind, dtype, list(shape)]
+                            for source, kind, (dtype, shape) in inputs]}
         decode_state(json.loads(json.dumps(state)))
         return state
     except (TypeError, ValueError, AttributeError, KeyError) as exc:
@@ -59,6 +62,13 @@ def decode_state(state: dict):
     if missing:
         raise ValueError(f"the profile lacks {sorted(missing)}")
     return profile, rec.decode_dataclass(Plan, state["plan"])
+
+
+def decode_inputs(state: dict) -> list:
+    """The expected graph inputs recorded with a warm-start state (may be empty)."""
+    from janus.graphgen.sources import Source
+    return [(Source(expr), kind, (dtype, tuple(shape)))
+            for expr, kind, dtype, shape in state.get("inputs", [])]
 
 
 def _jit_of(fn):
@@ -105,6 +115,7 @@ def warm_start(fn, store=None) -> bool:
     try:
         from janus.graphgen.plan import Plan
         profile, plan = decode_state(state)
+        inputs = decode_inputs(state)
     except Exception as exc:  # noqa: BLE001 - written by other janus code: not usable
         recorder.problem(f"janus cache: ignoring an unreadable warm-start entry of "
                          f"{identity.qualname}: {type(exc).__name__}: {exc}")
@@ -117,6 +128,7 @@ def warm_start(fn, store=None) -> bool:
         jit.profile = profile
         jit.plan = plan
         jit.plan_history = [Plan()] if plan != Plan() else []
+        jit._expected_inputs = inputs
         jit.last_decision = "warm start: profile and plan restored from the cache"
     _warm.add(jit)
     log.info("%s: warm start from the cache (%s); profiling skipped",
