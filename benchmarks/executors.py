@@ -3,6 +3,7 @@
 eager        ``step`` itself
 tf.function  ``tf.function(step)`` -- what users try first
 janus        ``janus.jit(step)``
+janus_xla    ``janus.jit(step, xla=True)``: XLA tried per specialization, kept where faster
 expert       the workload's hand-written symbolic version
 expert_xla   the same with ``jit_compile=True``
 """
@@ -13,7 +14,7 @@ from typing import Any, Callable
 
 from models.common import Workload
 
-EXECUTORS = ("eager", "tf.function", "janus", "expert", "expert_xla")
+EXECUTORS = ("eager", "tf.function", "janus", "janus_xla", "expert", "expert_xla")
 DEFAULT_EXECUTORS = ("eager", "tf.function", "janus", "expert")
 
 
@@ -44,8 +45,8 @@ def prepare(name: str, workload: Workload, state: Any) -> Prepared:
         fn = tf.function(step)
         return Prepared(lambda *batch: fn(state, *batch),
                         lambda: {"retraces": int(fn.experimental_get_tracing_count())})
-    if name == "janus":
-        return _prepare_janus(step, state)
+    if name in ("janus", "janus_xla"):
+        return _prepare_janus(step, state, xla=name == "janus_xla")
     if name in ("expert", "expert_xla"):
         if workload.expert is None:
             raise Unavailable(f"{workload.name} has no expert version")
@@ -59,7 +60,7 @@ JANUS_STAT_FIELDS = ("calls", "generations", "fallback_calls", "graph_calls", "p
                      "time_fallback", "time_guards")
 
 
-def _prepare_janus(step: Callable, state: Any) -> Prepared:
+def _prepare_janus(step: Callable, state: Any, xla: bool = False) -> Prepared:
     try:
         import janus
     except Exception as e:  # janus is developed in parallel; it may not import yet
@@ -67,7 +68,7 @@ def _prepare_janus(step: Callable, state: Any) -> Prepared:
     jit = getattr(janus, "jit", None)
     if jit is None:
         raise Unavailable("janus has no jit() yet")
-    fn = jit(step)
+    fn = jit(step, xla=True) if xla else jit(step)
     return Prepared(lambda *batch: fn(state, *batch), lambda: janus_stats(janus, fn))
 
 

@@ -25,6 +25,8 @@ class Config:
     max_profile_values: distinct Python values remembered per profiled site.
     mixed: when a function cannot become a graph, still run the user functions it
         calls as their own graphs and optimizer updates as one graph.
+    xla: try XLA on specializations with static shapes and keep it where it is
+        faster (measured on real calls; see janus/graphgen/xla.py).
     """
 
     profile_calls: int = 2
@@ -35,6 +37,7 @@ class Config:
     disabled: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_DISABLE"))
     max_profile_values: int = 8
     mixed: bool = True
+    xla: bool = False
 
     def replace(self, **changes) -> "Config":
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}

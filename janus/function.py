@@ -24,6 +24,7 @@ from janus.errors import ConversionError, FallbackCategory, JanusFallbackError
 from janus.fallback.mixed import MixedRuntime
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
+from janus.graphgen import xla
 from janus.graphgen.specialize import Specialization, generate
 from janus.profiler import Profile, describe_value, profile_call
 from janus.recursion.table import NoCase
@@ -203,9 +204,21 @@ class JitFunction:
         return spec
 
     def _run_graph(self, spec: Specialization, args, kwargs, cfg: Config):
+        runner = spec.trial.runner(spec) if spec.trial is not None else spec
         start = time.perf_counter()
         try:
-            result = spec.run(args, kwargs, self._env(args, kwargs))
+            if runner is not spec:
+                try:
+                    result = runner.run(args, kwargs, self._env(args, kwargs))
+                except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError,
+                        tf.errors.InternalError) as exc:
+                    if spec.trial.compiled:
+                        raise  # it compiled and ran before: a real error of this call
+                    spec.trial.failed(spec, exc)  # compilation failed: nothing ran
+                    runner = spec
+                    result = spec.run(args, kwargs, self._env(args, kwargs))
+            else:
+                result = spec.run(args, kwargs, self._env(args, kwargs))
         except NoCase as exc:
             # A structure the SubGraph does not cover: learn it by profiling this call.
             self.failure_counts[("recursion", spec.id)] += 1
@@ -233,11 +246,26 @@ class JitFunction:
         spec.calls += 1
         self.stats.graph_calls += 1
         elapsed = time.perf_counter() - start
+        if spec.trial is not None:
+            spec.trial.record(elapsed)
+            if spec.trial.done:
+                spec.trial.conclude(spec)
+        elif cfg.xla and spec.calls >= 5 and xla.eligible(spec):
+            self._start_xla_trial(spec, args, kwargs)
         spec.time_graph += elapsed
         self.stats.time_graph += elapsed
         events.emit("graph_run", self, spec, elapsed)
         self.last_decision = f"graph (specialization #{spec.id})"
         return result
+
+    def _start_xla_trial(self, spec: Specialization, args, kwargs):
+        try:
+            candidate = generate(spec.id, spec.converted, spec.plan, self.profile, args, kwargs,
+                                 self._env(args, kwargs), spec.inputs, jit_compile=True)
+        except Exception as exc:  # noqa: BLE001 - no XLA variant: keep the plain graph
+            spec.xla = f"off (could not build: {type(exc).__name__})"
+            return
+        spec.trial = xla.XlaTrial(candidate)
 
     # -- failures and the generalization ladder
     def _record_failure(self, spec, guard, actual: str):

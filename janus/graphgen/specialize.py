@@ -38,6 +38,8 @@ class Specialization:
     generation_time: float
     converted: object = None  # the ConvertedFunction traced (its .code is the generated source)
     subgraphs: tuple = ()     # recursion.subgraph.SubGraph run by this graph
+    xla: str = ""             # the XLA decision, once made (see graphgen/xla.py)
+    trial: object = None      # an XlaTrial under way
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
     calls: int = 0
     time_graph: float = 0.0
@@ -67,6 +69,8 @@ class Specialization:
                  f"{len(self.in_graph)} in-graph guards, {len(self.inputs)} inputs, "
                  f"{self.calls} calls"]
         lines += ["  plan: " + line for line in self.plan.describe()]
+        if self.xla:
+            lines.append(f"  xla: {self.xla}")
         lines += ["  guard: " + line for line in self.guards.describe()]
         lines += ["  in-graph guard: " + g.describe() for g in self.in_graph]
         lines += ["  effect: " + e.describe() for e in self.effects]
@@ -102,7 +106,7 @@ def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict):
 
 
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
-             env: tuple, expected_inputs: list) -> Specialization:
+             env: tuple, expected_inputs: list, jit_compile: bool = False) -> Specialization:
     """Trace `converted` on this call's arguments under `plan` into a graph."""
     start = time.perf_counter()
     runtime = TraceRuntime.for_function(converted)
@@ -130,7 +134,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
         function = tf.function(body, input_signature=signature, autograph=False,
-                               reduce_retracing=False)
+                               reduce_retracing=False, jit_compile=jit_compile or None)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             concrete = function.get_concrete_function()
@@ -145,9 +149,11 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                warning.lineno)
     guards = GuardSet(list(tracer.guards.values()), env[2], env[3])
-    return Specialization(spec_id, plan, guards, tracer.in_graph, inputs, concrete,
-                          _compile_feed(inputs, env[2], env[3], tables), captured["result"],
-                          captured["effects"], time.perf_counter() - start, converted,
-                          tuple(SubGraph(fn, profile.recursive[fn], cases)
-                                for fn, (_, cases) in tables.items()),
-                          tracer.appended_only())
+    return Specialization(
+        id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,
+        concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables),
+        result=captured["result"], effects=captured["effects"],
+        generation_time=time.perf_counter() - start, converted=converted,
+        subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
+                        for fn, (_, cases) in tables.items()),
+        appended_only=tracer.appended_only())
