@@ -54,6 +54,20 @@ class Profile:
         self.recursive: dict[str, int] = {}  # recursive function -> index of its node argument
         self.cases: dict[str, list] = {}     # recursive function -> [recursion.cases.Case]
         self.unbatchable: dict[str, str] = {}  # recursive function -> why it is inlined instead
+        # (class name, attribute) -> {"reads": n, "writes": n, "types": [type names]}
+        self.attributes: dict[tuple[str, str], dict] = {}
+
+    def record_attribute(self, obj, name: str, value, write: bool) -> None:
+        key = (type(obj).__qualname__, name)
+        entry = self.attributes.get(key)
+        if entry is None:
+            if len(self.attributes) >= 64 * self.max_values:
+                return
+            entry = self.attributes[key] = {"reads": 0, "writes": 0, "types": []}
+        entry["writes" if write else "reads"] += 1
+        kind = type(value).__name__
+        if kind not in entry["types"] and len(entry["types"]) < self.max_values:
+            entry["types"].append(kind)
 
     def add_case(self, function: str, case) -> None:
         cases = self.cases.setdefault(function, [])
@@ -89,4 +103,7 @@ class Profile:
             if rec.callees:
                 facts.append(f"callees={dict(rec.callees)}")
             lines.append(f"  {fn}#{site_id}: hits={rec.hits} " + " ".join(facts))
+        for (cls, name), entry in sorted(self.attributes.items()):
+            lines.append(f"  {cls}.{name}: read {entry['reads']}, written {entry['writes']}, "
+                         f"as {'/'.join(entry['types'])}")
         return "\n".join(lines)

@@ -6,6 +6,7 @@ functions run their instrumented copies too, so the profile covers callees.
 from __future__ import annotations
 
 import threading
+import types
 
 import tensorflow as tf
 
@@ -61,6 +62,8 @@ class ProfileRuntime(Runtime):
     def ld_attr(self, obj, name):
         value = getattr(obj, name)
         current = ProfileRuntime._current
+        if not isinstance(obj, types.ModuleType):
+            current.profile.record_attribute(obj, name, value, write=False)
         # A read belongs to the innermost invocation of a recursive function (and the
         # helpers it called), not to its ancestors.
         for function, recorder in reversed(current.frames):
@@ -69,6 +72,10 @@ class ProfileRuntime(Runtime):
             if function in current.profile.recursive:
                 break
         return value
+
+    def st_attr(self, obj, name, value):
+        ProfileRuntime._current.profile.record_attribute(obj, name, value, write=True)
+        setattr(obj, name, value)
 
     def call(self, site, fn, /, *args, **kwargs):
         record = self._site(site)
