@@ -12,7 +12,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from janus.graphgen.sources import Source
+from janus.graphgen.sources import Source, environment
 
 EAGER_TENSOR = type(tf.constant(0))
 
@@ -102,7 +102,7 @@ class GuardSet:
 
     @staticmethod
     def _compile(guards, globals_, cells):
-        env: dict = {"G": globals_, "C": cells, "EagerTensor": EAGER_TENSOR}
+        env: dict = {**environment(globals_, cells), "EagerTensor": EAGER_TENSOR}
         lines = ["def check(args, kwargs):", "    g = 0", "    try:"]
         names: dict[str, str] = {}
 

@@ -137,13 +137,25 @@ class TraceRuntime(Runtime):
         return self.function.sites[site_id]
 
     # -- names
+    def _is_top(self) -> bool:
+        """Whether this runtime runs the jitted function itself (not a callee)."""
+        top = getattr(self.tracer, "top_function", None)
+        return top is None or top.__code__ is self.function.original.__code__
+
     def ld_global(self, name, value):
-        source = global_(name)
+        if self._is_top():
+            source = global_(name)
+        else:
+            original = self.function.original
+            source = global_(name, original.__module__ or original.__qualname__,
+                             original.__globals__)
         return self.tracer.import_value(value, source)
 
     def ld_free(self, name, value):
         index = self.function.freevars.index(name)
-        return self.tracer.import_value(value, closure(index))
+        if self._is_top():
+            return self.tracer.import_value(value, closure(index))
+        return self.tracer.import_value(value, closure(index, self.function.original.__closure__[index]))
 
     # -- attributes
     def ld_attr(self, obj, name):

@@ -30,13 +30,32 @@ def kwarg(name: str) -> Source:
     return Source(f"kwargs[{name!r}]")
 
 
-def global_(name: str) -> Source:
-    return Source(f"G[{name!r}]")
+# Globals and closure cells of *other* functions (callees in other modules, say) are
+# reached through these process-wide tables: `MOD['models.rnn']['tf']`, `CELL[k]`.
+MODULES: dict[str, dict] = {}
+CELLS: dict[int, object] = {}
 
 
-def closure(index: int) -> Source:
-    return Source(f"C[{index}].cell_contents")
+def global_(name: str, module: str | None = None, namespace: dict | None = None) -> Source:
+    """A global of the jitted function (`G[...]`) or of another module (`MOD[...][...]`)."""
+    if module is None:
+        return Source(f"G[{name!r}]")
+    MODULES.setdefault(module, namespace)
+    return Source(f"MOD[{module!r}][{name!r}]")
+
+
+def closure(index: int, cell=None) -> Source:
+    """A closure variable of the jitted function (`C[i]`) or of another function's cell."""
+    if cell is None:
+        return Source(f"C[{index}].cell_contents")
+    CELLS.setdefault(id(cell), cell)
+    return Source(f"CELL[{id(cell)}].cell_contents")
+
+
+def environment(globals_: dict, cells: tuple) -> dict:
+    """The names source expressions may use, besides `args` and `kwargs`."""
+    return {"G": globals_, "C": cells, "MOD": MODULES, "CELL": CELLS}
 
 
 def evaluate(source: Source, args: tuple, kwargs: dict, globals_: dict, cells: tuple):
-    return eval(source.expr, {"args": args, "kwargs": kwargs, "G": globals_, "C": cells})
+    return eval(source.expr, {"args": args, "kwargs": kwargs, **environment(globals_, cells)})

@@ -16,7 +16,7 @@ from janus.fallback import heap
 from janus.graphgen.guards import GuardSet, InGraphGuard
 from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
-from janus.graphgen.sources import Source, arg, kwarg
+from janus.graphgen.sources import Source, arg, environment, kwarg
 from janus.graphgen.tracer import Tracer
 from janus.recursion.subgraph import SubGraph
 from janus.recursion.table import build_table, compile_visitor
@@ -83,7 +83,7 @@ def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict):
     """`feed(args, kwargs)`: the graph's inputs for a call, read from their sources.
     Node tables of recursive calls are built here (and raise NoCase on new structures)."""
     lines = ["def feed(args, kwargs):"]
-    env = {"stack": tf.stack, "G": globals_, "C": cells, "build_table": build_table}
+    env = {"stack": tf.stack, "build_table": build_table, **environment(globals_, cells)}
     table_vars = {}
     for k, (function, (roots, cases)) in enumerate(tables.items()):
         env[f"CASES{k}"] = list(cases)
@@ -115,6 +115,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     tables: dict = {}
     for _ in range(_MAX_TRACES):
         tracer = Tracer(plan, profile, inputs, tables)
+        tracer.top_function = converted.original
         captured = {}
 
         def body(*flat):

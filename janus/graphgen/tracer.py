@@ -49,6 +49,7 @@ class Tracer:
     def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
         self.plan = plan
         self.profile = profile
+        self.top_function = None  # the jitted function (its globals are `G`, cells `C`)
         self.sources: dict[int, Source] = {}
         self.keepalive: list = []
         self.imported: set[int] = set()
