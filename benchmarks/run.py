@@ -29,8 +29,14 @@ PRESETS = {
 
 
 def quiet_tensorflow() -> None:
-    """Keep TensorFlow's C++ and Python logs (e.g. retracing warnings) out of the output."""
+    """Keep TensorFlow's C++ and Python logs (e.g. retracing warnings) out of the output.
+
+    Also gives janus an empty graph cache unless JANUS_CACHE_DIR is set, so first-call
+    latencies are those of a cold start (a warm start would skip profiling)."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    if "JANUS_CACHE_DIR" not in os.environ:
+        import tempfile
+        os.environ["JANUS_CACHE_DIR"] = tempfile.mkdtemp(prefix="janus-bench-cache-")
     import tensorflow as tf
 
     tf.get_logger().setLevel("ERROR")

@@ -99,9 +99,13 @@ def _refuse_impure(fn) -> None:
 
 
 def _variable_structure(value) -> bool:
-    """A non-empty list/tuple of variables (or modules): held by reference in a graph."""
+    """A non-empty list/tuple of variables or modules (TF's or Keras'): held by reference
+    in a graph."""
+    import keras
+
+    kinds = (tf.Variable, tf.Module, keras.Variable, keras.layers.Layer)
     return isinstance(value, (list, tuple)) and bool(value) and \
-        all(isinstance(v, (tf.Variable, tf.Module)) for v in value)
+        all(isinstance(v, kinds) for v in value)
 
 
 def _all_symbolic(value) -> bool:
