@@ -69,6 +69,7 @@ class JitFunction:
         self._expected_inputs: list = []
         self.plan_history: list[Plan] = []
         self.last_failure_reason = ""
+        self._warm_graph = None  # set by a warm start: another process's recorded graph
 
     @property
     def config(self) -> Config:
@@ -171,6 +172,19 @@ class JitFunction:
         converted = self._converted()
         if converted is None:
             return None
+        if self._warm_graph is not None:
+            recorded, self._warm_graph = self._warm_graph, None
+            from janus.cache import portable
+            start = time.perf_counter()
+            spec = portable.load(recorded, args, kwargs, self._env(args, kwargs), self._next_id,
+                                 self.plan, converted)
+            self.stats.time_generating += time.perf_counter() - start
+            if spec is not None:
+                self._next_id += 1
+                self.specializations.insert(0, spec)
+                self.last_decision = "graph loaded from the cache"
+                events.emit("generated", self, spec)
+                return spec
         start = time.perf_counter()
         try:
             spec = generate(self._next_id, converted, self.plan, self.profile, args, kwargs,

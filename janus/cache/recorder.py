@@ -360,6 +360,10 @@ class Recorder:
                 from janus.cache.warm import encode_state, state_key
                 warm_state = encode_state(profile, plan, spec.inputs)
                 if warm_state is not None:
+                    from janus.cache import portable
+                    graph = portable.export(spec)
+                    if graph is not None:
+                        warm_state["graph"] = graph
                     warm_state["spec"] = record["id"]
                     warm_state["process"] = warm.PROCESS
                     store.write_warm(state.identity.key,

@@ -129,6 +129,7 @@ def warm_start(fn, store=None) -> bool:
         jit.plan = plan
         jit.plan_history = [Plan()] if plan != Plan() else []
         jit._expected_inputs = inputs
+        jit._warm_graph = state.get("graph")  # a recorded graph, tried before generating
         jit.last_decision = "warm start: profile and plan restored from the cache"
     _warm.add(jit)
     log.info("%s: warm start from the cache (%s); profiling skipped",

@@ -270,6 +270,7 @@ class TraceRuntime(Runtime):
                 return self._recursive_root(converted, bound_self, args, node_index)
             runtime = TraceRuntime.for_function(converted)
             instance = runtime.function.instantiate(runtime)
+            tracer.functions[id(converted)] = converted
             if bound_self is not None:
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)

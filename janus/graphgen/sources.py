@@ -32,7 +32,17 @@ def kwarg(name: str) -> Source:
 
 # Globals and closure cells of *other* functions (callees in other modules, say) are
 # reached through these process-wide tables: `MOD['models.rnn']['tf']`, `CELL[k]`.
-MODULES: dict[str, dict] = {}
+class _ModuleGlobals(dict):
+    """module name -> its globals, importing the module when first asked for."""
+
+    def __missing__(self, name: str) -> dict:
+        import importlib
+        namespace = importlib.import_module(name).__dict__
+        self[name] = namespace
+        return namespace
+
+
+MODULES: dict[str, dict] = _ModuleGlobals()
 CELLS: dict[int, object] = {}
 
 

@@ -41,6 +41,8 @@ class Specialization:
     xla: str = ""             # the XLA decision, once made (see graphgen/xla.py)
     trial: object = None      # an XlaTrial under way
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
+    functions: tuple = ()     # every ConvertedFunction traced into the graph
+    portable: dict | None = None  # set when loaded from another process's record
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -68,6 +70,8 @@ class Specialization:
         lines = [f"specialization #{self.id}: {len(self.guards)} host guards, "
                  f"{len(self.in_graph)} in-graph guards, {len(self.inputs)} inputs, "
                  f"{self.calls} calls"]
+        if self.portable is not None:
+            lines.append("  loaded from the graph cache (recorded by an earlier process)")
         lines += ["  plan: " + line for line in self.plan.describe()]
         if self.xla:
             lines.append(f"  xla: {self.xla}")
@@ -116,6 +120,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     for _ in range(_MAX_TRACES):
         tracer = Tracer(plan, profile, inputs, tables)
         tracer.top_function = converted.original
+        tracer.functions[id(converted)] = converted
         captured = {}
 
         def body(*flat):
@@ -157,4 +162,4 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         generation_time=time.perf_counter() - start, converted=converted,
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
                         for fn, (_, cases) in tables.items()),
-        appended_only=tracer.appended_only())
+        appended_only=tracer.appended_only(), functions=tuple(tracer.functions.values()))

@@ -50,6 +50,7 @@ class Tracer:
         self.plan = plan
         self.profile = profile
         self.top_function = None  # the jitted function (its globals are `G`, cells `C`)
+        self.functions: dict[int, object] = {}  # ConvertedFunctions traced, by id
         self.sources: dict[int, Source] = {}
         self.keepalive: list = []
         self.imported: set[int] = set()

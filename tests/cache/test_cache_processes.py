@@ -107,3 +107,12 @@ def test_a_later_process_starts_warm_with_equal_results(rounds):
         assert stats["generations"] <= cold[0]["stats"][name]["generations"]
         assert cold[0]["stats"][name]["profile_calls"] == 2
     assert warm["ids"]["rnn_like"] == cold[0]["ids"]["rnn_like"][-1:]  # the very same graph
+
+
+def test_a_later_process_runs_the_recorded_graph_without_tracing(rounds):
+    _, cold, warm = rounds
+    for name in ("rnn_like", "scale"):
+        assert cold[0]["stats"][name]["generations"] >= 1, name
+        assert warm["stats"][name]["generations"] == 0, name  # loaded, not traced
+        assert warm["stats"][name]["graph_calls"] == 40, name
+    assert warm["results"] == cold[0]["results"]

@@ -194,7 +194,9 @@ def test_warm_start_skips_profiling_unless_source_or_versions_changed(cache_dir,
     got = _warm_calls(warm.f)
     np.testing.assert_allclose(got, expected)
     stats = janus.stats(warm.f)
-    assert (stats.profile_calls, stats.generations, stats.graph_calls) == (0, 1, 4)
+    # no profiling, and the recorded graph runs without being traced again
+    assert (stats.profile_calls, stats.generations, stats.graph_calls) == (0, 0, 4)
+    assert warm.f.specializations[0].portable is not None
     assert not janus.cache.warm_start(warm.f)   # only before the first call
 
     monkeypatch.setattr(rec, "versions", lambda: {"tensorflow": "9.9", "janus": "0",
@@ -219,6 +221,7 @@ def _stale_warm_start(tmp_path, name):
     warm = _load(path, name)
     assert janus.cache.warm_start(warm.f)
     warm.f.profile.sites.clear()   # the branch was "never reached": generation fails
+    warm.f._warm_graph = None      # (and no recorded graph to run instead)
     return warm.f, expected
 
 

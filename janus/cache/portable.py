@@ -1,0 +1,245 @@
+"""A recorded graph a later process can run without tracing it again.
+
+A specialization is *portable* when everything its graph was built from can be found
+again, by its source, in the new process and shown to be the same: variables (rebound by
+their source, same dtype and shape: the graph reads and updates the new ones), modules,
+library functions and classes (by name, same TensorFlow version), Keras objects (same
+class and `get_config()`), and every user function traced into it (same source text).
+Anything else (in-graph guards, recursion tables, other objects, captured constants)
+makes it not portable: the later process generates its graph as usual.
+"""
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import importlib
+import inspect
+import json
+
+import tensorflow as tf
+
+from janus.graphgen.guards import Guard, GuardSet
+from janus.graphgen.sources import Source, evaluate
+
+FORMAT = 1
+
+
+class NotPortable(Exception):
+    pass
+
+
+def _source_hash(fn) -> str:
+    return hashlib.sha256(inspect.getsource(fn).encode()).hexdigest()[:16]
+
+
+def _qualified(obj) -> str:
+    return f"{obj.__module__}:{obj.__qualname__}"
+
+
+def _resolve(path: str):
+    module, _, qualname = path.partition(":")
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _handle(var):
+    import keras
+    if isinstance(var, keras.Variable):
+        var = var.value
+    return var.handle
+
+
+def _describe_identity(value) -> dict:
+    import keras
+    if isinstance(value, (tf.Variable, keras.Variable)):
+        return {"variable": [value.dtype.name if hasattr(value.dtype, "name") else str(value.dtype),
+                             list(value.shape)]}
+    if inspect.ismodule(value):
+        return {"module": value.__name__}
+    if inspect.isfunction(value) or inspect.isclass(value) or inspect.isbuiltin(value):
+        entry = {"named": _qualified(value)}
+        if inspect.isfunction(value) and not value.__module__.startswith(("tensorflow", "keras")):
+            entry["source"] = _source_hash(value)
+        return entry
+    if isinstance(value, (keras.layers.Layer, keras.optimizers.Optimizer)):
+        return {"keras": _qualified(type(value)),
+                "config": json.loads(json.dumps(value.get_config(), sort_keys=True))}
+    if not type(value).__module__.split(".")[0] in ("tensorflow", "keras", "numpy", "builtins"):
+        # an instance of a user class (a tf.Module model, say): what the graph read from
+        # it has guards of its own, and its methods' sources are compared
+        return {"instance": _qualified(type(value))}
+    raise NotPortable(f"a {type(value).__name__} object")
+
+
+def _skeleton(skel):
+    """A result/effect skeleton as JSON, or NotPortable."""
+    kind = skel[0]
+    if kind == "const":
+        if skel[1] is None or isinstance(skel[1], (bool, int, float, str)):
+            return ["const", skel[1]]
+        raise NotPortable(f"a constant {type(skel[1]).__name__} in the results")
+    if kind in ("out", "unstack"):
+        return [kind, skel[1]]
+    if kind == "scalar":
+        return ["scalar", skel[1], skel[2].__name__]
+    if kind == "source":
+        return ["source", skel[1].expr]
+    if kind in ("list", "tuple"):
+        return [kind, [_skeleton(s) for s in skel[1]]]
+    if kind == "dict":
+        return ["dict", [[k, _skeleton(s)] for k, s in skel[1]]]
+    raise NotPortable(f"a {kind} in the results")
+
+
+def _unskeleton(data):
+    kind = data[0]
+    if kind == "scalar":
+        return ("scalar", data[1], {"int": int, "float": float, "bool": bool}[data[2]])
+    if kind == "source":
+        return ("source", Source(data[1]))
+    if kind in ("list", "tuple"):
+        return (kind, [_unskeleton(s) for s in data[1]])
+    if kind == "dict":
+        return ("dict", [(k, _unskeleton(s)) for k, s in data[1]])
+    return tuple(data)
+
+
+def export(spec) -> dict | None:
+    """The portable description of `spec`, or None (and why is not an error)."""
+    if spec.portable is not None:  # itself loaded from a record
+        return spec.portable
+    try:
+        return _export(spec)
+    except (NotPortable, TypeError, ValueError, OSError, AttributeError):
+        return None
+
+
+def _export(spec) -> dict:
+    if spec.subgraphs or spec.trial is not None:
+        raise NotPortable("recursion")
+    guards, handles = [], {}
+    for guard in spec.guards.guards:
+        expected = guard.expected
+        if guard.kind == "id":
+            expected = _describe_identity(expected)
+            if "variable" in expected:
+                handles[id(_handle(guard.expected))] = guard.source.expr
+        elif guard.kind == "type":
+            expected = _qualified(expected)
+        elif guard.kind in ("tensor", "tensor_list"):
+            expected = [expected[0], list(expected[1])]
+        guards.append([guard.kind, guard.source.expr, expected, guard.where])
+    import keras
+    for guard in spec.guards.guards:  # variables inside guarded Keras objects (optimizer state)
+        if guard.kind == "id" and isinstance(guard.expected, (keras.layers.Layer,
+                                                              keras.optimizers.Optimizer)):
+            for k, var in enumerate(guard.expected.variables):
+                handles.setdefault(id(_handle(var)), f"{guard.source.expr}.variables[{k}]")
+    captures = []
+    for tensor in spec.concrete.captured_inputs:
+        source = handles.get(id(tensor))
+        if source is None:
+            raise NotPortable("the graph captures a value janus cannot find again")
+        captures.append(source)
+    graph = spec.concrete.graph
+    effects = []
+    for effect in spec.effects:
+        if effect.kind == "print":
+            raise NotPortable("prints")
+        effects.append([effect.kind, effect.source.expr, effect.name,
+                        _skeleton(effect.payload) if effect.payload is not None else None])
+    functions = {}
+    for converted in getattr(spec, "functions", ()):
+        original = converted.original
+        if "<locals>" in original.__qualname__:
+            raise NotPortable("a nested function")
+        functions[_qualified(original)] = _source_hash(original)
+    return {
+        "format": FORMAT,
+        "guards": guards,
+        "inputs": [[s.expr, kind, dtype, list(shape)] for s, kind, (dtype, shape) in spec.inputs],
+        "captures": captures,
+        "input_names": [t.name for t in graph.inputs],
+        "output_names": [t.name for t in graph.outputs],
+        "control_outputs": [op.name for op in graph.control_outputs],
+        "in_graph": [[g.index, g.function, g.expected, dataclasses.asdict(g.site)]
+                     for g in spec.in_graph],
+        "result": _skeleton(spec.result),
+        "effects": effects,
+        "functions": functions,
+        "graph": base64.b64encode(graph.as_graph_def().SerializeToString()).decode("ascii"),
+    }
+
+
+class _ImportedGraph:
+    """A recorded graph imported into this process, with its variables rebound."""
+
+    def __init__(self, data: dict, handles: list, specs: list):
+        graph_def = tf.compat.v1.GraphDef.FromString(base64.b64decode(data["graph"]))
+        names, outputs = data["input_names"], data["output_names"]
+
+        def importer(*tensors):
+            return tf.graph_util.import_graph_def(
+                graph_def, input_map=dict(zip(names, tensors)), return_elements=outputs, name="")
+
+        wrapped = tf.compat.v1.wrap_function(importer, specs)
+        fetches = [wrapped.graph.get_tensor_by_name(n) for n in outputs] + \
+            [wrapped.graph.get_operation_by_name(n) for n in data["control_outputs"]]
+        self.function = wrapped.prune(feeds=list(wrapped.graph.inputs), fetches=fetches)
+        self.graph = self.function.graph
+        self.handles = handles
+        self.count = len(outputs)
+
+    def __call__(self, *inputs):
+        return list(self.function(*inputs, *self.handles)[:self.count])
+
+
+def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, converted):
+    """A Specialization from a recorded graph, checked against this call; None if it
+    does not fit (then janus generates one as usual)."""
+    from janus.graphgen.specialize import Specialization, _compile_feed
+
+    if data.get("format") != FORMAT:
+        return None
+    try:
+        for path, digest in data["functions"].items():
+            if _source_hash(_resolve(path)) != digest:
+                return None
+        guards = []
+        for kind, expr, expected, where in data["guards"]:
+            source = Source(expr)
+            if kind == "id":
+                value = evaluate(source, *env)
+                if _describe_identity(value) != expected:
+                    return None
+                expected = value
+            elif kind == "type":
+                expected = _resolve(expected)
+            elif kind in ("tensor", "tensor_list"):
+                expected = (expected[0], tuple(expected[1]))
+            guards.append(Guard(kind, source, expected, where))
+        guard_set = GuardSet(guards, env[2], env[3])
+        if guard_set.check(args, kwargs) != -1:
+            return None
+        inputs = [(Source(e), kind, (dtype, tuple(shape))) for e, kind, dtype, shape in data["inputs"]]
+        variables = [evaluate(Source(e), *env) for e in data["captures"]]
+        handles = [_handle(v) for v in variables]
+        specs = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs] + \
+            [tf.TensorSpec([], tf.resource) for _ in handles]
+        graph = _ImportedGraph(data, handles, specs)
+    except Exception:  # noqa: BLE001 - anything off: generate instead
+        return None
+    from janus.fallback.heap import Effect
+    from janus.graphgen.guards import InGraphGuard
+    from janus.transform.sites import Site
+    in_graph = [InGraphGuard(index, Site(**site), function, expected)
+                for index, function, expected, site in data.get("in_graph", [])]
+    effects = [Effect(kind, Source(expr), name, _unskeleton(payload) if payload else None)
+               for kind, expr, name, payload in data["effects"]]
+    return Specialization(
+        id=spec_id, plan=plan, guards=guard_set, in_graph=in_graph, inputs=inputs, concrete=graph,
+        feed=_compile_feed(inputs, env[2], env[3], {}), result=_unskeleton(data["result"]),
+        effects=effects, generation_time=0.0, converted=converted, portable=data)

@@ -1,0 +1,55 @@
+"""A recorded graph is reused only when everything it was built from is found again."""
+import json
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+import janus
+from janus.cache import portable
+
+
+def apply(layer, x):
+    return tf.reduce_sum(layer(x))
+
+
+def _exported(layer, x):
+    jitted = janus.jit(apply)
+    for _ in range(3):
+        jitted(layer, x)
+    data = portable.export(jitted.specializations[0])
+    assert data is not None
+    return json.loads(json.dumps(data)), jitted
+
+
+def _load(data, layer, x, jitted):
+    args = (layer, x)
+    env = (args, {}, apply.__globals__, ())
+    return portable.load(data, args, {}, env, 99, jitted.plan, jitted.specializations[0].converted)
+
+
+def test_reused_graph_equals_eager_on_another_layer_with_the_same_config():
+    x = tf.ones([2, 3])
+    first = keras.layers.Dense(4, activation="tanh")
+    first.build((None, 3))
+    data, jitted = _exported(first, x)
+    second = keras.layers.Dense(4, activation="tanh", name=first.name)
+    second.build((None, 3))
+    second.kernel.assign(tf.random.stateless_normal([3, 4], seed=(1, 2)))
+    spec = _load(data, second, x, jitted)
+    assert spec is not None
+    result = spec.run((second, x), {}, ((second, x), {}, apply.__globals__, ()))
+    np.testing.assert_allclose(result.numpy(), apply(second, x).numpy(), rtol=1e-6)
+
+
+def test_not_reused_when_the_layer_config_or_variable_shapes_differ():
+    x = tf.ones([2, 3])
+    first = keras.layers.Dense(4, activation="tanh")
+    first.build((None, 3))
+    data, jitted = _exported(first, x)
+    relu = keras.layers.Dense(4, activation="relu", name=first.name)   # other config
+    relu.build((None, 3))
+    assert _load(data, relu, x, jitted) is None
+    wider = keras.layers.Dense(5, activation="tanh", name=first.name)  # other shapes
+    wider.build((None, 3))
+    assert _load(data, wider, x, jitted) is None
