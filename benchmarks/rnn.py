@@ -59,8 +59,10 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
     from models import rnn
 
     preset = PRESETS["quick" if args.quick else "full"][1]
+    # RNN steps are short and their lengths vary: measure more of them than the suite does
+    default_steps = preset.steps if args.quick else max(preset.steps, 50)
     config = RunConfig(warmup=preset.warmup if args.warmup is None else args.warmup,
-                       steps=preset.steps if args.steps is None else args.steps,
+                       steps=default_steps if args.steps is None else args.steps,
                        windows=preset.windows, budget_s=preset.budget_s)
     hiddens = [int(h) for h in args.hidden.split(",") if h]
     factories = [lambda h=h: rnn.workload(size=args.size, seed=args.seed, hidden=h) for h in hiddens]
