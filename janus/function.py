@@ -257,6 +257,13 @@ class JitFunction:
             # The eager rerun is profiled: the next graph learns what this call did.
             return self._eager(args, kwargs, FallbackCategory.GUARD_FAILURE, guard.describe(),
                                profiled=True)
+        except Exception as exc:  # noqa: BLE001
+            if spec.portable is None or spec.calls:
+                raise
+            # a graph recorded by another process that does not run here: drop it, go on
+            self.specializations.remove(spec)
+            return self._eager(args, kwargs, FallbackCategory.UNSUPPORTED,
+                               f"the recorded graph does not run here ({type(exc).__name__})")
         spec.calls += 1
         self.stats.graph_calls += 1
         elapsed = time.perf_counter() - start

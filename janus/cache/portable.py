@@ -74,6 +74,29 @@ def _describe_identity(value) -> dict:
     raise NotPortable(f"a {type(value).__name__} object")
 
 
+def _case(case) -> list:
+    """A recursion Case as JSON (classes by qualified name)."""
+    tests = [[path, {"type": _qualified(e[1])} if isinstance(e, tuple) else e]
+             for path, e in case.tests]
+    inputs = [[path, kind.__name__] for path, kind in case.inputs]
+    return [tests, inputs, list(case.children), case.result]
+
+
+def _uncase(data):
+    from janus.recursion.cases import Case
+
+    tests, inputs, children, result = data
+
+    def spec(s):
+        if isinstance(s, list) and len(s) == 2 and isinstance(s[0], str):
+            return (s[0], tuple(s[1]))
+        return tuple(spec(x) for x in s)
+    return Case(tuple((p, ("type", _resolve(e["type"])) if isinstance(e, dict) else e)
+                      for p, e in tests),
+                tuple((p, {"int": int, "float": float}[k]) for p, k in inputs),
+                tuple(children), spec(result))
+
+
 def _skeleton(skel):
     """A result/effect skeleton as JSON, or NotPortable."""
     kind = skel[0]
@@ -118,8 +141,8 @@ def export(spec) -> dict | None:
 
 
 def _export(spec) -> dict:
-    if spec.subgraphs or spec.trial is not None:
-        raise NotPortable("recursion")
+    if spec.trial is not None:
+        raise NotPortable("an XLA trial under way")
     guards, handles = [], {}
     for guard in spec.guards.guards:
         expected = guard.expected
@@ -167,6 +190,9 @@ def _export(spec) -> dict:
         "control_outputs": [op.name for op in graph.control_outputs],
         "in_graph": [[g.index, g.function, g.expected, dataclasses.asdict(g.site)]
                      for g in spec.in_graph],
+        "tables": [[function, [r.expr for r in roots], [_case(c) for c in cases]]
+                   for function, (roots, cases) in spec.tables.items()],
+        "subgraphs": [[g.function, g.node_index] for g in spec.subgraphs],
         "result": _skeleton(spec.result),
         "effects": effects,
         "functions": functions,
@@ -194,6 +220,7 @@ class _ImportedGraph:
         self.count = len(outputs)
 
     def __call__(self, *inputs):
+        inputs = [tf.convert_to_tensor(x) for x in inputs]
         return list(self.function(*inputs, *self.handles)[:self.count])
 
 
@@ -237,9 +264,19 @@ def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, 
     from janus.transform.sites import Site
     in_graph = [InGraphGuard(index, Site(**site), function, expected)
                 for index, function, expected, site in data.get("in_graph", [])]
+    from janus.recursion.subgraph import SubGraph
+    try:
+        tables = {function: (tuple(Source(r) for r in roots), tuple(_uncase(c) for c in cases))
+                  for function, roots, cases in data.get("tables", [])}
+        node_index = dict(data.get("subgraphs", []))
+        subgraphs = tuple(SubGraph(fn, node_index[fn], cases) for fn, (_, cases) in tables.items())
+        feed = _compile_feed(inputs, env[2], env[3], tables)
+        feed(args, kwargs)  # the node tables of this call must build (known node structures)
+    except Exception:  # noqa: BLE001 - a structure the recorded graph does not cover
+        return None
     effects = [Effect(kind, Source(expr), name, _unskeleton(payload) if payload else None)
                for kind, expr, name, payload in data["effects"]]
     return Specialization(
         id=spec_id, plan=plan, guards=guard_set, in_graph=in_graph, inputs=inputs, concrete=graph,
-        feed=_compile_feed(inputs, env[2], env[3], {}), result=_unskeleton(data["result"]),
-        effects=effects, generation_time=0.0, converted=converted, portable=data)
+        feed=feed, result=_unskeleton(data["result"]), effects=effects, generation_time=0.0,
+        converted=converted, portable=data, subgraphs=subgraphs, tables=tables)

@@ -42,6 +42,7 @@ class Specialization:
     trial: object = None      # an XlaTrial under way
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
     functions: tuple = ()     # every ConvertedFunction traced into the graph
+    tables: dict = dataclasses.field(default_factory=dict)  # recursion: fn -> (roots, cases)
     portable: dict | None = None  # set when loaded from another process's record
     calls: int = 0
     time_graph: float = 0.0
@@ -162,4 +163,5 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         generation_time=time.perf_counter() - start, converted=converted,
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
                         for fn, (_, cases) in tables.items()),
-        appended_only=tracer.appended_only(), functions=tuple(tracer.functions.values()))
+        appended_only=tracer.appended_only(), functions=tuple(tracer.functions.values()),
+        tables=tables)
