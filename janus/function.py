@@ -191,6 +191,7 @@ class JitFunction:
                             self._env(args, kwargs), self._expected_inputs)
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             self.stats.generation_failures += 1
+            exc = _known_limit(exc)
             self.last_failure_reason = _explain_exception(exc, converted)
             events.emit("generation_failed", self, self.last_failure_reason)
             if cache.abandoned_warm_start(self):
@@ -432,6 +433,22 @@ def _generalized(plan: Plan, guard, value, spec):
             all(tf.is_tensor(v) for v in value):
         return plan.with_dynamic_list(expr)
     return None
+
+
+def _known_limit(exc: Exception) -> Exception:
+    """Trace failures that no other graph would avoid, said plainly (as ConversionError)."""
+    text = str(exc)
+    if isinstance(exc, AttributeError) and "'numpy'" in text:
+        reason = "calls .numpy() on a tensor (a graph has no values while it is built)"
+    elif isinstance(exc, NotImplementedError) and "numpy" in text:
+        reason = "passes a tensor to numpy (numpy needs values a graph does not have yet)"
+    elif isinstance(exc, TypeError) and "symbolic" in text.lower() and "numpy" in text:
+        reason = "converts a tensor to a numpy/Python value"
+    else:
+        return exc
+    error = ConversionError(reason)
+    error.__traceback__ = exc.__traceback__
+    return error
 
 
 def _explain_exception(exc: Exception, converted) -> str:
