@@ -22,19 +22,6 @@ class Case:
     children: tuple     # (path, ...) in call order
     result: object      # nest of (dtype, shape) of the invocation's result
 
-    def matches(self, node) -> bool:
-        for path, expected in self.tests:
-            try:
-                value = read_path(node, path)
-            except AttributeError:
-                return False
-            if isinstance(expected, tuple) and expected[:1] == ("type",):
-                if type(value) is not expected[1]:
-                    return False
-            elif type(value) is not type(expected) or value != expected:
-                return False
-        return True
-
     def describe(self) -> str:
         tests = ", ".join(f"node.{p} {'is a ' + e[1].__name__ if isinstance(e, tuple) else '== ' + repr(e)}"
                           for p, e in self.tests) or "always"
@@ -46,12 +33,6 @@ class Case:
 def _is_tensor(value) -> bool:
     import tensorflow as tf
     return tf.is_tensor(value) or isinstance(value, tf.Variable)
-
-
-def read_path(obj, path: str):
-    for name in path.split("."):
-        obj = getattr(obj, name)
-    return obj
 
 
 class CaseRecorder:
