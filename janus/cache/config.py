@@ -6,7 +6,8 @@ needed, so changing them (or the environment) after `import janus` takes effect.
 directory: the cache directory. None means `$JANUS_CACHE_DIR`, else
     `$XDG_CACHE_HOME/janus`, else `~/.cache/janus`.
 enabled: record specializations on disk (`JANUS_CACHE=0` turns it off).
-warm_start: let a later process reuse a recorded profile and plan (`JANUS_WARM_START=0`).
+warm_start: let a later process reuse a recorded profile and plan (`JANUS_WARM_START=0`
+    turns it off; `JANUS_WARM_START=record` records for later processes but starts cold).
 warm_start_same_process: also let a new JitFunction of the same function in the process
     that recorded it start warm (off: within a process janus behaves as without a cache).
 max_entries_per_function / max_entries: bounds; past them the least used
@@ -54,9 +55,15 @@ class CacheSettings:
         return _env_on("JANUS_CACHE") if self.enabled is None else bool(self.enabled)
 
     def warm_start_enabled(self) -> bool:
+        """Whether warm-start states are recorded (and, unless record-only, used)."""
         if not self.is_enabled():
             return False
         return _env_on("JANUS_WARM_START") if self.warm_start is None else bool(self.warm_start)
+
+    def warm_start_used(self) -> bool:
+        """Whether this process starts warm from states other processes recorded."""
+        record_only = os.environ.get("JANUS_WARM_START", "").strip().lower() == "record"
+        return self.warm_start_enabled() and not (self.warm_start is None and record_only)
 
 
 settings = CacheSettings()

@@ -87,7 +87,7 @@ def warm_start(fn, store=None) -> bool:
     from janus.cache.config import settings
     from janus.cache.recorder import recorder
     jit = _jit_of(fn)
-    if jit in _tried or not settings.warm_start_enabled() or jit.profile.calls \
+    if jit in _tried or not settings.warm_start_used() or jit.profile.calls \
             or jit.specializations or jit.plan is not None \
             or getattr(jit, "unsupported", None) is not None:
         return False

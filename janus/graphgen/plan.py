@@ -69,7 +69,7 @@ def plan_from_profile(profile) -> Plan:
 def _compare(plan: Plan, a, b, expr: str) -> Plan:
     """Walk two described call signatures side by side; generalize where they differ."""
     if expr == "":  # (args, kwargs)
-        (args_a, kwargs_a), (args_b, kwargs_b) = a[2], b[2]
+        (args_a, _), (args_b, _) = a[2], b[2]
         for i, (x, y) in enumerate(zip(args_a[2], args_b[2])):
             plan = _compare(plan, x, y, f"args[{i}]")
         return plan

@@ -55,7 +55,9 @@ def rounds(tmp_path_factory):
     cache = tmp / "cache"
     script = python_script(tmp, "program.py", PROGRAM)
     import sys
-    cold = run_many([([sys.executable, script, "cold"], env_for(cache), None)] * 2, parallel=2)
+    # the two cold processes record but must not start warm from each other's records
+    cold_env = dict(env_for(cache), JANUS_WARM_START="record")
+    cold = run_many([([sys.executable, script, "cold"], cold_env, None)] * 2, parallel=2)
     warm = run_many([([sys.executable, script, "warm"], env_for(cache), None)])
     for r in cold + warm:
         assert r.returncode == 0, str(r)
