@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 
+import numpy as np
 import pytest
 
 from janus.cache import record as rec
@@ -35,15 +36,17 @@ def scale(x, k):
 mode = sys.argv[1]
 warmed = [janus.cache.warm_start(rnn_like), janus.cache.warm_start(scale)] if mode == "warm" else []
 w = tf.constant([[0.1 * (i - j) for j in range(4)] for i in range(4)])
-results = []
+results, eager = [], []
 for step in range(40):
     n = 3 + step % 5
     xs = [tf.ones([2, 4]) * (0.1 * i) for i in range(n)]
     results.append(float(rnn_like(xs, w)))
     results.append(scale(tf.ones([2]) * step, 2.0).numpy().tolist())
+    eager.append(float(rnn_like.fn(xs, w)))   # plain Python, the reference
+    eager.append(scale.fn(tf.ones([2]) * step, 2.0).numpy().tolist())
     time.sleep(0.003)
 janus.cache.flush()
-print(json.dumps({"warm": warmed, "results": results,
+print(json.dumps({"warm": warmed, "results": results, "eager": eager,
                   "stats": {f.__name__: janus.stats(f).as_dict() for f in (rnn_like, scale)},
                   "ids": {f.__name__: janus.cache.record_ids(f) for f in (rnn_like, scale)}}))
 '''
@@ -102,6 +105,10 @@ def test_a_later_process_starts_warm_with_equal_results(rounds):
     _, cold, warm = rounds
     assert warm["warm"] == [True, True]
     assert warm["results"] == cold[0]["results"] == cold[1]["results"]
+    for run in cold + [warm]:  # and every process equals plain eager Python
+        np.testing.assert_allclose(np.array(run["results"][0::2]), np.array(run["eager"][0::2]),
+                                   rtol=1e-6)
+        assert run["results"][1::2] == run["eager"][1::2]
     for name in ("rnn_like", "scale"):
         stats = warm["stats"][name]
         assert stats["profile_calls"] == 0, name            # profiling skipped
