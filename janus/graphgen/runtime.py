@@ -76,6 +76,22 @@ def _refuse_impure(fn) -> None:
                               "frozen into the graph (it differs on every call in Python)")
 
 
+def _python_callbacks() -> tuple:
+    return tuple(f for f in (tf.numpy_function, tf.py_function,
+                             getattr(tf.compat.v1, "py_func", None),
+                             getattr(tf.compat.v1, "numpy_function", None)) if f is not None)
+
+
+def _refuse_callbacks(fn) -> None:
+    """`tf.numpy_function(step, ...)`: TF calls `step` (the user's plain function, as it
+    is) while the graph runs; if the graph then fails a guard, the call reruns eagerly
+    and `step`'s side effects (an environment step) would happen twice."""
+    if any(fn is f for f in _python_callbacks()):
+        raise ConversionError(f"calls {getattr(fn, '__name__', fn)}: its Python function "
+                              "would run inside the graph, and again if the call had to "
+                              "rerun eagerly")
+
+
 def _variable_structure(value) -> bool:
     """A non-empty list/tuple of variables or modules (TF's or Keras'): held by reference
     in a graph."""
@@ -125,7 +141,13 @@ class TraceRuntime(GeneralControlFlow, Runtime):
                              original.__globals__)
         return self.tracer.import_value(value, source)
 
+    def defined(self, fn) -> None:
+        self.tracer.trace_local_functions.add(id(fn))
+        self.tracer.keepalive.append(fn)
+
     def ld_free(self, name, value):
+        if id(self.function.original) in self.tracer.trace_local_functions:
+            return value  # a cell of the traced frame: a value of this trace, not the heap's
         index = self.function.freevars.index(name)
         if self._is_top():
             return self.tracer.import_value(value, closure(index))
@@ -244,6 +266,7 @@ class TraceRuntime(GeneralControlFlow, Runtime):
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
         _refuse_impure(fn)
+        _refuse_callbacks(fn)
         owner = getattr(fn, "__self__", None)
         if not (id(owner) in tracer.copy_sources and
                 getattr(fn, "__name__", "") in ("append", "extend")):

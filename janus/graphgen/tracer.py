@@ -55,6 +55,7 @@ class Tracer:
         self.keepalive: list = []
         self.imported: set[int] = set()
         self.local_objects: set[int] = set()
+        self.trace_local_functions: set[int] = set()  # nested defs run while tracing
         self.copy_sources: dict[int, Source] = {}
         self.read_copies: set[int] = set()  # heap list copies whose items or length were used
         self.guards: dict[tuple, Guard] = {}

@@ -42,18 +42,38 @@ def _mutated_receivers(stmts: list, local_names: set[str]) -> list[str]:
     return list(names)
 
 
+def visit_def_header(transformer: gast.NodeTransformer, node):
+    """Visit what a nested `def` evaluates in the enclosing scope (decorators, defaults),
+    not its body."""
+    node.decorator_list = [transformer.visit(d) for d in node.decorator_list]
+    node.args.defaults = [transformer.visit(d) for d in node.args.defaults]
+    node.args.kw_defaults = [d if d is None else transformer.visit(d)
+                             for d in node.args.kw_defaults]
+    return node
+
+
 class ControlFlowTransformer(gast.NodeTransformer):
     def __init__(self, sites: SiteTable, local_names: set[str] = frozenset()):
         self.sites = sites
         self.local_names = local_names
         self.counter = 0
+        self.nested = False  # inside the function being converted (not the function itself)
 
     def _fresh(self, stem: str) -> str:
         self.counter += 1
         return f"janus__{stem}_{self.counter}"
 
-    # Nested functions are converted as their own scopes: leave their bodies alone
-    # except for recursive conversion of their statements.
+    # Nested functions stay exactly the user's code: a call from converted code converts
+    # them on their own (`janus__.call`), and a library that calls them (a TF callback)
+    # gets the plain function, with its own closure and globals.
+    def visit_FunctionDef(self, node):
+        if self.nested:  # `def f(...): ...` -> the same def; janus__.defined(f)
+            defined = templates.statements(f"{RUNTIME}.defined(NAME)", NAME=node.name)
+            return [visit_def_header(self, node)] + templates.copy_location(defined, node)
+        self.nested = True
+        self.generic_visit(node)
+        return node
+
     def visit_Lambda(self, node):
         return node
 

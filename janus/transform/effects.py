@@ -18,6 +18,7 @@ import gast
 
 from janus.errors import ConversionError
 from janus.transform import scope, templates
+from janus.transform.control_flow import visit_def_header
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
 
@@ -50,6 +51,8 @@ class EffectsTransformer(gast.NodeTransformer):
         if node.name.startswith("janus__"):
             self.generic_visit(node)
             return node
+        if self.depth >= 0:  # a nested user `def`: its body stays the user's code
+            return visit_def_header(self, node)
         self.depth += 1
         self.generic_visit(node)
         self.depth -= 1

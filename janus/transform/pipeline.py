@@ -35,7 +35,7 @@ class ConvertedFunction:
     source: source_mod.SourceInfo
     sites: SiteTable
     code: str  # the generated Python source, for humans
-    factory: types.FunctionType
+    factory: types.FunctionType  # holds the converted code (see `instantiate`)
     freevars: tuple[str, ...]
 
     def __post_init__(self):
@@ -46,20 +46,29 @@ class ConvertedFunction:
         return self.source.qualname
 
     def instantiate(self, runtime) -> types.FunctionType:
-        fn = self._instances.get(id(runtime))
-        if fn is None:
-            closure = self.original.__closure__ or ()
-            try:
-                cells = [c.cell_contents for c in closure]
-            except ValueError:
-                raise ConversionError("a closure variable is not bound yet",
-                                      function=self.qualname, filename=self.source.filename,
-                                      lineno=self.source.first_line) from None
-            fn = self.factory(runtime, *cells)
-            fn.__defaults__ = self.original.__defaults__
-            fn.__kwdefaults__ = self.original.__kwdefaults__
-            fn.__janus_converted__ = self
-            self._instances[id(runtime)] = fn
+        """The converted function bound to `runtime`, closing over the original's own
+        cells (live: a rebinding in the enclosing function is seen) and globals."""
+        closure = self.original.__closure__
+        key = id(runtime)
+        fn = self._instances.get(key) if not closure else None
+        if fn is not None:
+            return fn
+        code = self.factory.__code__
+        cells = []
+        names = self.original.__code__.co_freevars
+        for name in code.co_freevars:
+            if name == RUNTIME:
+                cells.append(types.CellType(runtime))
+            else:  # the compiler made it free only because the original has it free
+                cells.append(closure[names.index(name)])
+        fn = types.FunctionType(code, self.original.__globals__, self.original.__name__,
+                                self.original.__defaults__, tuple(cells))
+        fn.__kwdefaults__ = self.original.__kwdefaults__
+        fn.__qualname__ = self.original.__qualname__
+        fn.__module__ = self.original.__module__
+        fn.__janus_converted__ = self
+        if not closure:
+            self._instances[key] = fn
         return fn
 
 
@@ -93,7 +102,12 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     node, info = source_mod.parse_function(fn)
     sites = SiteTable(info.qualname, info.filename)
     freevars = tuple(fn.__code__.co_freevars)
-    for child in gast.walk(node):
+    reserved = _reserved_names(fn.__code__)
+    if reserved:
+        raise ConversionError(f"uses the name `{reserved[0]}` (names starting with "
+                              f"`{RUNTIME}` are janus's own)", function=info.qualname,
+                              filename=info.filename, lineno=info.first_line)
+    for child in scope.walk_own_scope(node.body):  # nested defs are converted on their own
         if isinstance(child, (gast.Global, gast.Nonlocal)):
             raise ConversionError(f"`{type(child).__name__.lower()} {', '.join(child.names)}` "
                                   "rebinds a variable outside the function, which a graph cannot "
@@ -113,18 +127,57 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     # Defaults stay the original's objects (set on the instance), not re-evaluated.
     node.args.defaults = []
     node.args.kw_defaults = [None] * len(node.args.kw_defaults)
+    code_text = _render(node, freevars, info.first_line)
+    # Compiled under a name no user code can use: the function's own name inside its body
+    # must stay what it is in the original (a global, say, for a recursive helper).
+    node.name = _CODE_NAME
+    tree = _module(node, freevars)
+    _fill_locations(tree, info.first_line)
+    try:
+        compiled = compile(tree, info.filename, "exec")
+        namespace: dict = {}
+        exec(compiled, {}, namespace)  # defines the factory only; runs no user code
+        code = namespace["janus__factory"](*([None] * (1 + len(freevars)))).__code__
+    except Exception as exc:  # noqa: BLE001 - janus's own code: never the user's error
+        raise ConversionError(f"janus generated code that does not compile "
+                              f"({type(exc).__name__}: {exc})", function=info.qualname,
+                              filename=info.filename, lineno=info.first_line) from exc
+    code = code.replace(co_name=fn.__code__.co_name, co_qualname=fn.__code__.co_qualname) \
+        if hasattr(code, "co_qualname") else code.replace(co_name=fn.__code__.co_name)
+    holder = types.FunctionType(code, fn.__globals__, fn.__name__, None,
+                                tuple(types.CellType(None) for _ in code.co_freevars))
+    return ConvertedFunction(fn, info, sites, code_text, holder, freevars)
+
+
+_CODE_NAME = f"{RUNTIME}fn"
+
+
+def _reserved_names(code: types.CodeType) -> list[str]:
+    """Names in `code` (and code nested in it) that could collide with janus's own."""
+    names = [n for n in code.co_varnames + code.co_names + code.co_freevars + code.co_cellvars
+             if n.startswith(RUNTIME)]
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names += _reserved_names(const)
+    return names
+
+
+def _module(node: gast.FunctionDef, freevars: tuple[str, ...]) -> ast.Module:
+    """`def janus__factory(janus__, <free variables>): <node>; return <node.name>`: the
+    factory only gives the converted code its free variables; `instantiate` replaces
+    them by the runtime's and the original function's own cells."""
     factory_params = [RUNTIME] + list(freevars)
     factory = templates.statements(
         f"def janus__factory({', '.join(factory_params)}):\n    FN\n    return {node.name}\n",
         FN=[node])[0]
     factory.body[0] = node
-    module = gast.Module(body=[factory], type_ignores=[])
-    tree = gast.gast_to_ast(module)
-    _fill_locations(tree, info.first_line)
-    code_text = astunparse.unparse(tree)
-    namespace: dict = {}
-    exec(compile(tree, info.filename, "exec"), fn.__globals__, namespace)
-    return ConvertedFunction(fn, info, sites, code_text, namespace["janus__factory"], freevars)
+    return gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
+
+
+def _render(node: gast.FunctionDef, freevars: tuple[str, ...], first_line: int) -> str:
+    tree = _module(node, freevars)
+    _fill_locations(tree, first_line)
+    return astunparse.unparse(tree)
 
 
 def _fill_locations(tree: ast.AST, default_line: int) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 import types
+import weakref
 
 from janus.transform.pipeline import ConvertedFunction
 
@@ -38,7 +39,9 @@ class Runtime:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._runtimes = {}  # one runtime per converted function, per runtime class
+        # one runtime per converted function, per runtime class; weak: a nested function's
+        # converted copy (one per closure) goes away with the closure
+        cls._runtimes = weakref.WeakValueDictionary()
 
     @classmethod
     def for_function(cls, converted: ConvertedFunction) -> "Runtime":
@@ -46,6 +49,9 @@ class Runtime:
         if runtime is None or runtime.function is not converted:
             runtime = cls._runtimes[id(converted)] = cls(converted)
         return runtime
+
+    def defined(self, fn) -> None:
+        """A nested `def` of the converted function was executed (it stays plain code)."""
 
     @staticmethod
     def read(thunk):

@@ -29,6 +29,16 @@ def _walk_scope(nodes, *, into_loops: bool = True):
             stack.append(child)
 
 
+def walk_own_scope(nodes):
+    """Every node of `nodes` in their own scope (nested defs: their header only)."""
+    for node in _walk_scope(nodes):
+        yield node
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            for part in node.decorator_list + node.args.defaults + \
+                    [d for d in node.args.kw_defaults if d is not None]:
+                yield from gast.walk(part)
+
+
 def bound_names(stmts: list) -> list[str]:
     """Names bound by `stmts` in the enclosing scope, in first-seen order."""
     names: dict[str, None] = {}

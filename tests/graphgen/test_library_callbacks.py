@@ -1,0 +1,88 @@
+"""Class: functions handed to TensorFlow as callbacks run as TensorFlow calls them
+(issue 9, failure 4).
+
+A nested `def` passed to `tf.numpy_function` used to be janus's hooked copy, which at
+graph run time found no trace (`RuntimeError: no janus trace is active`) or, converted
+again, ran with the wrong globals. Nested defs now stay the user's plain function (own
+globals and live closure); converted callees close over the original's cells; and a graph
+never holds a Python callback: it could run twice (graph, then the eager rerun after a
+failed guard), so such a call runs eagerly.
+"""
+import numpy as np
+import tensorflow as tf
+
+import janus
+from tests.differential import assert_same
+
+
+class Env:
+    def __init__(self):
+        self.state = np.zeros(2, np.float32)
+        self.steps = 0
+
+    def step(self, action):
+        self.steps += 1
+        self.state = (self.state + action).astype(np.float32)
+        return self.state, np.float32(self.state.sum())
+
+
+class Agent:
+    def __init__(self):
+        self.env = Env()
+        self.w = tf.Variable([[0.5, -0.2], [0.1, 0.3]])
+
+
+def actor_critic_nested_step(agent, x):
+    env = agent.env
+
+    def env_step(action):
+        return env.step(action)
+    total = tf.constant(0.0)
+    for _ in range(3):
+        action = tf.tanh(x @ agent.w)[0]
+        state, reward = tf.numpy_function(env_step, [action], [tf.float32, tf.float32])
+        x = tf.reshape(state, [1, 2]) * 0.1
+        total += reward
+    agent.w.assign_add(tf.ones([2, 2]) * 0.01)
+    return total
+
+
+def test_nested_env_step_handed_to_numpy_function():
+    calls = [(tf.ones([1, 2]),)] * 5
+    assert_same(actor_critic_nested_step, calls, make_state=Agent)
+
+
+ENV = Env()
+
+
+def global_env_step(action):
+    return ENV.step(action)
+
+
+def numpy_function_then_tensor_branch(x):
+    state, reward = tf.numpy_function(global_env_step, [x], [tf.float32, tf.float32])
+    if reward > 7.0:  # flips after the graph is built: a failing in-graph guard, then a rerun
+        return state * 2.0
+    return state
+
+
+def test_python_callback_runs_once_per_call_even_when_a_guard_fails():
+    global ENV
+    results = {}
+    for side in ("plain", "janus"):
+        ENV = Env()
+        fn = numpy_function_then_tensor_branch
+        fn = janus.jit(fn) if side == "janus" else fn
+        values = [fn(tf.ones([2])).numpy().tolist() for _ in range(6)]
+        results[side] = (values, ENV.steps, ENV.state.tolist())
+    assert results["janus"] == results["plain"]
+
+
+def py_function_with_lambda(x, k):
+    y = tf.py_function(lambda v: v * k + ENV.steps, [x], tf.float32)
+    return y + 1.0
+
+
+def test_lambda_handed_to_py_function():
+    calls = [(tf.ones([2]), 2.0)] * 5
+    assert_same(py_function_with_lambda, calls)
