@@ -17,7 +17,7 @@ from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen.general import GeneralControlFlow
-from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicLength, DynamicList,
+from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, dynamic_length,
                                    SymbolicScalar)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
@@ -241,7 +241,7 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             tracer.ledger.print(args, kwargs)
             return None
         if fn is len and args and isinstance(args[0], DynamicList):
-            return DynamicLength(args[0].length())
+            return dynamic_length(args[0])
         if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
             return _dynamic_zip(fn, args, kwargs)
         if isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
@@ -328,6 +328,8 @@ class TraceRuntime(GeneralControlFlow, Runtime):
 
     # -- control flow
     def test(self, site, value):
+        if isinstance(value, DynamicList):  # `if xs:` on a list whose length varies
+            value = value.length() > 0
         if isinstance(value, SymbolicScalar):
             value = value.tensor
         if not is_symbolic(value):

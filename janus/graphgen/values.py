@@ -6,10 +6,38 @@ import tensorflow as tf
 from janus.errors import ConversionError
 
 
-class DynamicList:
+class _NotAPythonValue:
+    """A trace-time stand-in has no Python truth value, equality or text: object defaults
+    (always true, identity, `<... object>`) would silently decide what the list's contents
+    decide in Python, so every such use fails the trace (the call then runs eagerly)."""
+
+    def _refuse(self, what: str):
+        raise ConversionError(f"{what} of a {self._what} is not converted")
+
+    def __bool__(self):
+        self._refuse("the truth value")
+
+    def __eq__(self, other):
+        self._refuse("comparing (==) the contents")
+
+    def __ne__(self, other):
+        self._refuse("comparing (!=) the contents")
+
+    def __str__(self):
+        self._refuse("printing or formatting")
+
+    def __format__(self, spec):
+        self._refuse("printing or formatting")
+
+    __hash__ = object.__hash__
+
+
+class DynamicList(_NotAPythonValue):
     """A Python list of same-shaped tensors whose length is known only at run time,
     held as one stacked tensor `[n, ...]` (or a tuple of them: `zip` of such lists,
     whose items are tuples)."""
+
+    _what = "list whose length varies from call to call"
 
     def __init__(self, stacked):
         self.stacked = stacked
@@ -38,9 +66,11 @@ class DynamicList:
         return f"DynamicList({self.stacked!r})"
 
 
-class Accumulator:
+class Accumulator(_NotAPythonValue):
     """A list being appended to inside a `tf.while_loop` body: one TensorArray write
     per iteration."""
+
+    _what = "list grown inside a generalized loop"
 
     def __init__(self, array: tf.TensorArray, index):
         self.array = array
@@ -66,11 +96,13 @@ class Accumulator:
         raise ConversionError("reading a list while it is grown inside a generalized loop")
 
 
-class AppendOnlyList:
+class AppendOnlyList(_NotAPythonValue):
     """A heap list the function only appends to: its length and items are not read, so
     they are not assumed (no guard on the length); the appended items are written back
     with `list.extend` after the graph ran. Any read fails the trace (janus then
     goes back to a copy of the whole list)."""
+
+    _what = "heap list the function only appends to"
 
     def __init__(self):
         self.items: list = []
@@ -84,24 +116,6 @@ class AppendOnlyList:
     def __iadd__(self, values):
         self.items.extend(values)
         return self
-
-
-class DynamicLength:
-    """`len()` of a DynamicList: an int32 scalar tensor that converts to the dtype
-    it meets, as a Python int would (`tf.add_n(losses) / len(losses)`)."""
-
-    def __init__(self, tensor):
-        self.tensor = tensor
-
-    def __index__(self):
-        raise ConversionError("the length of a list of varying length is used as a Python int")
-
-
-def _convert_length(value, dtype=None, name=None, as_ref=False):
-    return tf.cast(value.tensor, dtype or tf.int32)
-
-
-tf.register_tensor_conversion_function(DynamicLength, _convert_length)
 
 
 class SymbolicScalar:
@@ -194,3 +208,10 @@ def _convert_scalar(value, dtype=None, name=None, as_ref=False):
 
 
 tf.register_tensor_conversion_function(SymbolicScalar, _convert_scalar)
+
+
+def dynamic_length(items: DynamicList) -> SymbolicScalar:
+    """`len()` of a DynamicList: a Python int known at run time only. It compares, computes
+    and converts to the dtype it meets as a Python int would (`tf.add_n(losses) /
+    len(losses)`, `if len(xs) == 1:`), and is never a Python int at trace time."""
+    return SymbolicScalar(tf.cast(items.length(), tf.int64), int)
