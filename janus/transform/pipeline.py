@@ -72,7 +72,9 @@ class ConvertedFunction:
         return fn
 
 
-_cache: dict[types.CodeType, ConvertedFunction | ConversionError] = {}
+# Keyed by the code object's identity: code objects compare *equal* across modules when
+# their text is the same, and each conversion belongs to one code object.
+_cache: dict[int, tuple[types.CodeType, ConvertedFunction | ConversionError]] = {}
 _lock = threading.Lock()
 
 
@@ -83,14 +85,15 @@ def convert(fn) -> ConvertedFunction:
         raise ConversionError(f"{fn!r} is not a Python function")
     code = fn.__code__
     with _lock:
-        cached = _cache.get(code)
+        entry = _cache.get(id(code))
+        cached = entry[1] if entry is not None and entry[0] is code else None
     if cached is None:
         try:
             cached = _convert(fn)
         except ConversionError as exc:
             cached = exc.located(fn.__qualname__, code.co_filename, code.co_firstlineno)
         with _lock:
-            _cache[code] = cached
+            _cache[id(code)] = (code, cached)
     if isinstance(cached, ConversionError):
         raise cached
     if cached.original is not fn:  # same code, other closure (e.g. a nested def)
