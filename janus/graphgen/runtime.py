@@ -92,6 +92,16 @@ def _refuse_callbacks(fn) -> None:
                               "rerun eagerly")
 
 
+def _maximum(x, y, name=None):
+    """`tf.maximum` as `-tf.minimum(-x, -y)`: same values (NaN too) and gradients (ties
+    to `x`). TF 2.21's oneDNN remapper rewrites `Maximum(x, Mul(x, c))` into
+    `LeakyRelu(x, c)`, which is `min` when c > 1: the graph would compute something else."""
+    return tf.negative(tf.minimum(tf.negative(x), tf.negative(y)), name=name)
+
+
+_GRAPH_SAFE = {id(tf.maximum): _maximum, id(tf.math.maximum): _maximum}
+
+
 def _variable_structure(value) -> bool:
     """A non-empty list/tuple of variables or modules (TF's or Keras'): held by reference
     in a graph."""
@@ -267,6 +277,9 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             return instance(*args, **kwargs)
         _refuse_impure(fn)
         _refuse_callbacks(fn)
+        safe = _GRAPH_SAFE.get(id(fn))
+        if safe is not None and any(is_symbolic(a) for a in args):
+            fn = safe
         owner = getattr(fn, "__self__", None)
         if not (id(owner) in tracer.copy_sources and
                 getattr(fn, "__name__", "") in ("append", "extend")):
