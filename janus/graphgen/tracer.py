@@ -21,6 +21,7 @@ from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen.guards import EAGER_TENSOR, Guard, InGraphGuard
 from janus.graphgen.sources import Source
 from janus.graphgen.values import AppendOnlyList, DynamicList, SymbolicScalar
+from janus.transform.pipeline import made_by_converted_code
 
 _current = threading.local()
 _SCALARS = (bool, int, float, str, bytes, complex, type(None))
@@ -112,7 +113,11 @@ class Tracer:
             self.guards[key] = Guard(kind, source, expected, where)
 
     def is_static(self, value) -> bool:
-        """Values a graph can hand back as they are (modules, functions, library objects)."""
+        """Values a graph can hand back as they are (modules, functions, library objects);
+        not a function made while tracing that closes over the trace's values."""
+        if value.__class__ is types.FunctionType and value.__closure__ and \
+                made_by_converted_code(value):
+            return False
         return isinstance(value, (types.ModuleType, types.FunctionType, type,
                                   types.BuiltinFunctionType, types.MethodType)) or \
             _is_opaque(value)

@@ -5,6 +5,7 @@ import ast
 import dataclasses
 import threading
 import types
+import weakref
 
 import astunparse
 import gast
@@ -64,6 +65,7 @@ class ConvertedFunction:
         fn = types.FunctionType(code, self.original.__globals__, self.original.__name__,
                                 self.original.__defaults__, tuple(cells))
         fn.__kwdefaults__ = self.original.__kwdefaults__
+        fn.__annotations__ = self.original.__annotations__
         fn.__qualname__ = self.original.__qualname__
         fn.__module__ = self.original.__module__
         fn.__janus_converted__ = self
@@ -127,9 +129,14 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
         node = EffectsTransformer(sites, local_names, set(freevars)).visit(node)
     except ConversionError as exc:
         raise exc.located(info.qualname, info.filename, exc.lineno or info.first_line)
-    # Defaults stay the original's objects (set on the instance), not re-evaluated.
+    # Defaults and annotations stay the original's objects (set on the instance), not
+    # re-evaluated.
     node.args.defaults = []
     node.args.kw_defaults = [None] * len(node.args.kw_defaults)
+    node.returns = None
+    for arg in node.args.posonlyargs + node.args.args + node.args.kwonlyargs + \
+            [a for a in (node.args.vararg, node.args.kwarg) if a is not None]:
+        arg.annotation = None
     code_text = _render(node, freevars, info.first_line)
     # Compiled under a name no user code can use: the function's own name inside its body
     # must stay what it is in the original (a global, say, for a recursive helper).
@@ -145,14 +152,43 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
         raise ConversionError(f"janus generated code that does not compile "
                               f"({type(exc).__name__}: {exc})", function=info.qualname,
                               filename=info.filename, lineno=info.first_line) from exc
-    code = code.replace(co_name=fn.__code__.co_name, co_qualname=fn.__code__.co_qualname) \
-        if hasattr(code, "co_qualname") else code.replace(co_name=fn.__code__.co_name)
+    code = _requalified(code, f"janus__factory.<locals>.{_CODE_NAME}", fn.__qualname__)
+    code = code.replace(co_name=fn.__code__.co_name)
+    _remember_nested(code)
     holder = types.FunctionType(code, fn.__globals__, fn.__name__, None,
                                 tuple(types.CellType(None) for _ in code.co_freevars))
     return ConvertedFunction(fn, info, sites, code_text, holder, freevars)
 
 
 _CODE_NAME = f"{RUNTIME}fn"
+
+
+_nested_codes: "weakref.WeakSet[types.CodeType]" = weakref.WeakSet()
+
+
+def _remember_nested(code: types.CodeType) -> None:
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _nested_codes.add(const)
+            _remember_nested(const)
+
+
+def made_by_converted_code(fn) -> bool:
+    """Whether `fn` is a function (a nested def, a lambda) that converted code created:
+    run in a trace, its closure holds the trace's values."""
+    return isinstance(fn, types.FunctionType) and fn.__code__ in _nested_codes
+
+
+def _requalified(code: types.CodeType, old: str, new: str) -> types.CodeType:
+    """`code` and the code nested in it with qualified names under `new` instead of `old`
+    (a nested def of the converted code is `f.<locals>.inner`, as in the original)."""
+    def rename(text):
+        return new + text[len(old):] if text == old or text.startswith(old + ".") else text
+    consts = tuple(_requalified(c, old, new) if isinstance(c, types.CodeType) else
+                   rename(c) if isinstance(c, str) else c for c in code.co_consts)
+    if hasattr(code, "co_qualname"):
+        return code.replace(co_consts=consts, co_qualname=rename(code.co_qualname))
+    return code.replace(co_consts=consts)
 
 
 def _reserved_names(code: types.CodeType) -> list[str]:

@@ -174,3 +174,24 @@ def test_names_reserved_for_janus_are_refused_not_miscompiled():
     else:
         raise AssertionError("a user name colliding with janus's was accepted")
     assert_same(user, [(c([1.0]),)] * 4)
+
+
+class Shape:
+    pass
+
+
+def annotated(x: tf.Tensor, k: "Shape" = None, *, scale: float = 2.0) -> tf.Tensor:
+    def inner(v: tf.Tensor) -> tf.Tensor:
+        return v * scale
+    return inner(x) + 1.0
+
+
+def test_annotations_defaults_and_qualified_names_stay_the_originals():
+    stats = assert_same(annotated, [(c([1.0, 2.0]),)] * 4)
+    assert stats.graph_calls >= 2
+    from janus.transform.runtime import Runtime
+    converted = convert(annotated)
+    instance = converted.instantiate(Runtime(converted))
+    assert instance.__annotations__ == annotated.__annotations__
+    assert instance.__qualname__ == annotated.__qualname__
+    assert instance.__code__.co_name == "annotated"
