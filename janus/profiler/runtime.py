@@ -26,12 +26,21 @@ class ProfileRuntime(Runtime):
     def key(self) -> str:
         return self.function.qualname
 
+    @staticmethod
+    def _profiling() -> bool:
+        """Whether a profiled call is running on this thread. A function converted code
+        made (a lambda) may be called after the call by a library it was handed to (a
+        Keras callback, a stored function): then its hooks are plain Python."""
+        return getattr(ProfileRuntime._current, "profile", None) is not None
+
     def _site(self, site):
         record = ProfileRuntime._current.profile.site(self.key, site)
         record.hits += 1
         return record
 
     def test(self, site, value):
+        if not self._profiling():
+            return super().test(site, value)
         record = self._site(site)
         if tf.is_tensor(value):
             record.tensor_tests += 1
@@ -48,11 +57,17 @@ class ProfileRuntime(Runtime):
         return self.test(site, value)
 
     def iterate(self, site, iterable):
+        if not self._profiling():
+            return super().iterate(site, iterable)
         record = self._site(site)
         kind = type(iterable).__name__
         if tf.is_tensor(iterable):
             kind = "tensor"
         record.iterable_kinds[kind] += 1
+        return self._counted(record, iterable)
+
+    @staticmethod
+    def _counted(record, iterable):
         count = 0
         for item in iterable:
             count += 1
@@ -60,6 +75,8 @@ class ProfileRuntime(Runtime):
         ProfileRuntime._current.profile._bounded_add(record.trip_counts, count)
 
     def ld_attr(self, obj, name):
+        if not self._profiling():
+            return super().ld_attr(obj, name)
         value = getattr(obj, name)
         current = ProfileRuntime._current
         if not isinstance(obj, types.ModuleType):
@@ -74,10 +91,14 @@ class ProfileRuntime(Runtime):
         return value
 
     def st_attr(self, obj, name, value):
+        if not self._profiling():
+            return super().st_attr(obj, name, value)
         ProfileRuntime._current.profile.record_attribute(obj, name, value, write=True)
         setattr(obj, name, value)
 
     def call(self, site, fn, /, *args, **kwargs):
+        if not self._profiling():
+            return super().call(site, fn, *args, **kwargs)
         record = self._site(site)
         target, bound_self = user_function(fn)
         current = ProfileRuntime._current
