@@ -64,6 +64,12 @@ def warn_once(message: str) -> None:
         warnings.warn(message, CacheWarning, stacklevel=3)
 
 
+def reject(exc: Exception) -> None:
+    """A cache entry that cannot be used: one warning (the same wherever it is met: reading
+    it for a warm start, or replacing it with a regenerated one)."""
+    warn_once(f"janus cache: ignoring an entry and regenerating it: {exc}")
+
+
 def current_store() -> "CacheStore":
     """The store of the configured cache directory (one per directory and process)."""
     root = settings.resolved_directory()
@@ -291,6 +297,7 @@ class CacheStore:
         return os.path.exists(self.spec_path(key, sid))
 
     def read_index(self, key: str) -> dict | None:
+        self.check_root()
         path = os.path.join(self.function_dir(key), "function.json")
         try:
             index = rec.read_json(path, "function")
@@ -309,8 +316,7 @@ class CacheStore:
             try:
                 index = self.read_index(key)
             except CorruptEntry as exc:
-                warnings.warn(f"janus cache: replacing a corrupt index: {exc}", CacheWarning,
-                              stacklevel=2)
+                reject(exc)
                 index = None
             if index is None:
                 index = {"format": rec.FORMAT, "kind": "function", "created": time.time(),
@@ -323,6 +329,7 @@ class CacheStore:
             return index
 
     def read_warm(self, key: str) -> dict:
+        self.check_root()
         path = os.path.join(self.function_dir(key), "warm.json")
         try:
             return rec.read_json(path, "warm").get("states", {})
@@ -334,8 +341,7 @@ class CacheStore:
             try:
                 states = self.read_warm(key)
             except CorruptEntry as exc:
-                warnings.warn(f"janus cache: replacing a corrupt warm-start entry: {exc}",
-                              CacheWarning, stacklevel=2)
+                reject(exc)
                 states = {}
             state = dict(state, saved=time.time())
             states[state_key] = state

@@ -22,7 +22,7 @@ import weakref
 from janus.cache import record as rec
 from janus.cache.config import settings
 from janus.cache.record import CorruptEntry
-from janus.cache.store import current_store, warn_once
+from janus.cache.store import current_store, reject, warn_once
 from janus.graphgen.sources import from_record
 
 log = logging.getLogger("janus.warm")
@@ -109,7 +109,7 @@ def warm_start(fn, store=None) -> bool:
     try:
         state = store.read_warm(identity.key).get(key)
     except CorruptEntry as exc:
-        warn_once(f"janus cache: ignoring a warm-start entry: {exc}")
+        reject(exc)
         return False
     except OSError as exc:  # an unusable cache directory: the recorder says so when writing
         log.debug("janus cache: no warm start: %s", exc)
