@@ -37,6 +37,10 @@ class CorruptEntry(Exception):
     """A cache file that exists but cannot be used; the message says which and why."""
 
 
+class OldEntry(CorruptEntry):
+    """A record an older janus wrote (another format): not an error, just regenerated."""
+
+
 class UnsafeEntry(CorruptEntry):
     """A cache file or directory someone else owns or may write: never read."""
 
@@ -172,25 +176,36 @@ def key() -> bytes:
         return cached
     with _key_lock:
         try:
-            value = _load_key(path)
-        except FileNotFoundError:
-            ensure_dir(os.path.dirname(path))
-            tmp = f"{path}.tmp-{os.getpid()}-{threading.get_ident()}"
-            fd = _open_private(tmp)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(os.urandom(32))
-                    f.flush()
-                    os.fsync(f.fileno())
-                try:
-                    os.link(tmp, path)   # atomic and exclusive: a racing process wins or we do
-                except FileExistsError:
-                    pass
-            finally:
-                os.unlink(tmp)
-            value = _load_key(path)
+            value = _make_key(path)
+        except CorruptEntry:
+            raise
+        except OSError as exc:
+            raise OSError(f"no usable cache key at {path} ({exc.strerror or exc}); "
+                          "JANUS_CACHE_KEY_FILE names another place") from None
         _keys[path] = value
         return value
+
+
+def _make_key(path: str) -> bytes:
+    try:
+        return _load_key(path)
+    except FileNotFoundError:
+        pass
+    ensure_dir(os.path.dirname(path))
+    tmp = f"{path}.tmp-{os.getpid()}-{threading.get_ident()}"
+    fd = _open_private(tmp)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(os.urandom(32))
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(tmp, path)   # atomic and exclusive: a racing process wins or we do
+        except FileExistsError:
+            pass
+    finally:
+        os.unlink(tmp)
+    return _load_key(path)
 
 
 def canonical(value) -> bytes:
@@ -217,8 +232,11 @@ def unseal(data: bytes, path: str) -> dict:
         raise CorruptEntry(f"{path}: not valid JSON ({len(data)} bytes; {exc})") from None
     if not isinstance(value, dict):
         raise CorruptEntry(f"{path}: expected a JSON object")
-    if value.get("format") != FORMAT:
-        raise CorruptEntry(f"{path}: unknown record format {value.get('format')!r}")
+    found = value.get("format")
+    if type(found) is int and 0 < found < FORMAT:
+        raise OldEntry(f"{path}: written by an older janus (record format {found})")
+    if found != FORMAT:
+        raise CorruptEntry(f"{path}: unknown record format {found!r}")
     recorded = value.get("mac")
     try:
         expected = mac(value)

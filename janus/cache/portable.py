@@ -178,8 +178,10 @@ def export(spec) -> dict | None:
     if spec.portable is not None:  # itself loaded from a record
         return spec.portable
     try:
-        return _export(spec)
-    except (NotPortable, TypeError, ValueError, OSError, AttributeError):
+        data = _export(spec)
+        _parse(json.loads(json.dumps(data)))   # what a later process would refuse: not written
+        return data
+    except (NotPortable, TypeError, ValueError, OSError, AttributeError, KeyError):
         return None
 
 

@@ -24,8 +24,8 @@ import re
 import sys
 import time
 
-from janus.cache.files import (FORMAT, CorruptEntry, UnsafeEntry, atomic_write, read_bytes,
-                               seal, unseal)
+from janus.cache.files import (FORMAT, CorruptEntry, atomic_write, read_bytes, seal,
+                               unseal)
 from janus.graphgen.sources import Source
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import os
 import re
 import threading
@@ -36,13 +37,16 @@ import warnings
 from janus.cache import files
 from janus.cache import record as rec
 from janus.cache.config import settings
-from janus.cache.files import CorruptEntry, UnsafeEntry
+from janus.cache.files import CorruptEntry, OldEntry, UnsafeEntry
 
 _FUNCTION_DIR = re.compile(r"^[A-Za-z0-9_.]+-[0-9a-f]{8}$")
 _SPEC_FILE = re.compile(r"^([0-9a-f]{12})\.json$")
 _OWN_FILE = re.compile(r"^(function\.json|warm\.json|[0-9a-f]{12}\.(json|pbtxt)|\.tmp-.*)$")
 LOCK_TIMEOUT = 10.0
 WARM_KEYS_KEPT = 4
+
+
+log = logging.getLogger("janus.cache")
 
 
 class CacheWarning(UserWarning):
@@ -66,7 +70,11 @@ def warn_once(message: str) -> None:
 
 def reject(exc: Exception) -> None:
     """A cache entry that cannot be used: one warning (the same wherever it is met: reading
-    it for a warm start, or replacing it with a regenerated one)."""
+    it for a warm start, or replacing it with a regenerated one). An older janus's
+    entry is just replaced."""
+    if isinstance(exc, OldEntry):
+        log.info("janus cache: replacing %s", exc)
+        return
     warn_once(f"janus cache: ignoring an entry and regenerating it: {exc}")
 
 
@@ -228,7 +236,7 @@ class CacheStore:
             return
         try:
             lock_file = self._flock(timeout, shared=True)
-        except (OSError, UnsafeEntry):
+        except (OSError, UnsafeEntry, CacheBusy):   # best effort: read without it
             lock_file = None
         try:
             yield

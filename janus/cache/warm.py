@@ -48,6 +48,7 @@ def encode_state(profile, plan, inputs=()) -> dict | None:
                  "inputs": [[source.to_json(), kind, dtype, list(shape)]
                             for source, kind, (dtype, shape) in inputs]}
         decode_state(json.loads(json.dumps(state)))
+        decode_inputs(state)   # what a later process would refuse is not written
         return state
     except (TypeError, ValueError, AttributeError, KeyError) as exc:
         log.debug("janus cache: no warm start for this function: %s", exc)

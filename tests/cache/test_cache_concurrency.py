@@ -12,7 +12,7 @@ import pytest
 from janus.cache.store import CacheStore
 from tests.cache.helpers import env_for, janus_command, python_script, run_many
 
-FUNCTIONS = 24
+FUNCTIONS = 12
 PROGRAM = '''
 import json, sys
 import tensorflow as tf

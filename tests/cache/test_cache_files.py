@@ -41,7 +41,7 @@ def test_a_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
     (b"\xff\xfe\x00garbage", "not valid JSON"),
     (b"[1, 2]", "expected a JSON object"),
     (b'{"format": 99, "kind": "k"}', "unknown record format"),
-    (b'{"format": 1, "kind": "k"}', "unknown record format"),   # before records were sealed
+    (b'{"format": 1, "kind": "k"}', "written by an older janus"),   # before records were sealed
     (b'{"format": 2, "kind": "k"}', "checksum does not match"),  # no seal
     (b'{"format": 2, "kind": "k", "mac": "00"}', "checksum does not match"),
 ])

@@ -11,7 +11,6 @@ import stat
 import sys
 import warnings
 
-import numpy as np
 import pytest
 import tensorflow as tf
 
@@ -294,3 +293,18 @@ def test_a_cache_key_others_can_read_is_refused(tmp_path, monkeypatch):
     with pytest.raises(files.UnsafeEntry, match="readable by group or others"):
         files.key()
     files._keys.clear()
+
+
+def test_an_older_janus_cache_is_replaced_quietly_and_never_run(recorded, tmp_path):
+    """Format-1 records (text sources, no seal) as an older janus wrote them, with code
+    in their expressions: not read, no warning (an upgrade is not an attack), regenerated."""
+    path, warm = recorded
+    old = {"format": 1, "kind": "warm", "states": {"k": {
+        "inputs": [[_inject(_marker(tmp_path)), "tensor", "float32", [1, 2]]]}}}
+    warm.write_text(json.dumps(old))
+    (warm.parent / "function.json").write_text(json.dumps(dict(old, kind="function")))
+    module, warm_started, messages = _run_again(path, tmp_path)
+    janus.cache.flush()
+    assert not warm_started and messages == []
+    assert rec.read_json(str(warm), "warm")["format"] == rec.FORMAT   # regenerated
+    assert rec.read_json(str(warm.parent / "function.json"), "function")
