@@ -215,6 +215,8 @@ def _export(spec) -> dict:
             raise NotPortable("the graph captures a value janus cannot find again")
         captures.append(source.to_json())
     graph = spec.concrete.graph
+    graph_def = graph.as_graph_def()
+    check_ops(graph_def)
     effects = []
     for effect in spec.effects:
         if effect.kind == "print":
@@ -244,8 +246,37 @@ def _export(spec) -> dict:
         "result": _skeleton(spec.result),
         "effects": effects,
         "functions": functions,
-        "graph": base64.b64encode(graph.as_graph_def().SerializeToString()).decode("ascii"),
+        "graph": base64.b64encode(graph_def.SerializeToString()).decode("ascii"),
     }
+
+
+# Ops that reach outside the graph (files, Python callbacks, debug dumps, summaries). A
+# recorded graph holding one is not reused, however it is sealed: it is generated again
+# from the user's own code instead. (Defense in depth: the seal already keeps out graphs
+# this user's janus did not write.)
+_OUTSIDE_OPS = frozenset({
+    "PyFunc", "PyFuncStateless", "EagerPyFunc", "ReadFile", "WriteFile", "MatchingFiles",
+    "ImmutableConst", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
+    "TFRecordDataset", "TFRecordDatasetV2", "TextLineDataset", "FixedLengthRecordDataset",
+    "FixedLengthRecordDatasetV2", "LoadDataset", "SnapshotDataset", "SnapshotDatasetV2",
+    "CacheDataset", "CacheDatasetV2", "ExperimentalSqlDataset", "SqlDataset"})
+_OUTSIDE_PREFIXES = ("Save", "Restore", "Write", "Debug", "CreateSummary", "ImportEvent",
+                     "FlushSummary", "CloseSummary")
+
+
+def check_ops(graph_def) -> None:
+    """NotPortable if the graph (or a function of its library) has an op of _OUTSIDE_OPS or
+    prints to anything but the standard streams."""
+    nodes = list(graph_def.node)
+    for fn in graph_def.library.function:
+        nodes += list(fn.node_def)
+    for node in nodes:
+        if node.op in _OUTSIDE_OPS or node.op.startswith(_OUTSIDE_PREFIXES):
+            raise NotPortable(f"the graph has a {node.op} op")
+        if node.op == "PrintV2" and "output_stream" in node.attr and \
+                node.attr["output_stream"].s.decode("utf-8", "replace") not in \
+                ("stderr", "stdout", "log(info)", "log(warning)", "log(error)"):
+            raise NotPortable("the graph prints to a file")
 
 
 class _ImportedGraph:
@@ -253,6 +284,7 @@ class _ImportedGraph:
 
     def __init__(self, data: dict, handles: list, specs: list):
         graph_def = tf.compat.v1.GraphDef.FromString(base64.b64decode(data["graph"]))
+        check_ops(graph_def)
         names, outputs = data["input_names"], data["output_names"]
 
         def importer(*tensors):

@@ -308,3 +308,41 @@ def test_an_older_janus_cache_is_replaced_quietly_and_never_run(recorded, tmp_pa
     assert not warm_started and messages == []
     assert rec.read_json(str(warm), "warm")["format"] == rec.FORMAT   # regenerated
     assert rec.read_json(str(warm.parent / "function.json"), "function")
+
+
+def _with_write_file(graph_b64, output_name, marker):
+    """The recorded graph plus a WriteFile op every output depends on."""
+    graph_def = tf.compat.v1.GraphDef.FromString(base64.b64decode(graph_b64))
+    with tf.Graph().as_default() as g:
+        tf.io.write_file(str(marker), "pwned", name="pwn")
+    graph_def.node.extend(n for n in g.as_graph_def().node)
+    target = output_name.split(":")[0]
+    for node in graph_def.node:
+        if node.name == target:
+            node.input.append("^pwn")
+    return base64.b64encode(graph_def.SerializeToString()).decode()
+
+
+def test_a_sealed_graph_that_writes_files_is_not_run(recorded, tmp_path):
+    path, warm = recorded
+    marker = _marker(tmp_path)
+    _rewrite(warm, lambda s: _graph(s, lambda g: dict(
+        g, graph=_with_write_file(g["graph"], g["output_names"][0], marker))))
+    module, warm_started, _ = _run_again(path, tmp_path)   # checks the marker is absent
+    assert warm_started
+    assert not [s for s in module.step.specializations if s.portable is not None]
+
+
+def test_the_write_file_graph_would_run_without_the_op_check(recorded, tmp_path, monkeypatch):
+    """The test above can fail: without the check the same record writes the file."""
+    from janus.cache import portable
+    path, warm = recorded
+    marker = _marker(tmp_path)
+    _rewrite(warm, lambda s: _graph(s, lambda g: dict(
+        g, graph=_with_write_file(g["graph"], g["output_names"][0], marker))))
+    monkeypatch.setattr(portable, "check_ops", lambda graph_def: None)
+    module = _load(path)
+    assert janus.cache.warm_start(module.step)
+    _calls(module, module.step)
+    assert marker.exists()
+    marker.unlink()
