@@ -294,8 +294,9 @@ class Recorder:
             with self._lock:
                 pending, state.pending = state.pending, []
             try:
+                prepared = self._prepare(state, pending)   # the slow part, without the lock
                 with store.lock():  # content files and their index entries: one step
-                    new = self._write_specs(store, state, pending)
+                    new = self._write_specs(store, state, prepared)
                     self._merge_counters(store, state, new)
             except (CacheBusy, UnsafeEntry):
                 with self._lock:
@@ -335,12 +336,29 @@ class Recorder:
             state.identity = rec.identify(jit if jit is not None else state.fn, converted)
         return state.identity
 
-    def _write_specs(self, store: CacheStore, state: _JitState, pending) -> dict:
-        new = {}
+    def _prepare(self, state: _JitState, pending) -> list:
+        """(spec, its state, record, graph text, warm-start state or None) per pending one."""
+        prepared = []
         for spec, spec_state, profile, plan in pending:
             jit = state.ref()
             record, text = rec.build_spec_record(jit if jit is not None else state.fn, spec)
             self._identity(state, spec.converted)
+            warm_state = None
+            if settings.warm_start_enabled() and profile is not None:
+                warm_state = warm.encode_state(profile, plan, spec.inputs)
+                if warm_state is not None:
+                    from janus.cache import portable
+                    graph = portable.export(spec)
+                    if graph is not None:
+                        warm_state["graph"] = graph
+                    warm_state["spec"] = record["id"]
+                    warm_state["process"] = warm.PROCESS
+            prepared.append((spec, spec_state, record, text, warm_state))
+        return prepared
+
+    def _write_specs(self, store: CacheStore, state: _JitState, prepared) -> dict:
+        new = {}
+        for spec, spec_state, record, text, warm_state in prepared:
             if store.write_spec(record, text):
                 self.writes += 1
             spec_state.sid = record["id"]
@@ -353,18 +371,9 @@ class Recorder:
                                    "in_graph_guards": len(record["in_graph_guards"]),
                                    "ops": sum(record["op_histogram"].values()),
                                    "plan": record["plan"]}
-            if settings.warm_start_enabled() and profile is not None:
-                warm_state = warm.encode_state(profile, plan, spec.inputs)
-                if warm_state is not None:
-                    from janus.cache import portable
-                    graph = portable.export(spec)
-                    if graph is not None:
-                        warm_state["graph"] = graph
-                    warm_state["spec"] = record["id"]
-                    warm_state["process"] = warm.PROCESS
-                    store.write_warm(state.identity.key,
-                                     warm.state_key(state.identity, record["versions"]),
-                                     warm_state)
+            if warm_state is not None:
+                store.write_warm(state.identity.key,
+                                 warm.state_key(state.identity, record["versions"]), warm_state)
         return new
 
     def _merge_counters(self, store: CacheStore, state: _JitState, new: dict) -> None:

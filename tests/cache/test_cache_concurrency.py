@@ -93,17 +93,18 @@ def test_an_evictor_between_a_write_and_its_index_entry_leaves_no_missing_record
     import tensorflow as tf
 
     import janus
-    from janus.cache import portable
 
     other = CacheStore(str(cache_dir))
     evicted, threads = [], []
+    write_spec = CacheStore.write_spec
 
-    def export_while_another_process_evicts(spec):
+    def write_while_another_process_evicts(self, record, graph_text):
+        written = write_spec(self, record, graph_text)
         thread = threading.Thread(target=lambda: evicted.extend(other.evict(0, 0)))
         thread.start()
         thread.join(timeout=1.0)   # old code: it ran right away; now it waits for us
         threads.append(thread)
-        return None
+        return written
 
     @janus.jit(profile_calls=1)
     def double(x):
@@ -112,7 +113,7 @@ def test_an_evictor_between_a_write_and_its_index_entry_leaves_no_missing_record
     for _ in range(3):
         np.testing.assert_allclose(double(tf.ones([2])).numpy(), [2.0, 2.0])
     janus.cache.flush()   # the function has an index and one record
-    monkeypatch.setattr(portable, "export", export_while_another_process_evicts)
+    monkeypatch.setattr(CacheStore, "write_spec", write_while_another_process_evicts)
     for _ in range(2):    # a new rank: a second specialization, written while B evicts
         np.testing.assert_allclose(double(tf.ones([2, 2])).numpy(), 2 * np.ones([2, 2]))
     janus.cache.flush()
