@@ -69,6 +69,12 @@ def _open(args, need_entries: bool = True):
     if not os.path.isdir(root):
         raise CliError(f"{root} is not a directory (pass --cache-dir with a cache directory)")
     store = CacheStore(root)
+    from janus.cache.files import UnsafeEntry
+    try:
+        store.check_root()
+    except UnsafeEntry as exc:
+        raise CliError(f"not using the janus cache at {root}: {exc} (it must be yours and "
+                       "writable only by you: chown it, or chmod go-w)") from None
     listing = store.scan()
     for problem in listing.problems:
         _warn(problem)

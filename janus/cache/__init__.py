@@ -14,6 +14,15 @@ writes from a background thread and at exit, never on the hot path).
 
 Warm start (`warm_start(fn)`): a later process restores the profile and plan an
 earlier one recorded for the same source and versions, and skips profiling.
+
+The cache is untrusted input. Nothing read from it is `eval`-ed, `exec`-ed, imported or
+unpickled: recorded sources are a validated grammar walked with getattr/getitem
+(graphgen/sources.py), code janus generates from them holds only checked paths, modules
+a record names are used only if already imported, and every record is sealed with an
+HMAC under a per-user key kept outside the cache, owned by you, and private (0700
+directories, 0600 files). Anything else is one warning, then janus regenerates
+(files.py). Writers and evictors of several processes keep the index and the records
+consistent under one lock (store.py).
 """
 from __future__ import annotations
 

@@ -13,20 +13,33 @@ from __future__ import annotations
 import base64
 import dataclasses
 import hashlib
-import importlib
 import inspect
 import json
+import sys
 
 import tensorflow as tf
 
+from janus.cache.store import warn_once
 from janus.graphgen.guards import Guard, GuardSet
-from janus.graphgen.sources import Source, evaluate
+from janus.graphgen.sources import SourceError, evaluate, from_record, is_name
 
-FORMAT = 1
+FORMAT = 2
+_GUARD_KINDS = ("type", "id", "value", "len", "keys", "tensor", "tensor_list")
+_EFFECT_KINDS = ("setattr", "delattr", "contents", "extend")
+_VALUE_TYPES = (bool, int, float, str, type(None))
 
 
 class NotPortable(Exception):
     pass
+
+
+class Malformed(ValueError):
+    """A recorded graph that does not follow the format (a tampered or foreign record)."""
+
+
+def _require(condition, what: str) -> None:
+    if not condition:
+        raise Malformed(what)
 
 
 def _source_hash(fn) -> str:
@@ -38,9 +51,14 @@ def _qualified(obj) -> str:
 
 
 def _resolve(path: str):
+    """`module:qualname` in a module the program already imported (nothing is imported)."""
+    _require(type(path) is str, "a name")
     module, _, qualname = path.partition(":")
-    obj = importlib.import_module(module)
+    obj = sys.modules.get(module)
+    if obj is None:
+        raise LookupError(f"module {module} is not imported")
     for part in qualname.split("."):
+        _require(is_name(part), f"a name: {path!r:.100}")
         obj = getattr(obj, part)
     return obj
 
@@ -87,14 +105,30 @@ def _uncase(data):
 
     tests, inputs, children, result = data
 
+    def path(p):
+        _require(type(p) is str and all(is_name(x) and not x.startswith("__")
+                                        for x in p.split(".")), "an attribute path")
+        return p
+
+    def expected(e):
+        if isinstance(e, dict):
+            _require(set(e) == {"type"}, "a type test")
+            cls = _resolve(e["type"])
+            _require(isinstance(cls, type), "a class")
+            return ("type", cls)
+        _require(type(e) in (bool, str, type(None)), "a structural value")
+        return e
+
     def spec(s):
         if isinstance(s, list) and len(s) == 2 and isinstance(s[0], str):
+            _require(isinstance(s[1], list) and
+                     all(d is None or type(d) is int for d in s[1]), "a shape")
             return (s[0], tuple(s[1]))
+        _require(isinstance(s, list), "a result spec")
         return tuple(spec(x) for x in s)
-    return Case(tuple((p, ("type", _resolve(e["type"])) if isinstance(e, dict) else e)
-                      for p, e in tests),
-                tuple((p, {"int": int, "float": float}[k]) for p, k in inputs),
-                tuple(children), spec(result))
+    return Case(tuple((path(p), expected(e)) for p, e in tests),
+                tuple((path(p), {"int": int, "float": float}[k]) for p, k in inputs),
+                tuple(path(p) for p in children), spec(result))
 
 
 def _skeleton(skel):
@@ -109,7 +143,7 @@ def _skeleton(skel):
     if kind == "scalar":
         return ["scalar", skel[1], skel[2].__name__]
     if kind == "source":
-        return ["source", skel[1].expr]
+        return ["source", skel[1].to_json()]
     if kind in ("list", "tuple"):
         return [kind, [_skeleton(s) for s in skel[1]]]
     if kind == "dict":
@@ -118,16 +152,25 @@ def _skeleton(skel):
 
 
 def _unskeleton(data):
+    _require(isinstance(data, list) and len(data) in (2, 3), "a result skeleton")
     kind = data[0]
+    if kind == "const":
+        _require(type(data[1]) in _VALUE_TYPES and len(data) == 2, "a constant")
+        return ("const", data[1])
+    if kind in ("out", "unstack"):
+        _require(type(data[1]) is int and len(data) == 2, "an output index")
+        return (kind, data[1])
     if kind == "scalar":
+        _require(type(data[1]) is int and len(data) == 3, "an output index")
         return ("scalar", data[1], {"int": int, "float": float, "bool": bool}[data[2]])
     if kind == "source":
-        return ("source", Source(data[1]))
+        return ("source", from_record(data[1]))
     if kind in ("list", "tuple"):
         return (kind, [_unskeleton(s) for s in data[1]])
     if kind == "dict":
+        _require(all(type(k) in _VALUE_TYPES for k, _ in data[1]), "dict keys")
         return ("dict", [(k, _unskeleton(s)) for k, s in data[1]])
-    return tuple(data)
+    raise Malformed(f"a {kind!r:.50} in the results")
 
 
 def export(spec) -> dict | None:
@@ -135,8 +178,10 @@ def export(spec) -> dict | None:
     if spec.portable is not None:  # itself loaded from a record
         return spec.portable
     try:
-        return _export(spec)
-    except (NotPortable, TypeError, ValueError, OSError, AttributeError):
+        data = _export(spec)
+        _parse(json.loads(json.dumps(data)))   # what a later process would refuse: not written
+        return data
+    except (NotPortable, TypeError, ValueError, OSError, AttributeError, KeyError):
         return None
 
 
@@ -149,30 +194,34 @@ def _export(spec) -> dict:
         if guard.kind == "id":
             expected = _describe_identity(expected)
             if "variable" in expected:
-                handles[id(_handle(guard.expected))] = guard.source.expr
+                handles[id(_handle(guard.expected))] = guard.source
         elif guard.kind == "type":
             expected = _qualified(expected)
         elif guard.kind in ("tensor", "tensor_list"):
             expected = [expected[0], list(expected[1])]
-        guards.append([guard.kind, guard.source.expr, expected, guard.where])
+        if guard.source.is_process_local:
+            raise NotPortable("a closure cell of another function")
+        guards.append([guard.kind, guard.source.to_json(), expected, guard.where])
     import keras
     for guard in spec.guards.guards:  # variables inside guarded Keras objects (optimizer state)
         if guard.kind == "id" and isinstance(guard.expected, (keras.layers.Layer,
                                                               keras.optimizers.Optimizer)):
             for k, var in enumerate(guard.expected.variables):
-                handles.setdefault(id(_handle(var)), f"{guard.source.expr}.variables[{k}]")
+                handles.setdefault(id(_handle(var)), guard.source.attr("variables").item(k))
     captures = []
     for tensor in spec.concrete.captured_inputs:
         source = handles.get(id(tensor))
         if source is None:
             raise NotPortable("the graph captures a value janus cannot find again")
-        captures.append(source)
+        captures.append(source.to_json())
     graph = spec.concrete.graph
+    graph_def = graph.as_graph_def()
+    check_ops(graph_def)
     effects = []
     for effect in spec.effects:
         if effect.kind == "print":
             raise NotPortable("prints")
-        effects.append([effect.kind, effect.source.expr, effect.name,
+        effects.append([effect.kind, effect.source.to_json(), effect.name,
                         _skeleton(effect.payload) if effect.payload is not None else None])
     functions = {}
     for converted in getattr(spec, "functions", ()):
@@ -183,21 +232,51 @@ def _export(spec) -> dict:
     return {
         "format": FORMAT,
         "guards": guards,
-        "inputs": [[s.expr, kind, dtype, list(shape)] for s, kind, (dtype, shape) in spec.inputs],
+        "inputs": [[s.to_json(), kind, dtype, list(shape)]
+                   for s, kind, (dtype, shape) in spec.inputs],
         "captures": captures,
         "input_names": [t.name for t in graph.inputs],
         "output_names": [t.name for t in graph.outputs],
         "control_outputs": [op.name for op in graph.control_outputs],
         "in_graph": [[g.index, g.function, g.expected, dataclasses.asdict(g.site)]
                      for g in spec.in_graph],
-        "tables": [[function, [r.expr for r in roots], [_case(c) for c in cases]]
+        "tables": [[function, [r.to_json() for r in roots], [_case(c) for c in cases]]
                    for function, (roots, cases) in spec.tables.items()],
         "subgraphs": [[g.function, g.node_index] for g in spec.subgraphs],
         "result": _skeleton(spec.result),
         "effects": effects,
         "functions": functions,
-        "graph": base64.b64encode(graph.as_graph_def().SerializeToString()).decode("ascii"),
+        "graph": base64.b64encode(graph_def.SerializeToString()).decode("ascii"),
     }
+
+
+# Ops that reach outside the graph (files, Python callbacks, debug dumps, summaries). A
+# recorded graph holding one is not reused, however it is sealed: it is generated again
+# from the user's own code instead. (Defense in depth: the seal already keeps out graphs
+# this user's janus did not write.)
+_OUTSIDE_OPS = frozenset({
+    "PyFunc", "PyFuncStateless", "EagerPyFunc", "ReadFile", "WriteFile", "MatchingFiles",
+    "ImmutableConst", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
+    "TFRecordDataset", "TFRecordDatasetV2", "TextLineDataset", "FixedLengthRecordDataset",
+    "FixedLengthRecordDatasetV2", "LoadDataset", "SnapshotDataset", "SnapshotDatasetV2",
+    "CacheDataset", "CacheDatasetV2", "ExperimentalSqlDataset", "SqlDataset"})
+_OUTSIDE_PREFIXES = ("Save", "Restore", "Write", "Debug", "CreateSummary", "ImportEvent",
+                     "FlushSummary", "CloseSummary")
+
+
+def check_ops(graph_def) -> None:
+    """NotPortable if the graph (or a function of its library) has an op of _OUTSIDE_OPS or
+    prints to anything but the standard streams."""
+    nodes = list(graph_def.node)
+    for fn in graph_def.library.function:
+        nodes += list(fn.node_def)
+    for node in nodes:
+        if node.op in _OUTSIDE_OPS or node.op.startswith(_OUTSIDE_PREFIXES):
+            raise NotPortable(f"the graph has a {node.op} op")
+        if node.op == "PrintV2" and "output_stream" in node.attr and \
+                node.attr["output_stream"].s.decode("utf-8", "replace") not in \
+                ("stderr", "stdout", "log(info)", "log(warning)", "log(error)"):
+            raise NotPortable("the graph prints to a file")
 
 
 class _ImportedGraph:
@@ -205,6 +284,7 @@ class _ImportedGraph:
 
     def __init__(self, data: dict, handles: list, specs: list):
         graph_def = tf.compat.v1.GraphDef.FromString(base64.b64decode(data["graph"]))
+        check_ops(graph_def)
         names, outputs = data["input_names"], data["output_names"]
 
         def importer(*tensors):
@@ -224,20 +304,90 @@ class _ImportedGraph:
         return list(self.function(*inputs, *self.handles)[:self.count])
 
 
+def _parse(data: dict) -> dict:
+    """Every part of a recorded graph, validated (Malformed/SourceError otherwise) before
+    anything of it touches this process's heap. Sources become validated paths."""
+    _require(isinstance(data, dict) and data.get("format") == FORMAT, "a recorded graph")
+    functions = data["functions"]
+    _require(isinstance(functions, dict) and
+             all(type(d) is str for d in functions.values()), "function hashes")
+    guards = []
+    for kind, source, expected, where in data["guards"]:
+        _require(kind in _GUARD_KINDS and type(where) is str, "a guard")
+        if kind == "value":
+            _require(type(expected) in _VALUE_TYPES, "a guard value")
+        elif kind == "len":
+            _require(type(expected) is int, "a length")
+        elif kind == "keys":
+            _require(isinstance(expected, list) and
+                     all(type(k) in _VALUE_TYPES for k in expected), "dict keys")
+        elif kind == "type":
+            _require(type(expected) is str, "a class name")
+        elif kind == "id":
+            _require(isinstance(expected, dict), "an identity")
+        else:
+            _require(isinstance(expected, list) and len(expected) == 2 and
+                     type(expected[0]) is str and isinstance(expected[1], list) and
+                     all(d is None or type(d) is int for d in expected[1]), "a tensor spec")
+            expected = (expected[0], tuple(expected[1]))
+        guards.append((kind, from_record(source), expected, where))
+    inputs = []
+    for source, kind, dtype, shape in data["inputs"]:
+        _require(kind in ("tensor", "stack", "table") and type(dtype) is str and
+                 isinstance(shape, list) and all(d is None or type(d) is int for d in shape),
+                 "a graph input")
+        inputs.append((from_record(source), kind, (dtype, tuple(shape))))
+    captures = [from_record(c) for c in data["captures"]]
+    for name in ("input_names", "output_names", "control_outputs"):
+        _require(isinstance(data[name], list) and all(type(n) is str for n in data[name]),
+                 name)
+    _require(type(data["graph"]) is str, "a graph")
+    from janus.transform.sites import Site
+    in_graph = []
+    for index, function, expected, site in data.get("in_graph", []):
+        _require(type(index) is int and type(function) is str and isinstance(site, dict) and
+                 set(site) == {f.name for f in dataclasses.fields(Site)}, "an in-graph guard")
+        in_graph.append((index, function, expected, Site(**site)))
+    tables = {}
+    for function, roots, cases in data.get("tables", []):
+        _require(type(function) is str, "a table")
+        tables[function] = (tuple(from_record(r) for r in roots),
+                            tuple(_uncase(c) for c in cases))
+    node_index = dict(data.get("subgraphs", []))
+    _require(all(type(k) is str and type(v) is int for k, v in node_index.items()), "subgraphs")
+    effects = []
+    for kind, source, name, payload in data["effects"]:
+        _require(kind in _EFFECT_KINDS and type(name) is str, "an effect")
+        if kind in ("setattr", "delattr"):
+            _require(is_name(name) and not name.startswith("__"), "an attribute name")
+        effects.append((kind, from_record(source), name,
+                        _unskeleton(payload) if payload else None))
+    return {"functions": functions, "guards": guards, "inputs": inputs, "captures": captures,
+            "in_graph": in_graph, "tables": tables, "node_index": node_index,
+            "effects": effects, "result": _unskeleton(data["result"])}
+
+
 def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, converted):
     """A Specialization from a recorded graph, checked against this call; None if it
-    does not fit (then janus generates one as usual)."""
+    does not fit (then janus generates one as usual). A record that does not parse is
+    one warning, then the same."""
+    from janus.fallback.heap import Effect
+    from janus.graphgen.guards import InGraphGuard
     from janus.graphgen.specialize import Specialization, _compile_feed
+    from janus.recursion.subgraph import SubGraph
 
-    if data.get("format") != FORMAT:
+    try:
+        parsed = _parse(data)
+    except (Malformed, SourceError, KeyError, TypeError, ValueError, LookupError) as exc:
+        warn_once(f"janus cache: ignoring a malformed recorded graph "
+                  f"({type(exc).__name__}: {str(exc)[:200]}); generating it instead")
         return None
     try:
-        for path, digest in data["functions"].items():
+        for path, digest in parsed["functions"].items():
             if _source_hash(_resolve(path)) != digest:
                 return None
         guards = []
-        for kind, expr, expected, where in data["guards"]:
-            source = Source(expr)
+        for kind, source, expected, where in parsed["guards"]:
             if kind == "id":
                 value = evaluate(source, *env)
                 if _describe_identity(value) != expected:
@@ -245,38 +395,32 @@ def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, 
                 expected = value
             elif kind == "type":
                 expected = _resolve(expected)
-            elif kind in ("tensor", "tensor_list"):
-                expected = (expected[0], tuple(expected[1]))
+                if not isinstance(expected, type):
+                    return None
             guards.append(Guard(kind, source, expected, where))
         guard_set = GuardSet(guards, env[2], env[3])
         if guard_set.check(args, kwargs) != -1:
             return None
-        inputs = [(Source(e), kind, (dtype, tuple(shape))) for e, kind, dtype, shape in data["inputs"]]
-        variables = [evaluate(Source(e), *env) for e in data["captures"]]
-        handles = [_handle(v) for v in variables]
+        inputs = parsed["inputs"]
+        handles = [_handle(evaluate(source, *env)) for source in parsed["captures"]]
         specs = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs] + \
             [tf.TensorSpec([], tf.resource) for _ in handles]
         graph = _ImportedGraph(data, handles, specs)
     except Exception:  # noqa: BLE001 - anything off: generate instead
         return None
-    from janus.fallback.heap import Effect
-    from janus.graphgen.guards import InGraphGuard
-    from janus.transform.sites import Site
-    in_graph = [InGraphGuard(index, Site(**site), function, expected)
-                for index, function, expected, site in data.get("in_graph", [])]
-    from janus.recursion.subgraph import SubGraph
+    in_graph = [InGraphGuard(index, site, function, expected)
+                for index, function, expected, site in parsed["in_graph"]]
+    tables = parsed["tables"]
     try:
-        tables = {function: (tuple(Source(r) for r in roots), tuple(_uncase(c) for c in cases))
-                  for function, roots, cases in data.get("tables", [])}
-        node_index = dict(data.get("subgraphs", []))
-        subgraphs = tuple(SubGraph(fn, node_index[fn], cases) for fn, (_, cases) in tables.items())
+        subgraphs = tuple(SubGraph(fn, parsed["node_index"][fn], cases)
+                          for fn, (_, cases) in tables.items())
         feed = _compile_feed(inputs, env[2], env[3], tables)
         feed(args, kwargs)  # the node tables of this call must build (known node structures)
     except Exception:  # noqa: BLE001 - a structure the recorded graph does not cover
         return None
-    effects = [Effect(kind, Source(expr), name, _unskeleton(payload) if payload else None)
-               for kind, expr, name, payload in data["effects"]]
+    effects = [Effect(kind, source, name, payload)
+               for kind, source, name, payload in parsed["effects"]]
     return Specialization(
         id=spec_id, plan=plan, guards=guard_set, in_graph=in_graph, inputs=inputs, concrete=graph,
-        feed=feed, result=_unskeleton(data["result"]), effects=effects, generation_time=0.0,
+        feed=feed, result=parsed["result"], effects=effects, generation_time=0.0,
         converted=converted, portable=data, subgraphs=subgraphs, tables=tables)

@@ -1,10 +1,8 @@
 """The on-disk record of a specialization, and the file primitives under it.
 
-Every file is written atomically: the bytes go to a temporary file in the same
-directory, are flushed to disk, and `os.replace` puts it in place. A reader sees
-the old file or the new one, never a torn one. A file that still fails to parse
-(a disk error, a hand edit, an older format) is reported as `CorruptEntry` and
-the caller skips it with a warning.
+Every file is written atomically, privately and sealed (files.py). A file that fails
+to unseal or parse (a disk error, a hand edit, an older format, another user's file)
+is reported as `CorruptEntry` and the caller skips it with one warning.
 
 A record is plain JSON, readable without janus or TensorFlow:
     function: qualname, module, filename, first line, key
@@ -24,64 +22,36 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 
-FORMAT = 1
+from janus.cache.files import (FORMAT, CorruptEntry, atomic_write, read_bytes, seal,
+                               unseal)
+from janus.graphgen.sources import Source
+
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 # Ops that call into another function of the library (or will, once graphgen emits them).
 CALL_OPS = ("SubGraph", "InvokeOp", "PartitionedCall", "StatefulPartitionedCall", "While",
             "StatelessWhile", "If", "StatelessIf", "Case", "StatelessCase")
 
 
-class CorruptEntry(Exception):
-    """A cache file that exists but cannot be used; the message says which and why."""
-
-
-# -- files -----------------------------------------------------------------------------
-
-def atomic_write(path: str, data: bytes | str) -> None:
-    """Write `data` to `path` so that no reader ever sees a partial file."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    directory = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix="-" + os.path.basename(path),
-                               dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
+# -- files (see files.py: private, owned, sealed, atomic) -------------------------------
 
 def write_json(path: str, value) -> None:
-    atomic_write(path, json.dumps(value, indent=1, sort_keys=True) + "\n")
+    atomic_write(path, seal(value))
 
 
 def read_json(path: str, kind: str | None = None) -> dict:
-    """Load a JSON record; CorruptEntry if it is unreadable, torn or of another kind."""
+    """Load a sealed JSON record; CorruptEntry if it is unreadable, torn, modified, not
+    ours or of another kind; FileNotFoundError if there is none."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_bytes(path)
     except (FileNotFoundError, NotADirectoryError):
         raise  # no entry (or no usable cache directory): not a corrupt one
+    except CorruptEntry:
+        raise
     except OSError as exc:
         raise CorruptEntry(f"{path}: unreadable ({exc.strerror or exc})") from None
-    try:
-        value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise CorruptEntry(f"{path}: not valid JSON ({len(data)} bytes; {exc})") from None
-    if not isinstance(value, dict):
-        raise CorruptEntry(f"{path}: expected a JSON object")
-    if value.get("format") != FORMAT:
-        raise CorruptEntry(f"{path}: unknown record format {value.get('format')!r}")
+    value = unseal(data, path)
     if kind is not None and value.get("kind") != kind:
         raise CorruptEntry(f"{path}: expected a {kind} record, found {value.get('kind')!r}")
     return value
@@ -212,15 +182,27 @@ def identify(jit, converted=None) -> FunctionIdentity:
 # -- a tagged JSON codec for plans and profiles ----------------------------------------
 #
 # Exactly invertible for plain data (scalars, tuples, lists, sets, dicts, Counters),
-# janus's own objects (rebuilt field by field, no constructor runs), janus enums, and
-# references to classes (looked up by name in already imported modules, never called).
-# Anything else (a tensor, a user object) raises TypeError: such state is not recorded.
+# sources (as validated paths), janus's own data objects (rebuilt field by field, no
+# constructor runs; only classes of the modules in DATA_MODULES), janus enums, and
+# references to classes (looked up by name in modules the program already imported:
+# never imported, never called). Anything else (a tensor, a user object) raises
+# TypeError: such state is not recorded.
+
+DATA_MODULES = ("janus.profiler.", "janus.graphgen.plan", "janus.recursion.cases",
+                "janus.transform.sites")
+
+
+def _data_class(module: str) -> bool:
+    return any(module == m or (m.endswith(".") and module.startswith(m)) for m in DATA_MODULES)
+
 
 def encode(value):
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, type):
         return {"cls": [value.__module__, value.__qualname__]}
+    if type(value) is Source:
+        return {"src": value.to_json()}
     if isinstance(value, tuple) and type(value) is tuple:
         return {"t": [encode(v) for v in value]}
     if type(value) is list:
@@ -242,21 +224,23 @@ def encode(value):
         if isinstance(value, enum.Enum):
             return {"enum": [module, cls.__qualname__, value.name]}
         state = getattr(value, "__dict__", None)
-        if state is not None and not hasattr(cls, "__slots__"):
+        if state is not None and not hasattr(cls, "__slots__") and _data_class(module):
             return {"obj": [module, cls.__qualname__,
                             [[k, encode(v)] for k, v in sorted(state.items())]]}
     raise TypeError(f"cannot record a {cls.__module__}.{cls.__qualname__} in the cache")
 
 
 def _lookup(module: str, qualname: str):
+    """A class by name, from a module the program already imported (nothing is imported)."""
+    if type(module) is not str or type(qualname) is not str:
+        raise ValueError("not a class reference")
     mod = sys.modules.get(module)
-    if mod is None and module.startswith("janus."):
-        import importlib
-        mod = importlib.import_module(module)
     if mod is None:
         raise ValueError(f"module {module} is not imported")
     obj = mod
     for part in qualname.split("."):
+        if part.startswith("__") or part == "<locals>":
+            raise ValueError(f"{module}.{qualname} is not a class reference")
         obj = getattr(obj, part)
     if not isinstance(obj, type):
         raise ValueError(f"{module}.{qualname} is not a class")
@@ -268,6 +252,8 @@ def decode(value):
         return [decode(v) for v in value]
     if not isinstance(value, dict):
         return value
+    if len(value) != 1:
+        raise ValueError("not a tagged value")
     (tag, items), = value.items()
     if tag == "t":
         return tuple(decode(v) for v in items)
@@ -281,6 +267,8 @@ def decode(value):
         return {decode(k): decode(v) for k, v in items}
     if tag == "q":
         return collections.deque((decode(v) for v in items[0]), maxlen=items[1])
+    if tag == "src":
+        return Source.from_json(items)
     if tag == "cls":
         return _lookup(*items)
     if tag == "enum":
@@ -290,11 +278,15 @@ def decode(value):
         return _lookup(module, qualname)[name]
     if tag == "obj":
         module, qualname, fields = items
-        if not module.startswith("janus."):
-            raise ValueError(f"not a janus class: {module}.{qualname}")
+        if not _data_class(module):
+            raise ValueError(f"not a janus data class: {module}.{qualname}")
         cls = _lookup(module, qualname)
+        if cls.__module__ != module or hasattr(cls, "__slots__"):
+            raise ValueError(f"not a janus data class: {module}.{qualname}")
         obj = cls.__new__(cls)
         for name, field in fields:
+            if type(name) is not str or not name.isidentifier() or name.startswith("__"):
+                raise ValueError(f"not a field name: {name!r:.100}")
             object.__setattr__(obj, name, decode(field))
         return obj
     raise ValueError(f"unknown tag {tag!r}")

@@ -19,14 +19,15 @@ import logging
 import os
 import threading
 import time
-import warnings
 import weakref
 
 from janus import events
 from janus.cache import record as rec
 from janus.cache import warm
 from janus.cache.config import settings
-from janus.cache.store import CacheBusy, CacheStore, CacheWarning, empty_spec_counters
+from janus.cache.files import UnsafeEntry
+from janus.cache.store import (CacheBusy, CacheStore, add_counters, current_store,
+                               empty_spec_counters, forget_stores, warn_once)
 
 log = logging.getLogger("janus.cache")
 _STAT_NUMBERS = ("calls", "graph_calls", "profile_calls", "fallback_calls", "generations",
@@ -112,12 +113,10 @@ class Recorder:
         self._flush_lock = threading.RLock()  # one flush at a time
         self._states: dict[int, _JitState] = {}
         self._specs: dict[int, _SpecState] = {}   # id(Specialization) -> its counters
-        self._stores: dict[str, CacheStore] = {}
         self._thread = None
         self._wake = threading.Event()
         self._stopping = False
         self._installed = False
-        self._warned: set = set()
         self.last_flush = 0.0
         self.writes = 0          # specialization records written
         self.index_writes = 0    # function indexes updated (counter flushes)
@@ -161,7 +160,7 @@ class Recorder:
         self._flush_lock = threading.RLock()
         self._wake = threading.Event()
         self._thread = None
-        self._stores = {}
+        forget_stores()
         for state in self._states.values():
             state.pending = []
             state.snapshot = _stats_snapshot(state.stats)
@@ -170,11 +169,7 @@ class Recorder:
             state.notes.clear()
 
     def store(self) -> CacheStore:
-        root = settings.resolved_directory()
-        store = self._stores.get(root)
-        if store is None:
-            store = self._stores[root] = CacheStore(root)
-        return store
+        return current_store()
 
     # -- event callbacks: in memory only
     def _state(self, jit) -> _JitState:
@@ -269,9 +264,7 @@ class Recorder:
 
     def problem(self, message: str) -> None:
         """One warning per distinct problem; the program goes on."""
-        if message not in self._warned:
-            self._warned.add(message)
-            warnings.warn(message, CacheWarning, stacklevel=2)
+        warn_once(message)
 
     def flush(self) -> None:
         """Write pending records and counter deltas now (tests and atexit call this)."""
@@ -282,6 +275,8 @@ class Recorder:
                 self._flush()
             except CacheBusy as exc:
                 self.problem(f"janus cache: not written this time: {exc}")
+            except UnsafeEntry as exc:
+                self.problem(f"janus cache: not using the cache directory: {exc}")
             except OSError as exc:
                 self.problem(f"janus cache: cannot write to {settings.resolved_directory()}: "
                              f"{exc.strerror or exc}")
@@ -291,6 +286,7 @@ class Recorder:
 
     def _flush(self) -> None:
         store = self.store()
+        store.check_root()
         with self._lock:
             states = [s for s in self._states.values() if s.active]
         new_ids = set()
@@ -298,9 +294,11 @@ class Recorder:
             with self._lock:
                 pending, state.pending = state.pending, []
             try:
-                new = self._write_specs(store, state, pending)
-                self._merge_counters(store, state, new)
-            except CacheBusy:
+                prepared = self._prepare(state, pending)   # the slow part, without the lock
+                with store.lock():  # content files and their index entries: one step
+                    new = self._write_specs(store, state, prepared)
+                    self._merge_counters(store, state, new)
+            except (CacheBusy, UnsafeEntry):
                 with self._lock:
                     state.pending[:0] = pending   # try again at the next flush
                 raise
@@ -338,12 +336,29 @@ class Recorder:
             state.identity = rec.identify(jit if jit is not None else state.fn, converted)
         return state.identity
 
-    def _write_specs(self, store: CacheStore, state: _JitState, pending) -> dict:
-        new = {}
+    def _prepare(self, state: _JitState, pending) -> list:
+        """(spec, its state, record, graph text, warm-start state or None) per pending one."""
+        prepared = []
         for spec, spec_state, profile, plan in pending:
             jit = state.ref()
             record, text = rec.build_spec_record(jit if jit is not None else state.fn, spec)
             self._identity(state, spec.converted)
+            warm_state = None
+            if settings.warm_start_enabled() and profile is not None:
+                warm_state = warm.encode_state(profile, plan, spec.inputs)
+                if warm_state is not None:
+                    from janus.cache import portable
+                    graph = portable.export(spec)
+                    if graph is not None:
+                        warm_state["graph"] = graph
+                    warm_state["spec"] = record["id"]
+                    warm_state["process"] = warm.PROCESS
+            prepared.append((spec, spec_state, record, text, warm_state))
+        return prepared
+
+    def _write_specs(self, store: CacheStore, state: _JitState, prepared) -> dict:
+        new = {}
+        for spec, spec_state, record, text, warm_state in prepared:
             if store.write_spec(record, text):
                 self.writes += 1
             spec_state.sid = record["id"]
@@ -356,18 +371,9 @@ class Recorder:
                                    "in_graph_guards": len(record["in_graph_guards"]),
                                    "ops": sum(record["op_histogram"].values()),
                                    "plan": record["plan"]}
-            if settings.warm_start_enabled() and profile is not None:
-                from janus.cache.warm import encode_state, state_key
-                warm_state = encode_state(profile, plan, spec.inputs)
-                if warm_state is not None:
-                    from janus.cache import portable
-                    graph = portable.export(spec)
-                    if graph is not None:
-                        warm_state["graph"] = graph
-                    warm_state["spec"] = record["id"]
-                    warm_state["process"] = warm.PROCESS
-                    store.write_warm(state.identity.key,
-                                     state_key(state.identity, record["versions"]), warm_state)
+            if warm_state is not None:
+                store.write_warm(state.identity.key,
+                                 warm.state_key(state.identity, record["versions"]), warm_state)
         return new
 
     def _merge_counters(self, store: CacheStore, state: _JitState, new: dict) -> None:
@@ -397,12 +403,13 @@ class Recorder:
             index["function"] = identity.as_dict()
             index["versions"] = rec.versions()
             counters = index.setdefault("counters", {})
-            from janus.cache.store import add_counters
             add_counters(counters, delta)
             if not state.counted_process:
                 index["processes"] = index.get("processes", 0) + 1
             specs = index.setdefault("specializations", {})
             for sid, c in new.items():
+                if not store.has_spec(identity.key, sid):
+                    continue  # not on disk (cannot happen under the lock; never name it)
                 entry = specs.setdefault(sid, empty_spec_counters())
                 entry["generations"] += c["generations"]
                 entry["generation_time"] += c["generation_time"]

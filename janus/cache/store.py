@@ -10,23 +10,34 @@
         <id>.json                 a specialization record (see record.py), written once
         <id>.pbtxt                its graph: GraphDef text with the function library
 
-Content files (`<id>.json`, `<id>.pbtxt`) are immutable and written before the index
-names them. Indexes are changed only under the lock, by merging deltas, so two
-processes flushing at once add up instead of overwriting each other. Every write
-is atomic (record.atomic_write). Readers need no lock.
+Consistency across processes: every change of a function directory (writing a
+specialization's content files and naming it in the index, merging counter deltas into
+the index, evicting: deleting the record, then its graph, then the index entry) happens
+under one exclusive flock on `.lock`, so at every moment another process can observe,
+the index names exactly the records on disk (a crash in between leaves at most a
+record the index does not name yet: it is adopted by the next eviction pass). Readers
+that need a consistent view of several files (`scan`, hence `janus cache list/stats`)
+take the lock shared; single-file readers need none (every write is an atomic replace).
+
+Trust: the cache directory and everything in it must be owned by the current user and
+not writable by group or others (files.py); directories are created 0700, files 0600.
+A directory that is not ours is not used at all (one warning).
 """
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import os
 import re
 import threading
 import time
 import warnings
 
+from janus.cache import files
 from janus.cache import record as rec
-from janus.cache.record import CorruptEntry
+from janus.cache.config import settings
+from janus.cache.files import CorruptEntry, OldEntry, UnsafeEntry
 
 _FUNCTION_DIR = re.compile(r"^[A-Za-z0-9_.]+-[0-9a-f]{8}$")
 _SPEC_FILE = re.compile(r"^([0-9a-f]{12})\.json$")
@@ -35,12 +46,50 @@ LOCK_TIMEOUT = 10.0
 WARM_KEYS_KEPT = 4
 
 
+log = logging.getLogger("janus.cache")
+
+
 class CacheWarning(UserWarning):
     """Something in the cache directory could not be used; janus carries on without it."""
 
 
 class CacheBusy(Exception):
     pass
+
+
+_warned: set = set()
+_stores: dict = {}
+
+
+def warn_once(message: str) -> None:
+    """One warning per distinct problem; the program goes on."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, CacheWarning, stacklevel=3)
+
+
+def reject(exc: Exception) -> None:
+    """A cache entry that cannot be used: one warning (the same wherever it is met: reading
+    it for a warm start, or replacing it with a regenerated one). An older janus's
+    entry is just replaced."""
+    if isinstance(exc, OldEntry):
+        log.info("janus cache: replacing %s", exc)
+        return
+    warn_once(f"janus cache: ignoring an entry and regenerating it: {exc}")
+
+
+def current_store() -> "CacheStore":
+    """The store of the configured cache directory (one per directory and process)."""
+    root = settings.resolved_directory()
+    store = _stores.get(root)
+    if store is None:
+        store = _stores[root] = CacheStore(root)
+    return store
+
+
+def forget_stores() -> None:
+    """After fork: the child makes its own stores (locks are not shared with the parent)."""
+    _stores.clear()
 
 
 def empty_counters() -> dict:
@@ -145,6 +194,19 @@ class CacheStore:
         self._depth = 0
         self._lock_file = None
 
+    # -- trust
+    def check_root(self) -> None:
+        """UnsafeEntry if the cache directory exists but is not ours alone."""
+        try:
+            files.check_dir(self.root)
+        except FileNotFoundError:
+            pass
+
+    def _make_dir(self, path: str) -> None:
+        files.ensure_dir(self.root)
+        if path != self.root:
+            files.ensure_dir(path)
+
     # -- locking
     @contextlib.contextmanager
     def lock(self, timeout: float = LOCK_TIMEOUT):
@@ -153,7 +215,8 @@ class CacheStore:
             raise CacheBusy(f"{self.root} is busy (thread lock)")
         try:
             if self._depth == 0:
-                self._acquire_file(timeout)
+                self._make_dir(self.root)
+                self._lock_file = self._flock(timeout, shared=False)
             self._depth += 1
             try:
                 yield
@@ -164,30 +227,51 @@ class CacheStore:
         finally:
             self._thread_lock.release()
 
-    def _acquire_file(self, timeout: float):
-        os.makedirs(self.root, exist_ok=True)
-        f = open(os.path.join(self.root, ".lock"), "a+b")
+    @contextlib.contextmanager
+    def shared_lock(self, timeout: float = LOCK_TIMEOUT):
+        """Shared with other readers, exclusive of writers: a consistent view of the cache.
+        Without a lock file (a read-only or missing cache) it reads without one."""
+        if self._depth:      # this process is the writer already
+            yield
+            return
+        try:
+            lock_file = self._flock(timeout, shared=True)
+        except (OSError, UnsafeEntry, CacheBusy):   # best effort: read without it
+            lock_file = None
+        try:
+            yield
+        finally:
+            if lock_file is not None:
+                os.close(lock_file)
+
+    def _flock(self, timeout: float, shared: bool):
+        path = os.path.join(self.root, ".lock")
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(path, flags, 0o600)
+        trouble = files.problem_with(os.fstat(fd))
+        if trouble:
+            os.close(fd)
+            raise UnsafeEntry(f"{path} {trouble}")
         try:
             import fcntl
         except ImportError:  # Windows: atomic replaces still hold; merges may race
-            self._lock_file = f
-            return
+            return fd
         deadline = time.monotonic() + timeout
+        mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
         while True:
             try:
-                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
+                fcntl.flock(fd, mode | fcntl.LOCK_NB)
+                return fd
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    f.close()
+                    os.close(fd)
                     raise CacheBusy(f"{self.root} is locked by another process") from None
                 time.sleep(0.005)
-        self._lock_file = f
 
     def _release_file(self):
-        f, self._lock_file = self._lock_file, None
-        if f is not None:
-            f.close()  # closing releases the flock
+        fd, self._lock_file = self._lock_file, None
+        if fd is not None:
+            os.close(fd)  # closing releases the flock
 
     # -- paths
     def function_dir(self, key: str) -> str:
@@ -198,24 +282,30 @@ class CacheStore:
 
     # -- writing
     def write_spec(self, record: dict, graph_text: str) -> bool:
-        """Write a specialization's content files unless a valid copy exists. No lock needed:
-        the content is determined by its id, and both files are replaced atomically."""
+        """Write a specialization's content files unless a valid copy exists. Callers that
+        then name it in the index hold the lock across both (see the module docstring)."""
         key, sid = record["function"]["key"], record["id"]
         directory = self.function_dir(key)
-        os.makedirs(directory, exist_ok=True)
-        path = self.spec_path(key, sid)
-        graph_path = os.path.join(directory, record["graph_file"])
-        try:
-            existing = rec.read_json(path, "specialization")
-            if os.path.getsize(graph_path) == existing.get("graph_bytes"):
-                return False  # another process (or an earlier run) wrote the same content
-        except (OSError, CorruptEntry):
-            pass
-        rec.atomic_write(graph_path, graph_text)
-        rec.write_json(path, record)
-        return True
+        with self.lock():
+            self._make_dir(directory)
+            path = self.spec_path(key, sid)
+            graph_path = os.path.join(directory, record["graph_file"])
+            try:
+                existing = rec.read_json(path, "specialization")
+                if existing.get("graph_sha256") == record["graph_sha256"] and \
+                        os.path.getsize(graph_path) == existing.get("graph_bytes"):
+                    return False  # another process (or an earlier run) wrote the same content
+            except (OSError, CorruptEntry):
+                pass
+            rec.atomic_write(graph_path, graph_text)   # the graph first: a record names it
+            rec.write_json(path, record)
+            return True
+
+    def has_spec(self, key: str, sid: str) -> bool:
+        return os.path.exists(self.spec_path(key, sid))
 
     def read_index(self, key: str) -> dict | None:
+        self.check_root()
         path = os.path.join(self.function_dir(key), "function.json")
         try:
             index = rec.read_json(path, "function")
@@ -234,8 +324,7 @@ class CacheStore:
             try:
                 index = self.read_index(key)
             except CorruptEntry as exc:
-                warnings.warn(f"janus cache: replacing a corrupt index: {exc}", CacheWarning,
-                              stacklevel=2)
+                reject(exc)
                 index = None
             if index is None:
                 index = {"format": rec.FORMAT, "kind": "function", "created": time.time(),
@@ -243,11 +332,12 @@ class CacheStore:
                          "failures": [], "events": [], "processes": 0}
             mutate(index)
             index["updated"] = time.time()
-            os.makedirs(os.path.dirname(path), exist_ok=True)
+            self._make_dir(os.path.dirname(path))
             rec.write_json(path, index)
             return index
 
     def read_warm(self, key: str) -> dict:
+        self.check_root()
         path = os.path.join(self.function_dir(key), "warm.json")
         try:
             return rec.read_json(path, "warm").get("states", {})
@@ -259,13 +349,12 @@ class CacheStore:
             try:
                 states = self.read_warm(key)
             except CorruptEntry as exc:
-                warnings.warn(f"janus cache: replacing a corrupt warm-start entry: {exc}",
-                              CacheWarning, stacklevel=2)
+                reject(exc)
                 states = {}
             state = dict(state, saved=time.time())
             states[state_key] = state
             kept = sorted(states.items(), key=lambda kv: kv[1].get("saved", 0))[-WARM_KEYS_KEPT:]
-            os.makedirs(self.function_dir(key), exist_ok=True)
+            self._make_dir(self.function_dir(key))
             rec.write_json(os.path.join(self.function_dir(key), "warm.json"),
                            {"format": rec.FORMAT, "kind": "warm", "states": dict(kept)})
 
@@ -349,7 +438,16 @@ class CacheStore:
         return [e.name for e in entries if e.is_dir() and _FUNCTION_DIR.match(e.name)]
 
     def scan(self) -> Listing:
-        """Everything in the cache that can be read; what cannot is in `problems`."""
+        """Everything in the cache that can be read; what cannot is in `problems`. Taken
+        under the shared lock: no writer or evictor is half-way meanwhile."""
+        try:
+            self.check_root()
+        except UnsafeEntry as exc:
+            return Listing(self.root, [], [f"not using the cache directory: {exc}"])
+        with self.shared_lock():
+            return self._scan()
+
+    def _scan(self) -> Listing:
         functions, problems = [], []
         for key in self._function_keys():
             directory = self.function_dir(key)
@@ -394,8 +492,7 @@ class CacheStore:
     def read_graph(self, spec: SpecEntry) -> str:
         path = spec.graph_path
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            data = files.read_bytes(path)
         except OSError as exc:
             raise CorruptEntry(f"{path}: the graph file is missing ({exc.strerror or exc})") from None
         if rec.sha256(data) != spec.record.get("graph_sha256"):

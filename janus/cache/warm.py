@@ -20,7 +20,10 @@ import time
 import weakref
 
 from janus.cache import record as rec
+from janus.cache.config import settings
 from janus.cache.record import CorruptEntry
+from janus.cache.store import current_store, reject, warn_once
+from janus.graphgen.sources import from_record
 
 log = logging.getLogger("janus.warm")
 _warm: "weakref.WeakSet" = weakref.WeakSet()
@@ -42,9 +45,10 @@ def encode_state(profile, plan, inputs=()) -> dict | None:
         state = {"profile": rec.encode(profile), "plan": rec.encode_dataclass(plan),
                  "plan_text": list(plan.describe()),
                  # the graph's inputs: a warm generation traces once instead of twice
-                 "inputs": [[source.expr, kind, dtype, list(shape)]
+                 "inputs": [[source.to_json(), kind, dtype, list(shape)]
                             for source, kind, (dtype, shape) in inputs]}
         decode_state(json.loads(json.dumps(state)))
+        decode_inputs(state)   # what a later process would refuse is not written
         return state
     except (TypeError, ValueError, AttributeError, KeyError) as exc:
         log.debug("janus cache: no warm start for this function: %s", exc)
@@ -65,10 +69,15 @@ def decode_state(state: dict):
 
 
 def decode_inputs(state: dict) -> list:
-    """The expected graph inputs recorded with a warm-start state (may be empty)."""
-    from janus.graphgen.sources import Source
-    return [(Source(expr), kind, (dtype, tuple(shape)))
-            for expr, kind, dtype, shape in state.get("inputs", [])]
+    """The expected graph inputs recorded with a warm-start state (may be empty); sources
+    are validated paths (SourceError, a ValueError, for anything else)."""
+    inputs = []
+    for source, kind, dtype, shape in state.get("inputs", []):
+        if kind not in ("tensor", "stack", "table") or type(dtype) is not str or \
+                not all(d is None or type(d) is int for d in shape):
+            raise ValueError("malformed graph inputs")
+        inputs.append((from_record(source), kind, (dtype, tuple(shape))))
+    return inputs
 
 
 def _jit_of(fn):
@@ -84,8 +93,6 @@ def warm_start(fn, store=None) -> bool:
     """Before the first call of a jitted function: restore the profile and plan an earlier
     process recorded for this very source and these versions. True if restored, in which
     case the function skips profiling and generates its graph on its first call."""
-    from janus.cache.config import settings
-    from janus.cache.recorder import recorder
     jit = _jit_of(fn)
     if jit in _tried or not settings.warm_start_used() or jit.profile.calls \
             or jit.specializations or jit.plan is not None \
@@ -99,11 +106,11 @@ def warm_start(fn, store=None) -> bool:
         return False
     identity = rec.identify(jit, converted)
     key = state_key(identity, rec.versions())
-    store = store or recorder.store()
+    store = store or current_store()
     try:
         state = store.read_warm(identity.key).get(key)
     except CorruptEntry as exc:
-        recorder.problem(f"janus cache: ignoring a warm-start entry: {exc}")
+        reject(exc)
         return False
     except OSError as exc:  # an unusable cache directory: the recorder says so when writing
         log.debug("janus cache: no warm start: %s", exc)
@@ -117,7 +124,7 @@ def warm_start(fn, store=None) -> bool:
         profile, plan = decode_state(state)
         inputs = decode_inputs(state)
     except Exception as exc:  # noqa: BLE001 - written by other janus code: not usable
-        recorder.problem(f"janus cache: ignoring an unreadable warm-start entry of "
+        warn_once(f"janus cache: ignoring an unreadable warm-start entry of "
                          f"{identity.qualname}: {type(exc).__name__}: {exc}")
         return False
     if profile.calls < jit.config.profile_calls:

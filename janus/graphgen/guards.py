@@ -78,10 +78,20 @@ def _spec_text(spec: tuple) -> str:
     return f"{dtype}[{dims}]"
 
 
+def _dims(shape) -> tuple:
+    """A shape's dimensions, each an int or None (anything else is refused: these are
+    rendered into the guard's code)."""
+    if not isinstance(shape, (tuple, list)) or \
+            not all(d is None or type(d) is int for d in shape):
+        raise ValueError(f"not a tensor shape: {shape!r:.200}")
+    return tuple(shape)
+
+
 def _shape_test(var: str, shape: tuple) -> str:
+    shape = _dims(shape)
     if all(d is not None for d in shape):
-        return f"{var}._shape_tuple() == {tuple(shape)!r}"
-    parts = [f"len(s) == {len(shape)}"] + [f"s[{i}] == {d}" for i, d in enumerate(shape)
+        return f"{var}._shape_tuple() == ({''.join(f'{int(d)}, ' for d in shape)})"
+    parts = [f"len(s) == {len(shape)}"] + [f"s[{i}] == {int(d)}" for i, d in enumerate(shape)
                                             if d is not None]
     return f"(lambda s: {' and '.join(parts)})({var}._shape_tuple())"
 
@@ -102,6 +112,9 @@ class GuardSet:
 
     @staticmethod
     def _compile(guards, globals_, cells):
+        """The check function's code is built from validated source paths and small ints
+        only; every expected value reaches it through its environment (`E3`), never as
+        text."""
         env: dict = {**environment(globals_, cells), "EagerTensor": EAGER_TENSOR}
         lines = ["def check(args, kwargs):", "    g = 0", "    try:"]
         names: dict[str, str] = {}
@@ -110,10 +123,12 @@ class GuardSet:
             name = names.get(source.expr)
             if name is None:
                 name = names[source.expr] = f"v{len(names)}"
-                lines.append(f"        {name} = {source.expr}")
+                lines.append(f"        {name} = {source.code()}")  # validated parts only
             return name
 
         for index, guard in enumerate(guards):
+            if type(guard.source) is not Source:
+                raise TypeError(f"a guard on {guard.source!r:.100}, not on a Source")
             lines.append(f"        g = {index}")
             var = value_of(guard.source)
             const = f"E{index}"

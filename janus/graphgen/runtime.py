@@ -49,8 +49,8 @@ def _stack_args(fn, args):
 
 
 def _table_source(function: str, name: str):
-    from janus.graphgen.sources import Source
-    return Source(f"<table {function} {name}>")
+    from janus.graphgen.sources import table
+    return table(function, name)
 
 
 def _stand_in(spec):

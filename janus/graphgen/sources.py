@@ -1,45 +1,326 @@
 """Where a value came from, relative to a call: `args[0].state`, `G['W']`, ...
 
-A source is both how a guard reads the value on the next call and where a
-deferred write goes back to. Sources are immutable and compare by their text.
+A source is a small grammar, not text: a *root* and a tuple of *steps*.
+
+    root   ("arg", 0)                 args[0]            an argument of the call
+           ("kwarg", "lr")            kwargs['lr']       a keyword argument
+           ("global", "W")            G['W']             a global of the jitted function
+           ("module", "m.rnn", "tf")  MOD['m.rnn']['tf'] a global of another (imported) module
+           ("closure", 1)             C[1].cell_contents a closure cell of the jitted function
+           ("cell", 4242)             CELL[4242].cell_contents  a cell registered by this process
+           ("table", "fn", "roots")   <table fn roots>   a node-table input (fed, never read)
+    steps  ("attr", "state")          .state             an identifier, never a keyword
+           ("item", 0)                [0]                int, str, bool, None, finite float,
+                                                         bytes, or tuples of those
+
+Sources are immutable, hashable and compare by `expr`, the familiar text, which is
+rendered from the validated parts (so it is also valid Python for generated guards
+and feeds; `code()` re-checks the parts before any text reaches generated code).
+`evaluate()` walks the path with getattr/getitem: nothing is ever `eval`-ed.
+
+Records on disk carry sources as `to_json()` data; `from_record()` reads that or, for
+older text records, parses the text strictly (only name/attribute/subscript/constant
+chains over the known roots). A source read from disk names modules only by name: they
+are looked up among modules the program already imported, never imported.
 """
 from __future__ import annotations
 
-import dataclasses
+import ast
+import keyword
+import math
+import sys
+import unicodedata
+
+_KEY_SCALARS = (int, str, bool, type(None), bytes)
 
 
-@dataclasses.dataclass(frozen=True)
+class SourceError(ValueError):
+    """A path that is not in the grammar (a malformed or tampered record, say)."""
+
+
+def is_name(name) -> bool:
+    """An identifier that renders as itself: `.name` in generated code reads `name`."""
+    return (type(name) is str and name.isidentifier() and not keyword.iskeyword(name)
+            and unicodedata.normalize("NFKC", name) == name)
+
+
+def is_key(key) -> bool:
+    """A dict/list key whose repr is a Python literal that evaluates back to it."""
+    kind = type(key)
+    if kind in _KEY_SCALARS:
+        return True
+    if kind is float:
+        return math.isfinite(key)
+    if kind is tuple:
+        return all(is_key(k) for k in key)
+    return False
+
+
+def _check_root(root) -> None:
+    if type(root) is not tuple or not root:
+        raise SourceError(f"not a source root: {root!r}")
+    kind, fields = root[0], root[1:]
+    shapes = {"arg": (int,), "kwarg": (str,), "global": (str,), "module": (str, str),
+              "closure": (int,), "cell": (int,), "table": (str, str)}
+    expected = shapes.get(kind) if type(kind) is str else None
+    if expected is None or len(fields) != len(expected) or \
+            any(type(f) is not t for f, t in zip(fields, expected)):
+        raise SourceError(f"not a source root: {root!r}")
+    if kind in ("arg", "closure") and fields[0] < 0:
+        raise SourceError(f"not a source root: {root!r}")
+
+
+def _check_step(step) -> None:
+    if type(step) is tuple and len(step) == 2:
+        if step[0] == "attr" and is_name(step[1]):
+            return
+        if step[0] == "item" and is_key(step[1]):
+            return
+    raise SourceError(f"not a source step: {step!r}")
+
+
+def _render_root(root: tuple) -> str:
+    kind = root[0]
+    if kind == "arg":
+        return f"args[{int(root[1])}]"
+    if kind == "kwarg":
+        return f"kwargs[{str.__repr__(root[1])}]"
+    if kind == "global":
+        return f"G[{str.__repr__(root[1])}]"
+    if kind == "module":
+        return f"MOD[{str.__repr__(root[1])}][{str.__repr__(root[2])}]"
+    if kind == "closure":
+        return f"C[{int(root[1])}].cell_contents"
+    if kind == "cell":
+        return f"CELL[{int(root[1])}].cell_contents"
+    return f"<table {root[1]} {root[2]}>"
+
+
+def _render(root: tuple, steps: tuple) -> str:
+    parts = [_render_root(root)]
+    for op, value in steps:
+        parts.append(f".{value}" if op == "attr" else f"[{value!r}]")
+    return "".join(parts)
+
+
 class Source:
-    expr: str  # a Python expression over `args`, `kwargs`, `G` (globals), `C` (closure cells)
+    """A validated, immutable path from a root to a value."""
 
-    def attr(self, name: str) -> "Source":
-        return Source(f"{self.expr}.{name}")
+    __slots__ = ("root", "steps", "expr")
 
-    def item(self, key) -> "Source":
-        return Source(f"{self.expr}[{key!r}]")
+    def __init__(self, root: tuple, steps: tuple = ()):
+        if isinstance(root, str):
+            raise TypeError("Source takes a (root, steps) path; use Source.parse(text)")
+        steps = tuple(steps)
+        _check_root(root)
+        for step in steps:
+            _check_step(step)
+        object.__setattr__(self, "root", root)
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "expr", _render(root, steps))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("a Source is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("a Source is immutable")
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Source and other.expr == self.expr
+
+    def __hash__(self) -> int:
+        return hash(self.expr)
+
+    def __repr__(self) -> str:
+        return f"Source({self.expr})"
 
     def __str__(self) -> str:
         return self.expr
 
+    def __reduce__(self):
+        return (Source, (self.root, self.steps))
+
+    def attr(self, name: str) -> "Source":
+        return Source(self.root, self.steps + (("attr", name),))
+
+    def item(self, key) -> "Source":
+        return Source(self.root, self.steps + (("item", key),))
+
+    @property
+    def is_table(self) -> bool:
+        return self.root[0] == "table"
+
+    @property
+    def is_process_local(self) -> bool:
+        """Rooted in a cell registered by this process (meaningless in another one)."""
+        return self.root[0] == "cell"
+
+    def code(self) -> str:
+        """The Python expression for generated code (over args, kwargs, G, C, MOD, CELL),
+        rendered again from re-checked parts."""
+        _check_root(self.root)
+        if self.root[0] == "table":
+            raise SourceError(f"{self.expr} is fed, not read")
+        for step in self.steps:
+            _check_step(step)
+        return _render(self.root, self.steps)
+
+    # -- records
+    def to_json(self) -> dict:
+        return {"root": list(self.root), "steps": [[op, _key_to_json(v) if op == "item" else v]
+                                                   for op, v in self.steps]}
+
+    @staticmethod
+    def from_json(data, allow_local: bool = False) -> "Source":
+        if not isinstance(data, dict) or set(data) != {"root", "steps"} or \
+                not isinstance(data["root"], list) or not isinstance(data["steps"], list):
+            raise SourceError(f"not a recorded source: {data!r:.200}")
+        steps = []
+        for step in data["steps"]:
+            if not isinstance(step, list) or len(step) != 2:
+                raise SourceError(f"not a source step: {step!r:.200}")
+            op, value = step
+            steps.append((op, _key_from_json(value) if op == "item" else value))
+        source = Source(tuple(data["root"]), tuple(steps))
+        _check_foreign(source, allow_local)
+        return source
+
+    @staticmethod
+    def parse(text: str, allow_local: bool = False) -> "Source":
+        """The source an (older) text record names; SourceError for anything outside the
+        grammar. No part of `text` is evaluated."""
+        if not isinstance(text, str) or len(text) > 4096:
+            raise SourceError("not a source expression")
+        if text.startswith("<table "):
+            parts = text[1:-1].split(" ")
+            if len(parts) != 3 or not text.endswith(">"):
+                raise SourceError(f"not a table source: {text!r:.200}")
+            return Source(("table", parts[1], parts[2]))
+        try:
+            node = ast.parse(text, mode="eval").body
+        except (SyntaxError, ValueError):
+            raise SourceError(f"not a source expression: {text!r:.200}") from None
+        steps = []
+        while not isinstance(node, ast.Name):
+            if isinstance(node, ast.Attribute):
+                steps.append(("attr", node.attr))
+                node = node.value
+            elif isinstance(node, ast.Subscript):
+                steps.append(("item", _literal(node.slice)))
+                node = node.value
+            else:
+                raise SourceError(f"not a source expression: {text!r:.200}")
+        steps.reverse()
+        source = _from_chain(node.id, steps, text)
+        _check_foreign(source, allow_local)
+        if source.expr != text.strip():
+            raise SourceError(f"not in canonical form: {text!r:.200}")
+        return source
+
+
+def from_record(value, allow_local: bool = False) -> Source:
+    """A source as a record on disk holds it: structured (`to_json`) or older text."""
+    if isinstance(value, str):
+        return Source.parse(value, allow_local)
+    return Source.from_json(value, allow_local)
+
+
+def _check_foreign(source: Source, allow_local: bool) -> None:
+    """Extra rules for sources read from disk: no process-local cells, no dunder attributes."""
+    if source.is_process_local and not allow_local:
+        raise SourceError(f"{source.expr} names a cell of another process")
+    for op, value in source.steps:
+        if op == "attr" and value.startswith("__") and value.endswith("__"):
+            raise SourceError(f"{source.expr}: special attributes are not read from records")
+
+
+def _key_to_json(key):
+    if type(key) is tuple:
+        return {"tuple": [_key_to_json(k) for k in key]}
+    if type(key) is bytes:
+        return {"bytes": key.hex()}
+    return key
+
+
+def _key_from_json(value):
+    if isinstance(value, dict):
+        if set(value) == {"tuple"} and isinstance(value["tuple"], list):
+            return tuple(_key_from_json(v) for v in value["tuple"])
+        if set(value) == {"bytes"} and isinstance(value["bytes"], str):
+            try:
+                return bytes.fromhex(value["bytes"])
+            except ValueError:
+                pass
+        raise SourceError(f"not a recorded key: {value!r:.200}")
+    if not is_key(value):
+        raise SourceError(f"not a recorded key: {value!r:.200}")
+    return value
+
+
+def _literal(node):
+    """The key a subscript names: a constant, a negated number, or a tuple of keys."""
+    if isinstance(node, ast.Constant) and is_key(node.value):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
+            isinstance(node.operand, ast.Constant) and type(node.operand.value) in (int, float):
+        value = -node.operand.value
+        if is_key(value):
+            return value
+    if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Load):
+        return tuple(_literal(e) for e in node.elts)
+    raise SourceError("a subscript that is not a literal key")
+
+
+def _from_chain(name: str, steps: list, text: str) -> Source:
+    def item(k, kind):
+        if len(steps) > k and steps[k][0] == "item" and type(steps[k][1]) is kind:
+            return steps[k][1]
+        raise SourceError(f"not a source expression: {text!r:.200}")
+
+    def cell_contents(k):
+        if len(steps) > k and steps[k] == ("attr", "cell_contents"):
+            return
+        raise SourceError(f"not a source expression: {text!r:.200}")
+
+    if name == "args":
+        return Source(("arg", item(0, int)), steps[1:])
+    if name == "kwargs":
+        return Source(("kwarg", item(0, str)), steps[1:])
+    if name == "G":
+        return Source(("global", item(0, str)), steps[1:])
+    if name == "MOD":
+        return Source(("module", item(0, str), item(1, str)), steps[2:])
+    if name in ("C", "CELL"):
+        index = item(0, int)
+        cell_contents(1)
+        return Source(("closure" if name == "C" else "cell", index), steps[2:])
+    raise SourceError(f"not a source expression: {text!r:.200}")
+
 
 def arg(index: int) -> Source:
-    return Source(f"args[{index}]")
+    return Source(("arg", index))
 
 
 def kwarg(name: str) -> Source:
-    return Source(f"kwargs[{name!r}]")
+    return Source(("kwarg", name))
+
+
+def table(function: str, name: str) -> Source:
+    """A node-table input of a SubGraph run (built by the feed, never read from the heap)."""
+    return Source(("table", function, name))
 
 
 # Globals and closure cells of *other* functions (callees in other modules, say) are
 # reached through these process-wide tables: `MOD['models.rnn']['tf']`, `CELL[k]`.
 class _ModuleGlobals(dict):
-    """module name -> its globals, importing the module when first asked for."""
+    """module name -> its globals: registered by tracing, else an already imported module.
+    Never imports: a module a record names is used only if the program imported it."""
 
     def __missing__(self, name: str) -> dict:
-        import importlib
-        namespace = importlib.import_module(name).__dict__
-        self[name] = namespace
-        return namespace
+        module = sys.modules.get(name) if type(name) is str else None
+        if module is None:
+            raise KeyError(f"module {name!r} is not imported")
+        return module.__dict__
 
 
 MODULES: dict[str, dict] = _ModuleGlobals()
@@ -49,23 +330,46 @@ CELLS: dict[int, object] = {}
 def global_(name: str, module: str | None = None, namespace: dict | None = None) -> Source:
     """A global of the jitted function (`G[...]`) or of another module (`MOD[...][...]`)."""
     if module is None:
-        return Source(f"G[{name!r}]")
-    MODULES.setdefault(module, namespace)
-    return Source(f"MOD[{module!r}][{name!r}]")
+        return Source(("global", name))
+    source = Source(("module", module, name))
+    if namespace is not None:
+        MODULES.setdefault(module, namespace)
+    return source
 
 
 def closure(index: int, cell=None) -> Source:
     """A closure variable of the jitted function (`C[i]`) or of another function's cell."""
     if cell is None:
-        return Source(f"C[{index}].cell_contents")
+        return Source(("closure", index))
     CELLS.setdefault(id(cell), cell)
-    return Source(f"CELL[{id(cell)}].cell_contents")
+    return Source(("cell", id(cell)))
 
 
 def environment(globals_: dict, cells: tuple) -> dict:
-    """The names source expressions may use, besides `args` and `kwargs`."""
+    """The names generated code may use for roots, besides `args` and `kwargs`."""
     return {"G": globals_, "C": cells, "MOD": MODULES, "CELL": CELLS}
 
 
+def _root_value(root: tuple, args: tuple, kwargs: dict, globals_: dict, cells: tuple):
+    kind = root[0]
+    if kind == "arg":
+        return args[root[1]]
+    if kind == "kwarg":
+        return kwargs[root[1]]
+    if kind == "global":
+        return globals_[root[1]]
+    if kind == "module":
+        return MODULES[root[1]][root[2]]
+    if kind == "closure":
+        return cells[root[1]].cell_contents
+    if kind == "cell":
+        return CELLS[root[1]].cell_contents
+    raise SourceError(f"a table source is fed, not read")
+
+
 def evaluate(source: Source, args: tuple, kwargs: dict, globals_: dict, cells: tuple):
-    return eval(source.expr, {"args": args, "kwargs": kwargs, **environment(globals_, cells)})
+    """The value at `source` for this call: getattr/getitem along the path."""
+    value = _root_value(source.root, args, kwargs, globals_, cells)
+    for op, step in source.steps:
+        value = getattr(value, step) if op == "attr" else value[step]
+    return value

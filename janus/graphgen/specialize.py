@@ -86,7 +86,9 @@ class Specialization:
 
 def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict):
     """`feed(args, kwargs)`: the graph's inputs for a call, read from their sources.
-    Node tables of recursive calls are built here (and raise NoCase on new structures)."""
+    Node tables of recursive calls are built here (and raise NoCase on new structures).
+    The code is built from validated source paths (`Source.code()`) and table names
+    rendered as string literals; nothing else becomes text."""
     lines = ["def feed(args, kwargs):"]
     env = {"stack": tf.stack, "build_table": build_table, **environment(globals_, cells)}
     table_vars = {}
@@ -94,20 +96,30 @@ def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict):
         env[f"CASES{k}"] = list(cases)
         env[f"VISIT{k}"] = compile_visitor(list(cases))
         table_vars[function] = f"table{k}"
-        lines.append(f"    table{k} = build_table([{', '.join(r.expr for r in roots)}], CASES{k}, "
-                     f"VISIT{k})")
+        lines.append(f"    table{k} = build_table([{', '.join(_code(r) for r in roots)}], "
+                     f"CASES{k}, VISIT{k})")
     lines.append("    return [")
     for source, kind, _ in inputs:
         if kind == "stack":
-            lines.append(f"        stack({source.expr}),")
+            lines.append(f"        stack({_code(source)}),")
         elif kind == "table":
-            _, function, name = source.expr[1:-1].split(" ")
-            lines.append(f"        {table_vars[function]}[{name!r}],")
+            if type(source) is not Source or not source.is_table:
+                raise ValueError(f"not a table input: {source!r:.100}")
+            _, function, name = source.root
+            lines.append(f"        {table_vars[function]}[{str.__repr__(str(name))}],")
+        elif kind == "tensor":
+            lines.append(f"        {_code(source)},")
         else:
-            lines.append(f"        {source.expr},")
+            raise ValueError(f"unknown input kind {kind!r:.100}")
     lines.append("    ]")
     exec(compile("\n".join(lines), "<janus feed>", "exec"), env)
     return env["feed"]
+
+
+def _code(source) -> str:
+    if type(source) is not Source:
+        raise TypeError(f"a graph input read from {source!r:.100}, not from a Source")
+    return source.code()
 
 
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,

@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 
+from janus.graphgen.sources import is_name
 from janus.recursion.cases import Case
 
 
@@ -22,25 +23,35 @@ class NoCase(Exception):
                          "structures seen while profiling")
 
 
+def _path(path) -> str:
+    """`n.<path>` for a dotted attribute path, each part an identifier (checked: the path
+    is rendered into the visitor's code, and cases may come from a cache record)."""
+    if type(path) is not str or not all(is_name(part) for part in path.split(".")):
+        raise ValueError(f"not an attribute path: {path!r:.200}")
+    return "n." + path
+
+
 def compile_visitor(cases: list[Case]):
     """`visit(node) -> (case index, children, inputs)`, the case tests compiled into one
-    Python function (this runs for every node of every call)."""
+    Python function (this runs for every node of every call). Only checked attribute
+    paths and small ints become code; expected values and types are in its environment."""
     lines = ["def visit(n):"]
     env = {"NoCase": NoCase, "CASES": cases}
     for c, case in enumerate(cases):
         tests = []
         for k, (path, expected) in enumerate(case.tests):
+            read = _path(path)
             if isinstance(expected, tuple) and expected[:1] == ("type",):
                 env[f"T{c}_{k}"] = expected[1]
-                tests.append(f"type(n.{path}) is T{c}_{k}")
+                tests.append(f"type({read}) is T{c}_{k}")
             else:
                 env[f"V{c}_{k}"] = expected
-                tests.append(f"type(n.{path}) is type(V{c}_{k}) and n.{path} == V{c}_{k}")
+                tests.append(f"type({read}) is type(V{c}_{k}) and {read} == V{c}_{k}")
         for k, (path, kind) in enumerate(case.inputs):
             env[f"I{c}_{k}"] = kind
-            tests.append(f"type(n.{path}) is I{c}_{k}")
-        children = "".join(f"n.{p}, " for p in case.children)
-        inputs = "".join(f"n.{p}, " for p, _ in case.inputs)
+            tests.append(f"type({_path(path)}) is I{c}_{k}")
+        children = "".join(f"{_path(p)}, " for p in case.children)
+        inputs = "".join(f"{_path(p)}, " for p, _ in case.inputs)
         lines.append("    try:")
         lines.append(f"        if {' and '.join(tests) or 'True'}:")
         lines.append(f"            return {c}, ({children}), ({inputs})")

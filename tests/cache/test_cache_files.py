@@ -41,13 +41,22 @@ def test_a_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
     (b"\xff\xfe\x00garbage", "not valid JSON"),
     (b"[1, 2]", "expected a JSON object"),
     (b'{"format": 99, "kind": "k"}', "unknown record format"),
-    (b'{"format": 1, "kind": "other"}', "expected a k record"),
+    (b'{"format": 1, "kind": "k"}', "written by an older janus"),   # before records were sealed
+    (b'{"format": 2, "kind": "k"}', "checksum does not match"),  # no seal
+    (b'{"format": 2, "kind": "k", "mac": "00"}', "checksum does not match"),
 ])
 def test_corrupt_files_are_reported_not_crashed_on(tmp_path, content, message):
     path = tmp_path / "x.json"
     path.write_bytes(content)
     with pytest.raises(CorruptEntry, match=message):
         rec.read_json(str(path), "k")
+
+
+def test_a_sealed_record_of_another_kind_is_reported(tmp_path):
+    path = str(tmp_path / "x.json")
+    rec.write_json(path, {"format": rec.FORMAT, "kind": "other"})
+    with pytest.raises(CorruptEntry, match="expected a k record"):
+        rec.read_json(path, "k")
 
 
 def test_codec_round_trips_plans_profiles_and_class_references():
@@ -78,7 +87,7 @@ def test_codec_refuses_user_objects_and_rebuilds_only_janus_classes():
         rec.encode(Mine())
     with pytest.raises(TypeError):
         rec.encode(object())
-    with pytest.raises(ValueError, match="not a janus class"):
+    with pytest.raises(ValueError, match="not a janus data class"):
         rec.decode({"obj": ["subprocess", "Popen", []]})
     with pytest.raises(ValueError, match="is not a class"):
         rec.decode({"cls": ["os", "system"]})
@@ -135,7 +144,8 @@ def test_scan_skips_corrupt_entries_with_a_reason(tmp_path):
     _index(store, "a-0000000a", "aaaaaaaaaaaa", runs=1)
     (tmp_path / "b-0000000b").mkdir()
     (tmp_path / "b-0000000b" / "function.json").write_text('{"format": 1, "kind": "func')
-    (tmp_path / "b-0000000b" / "bbbbbbbbbbbb.json").write_text('{"format": 1, "kind": "specialization"}')
+    rec.write_json(str(tmp_path / "b-0000000b" / "bbbbbbbbbbbb.json"),
+                   {"format": rec.FORMAT, "kind": "specialization"})
     (tmp_path / "unrelated").mkdir()
     listing = store.scan()
     assert [f.key for f in listing.functions] == ["a-0000000a"]

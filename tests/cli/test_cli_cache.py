@@ -317,3 +317,21 @@ def test_clear(cli):
     n_specs = sum(len(v) for v in cli["run"]["ids"].values())
     assert "pass --yes" in message and f"{n_specs} specialization(s) of 3 function(s)" in message
     assert len(CacheStore(str(cli["copies"]["clear_all"])).scan().specs) == n_specs
+
+
+@pytest.mark.parametrize("how", ["group-writable", "foreign-owned"])
+def test_a_cache_directory_others_may_write_is_refused_with_a_message(tmp_path, monkeypatch,
+                                                                      how):
+    from janus.cache import files
+    root = tmp_path / "cache"
+    root.mkdir(mode=0o700)
+    if how == "group-writable":
+        os.chmod(root, 0o770)
+    else:
+        monkeypatch.setattr(files, "uid", lambda: os.getuid() + 1)
+    for command in (["list"], ["stats"], ["clear", "--yes"]):
+        result = run_main(["cache", *command, "--cache-dir", str(root)])
+        assert result.returncode == 2, str(result)
+        assert "not using the janus cache" in result.stderr
+        assert ("writable by group" if how == "group-writable" else "owned by another user") \
+            in result.stderr
