@@ -63,7 +63,10 @@ class ConvertedFunction:
         return fn
 
 
-_cache: dict[types.CodeType, ConvertedFunction | ConversionError] = {}
+# Keyed by the code object's identity: code objects compare equal by content, so two
+# functions of the same name, body and first line in different files (or exec'd source)
+# would otherwise share one conversion, with the other's globals.
+_cache: dict[int, tuple[types.CodeType, ConvertedFunction | ConversionError]] = {}
 _lock = threading.Lock()
 
 
@@ -74,14 +77,15 @@ def convert(fn) -> ConvertedFunction:
         raise ConversionError(f"{fn!r} is not a Python function")
     code = fn.__code__
     with _lock:
-        cached = _cache.get(code)
+        entry = _cache.get(id(code))
+    cached = entry[1] if entry is not None and entry[0] is code else None
     if cached is None:
         try:
             cached = _convert(fn)
         except ConversionError as exc:
             cached = exc.located(fn.__qualname__, code.co_filename, code.co_firstlineno)
         with _lock:
-            _cache[code] = cached
+            _cache[id(code)] = (code, cached)
     if isinstance(cached, ConversionError):
         raise cached
     if cached.original is not fn:  # same code, other closure (e.g. a nested def)
