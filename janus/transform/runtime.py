@@ -36,15 +36,14 @@ class Runtime:
     def __init__(self, function: ConvertedFunction):
         self.function = function
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls._runtimes = {}  # one runtime per converted function, per runtime class
-
     @classmethod
     def for_function(cls, converted: ConvertedFunction) -> "Runtime":
-        runtime = cls._runtimes.get(id(converted))
-        if runtime is None or runtime.function is not converted:
-            runtime = cls._runtimes[id(converted)] = cls(converted)
+        """One runtime per converted function and runtime class, kept on the converted
+        function (a process-wide table would keep every nested def's copy alive)."""
+        runtimes = converted.__dict__.setdefault("_janus_runtimes", {})
+        runtime = runtimes.get(cls)
+        if runtime is None:
+            runtime = runtimes[cls] = cls(converted)
         return runtime
 
     @staticmethod
