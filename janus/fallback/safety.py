@@ -7,7 +7,8 @@ A jitted call goes through phases. What an exception means depends on the phase:
                call runs plainly.
   tracing      (graph generation): speculation. Whatever it raises, nothing of the user's
                state changed (heap writes go to a ledger, variable updates to shadows),
-               so the call runs plainly and plain Python raises what it raises.
+               so the call runs plainly and plain Python raises what it raises. A trace
+               failure raised by janus's own code is also reported as internal.
   profiling    (the converted copy runs with plain semantics while janus records; also
                the mixed runtime): the user's state does change. An exception whose
                innermost deciding frame is janus's own (`raised_by_janus`) is janus's;
@@ -27,21 +28,26 @@ A jitted call goes through phases. What an exception means depends on the phase:
   graph        (the ConcreteFunction call): an in-graph guard or an op failed before
                any variable changed (assignments depend on every guard and result):
                the call reruns plainly. Any other exception from calling the graph
-               (bad feed, unknown error) is janus's: it reruns plainly too.
-  write-back   (heap effects after the graph ran): targets are resolved before the
-               graph runs; if the write-back still fails, variables were already
-               updated by the graph, so `JanusInternalError` propagates.
+               (bad feed, unknown error) is janus's: it reruns plainly too. (Known
+               limit: a tf.py_function callback that ran inside the graph before the
+               failing op runs again in the plain rerun.)
+  write-back   (heap effects after the graph ran): only rebuilds values from the results
+               and sets them; if it still fails, the graph already updated variables,
+               so `JanusInternalError` propagates (whatever the switch).
 
-An internal error marks the function: `explain` shows it, stats count it under the
-"internal error" fallback reason, logs and the cache record it (event "fallback" with
-FallbackCategory.INTERNAL), and the function runs plainly from then on.
-`janus.config.raise_internal_errors` (JANUS_RAISE_INTERNAL=1) raises
-`JanusInternalError` (chained) instead, so tests see janus's bugs.
+An internal error is recorded: `explain` shows it, stats count it (`internal_errors`, and
+the "internal error" fallback reason for the call), logs say it (category "fallback"), the
+cache records the reason (event "fallback" with FallbackCategory.INTERNAL), and a
+JanusWarning says it once. Except for warm start, recorded-graph loading and tracing
+(which only cost that attempt), the function then runs plainly for good.
+`janus.config.raise_internal_errors` (JANUS_RAISE_INTERNAL=1) raises `JanusInternalError`
+(chained) instead, so tests see janus's bugs.
 
-KeyboardInterrupt (and other BaseExceptions) always propagate. A call interrupted during
-its graph left none of its effects (the graph aborted before committing variables, the
-heap write-back had not started); one interrupted during the write-back finishes the
-write-back first: all of the call's effects or none.
+KeyboardInterrupt (and other BaseExceptions) always propagate. A Ctrl-C (SIGINT, main
+thread, default handler) arriving while a graph runs or its results are written back is
+held until both are done, then raised: the call leaves all of its effects. One raised
+before the graph ran (or a graph aborted by it) leaves none: variables are committed
+last inside the graph and the heap write-back had not started.
 """
 from __future__ import annotations
 
@@ -85,7 +91,7 @@ def raised_by_janus(exc: BaseException) -> bool:
     is a janus frame other than a hook doing the user's own operation."""
     if isinstance(exc, ConversionError):
         return False
-    if isinstance(exc, (JanusInternalError, SyntaxError)):
+    if isinstance(exc, JanusInternalError):
         return True
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if _is_janus(frame.filename):
