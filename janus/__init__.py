@@ -8,7 +8,7 @@ TensorFlow graphs specialized to what the profile saw, guarded so that any call
 the graph does not fit runs imperatively instead, with the same results.
 """
 from janus.config import Config, config
-from janus.errors import ConversionError, JanusFallbackError
+from janus.errors import ConversionError, JanusFallbackError, JanusInternalError
 from janus.stats import Stats
 
 __version__ = "0.1.0"
@@ -53,5 +53,6 @@ def explain(fn, *args, **kwargs) -> str:
     return text
 
 
-__all__ = ["Config", "ConversionError", "JanusFallbackError", "JanusWarning", "JitFunction",
+__all__ = ["Config", "ConversionError", "JanusFallbackError", "JanusInternalError",
+           "JanusWarning", "JitFunction",
            "Stats", "config", "explain", "jit", "stats"]

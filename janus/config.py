@@ -27,6 +27,12 @@ class Config:
         calls as their own graphs and optimizer updates as one graph.
     xla: try XLA on specializations with static shapes and keep it where it is
         faster (measured on real calls; see janus/graphgen/xla.py).
+    raise_internal_errors: an error in janus's own machinery raises
+        `janus.errors.JanusInternalError` instead of running the call plainly
+        (also `JANUS_RAISE_INTERNAL=1`; for tests).
+    max_reasons: distinct guard-failure / fallback / internal-error descriptions kept
+        per function (stats and explain); later ones are counted under "(other)".
+    max_plan_history: generalization steps remembered per function (to retreat to).
     """
 
     profile_calls: int = 2
@@ -38,6 +44,10 @@ class Config:
     max_profile_values: int = 8
     mixed: bool = True
     xla: bool = False
+    raise_internal_errors: bool = dataclasses.field(
+        default_factory=lambda: _env_flag("JANUS_RAISE_INTERNAL"))
+    max_reasons: int = 64
+    max_plan_history: int = 16
 
     def replace(self, **changes) -> "Config":
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}

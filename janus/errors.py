@@ -11,6 +11,8 @@ class FallbackCategory(enum.Enum):
     GUARD_FAILURE = "guard failure"
     LIMIT = "limit reached"
     PROFILING = "profiling"
+    INTERNAL = "internal error"
+    BUSY = "another thread is profiling or generating"
 
 
 class ConversionError(Exception):
@@ -41,3 +43,10 @@ class ConversionError(Exception):
 
 class JanusFallbackError(RuntimeError):
     """Raised in strict mode where janus would otherwise fall back to eager."""
+
+
+class JanusInternalError(RuntimeError):
+    """An error in janus's own machinery (a bug), raised only when
+    `janus.config.raise_internal_errors` is on (`JANUS_RAISE_INTERNAL=1`; the test suite
+    sets it) or where hiding it would need running user code twice (see
+    janus/fallback/safety.py). Chained to the original exception."""

@@ -10,10 +10,15 @@ Events and their arguments:
     "fallback"       (jit, category: FallbackCategory, reason: str)
     "generalized"    (jit, old_plan, new_plan)
     "gave_up"        (jit, reason: str)
+    "internal_error" (jit, phase: str, reason: str)
+
+A subscriber that raises never breaks the user's call: the error is logged (or, with
+`janus.config.raise_internal_errors`, raised as `JanusInternalError`).
 """
 from __future__ import annotations
 
 import collections
+import logging
 from typing import Callable
 
 _subscribers: dict[str, list[Callable]] = collections.defaultdict(list)
@@ -30,5 +35,13 @@ def unsubscribe(event: str, callback: Callable) -> None:
 
 
 def emit(event: str, *args) -> None:
-    for callback in _subscribers.get(event, ()):
-        callback(*args)
+    for callback in list(_subscribers.get(event, ())):
+        try:
+            callback(*args)
+        except Exception as exc:  # noqa: BLE001 - a listener's bug is not the user's problem
+            from janus.config import config
+            from janus.errors import JanusInternalError
+            if config.raise_internal_errors:
+                raise JanusInternalError(f"janus event listener {callback!r} failed on "
+                                         f"{event!r}: {exc!r}") from exc
+            logging.getLogger("janus").warning("janus: a listener of %r failed: %r", event, exc)

@@ -6,6 +6,15 @@ specialization whose host-side guards hold and run its graph; when none does,
 janus generates one (generalizing the plan where the same assumption keeps
 failing), or runs the call eagerly when it cannot. A failing in-graph guard
 aborts the graph before any variable or heap change and the call reruns eagerly.
+
+Threads: a per-function lock protects janus's bookkeeping only (which path a call
+takes, counters, the list of specializations). User code never runs under it: not the
+graph, not the plain call, not profiling or tracing, any of which may wait on another
+thread (tf.distribute replicas meet in `merge_call`). One thread at a time profiles or
+generates (it holds the function's "busy" slot); a call that would need the slot while
+another thread has it runs plainly instead of waiting.
+
+Errors of janus's own machinery never reach the user: see janus/fallback/safety.py.
 """
 from __future__ import annotations
 
@@ -18,9 +27,11 @@ import warnings
 
 import tensorflow as tf
 
-from janus import cache, events
+from janus import cache, events, introspect, ladder
 from janus.config import Config, config as global_config
-from janus.errors import ConversionError, FallbackCategory, JanusFallbackError
+from janus.errors import (ConversionError, FallbackCategory, JanusFallbackError,
+                          JanusInternalError)
+from janus.fallback import heap, mixed, safety
 from janus.fallback.mixed import MixedRuntime
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
@@ -32,17 +43,26 @@ from janus.stats import Stats
 from janus.transform import convert
 
 _GUARD_TAG = re.compile(r"janus-guard-(\d+)")
+_XLA_COMPILE_ERRORS = (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError,
+                       tf.errors.InternalError)
 
 
 class JanusWarning(UserWarning):
     """janus gave up on something: it says so once per function."""
 
 
+class _Eager:
+    """A call that runs eagerly: why, and how ("plain", "mixed" or "profiled")."""
+
+    def __init__(self, category: FallbackCategory, reason: str, mode: str = "plain"):
+        self.category, self.reason, self.mode = category, reason, mode
+
+
 class JitFunction:
     """One jitted user function: its profile, its specializations, its counters.
 
     Use `janus.jit(fn)`; as a method decorator it binds like a function
-    (`BoundJitFunction`). Calls of one JitFunction are serialized by a lock.
+    (`BoundJitFunction`).
     """
 
     def __init__(self, fn, **options):
@@ -56,12 +76,14 @@ class JitFunction:
         self._reset_state()
 
     def _reset_state(self):
-        self.profile = Profile(self.config.max_profile_values)
+        cfg = self.config
+        self.profile = Profile(cfg.max_profile_values)
         self.specializations: list[Specialization] = []
         self.plan: Plan | None = None
         self.blocked_plans: set = set()
         self.failure_counts: collections.Counter = collections.Counter()
         self.failures: collections.deque = collections.deque(maxlen=64)
+        self.internal_errors: collections.deque = collections.deque(maxlen=16)
         self.unsupported: ConversionError | None = None
         self.last_decision = "not called yet"
         self._warned: set = set()
@@ -70,6 +92,7 @@ class JitFunction:
         self.plan_history: list[Plan] = []
         self.last_failure_reason = ""
         self._warm_graph = None  # set by a warm start: another process's recorded graph
+        self._busy = False  # a thread is profiling or generating (see the module docstring)
 
     @property
     def config(self) -> Config:
@@ -94,46 +117,81 @@ class JitFunction:
         cfg = self.config
         if cfg.disabled or tf.inside_function():
             return self.fn(*args, **kwargs)
-        with self._lock:
-            self.stats.calls += 1
-            if self.unsupported is not None:
-                return self._eager(args, kwargs, FallbackCategory.UNSUPPORTED,
-                                   self.unsupported.describe())
-            if self.profile.calls == 0:
-                cache.warm_start(self)  # a later process: restore profile + plan, skip profiling
-            if self.profile.calls < cfg.profile_calls:
-                return self._profile(args, kwargs)
-            return self._dispatch(args, kwargs, cfg)
+        try:
+            with self._lock:
+                self.stats.calls += 1
+                step = self._decide(args, kwargs, cfg)
+        except (JanusFallbackError, JanusInternalError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - nothing ran yet: run plainly
+            step = self.report_internal("deciding how to run the call", exc)
+        if isinstance(step, _Eager):
+            return self._eager(args, kwargs, step)
+        if step == "profile":
+            return self._profile(args, kwargs)
+        if step == "generate":
+            step = self._generate_unlocked(args, kwargs, cfg)
+            if isinstance(step, _Eager):
+                return self._eager(args, kwargs, step)
+        return self._run_graph(step, args, kwargs, cfg)
+
+    def _unsupported(self) -> _Eager:
+        if isinstance(self.unsupported, safety.InternalReason):
+            return _Eager(FallbackCategory.INTERNAL, self.unsupported.describe())
+        return _Eager(FallbackCategory.UNSUPPORTED, self.unsupported.describe(), "mixed")
+
+    def _decide(self, args, kwargs, cfg: Config):
+        """Under the lock: "profile", "generate", a Specialization to run, or _Eager."""
+        if self.unsupported is not None:
+            return self._unsupported()
+        if self.profile.calls == 0 and not self._busy:
+            self._warm_start()  # a later process: restore profile + plan, skip profiling
+        if self.profile.calls < cfg.profile_calls:
+            if self._busy:
+                return _Eager(FallbackCategory.BUSY, "another thread is profiling")
+            if self._converted() is None:
+                return self._unsupported()
+            self._busy = True
+            return "profile"
+        return self._dispatch(args, kwargs, cfg)
+
+    def _warm_start(self):
+        try:
+            cache.warm_start(self)
+        except Exception as exc:  # noqa: BLE001 - start cold instead
+            self.report_internal("warm-starting from the cache", exc, give_up=False)
 
     def _env(self, args, kwargs):
         return (args, kwargs, self.fn.__globals__, self.fn.__closure__ or ())
 
     def _converted(self):
+        """The converted function, or None (then `self.unsupported` says why)."""
         try:
             return convert(self.fn)
         except ConversionError as exc:
             self.unsupported = exc
-            return None
+        except Exception as exc:  # noqa: BLE001 - a conversion bug: the function runs plainly
+            self.report_internal("converting the function", exc)
+        return None
 
-    def _converted_quietly(self):
-        try:
-            return convert(self.fn)
-        except ConversionError:
-            return None
+    def _release(self):
+        with self._lock:
+            self._busy = False
 
     def _profile(self, args, kwargs):
-        converted = self._converted()
-        if converted is None:
-            return self._eager(args, kwargs, FallbackCategory.UNSUPPORTED,
-                               self.unsupported.describe())
+        converted = convert(self.fn)  # converted successfully under the lock just now
         start = time.perf_counter()
+        self.last_decision = "profiled (runs imperatively while janus records)"
         try:
-            self.last_decision = "profiled (runs imperatively while janus records)"
-            return profile_call(converted, self.profile, args, kwargs)
+            return safety.run_watched(self, "profiling", lambda: profile_call(
+                converted, self.profile, args, kwargs, safety.WatchedProfileRuntime), args, kwargs)
         finally:
-            self.stats.profile_calls += 1
-            self.stats.time_profiling += time.perf_counter() - start
-            events.emit("profiled", self, self.profile)
+            with self._lock:
+                self._busy = False
+                self.stats.profile_calls += 1
+                self.stats.time_profiling += time.perf_counter() - start
+                self._check_profile_bounds()
+                events.emit("profiled", self, self.profile)
 
     def _dispatch(self, args, kwargs, cfg: Config):
         start = time.perf_counter()
@@ -145,7 +203,7 @@ class JitFunction:
                 if spec is not self.specializations[0]:
                     self.specializations.remove(spec)
                     self.specializations.insert(0, spec)
-                return self._run_graph(spec, args, kwargs, cfg)
+                return spec
             misses.append((spec, failed))
         self.stats.time_guards += time.perf_counter() - start
         if self.plan is None:
@@ -159,141 +217,210 @@ class JitFunction:
             self._warn_once("limit", f"{self.__qualname__}: {cfg.max_specializations} "
                             "specializations made and none fits this call; it runs eagerly. "
                             "Raise janus.config.max_specializations if this is expected.")
-            return self._eager(args, kwargs, FallbackCategory.LIMIT,
-                               "specialization limit reached")
-        spec = self._generate(args, kwargs, cfg)
+            return _Eager(FallbackCategory.LIMIT, "specialization limit reached")
+        if self._busy:
+            return _Eager(FallbackCategory.BUSY, "another thread is generating a graph")
+        if self._converted() is None:
+            return self._unsupported()
+        self._busy = True
+        return "generate"
+
+    def _generate_unlocked(self, args, kwargs, cfg: Config):
+        """Trace a new specialization (holding the busy slot, not the lock)."""
+        try:
+            spec = self._generate(args, kwargs, cfg)
+        finally:
+            self._release()
+        if isinstance(spec, _Eager):
+            return spec
         if spec is None:
-            return self._eager(args, kwargs, FallbackCategory.UNSUPPORTED,
-                               self.unsupported.describe() if self.unsupported else
-                               self.last_failure_reason)
-        return self._run_graph(spec, args, kwargs, cfg)
+            return self._unsupported() if self.unsupported else \
+                _Eager(FallbackCategory.UNSUPPORTED, self.last_failure_reason)
+        return spec
 
     def _generate(self, args, kwargs, cfg: Config):
-        converted = self._converted()
-        if converted is None:
-            return None
-        if self._warm_graph is not None:
+        converted = convert(self.fn)
+        with self._lock:
             recorded, self._warm_graph = self._warm_graph, None
+        if recorded is not None:
             from janus.cache import portable
             start = time.perf_counter()
-            spec = portable.load(recorded, args, kwargs, self._env(args, kwargs), self._next_id,
-                                 self.plan, converted)
-            self.stats.time_generating += time.perf_counter() - start
-            if spec is not None:
-                self._next_id += 1
-                self.specializations.insert(0, spec)
-                self.last_decision = "graph loaded from the cache"
-                events.emit("generated", self, spec)
-                return spec
+            try:
+                spec = portable.load(recorded, args, kwargs, self._env(args, kwargs),
+                                     self._next_id, self.plan, converted)
+            except Exception as exc:  # noqa: BLE001 - generate instead
+                self.report_internal("loading a recorded graph", exc, give_up=False)
+                spec = None
+            with self._lock:
+                self.stats.time_generating += time.perf_counter() - start
+                if spec is not None:
+                    self._next_id += 1
+                    self.specializations.insert(0, spec)
+                    self.last_decision = "graph loaded from the cache"
+                    events.emit("generated", self, spec)
+                    return spec
         start = time.perf_counter()
         try:
             spec = generate(self._next_id, converted, self.plan, self.profile, args, kwargs,
                             self._env(args, kwargs), self._expected_inputs)
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
-            self.stats.generation_failures += 1
-            exc = _known_limit(exc)
-            self.last_failure_reason = _explain_exception(exc, converted)
-            events.emit("generation_failed", self, self.last_failure_reason)
-            if cache.abandoned_warm_start(self):
-                return None  # the warm-start profile did not fit: profile afresh
-            retreated = bool(self.plan_history)
-            if retreated:  # the general graph failed: back to the more specialized plan
-                self.blocked_plans.add(self.plan)
-                self.plan = self.plan_history.pop()
-            if self.stats.generation_failures >= cfg.max_generation_failures or \
-                    isinstance(exc, ConversionError) and not retreated and \
-                    not self.specializations:
-                self.unsupported = exc if isinstance(exc, ConversionError) else \
-                    _Reason(self.last_failure_reason)
-                self._warn_once("giveup", f"janus gives up on {self.__qualname__} and runs it "
-                                f"eagerly from now on: {self.last_failure_reason}")
-                events.emit("gave_up", self, self.last_failure_reason)
-            return None
+            internal = None
+            if safety.raised_by_janus(exc):  # a bug, not a limit: say so (tests raise it)
+                internal = self.report_internal("tracing a graph", exc, give_up=False)
+            with self._lock:
+                self._generation_failed(safety.known_limit(exc), cfg)
+            return internal
         finally:
-            self.stats.time_generating += time.perf_counter() - start
-        self._next_id += 1
-        self.stats.generations += 1
-        self._expected_inputs = spec.inputs
-        self.specializations.insert(0, spec)
-        events.emit("generated", self, spec)
+            with self._lock:
+                self.stats.time_generating += time.perf_counter() - start
+        with self._lock:
+            self._next_id += 1
+            self.stats.generations += 1
+            self._expected_inputs = spec.inputs
+            self.specializations.insert(0, spec)
+            events.emit("generated", self, spec)
         return spec
 
+    def _generation_failed(self, exc: Exception, cfg: Config):
+        self.stats.generation_failures += 1
+        self.last_failure_reason = safety.explain_exception(exc)
+        events.emit("generation_failed", self, self.last_failure_reason)
+        if cache.abandoned_warm_start(self):
+            return  # the warm-start profile did not fit: profile afresh
+        retreated = bool(self.plan_history)
+        if retreated:  # the general graph failed: back to the more specialized plan
+            self.blocked_plans.add(self.plan)
+            self.plan = self.plan_history.pop()
+        if self.stats.generation_failures >= cfg.max_generation_failures or \
+                isinstance(exc, ConversionError) and not retreated and \
+                not self.specializations:
+            self.unsupported = exc if isinstance(exc, ConversionError) else \
+                safety.Reason(self.last_failure_reason)
+            self._warn_once("giveup", f"janus gives up on {self.__qualname__} and runs it "
+                            f"eagerly from now on: {self.last_failure_reason}")
+            events.emit("gave_up", self, self.last_failure_reason)
+
+    # -- running a graph
     def _run_graph(self, spec: Specialization, args, kwargs, cfg: Config):
-        runner = spec.trial.runner(spec) if spec.trial is not None else spec
-        start = time.perf_counter()
+        with self._lock:
+            trial = spec.trial
+            runner = trial.runner(spec) if trial is not None else spec
+        env = self._env(args, kwargs)
         try:
-            if runner is not spec:
-                try:
-                    result = runner.run(args, kwargs, self._env(args, kwargs))
-                except (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError,
-                        tf.errors.InternalError) as exc:
-                    if spec.trial.compiled:
-                        raise  # it compiled and ran before: a real error of this call
-                    spec.trial.failed(spec, exc)  # compilation failed: nothing ran
-                    runner = spec
-                    result = spec.run(args, kwargs, self._env(args, kwargs))
-            else:
-                result = spec.run(args, kwargs, self._env(args, kwargs))
+            inputs = runner.feed(args, kwargs)
         except NoCase as exc:
-            # A structure the SubGraph does not cover: learn it by profiling this call.
-            self.failure_counts[("recursion", spec.id)] += 1
-            self.stats.guard_failures[f"node structure: {exc}"] += 1
-            self.failures.append(("node structure covered by the SubGraph", str(exc)))
-            self.specializations.remove(spec)
-            if self.config.strict:
-                raise JanusFallbackError(f"{self.__qualname__}: {exc}") from None
-            self.stats.fallback_calls += 1
-            self.stats.fallback_reasons[FallbackCategory.GUARD_FAILURE.value] += 1
-            events.emit("fallback", self, FallbackCategory.GUARD_FAILURE, str(exc))
-            self.last_decision = f"eager (guard failure): {exc}; profiled to learn it"
-            converted = self._converted()
-            return profile_call(converted, self.profile, args, kwargs)
-        except tf.errors.InvalidArgumentError as exc:
-            match = _GUARD_TAG.search(str(exc))
-            if match is None:  # an op failed: plain Python raises (or not) as it would
-                return self._eager(args, kwargs, FallbackCategory.GUARD_FAILURE,
-                                   f"graph op failed: {str(exc).splitlines()[0]}")
+            return self._new_structure(spec, exc, args, kwargs)
+        except Exception as exc:  # noqa: BLE001 - nothing ran yet
+            return self._eager(args, kwargs, self.report_internal("feeding the graph", exc))
+        start = time.perf_counter()
+        with safety.interrupts_held():  # Ctrl-C: all of the call's effects or none
+            try:
+                results = runner.concrete(*inputs)
+            except Exception as exc:  # noqa: BLE001 - handled below, outside the hold
+                failure = exc
+            else:
+                failure = None
+                elapsed = time.perf_counter() - start
+                value = self._write_back(runner, results, env)
+        if failure is not None:
+            return self._call_failed(spec, runner, trial, failure, args, kwargs, cfg)
+        with self._lock:
+            spec.calls += 1
+            self.stats.graph_calls += 1
+            self.stats.time_graph += elapsed
+            spec.time_graph += elapsed
+            build_xla = False
+            if trial is not None and spec.trial is trial:
+                trial.record(elapsed)
+                if trial.done:
+                    trial.conclude(spec)
+            elif trial is None and cfg.xla and spec.calls >= 5 and xla.eligible(spec) and \
+                    not self._busy:
+                spec.xla, build_xla, self._busy = "trying", True, True
+            events.emit("graph_run", self, spec, elapsed)
+            self.last_decision = f"graph (specialization #{spec.id})"
+        if build_xla:
+            self._start_xla_trial(spec, args, kwargs)
+        return value
+
+    def _write_back(self, runner, results, env):
+        """The graph committed its variable updates: the heap follows, in program order."""
+        try:
+            if not isinstance(results, (list, tuple)):
+                results = [results]
+            heap.apply(runner.effects, results, env)
+            return heap.rebuild(runner.result, results, env)
+        except Exception as exc:  # noqa: BLE001 - cannot rerun: variables already changed
+            self.report_internal("writing the graph's results back", exc, always_raise=True)
+
+    def _call_failed(self, spec, runner, trial, exc, args, kwargs, cfg):
+        if isinstance(exc, _XLA_COMPILE_ERRORS) and runner is not spec and not trial.compiled:
+            with self._lock:
+                trial.failed(spec, exc)  # compilation failed: nothing ran
+            return self._run_graph(spec, args, kwargs, cfg)
+        if isinstance(exc, tf.errors.OpError):
+            return self._graph_failed(spec, exc, args, kwargs, cfg)
+        if spec.portable is not None and not spec.calls:
+            # a graph recorded by another process that does not run here: drop it, go on
+            with self._lock:
+                if spec in self.specializations:
+                    self.specializations.remove(spec)
+            return self._eager(args, kwargs, _Eager(
+                FallbackCategory.UNSUPPORTED,
+                f"the recorded graph does not run here ({type(exc).__name__})"))
+        return self._eager(args, kwargs, self.report_internal("calling the graph", exc))
+
+    def _graph_failed(self, spec, exc, args, kwargs, cfg):
+        """An op or an in-graph guard failed: nothing was committed; the call reruns."""
+        match = _GUARD_TAG.search(str(exc)) if isinstance(exc, tf.errors.InvalidArgumentError) \
+            else None
+        if match is None:  # an op failed: plain Python raises (or not) as it would
+            return self._eager(args, kwargs, _Eager(
+                FallbackCategory.GUARD_FAILURE, f"graph op failed: {str(exc).splitlines()[0]}"))
+        with self._lock:
             guard = spec.in_graph[int(match.group(1))]
             self._in_graph_guard_failed(spec, guard, cfg)
-            # The eager rerun is profiled: the next graph learns what this call did.
-            return self._eager(args, kwargs, FallbackCategory.GUARD_FAILURE, guard.describe(),
-                               profiled=True)
-        except Exception as exc:  # noqa: BLE001
-            if spec.portable is None or spec.calls:
-                raise
-            # a graph recorded by another process that does not run here: drop it, go on
-            self.specializations.remove(spec)
-            return self._eager(args, kwargs, FallbackCategory.UNSUPPORTED,
-                               f"the recorded graph does not run here ({type(exc).__name__})")
-        spec.calls += 1
-        self.stats.graph_calls += 1
-        elapsed = time.perf_counter() - start
-        if spec.trial is not None:
-            spec.trial.record(elapsed)
-            if spec.trial.done:
-                spec.trial.conclude(spec)
-        elif cfg.xla and spec.calls >= 5 and xla.eligible(spec):
-            self._start_xla_trial(spec, args, kwargs)
-        spec.time_graph += elapsed
-        self.stats.time_graph += elapsed
-        events.emit("graph_run", self, spec, elapsed)
-        self.last_decision = f"graph (specialization #{spec.id})"
-        return result
+        # The eager rerun is profiled: the next graph learns what this call did.
+        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
+                                                guard.describe(), "profiled"))
+
+    def _new_structure(self, spec, exc, args, kwargs):
+        """A structure the SubGraph does not cover: learn it by profiling this call."""
+        with self._lock:
+            self.failure_counts[("recursion", spec.id)] += 1
+            self._count(self.stats.guard_failures, f"node structure: {exc}")
+            self.failures.append(("node structure covered by the SubGraph", str(exc)))
+            if spec in self.specializations:
+                self.specializations.remove(spec)
+        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE, str(exc),
+                                                "profiled"))
 
     def _start_xla_trial(self, spec: Specialization, args, kwargs):
+        """Build the XLA variant (holding the busy slot: this traces the function)."""
         try:
             candidate = generate(spec.id, spec.converted, spec.plan, self.profile, args, kwargs,
                                  self._env(args, kwargs), spec.inputs, jit_compile=True)
         except Exception as exc:  # noqa: BLE001 - no XLA variant: keep the plain graph
-            spec.xla = f"off (could not build: {type(exc).__name__})"
+            with self._lock:
+                spec.xla = f"off (could not build: {type(exc).__name__})"
             return
-        spec.trial = xla.XlaTrial(candidate)
+        finally:
+            self._release()
+        with self._lock:
+            spec.trial = xla.XlaTrial(candidate)
 
     # -- failures and the generalization ladder
+    def _count(self, counter, key):
+        if not self.stats.count(counter, key, self.config.max_reasons):
+            self._warn_once("reasons", f"{self.__qualname__}: more than "
+                            f"{self.config.max_reasons} distinct guard-failure/fallback "
+                            "reasons; later ones are counted as '(other)' "
+                            "(janus.config.max_reasons)")
+
     def _record_failure(self, spec, guard, actual: str):
         self.failure_counts[guard.key] += 1
         spec.failures[guard.describe()] += 1
-        self.stats.guard_failures[guard.describe()] += 1
+        self._count(self.stats.guard_failures, guard.describe())
         self.failures.append((guard.describe(), actual))
         events.emit("guard_failed", self, spec, guard, actual)
         return self.failure_counts[guard.key]
@@ -309,7 +436,7 @@ class JitFunction:
         # keeps changing: it becomes a tensor input at once, not after a second graph.
         number = guard.kind == "value" and type(guard.expected) in (int, float)
         if count >= (1 if number else cfg.failures_to_generalize):
-            self._generalize(_generalized(self.plan, guard, value, spec))
+            self._generalize(ladder.next_plan(self.plan, guard, value, spec))
 
     def _in_graph_guard_failed(self, spec, guard, cfg):
         count = self._record_failure(spec, guard, f"{not guard.expected}")
@@ -321,34 +448,88 @@ class JitFunction:
     def _generalize(self, plan):
         if plan is None or plan == self.plan or plan in self.blocked_plans:
             return
-        self.plan_history = self.plan_history + [self.plan]
+        self.plan_history = (self.plan_history + [self.plan])[-self.config.max_plan_history:]
         events.emit("generalized", self, self.plan, plan)
         self.plan = plan
 
-    def _eager(self, args, kwargs, category: FallbackCategory, reason: str,
-               profiled: bool = False):
-        if self.config.strict:
-            raise JanusFallbackError(f"{self.__qualname__}: would run eagerly ({category.value}): "
-                                     f"{reason}")
-        self.last_decision = f"eager ({category.value}): {reason}"
-        events.emit("fallback", self, category, reason)
-        self.stats.fallback_calls += 1
-        self.stats.fallback_reasons[category.value] += 1
+    # -- running eagerly
+    def _eager(self, args, kwargs, step: _Eager):
+        with self._lock:
+            if self.config.strict and step.category is not FallbackCategory.INTERNAL:
+                raise JanusFallbackError(f"{self.__qualname__}: would run eagerly "
+                                         f"({step.category.value}): {step.reason}")
+            mode = step.mode
+            if mode == "profiled":
+                if self._busy:
+                    mode = "plain"  # another thread profiles: do not wait for it
+                else:
+                    self._busy = True
+            self.last_decision = f"eager ({step.category.value}): {step.reason}"
+            events.emit("fallback", self, step.category, step.reason)
+            self.stats.fallback_calls += 1
+            self._count(self.stats.fallback_reasons, step.category.value)
         start = time.perf_counter()
         try:
-            if profiled:
-                converted = self._converted()
-                if converted is not None:
-                    return profile_call(converted, self.profile, args, kwargs)
-            elif category is FallbackCategory.UNSUPPORTED and self.config.mixed:
+            if mode == "profiled":
+                try:
+                    converted = convert(self.fn)
+                    return safety.run_watched(self, "profiling a fallback", lambda: profile_call(
+                        converted, self.profile, args, kwargs, safety.WatchedProfileRuntime),
+                        args, kwargs)
+                finally:
+                    with self._lock:
+                        self._busy = False
+                        self._check_profile_bounds()
+            if mode == "mixed" and self.config.mixed and \
+                    step.category is FallbackCategory.UNSUPPORTED:
                 # Converted code exists: run it eagerly, its callees as their own graphs.
                 converted = self._converted_quietly()
                 if converted is not None:
                     runtime = MixedRuntime.for_function(converted)
-                    return converted.instantiate(runtime)(*args, **kwargs)
+                    return safety.run_watched(self, "running mixed", lambda: converted.instantiate(runtime)(
+                        *args, **kwargs), args, kwargs)
             return self.fn(*args, **kwargs)
         finally:
-            self.stats.time_fallback += time.perf_counter() - start
+            with self._lock:
+                self.stats.time_fallback += time.perf_counter() - start
+
+    def _converted_quietly(self):
+        try:
+            return convert(self.fn)
+        except Exception:  # noqa: BLE001 - already reported when it first failed
+            return None
+
+    # -- janus's own errors
+    def report_internal(self, phase: str, exc: BaseException, give_up: bool = True,
+                  always_raise: bool = False, note: str = "") -> _Eager:
+        """Record an error of janus's own machinery (see janus/fallback/safety.py) and
+        say how the call runs instead; raise JanusInternalError where the switch (or
+        `always_raise`) says so."""
+        reason = f"janus internal error while {phase}: {safety.describe(exc)}" + \
+            (f" ({note})" if note else "")
+        with self._lock:
+            self.stats.internal_errors += 1
+            self.internal_errors.append(reason)
+            if give_up and not isinstance(self.unsupported, safety.InternalReason):
+                self.unsupported = safety.InternalReason(reason + "; this function runs plainly")
+        events.emit("internal_error", self, phase, reason)
+        if give_up:
+            events.emit("gave_up", self, reason)
+        self._warn_once("internal", f"{self.__qualname__}: {reason}; the call ran plainly. "
+                        "Please report this janus bug.")
+        if always_raise or self.config.raise_internal_errors:
+            raise safety.internal_error(f"{self.__qualname__}: {phase}", exc)
+        return _Eager(FallbackCategory.INTERNAL, reason)
+
+    def _check_profile_bounds(self):
+        profile = self.profile
+        limit = profile.max_values
+        full = len(profile.signatures) >= limit or len(profile.attributes) >= 64 * limit or \
+            any(len(c) >= 4 * limit for c in profile.cases.values())
+        if full:
+            self._warn_once("profile", f"{self.__qualname__}: the profile keeps at most {limit} "
+                            "distinct values per site (janus.config.max_profile_values); "
+                            "later ones are not recorded")
 
     def _warn_once(self, key: str, message: str):
         if key not in self._warned:
@@ -358,39 +539,13 @@ class JitFunction:
     # -- introspection
     def explain(self, *args, **kwargs) -> str:
         """What janus would do for a call with these arguments, and why."""
-        lines = [f"janus: {self.__qualname__}", f"  {self.stats}"]
-        if self.unsupported is not None:
-            lines.append(f"  runs eagerly (unsupported construct): {self.unsupported.describe()}")
-        elif self.profile.calls < self.config.profile_calls:
-            lines.append(f"  profiling: {self.profile.calls}/{self.config.profile_calls} calls")
-        if args or kwargs:
-            verdict = "no specialization fits: the next call generates one or runs eagerly"
-            for spec in self.specializations:
-                failed = spec.guards.check(args, kwargs)
-                if failed < 0:
-                    verdict = f"runs as graph: specialization #{spec.id}"
-                    break
-                lines.append(f"  specialization #{spec.id} does not fit: guard failed: "
-                             f"{spec.guards.guards[failed].describe()}")
-            if self.unsupported is None:
-                lines.append(f"  this call: {verdict}")
-        lines.append(f"  last call: {self.last_decision}")
-        for spec in self.specializations:
-            lines.append("  " + spec.describe().replace("\n", "\n  "))
-        for what, actual in list(self.failures)[-5:]:
-            lines.append(f"  failed: {what} (actual: {actual})")
-        return "\n".join(lines)
-
-
-class _Reason(ConversionError):
-    """A trace failure already described in full (location and hint included)."""
-
-    def __init__(self, text: str):
-        self.text = text
-        Exception.__init__(self, text)
-
-    def describe(self) -> str:
-        return self.text
+        try:
+            with self._lock:
+                return introspect.explain(self, args, kwargs)
+        except Exception as exc:  # noqa: BLE001
+            if self.config.raise_internal_errors:
+                raise safety.internal_error("explain", exc)
+            return f"janus: {self.__qualname__}\n  (explain failed: {safety.describe(exc)})"
 
 
 class BoundJitFunction:
@@ -412,63 +567,7 @@ class BoundJitFunction:
         return self.jit.stats
 
 
-def _generalized(plan: Plan, guard, value, spec):
-    """The next rung of the ladder for a host guard that keeps failing, or None."""
-    expr = guard.source.expr
-    if guard.kind == "len" and expr in spec.appended_only:
-        return plan.with_append_only(expr)
-    if guard.kind == "value" and type(guard.expected) in (int, float) and \
-            type(value) is type(guard.expected):
-        return plan.with_scalar(expr)
-    if guard.kind == "tensor" and tf.is_tensor(value) and hasattr(value, "shape"):
-        dtype, shape = guard.expected
-        if value.dtype.name == dtype and len(value.shape) == len(shape):
-            dims = [i for i, (a, b) in enumerate(zip(shape, value.shape)) if a != b]
-            return plan.with_dynamic_dims(expr, dims)
-    if guard.kind == "tensor_list" and isinstance(value, list) and value and tf.is_tensor(value[0]):
-        dtype, shape = guard.expected
-        dims = [i for i, (a, b) in enumerate(zip(shape, value[0].shape)) if a != b]
-        return plan.with_dynamic_dims(expr + "[*]", dims)
-    if guard.kind == "len" and isinstance(value, list) and value and \
-            all(tf.is_tensor(v) for v in value):
-        return plan.with_dynamic_list(expr)
-    return None
-
-
-def _known_limit(exc: Exception) -> Exception:
-    """Trace failures that no other graph would avoid, said plainly (as ConversionError)."""
-    text = str(exc)
-    if isinstance(exc, AttributeError) and "'numpy'" in text:
-        reason = "calls .numpy() on a tensor (a graph has no values while it is built)"
-    elif isinstance(exc, NotImplementedError) and "numpy" in text:
-        reason = "passes a tensor to numpy (numpy needs values a graph does not have yet)"
-    elif isinstance(exc, TypeError) and "symbolic" in text.lower() and "numpy" in text:
-        reason = "converts a tensor to a numpy/Python value"
-    else:
-        return exc
-    error = ConversionError(reason)
-    error.__traceback__ = exc.__traceback__
-    return error
-
-
-def _explain_exception(exc: Exception, converted) -> str:
-    """The reason a trace failed, located at the innermost line of user code."""
-    import traceback
-    user_frame = None
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if "/janus/" not in frame.filename and "site-packages" not in frame.filename and \
-                not frame.filename.startswith("<"):
-            user_frame = frame
-            break
-    if isinstance(exc, ConversionError):
-        if exc.lineno == 0 and user_frame is not None:
-            exc.located(user_frame.name, user_frame.filename, user_frame.lineno)
-        return exc.describe()
-    where = ""
-    if user_frame is not None:
-        where = f" at {user_frame.filename}:{user_frame.lineno} (`{(user_frame.line or '').strip()}`)"
-    message = str(exc).splitlines()[0] if str(exc) else ""
-    return f"{type(exc).__name__}: {message}{where}; this function runs eagerly"
+mixed.make_jit = JitFunction  # the mixed runtime jits callees (no import cycle)
 
 
 def jit(fn=None, **options):

@@ -6,7 +6,8 @@
 Categories:
     guards    a guard failed: which assumption, what it expected, the actual value
     regen     a graph was generated, generalized, or failed to generate
-    fallback  a call ran eagerly, and why (unsupported construct, guard failure, limit)
+    fallback  a call ran eagerly, and why (unsupported construct, guard failure, limit,
+              janus's own internal error)
     heap      the heap writes a new graph defers until it succeeded
     profile   a profiled call
     warm      a warm start from the cache
@@ -76,6 +77,10 @@ def _on_heap(jit, spec):
                               "succeeded: %s", _name(jit), spec.id, len(effects), "; ".join(effects))
 
 
+def _on_internal_error(jit, phase, reason):
+    _loggers["fallback"].warning("%s: %s", _name(jit), reason)
+
+
 def _on_profiled(jit, profile):
     _loggers["profile"].info("%s: profiled call %d", _name(jit), profile.calls)
 
@@ -84,7 +89,8 @@ _EVENTS = {
     "guards": [("guard_failed", _on_guard_failed)],
     "regen": [("generated", _on_generated), ("generation_failed", _on_generation_failed),
               ("generalized", _on_generalized), ("gave_up", _on_gave_up)],
-    "fallback": [("fallback", _on_fallback), ("gave_up", _on_gave_up)],
+    "fallback": [("fallback", _on_fallback), ("gave_up", _on_gave_up),
+                 ("internal_error", _on_internal_error)],
     "heap": [("generated", _on_heap)],
     "profile": [("profiled", _on_profiled)],
     "warm": [],  # janus.cache.warm logs through the same logger

@@ -5,6 +5,9 @@ import collections
 import dataclasses
 
 
+OTHER = "(other)"
+
+
 @dataclasses.dataclass
 class Stats:
     calls: int = 0
@@ -13,6 +16,7 @@ class Stats:
     fallback_calls: int = 0
     generations: int = 0
     generation_failures: int = 0
+    internal_errors: int = 0
     guard_failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     fallback_reasons: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     time_profiling: float = 0.0
@@ -20,6 +24,15 @@ class Stats:
     time_graph: float = 0.0
     time_fallback: float = 0.0
     time_guards: float = 0.0
+
+    def count(self, counter: collections.Counter, key, limit: int) -> bool:
+        """counter[key] += 1, keeping at most `limit` distinct keys (later ones are
+        counted under OTHER). False when the limit was hit."""
+        if key in counter or len(counter) < limit:
+            counter[key] += 1
+            return True
+        counter[OTHER] += 1
+        return False
 
     def as_dict(self) -> dict:
         d = dataclasses.asdict(self)

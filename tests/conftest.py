@@ -1,5 +1,6 @@
 """Every test session gets its own empty graph cache: a warm start from an earlier run
-would (correctly) skip profiling and change the counters tests assert on."""
+would (correctly) skip profiling and change the counters tests assert on. And janus's
+own errors fail the tests (JanusInternalError) instead of silently running plainly."""
 import os
 import shutil
 import tempfile
@@ -7,6 +8,7 @@ import tempfile
 _cache_dir = tempfile.mkdtemp(prefix="janus-test-cache-")
 os.environ["JANUS_CACHE_DIR"] = _cache_dir
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("JANUS_RAISE_INTERNAL", "1")  # also for subprocesses tests start
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -204,21 +204,36 @@ MISSING = _MISSING
 
 
 def apply(effects: list[Effect], results: list, env: tuple) -> None:
-    """Write a successful run's effects back to the Python heap, in program order."""
+    """Write a successful run's effects back to the Python heap, in program order.
+
+    A KeyboardInterrupt arriving during the write-back is held until it is complete
+    (the graph already updated the variables): all of the call's effects or none."""
+    interrupted = None
     for effect in effects:
-        if effect.kind == "print":
-            args_skel, kwargs_skel = effect.payload
-            print(*rebuild(args_skel, results, env), **rebuild(kwargs_skel, results, env))
-            continue
-        target = evaluate(effect.source, *env)
-        if effect.kind == "setattr":
-            setattr(target, effect.name, rebuild(effect.payload, results, env))
-        elif effect.kind == "delattr":
-            delattr(target, effect.name)
-        elif effect.kind == "extend":
-            target.extend(rebuild(effect.payload, results, env))
-        elif isinstance(target, dict):
-            target.clear()
-            target.update(rebuild(effect.payload, results, env))
-        else:
-            target[:] = rebuild(effect.payload, results, env)
+        try:
+            _apply_one(effect, results, env)
+        except KeyboardInterrupt as exc:
+            interrupted = exc
+            if effect.kind in ("setattr", "contents"):  # idempotent: write it (again)
+                _apply_one(effect, results, env)
+    if interrupted is not None:
+        raise interrupted
+
+
+def _apply_one(effect: Effect, results: list, env: tuple) -> None:
+    if effect.kind == "print":
+        args_skel, kwargs_skel = effect.payload
+        print(*rebuild(args_skel, results, env), **rebuild(kwargs_skel, results, env))
+        return
+    target = evaluate(effect.source, *env)
+    if effect.kind == "setattr":
+        setattr(target, effect.name, rebuild(effect.payload, results, env))
+    elif effect.kind == "delattr":
+        delattr(target, effect.name)
+    elif effect.kind == "extend":
+        target.extend(rebuild(effect.payload, results, env))
+    elif isinstance(target, dict):
+        target.clear()
+        target.update(rebuild(effect.payload, results, env))
+    else:
+        target[:] = rebuild(effect.payload, results, env)

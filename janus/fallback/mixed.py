@@ -10,19 +10,27 @@ jit would not trace, so results stay those of plain Python.
 from __future__ import annotations
 
 import weakref
+from typing import Callable
 
 import tensorflow as tf
 
+from janus.fallback.safety import EffectWatch
 from janus.transform.runtime import Runtime, user_function
 
+make_jit: Callable | None = None
+"""The JitFunction class, set by janus.function (which imports this module)."""
 
-class MixedRuntime(Runtime):
+
+class _Mixed(Runtime):
     def call(self, site, fn, /, *args, **kwargs):
         if getattr(fn, "__name__", "") == "apply_gradients" and args and not kwargs and \
                 _is_optimizer(getattr(fn, "__self__", None)):
             return _apply_gradients_as_graph(fn.__self__, args[0])
         target, bound_self = user_function(fn)
-        if target is None or target.__name__ == "<lambda>":
+        if target is None or target.__name__ == "<lambda>" or "<locals>" in \
+                target.__qualname__ and "." not in target.__qualname__.rpartition("<locals>.")[2]:
+            # a lambda or nested def is a new function object on every call: a jit of its
+            # own would profile it afresh each time (and keep every copy alive)
             return fn(*args, **kwargs)
         jitted = _callee_jit(target)
         if bound_self is not None:
@@ -30,15 +38,19 @@ class MixedRuntime(Runtime):
         return jitted(*args, **kwargs)
 
 
+class MixedRuntime(EffectWatch, _Mixed):
+    """Plain semantics, callees through their own jit; counts effects (see safety.py)."""
+
+    callees_watched = False
+
+
 _callees: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _callee_jit(fn):
-    from janus.function import JitFunction
-
     jitted = _callees.get(fn)
     if jitted is None:
-        jitted = _callees[fn] = JitFunction(fn)
+        jitted = _callees[fn] = make_jit(fn)
     return jitted
 
 

@@ -11,10 +11,10 @@ import dataclasses
 from typing import Any
 
 import tensorflow as tf
+from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR  # no tensor at import:
+# creating one would initialize TF's devices (tf.config could no longer set them up)
 
 from janus.graphgen.sources import Source, environment
-
-EAGER_TENSOR = type(tf.constant(0))
 
 
 @dataclasses.dataclass(frozen=True)

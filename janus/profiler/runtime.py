@@ -10,7 +10,8 @@ import types
 
 import tensorflow as tf
 
-from janus.errors import ConversionError
+from janus.config import config
+from janus.errors import ConversionError, JanusInternalError
 from janus.profiler.profile import Profile
 from janus.recursion.cases import CaseRecorder
 from janus.transform import convert
@@ -108,9 +109,11 @@ class ProfileRuntime(Runtime):
             return fn(*args, **kwargs)
         try:
             converted = convert(target)
-        except ConversionError:
-            return fn(*args, **kwargs)
-        instance = ProfileRuntime.for_function(converted).function_instance()
+        except Exception as exc:  # noqa: BLE001 - unconvertible (or a conversion bug)
+            if not isinstance(exc, ConversionError) and config.raise_internal_errors:
+                raise JanusInternalError(f"converting {target.__qualname__} failed") from exc
+            return fn(*args, **kwargs)  # either way it runs plainly
+        instance = type(self).for_function(converted).function_instance()
         name = converted.qualname
         node_index = _node_argument(args)
         frames = current.frames
@@ -140,8 +143,10 @@ class ProfileRuntime(Runtime):
         return self.function.instantiate(self)
 
 
-def profile_call(converted, profile: Profile, args: tuple, kwargs: dict):
-    """Run one call of `converted` imperatively while recording into `profile`."""
+def profile_call(converted, profile: Profile, args: tuple, kwargs: dict,
+                 runtime: type | None = None):
+    """Run one call of `converted` imperatively while recording into `profile`
+    (under `runtime`, a ProfileRuntime subclass, if given)."""
     current = ProfileRuntime._current
     previous = getattr(current, "profile", None)
     current.profile = profile
@@ -151,7 +156,8 @@ def profile_call(converted, profile: Profile, args: tuple, kwargs: dict):
     current.frames = []
     try:
         profile.record_call(args, kwargs)
-        return ProfileRuntime.for_function(converted).function_instance()(*args, **kwargs)
+        runtime = runtime or ProfileRuntime
+        return runtime.for_function(converted).function_instance()(*args, **kwargs)
     finally:
         for key, sequence in current.sequences.items():
             record = profile.sites.get(key)

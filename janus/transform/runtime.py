@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import operator
 import types
-import weakref
 
 from janus.transform.pipeline import ConvertedFunction
 
@@ -37,17 +36,14 @@ class Runtime:
     def __init__(self, function: ConvertedFunction):
         self.function = function
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        # one runtime per converted function, per runtime class; weak: a nested function's
-        # converted copy (one per closure) goes away with the closure
-        cls._runtimes = weakref.WeakValueDictionary()
-
     @classmethod
     def for_function(cls, converted: ConvertedFunction) -> "Runtime":
-        runtime = cls._runtimes.get(id(converted))
-        if runtime is None or runtime.function is not converted:
-            runtime = cls._runtimes[id(converted)] = cls(converted)
+        """One runtime per converted function and runtime class, kept on the converted
+        function (a process-wide table would keep every nested def's copy alive)."""
+        runtimes = converted.__dict__.setdefault("_janus_runtimes", {})
+        runtime = runtimes.get(cls)
+        if runtime is None:
+            runtime = runtimes[cls] = cls(converted)
         return runtime
 
     def defined(self, fn) -> None:

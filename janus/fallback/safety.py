@@ -1,0 +1,333 @@
+"""The safety net: janus's own errors never reach the user; the user's always do.
+
+A jitted call goes through phases. What an exception means depends on the phase:
+
+  bookkeeping  (warm start, conversion, guard checks, plans, feed, XLA trial, explain,
+               event listeners): no user code ran, so any exception is janus's. The
+               call runs plainly.
+  tracing      (graph generation): speculation. Whatever it raises, nothing of the user's
+               state changed (heap writes go to a ledger, variable updates to shadows),
+               so the call runs plainly and plain Python raises what it raises. A trace
+               failure raised by janus's own code is also reported as internal.
+  profiling    (the converted copy runs with plain semantics while janus records; also
+               the mixed runtime): the user's state does change. An exception whose
+               innermost deciding frame is janus's own (`raised_by_janus`) is janus's;
+               any other may still come from a conversion bug. So:
+                 - no effect happened yet (`EffectWatch` saw no heap write, print,
+                   variable update, iterator consumption or call of a non-pure
+                   function): rerun plainly; plain Python decides. If it raises, its
+                   exception (with the user's line) propagates; if it does not, the
+                   converted code was wrong: an internal error, the plain result is
+                   returned.
+                 - effects happened and the exception is the user's kind: it propagates
+                   (the converted copy mirrors the user's code line by line).
+                 - effects happened and the exception is janus's: the call cannot be
+                   rerun without running user code twice, so `JanusInternalError`
+                   propagates (whatever the switch), and the function runs plainly
+                   from then on.
+  graph        (the ConcreteFunction call): an in-graph guard or an op failed before
+               any variable changed (assignments depend on every guard and result):
+               the call reruns plainly. Any other exception from calling the graph
+               (bad feed, unknown error) is janus's: it reruns plainly too. (Known
+               limit: a tf.py_function callback that ran inside the graph before the
+               failing op runs again in the plain rerun.)
+  write-back   (heap effects after the graph ran): only rebuilds values from the results
+               and sets them; if it still fails, the graph already updated variables,
+               so `JanusInternalError` propagates (whatever the switch).
+
+An internal error is recorded: `explain` shows it, stats count it (`internal_errors`, and
+the "internal error" fallback reason for the call), logs say it (category "fallback"), the
+cache records the reason (event "fallback" with FallbackCategory.INTERNAL), and a
+JanusWarning says it once. Except for warm start, recorded-graph loading and tracing
+(which only cost that attempt), the function then runs plainly for good.
+`janus.config.raise_internal_errors` (JANUS_RAISE_INTERNAL=1) raises `JanusInternalError`
+(chained) instead, so tests see janus's bugs.
+
+KeyboardInterrupt (and other BaseExceptions) always propagate. A Ctrl-C (SIGINT, main
+thread, default handler) arriving while a graph runs or its results are written back is
+held until both are done, then raised: the call leaves all of its effects. One raised
+before the graph ran (or a graph aborted by it) leaves none: variables are committed
+last inside the graph and the heap write-back had not started.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sysconfig
+import threading
+import traceback
+
+import tensorflow as tf
+
+from janus.errors import ConversionError, JanusFallbackError, JanusInternalError
+from janus.profiler.runtime import ProfileRuntime
+from janus.transform.runtime import user_function
+
+_JANUS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_LIBRARY_DIRS = tuple({os.path.abspath(p) + os.sep for key in ("stdlib", "platstdlib",
+                                                                "purelib", "platlib")
+                       if (p := sysconfig.get_paths().get(key))})
+
+# Hooks that perform the user's own operation (getattr, a call, bool(test)...): an
+# exception raised directly there is the user's operation failing, not janus.
+_OPERATION_HOOKS = frozenset({
+    "ld_attr", "st_attr", "del_attr", "ld_item", "st_item", "del_item", "aug", "call",
+    "test", "loop_test", "iterate", "read", "ld_global", "ld_free", "instance", "<lambda>",
+})
+
+
+def _is_janus(filename: str) -> bool:
+    return filename.startswith(_JANUS_DIR) or filename.startswith("<janus")
+
+
+def _is_library(filename: str) -> bool:
+    return "site-packages" in filename or filename.startswith(_LIBRARY_DIRS) or \
+        (filename.startswith("<") and not filename.startswith("<janus"))
+
+
+def raised_by_janus(exc: BaseException) -> bool:
+    """Whether `exc` is janus's own error: not a ConversionError (a known limit), and the
+    innermost frame of its traceback that is janus or user code (library frames skipped)
+    is a janus frame other than a hook doing the user's own operation."""
+    if isinstance(exc, ConversionError):
+        return False
+    if isinstance(exc, JanusInternalError):
+        return True
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if _is_janus(frame.filename):
+            return frame.name not in _OPERATION_HOOKS
+        if not _is_library(frame.filename):
+            return False  # user code (or its converted copy: same file and lines)
+    return False
+
+
+def internal_error(message: str, exc: BaseException) -> JanusInternalError:
+    """The JanusInternalError for `exc`, chained."""
+    if isinstance(exc, JanusInternalError):
+        return exc
+    error = JanusInternalError(f"{message}: {type(exc).__name__}: {exc}")
+    error.__cause__ = exc
+    return error
+
+
+def describe(exc: BaseException) -> str:
+    """One line: the exception and the innermost janus frame it came from."""
+    where = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if _is_janus(frame.filename):
+            where = f" (at {os.path.basename(frame.filename)}:{frame.lineno} in {frame.name})"
+            break
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text[:200]}{where}"
+
+
+# -- effects seen while converted code runs with plain semantics ---------------------------
+
+_watch = threading.local()
+
+_PURE_BUILTINS = frozenset({len, isinstance, issubclass, range, int, float, bool, str, repr,
+                            abs, min, max, tuple, type, hasattr, id, round, divmod, enumerate,
+                            zip, format, callable, hash, slice, complex})
+_STATEFUL_NAMES = ("print", "assign", "random", "numpy_function", "py_function", "py_func",
+                   "variable", "scatter", "iterator", "next", "summary", "write", "save",
+                   "load", "shuffle", "seed", "stateful", "callback", "function", "run",
+                   "apply", "update", "map")
+_STATEFUL_MODULES = ("random", "distribute", "summary", "data", "checkpoint", "saved_model",
+                     "script_ops", "io_ops", "lookup", "queue")
+_PURE_ITERABLES = (list, tuple, range, dict, str, bytes, set, frozenset)
+
+
+def effects_seen() -> int:
+    return getattr(_watch, "effects", 0)
+
+
+class watching:
+    """Count effects for the duration (nests: the outer count includes the inner)."""
+
+    def __enter__(self):
+        self.previous = getattr(_watch, "effects", None)
+        _watch.effects = 0
+        return self
+
+    def __exit__(self, *exc_info):
+        self.effects = _watch.effects
+        _watch.effects = None if self.previous is None else self.previous + self.effects
+
+
+def _effect() -> None:
+    if getattr(_watch, "effects", None) is not None:
+        _watch.effects += 1
+
+
+def _pure_call(fn) -> bool:
+    """A call that cannot change anything outside itself (conservative)."""
+    try:
+        if fn in _PURE_BUILTINS:
+            return True
+    except TypeError:  # unhashable callable
+        return False
+    if isinstance(fn, type) and issubclass(fn, BaseException):
+        return True  # making the exception a `raise` statement raises
+    owner = getattr(fn, "__self__", None)
+    if tf.is_tensor(owner) and not isinstance(owner, tf.Variable):
+        return True  # methods of an immutable tensor (x.numpy(), x.get_shape())
+    module = getattr(fn, "__module__", None) or ""
+    if not module.startswith("tensorflow") or isinstance(fn, type):
+        return False
+    name = getattr(fn, "__name__", "").lower()
+    return not any(word in name for word in _STATEFUL_NAMES) and \
+        not any(word in module for word in _STATEFUL_MODULES)
+
+
+class EffectWatch:
+    """A runtime mixin counting the effects converted code has had so far.
+
+    `callees_watched`: whether calls of user functions run under this same runtime
+    class (then their own operations are counted), or elsewhere (then the call counts).
+    """
+
+    callees_watched = True
+
+    def st_attr(self, obj, name, value):
+        _effect()
+        return super().st_attr(obj, name, value)
+
+    def del_attr(self, obj, name):
+        _effect()
+        return super().del_attr(obj, name)
+
+    def st_item(self, obj, key, value):
+        _effect()
+        return super().st_item(obj, key, value)
+
+    def del_item(self, obj, key):
+        _effect()
+        return super().del_item(obj, key)
+
+    def aug(self, op, target, value):
+        if not isinstance(target, (int, float, complex, str, bytes, tuple, frozenset)) and \
+                not (tf.is_tensor(target) and not isinstance(target, tf.Variable)):
+            _effect()  # may update the object in place (list +=, variable)
+        return super().aug(op, target, value)
+
+    def iterate(self, site, iterable):
+        if not isinstance(iterable, _PURE_ITERABLES) and not tf.is_tensor(iterable):
+            _effect()  # consumes an iterator or generator
+        return super().iterate(site, iterable)
+
+    def call(self, site, fn, /, *args, **kwargs):
+        if not _pure_call(fn):
+            target, _ = user_function(fn)
+            if target is None or not self.callees_watched:
+                _effect()
+        return super().call(site, fn, *args, **kwargs)
+
+
+class WatchedProfileRuntime(EffectWatch, ProfileRuntime):
+    """The profiler's runtime, counting effects (callees run under it too)."""
+
+
+def run_watched(jit, phase: str, run, args, kwargs):
+    """Run converted code with plain semantics (`run()`) for `jit`; an exception is the
+    user's or janus's by the profiling rules of the module docstring."""
+    with watching() as watch:
+        try:
+            return run()
+        except (JanusInternalError, JanusFallbackError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - classified below
+            error = exc
+    if raised_by_janus(error):
+        if watch.effects:  # cannot rerun: the user's code already changed things
+            jit.report_internal(phase, error, always_raise=True)
+        jit.report_internal(phase, error)
+        return jit.fn(*args, **kwargs)
+    if watch.effects:
+        raise error  # the user's own exception, from the converted copy of their line
+    try:  # nothing happened yet: plain Python decides whether it is the user's
+        result = jit.fn(*args, **kwargs)
+    except Exception as plain:
+        if type(plain) is not type(error):
+            jit.report_internal(phase, error, note=f"plain Python raised {type(plain).__name__} "
+                                              "instead")
+        raise
+    jit.report_internal(phase, error, note="plain Python did not raise")
+    return result
+
+
+# -- describing why a trace failed --------------------------------------------------------
+
+class Reason(ConversionError):
+    """A failure already described in full (location and hint included)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        Exception.__init__(self, text)
+
+    def describe(self) -> str:
+        return self.text
+
+
+class InternalReason(Reason):
+    """The function runs plainly because janus's own machinery failed on it."""
+
+
+def known_limit(exc: Exception) -> Exception:
+    """Trace failures that no other graph would avoid, said plainly (as ConversionError)."""
+    text = str(exc)
+    if isinstance(exc, AttributeError) and "'numpy'" in text:
+        reason = "calls .numpy() on a tensor (a graph has no values while it is built)"
+    elif isinstance(exc, NotImplementedError) and "numpy" in text:
+        reason = "passes a tensor to numpy (numpy needs values a graph does not have yet)"
+    elif isinstance(exc, TypeError) and "symbolic" in text.lower() and "numpy" in text:
+        reason = "converts a tensor to a numpy/Python value"
+    else:
+        return exc
+    error = ConversionError(reason)
+    error.__traceback__ = exc.__traceback__
+    return error
+
+
+def explain_exception(exc: Exception) -> str:
+    """The reason a trace failed, located at the innermost line of user code."""
+    user_frame = None
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if not _is_janus(frame.filename) and not _is_library(frame.filename):
+            user_frame = frame
+            break
+    if isinstance(exc, ConversionError):
+        if exc.lineno == 0 and user_frame is not None:
+            exc.located(user_frame.name, user_frame.filename, user_frame.lineno)
+        return exc.describe()
+    where = ""
+    if user_frame is not None:
+        where = f" at {user_frame.filename}:{user_frame.lineno} (`{(user_frame.line or '').strip()}`)"
+    message = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {message}{where}; this function runs eagerly"
+
+
+# -- Ctrl-C while a graph runs -------------------------------------------------------------
+
+class interrupts_held:
+    """Hold SIGINT while a graph runs and its results are written back (main thread, default
+    handler only): a Ctrl-C then raises KeyboardInterrupt once the call's effects are all
+    applied (or, if the graph failed, with none applied), never between the graph's
+    variable updates and the heap write-back."""
+
+    def __enter__(self):
+        self.held = False
+        self.active = threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        if self.active:
+            signal.signal(signal.SIGINT, self._hold)
+        return self
+
+    def _hold(self, signum, frame):
+        self.held = True
+
+    def __exit__(self, *exc_info):
+        if self.active:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            if self.held:
+                raise KeyboardInterrupt
+        return False

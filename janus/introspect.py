@@ -1,0 +1,31 @@
+"""`janus.explain`: what janus decided for a function and, for given arguments, which
+specialization fits or which guard fails."""
+from __future__ import annotations
+
+
+def explain(jit, args: tuple, kwargs: dict) -> str:
+    """The explanation of one JitFunction (called under its lock)."""
+    lines = [f"janus: {jit.__qualname__}", f"  {jit.stats}"]
+    if jit.unsupported is not None:
+        lines.append(f"  runs eagerly (unsupported construct): {jit.unsupported.describe()}")
+    elif jit.profile.calls < jit.config.profile_calls:
+        lines.append(f"  profiling: {jit.profile.calls}/{jit.config.profile_calls} calls")
+    if args or kwargs:
+        verdict = "no specialization fits: the next call generates one or runs eagerly"
+        for spec in jit.specializations:
+            failed = spec.guards.check(args, kwargs)
+            if failed < 0:
+                verdict = f"runs as graph: specialization #{spec.id}"
+                break
+            lines.append(f"  specialization #{spec.id} does not fit: guard failed: "
+                         f"{spec.guards.guards[failed].describe()}")
+        if jit.unsupported is None:
+            lines.append(f"  this call: {verdict}")
+    lines.append(f"  last call: {jit.last_decision}")
+    for spec in jit.specializations:
+        lines.append("  " + spec.describe().replace("\n", "\n  "))
+    for what, actual in list(jit.failures)[-5:]:
+        lines.append(f"  failed: {what} (actual: {actual})")
+    for reason in jit.internal_errors:
+        lines.append(f"  {reason}")
+    return "\n".join(lines)
