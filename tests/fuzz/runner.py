@@ -150,8 +150,9 @@ def _compare(plain: _Outcome, jit: _Outcome) -> tuple[str, str] | None:
                     f"plain {_error_text(p)}; janus {_error_text(j)}")
         if not isinstance(p, tf.errors.OpError) and str(p) != str(j):
             return "exception-message", f"plain {_error_text(p)}; janus {_error_text(j)}"
-    if plain.stdout != jit.stdout:
-        return "stdout", f"plain {plain.stdout!r}; janus {jit.stdout!r}"[:400]
+    d = compare.text_difference(plain.stdout, jit.stdout)
+    if d:
+        return "stdout", d
     if p is None:
         d = compare.difference(plain.value, jit.value, "result")
         if d:

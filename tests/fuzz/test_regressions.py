@@ -26,3 +26,25 @@ def test_regression_case(path):
     result = runner.run(source, meta["CALLS"])
     assert result.divergence is None, f"{meta['FINDING']}: {result.divergence}"
     assert result.calls == len(meta["CALLS"])
+
+
+@pytest.mark.xfail(strict=True, reason="F2: conversions cached per equal code object are "
+                                       "shared between modules (first module's globals)")
+def test_f2_identical_functions_in_two_modules_keep_their_own_globals():
+    import janus
+    import tensorflow as tf
+
+    source = ("SCALE = {}\n"
+              "def helper(x):\n    return x * SCALE\n"
+              "def f(x):\n    return helper(x) + 1.0\n")
+    first = runner.load(source.format(2.0), "f2a")
+    second = runner.load(source.format(3.0), "f2b")
+    try:
+        x = tf.constant([1.0])
+        for module in (first, second):
+            jitted = janus.jit(module.f)
+            for _ in range(4):
+                assert jitted(x).numpy().tolist() == module.f(x).numpy().tolist()
+    finally:
+        runner.unload(first)
+        runner.unload(second)
