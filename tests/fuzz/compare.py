@@ -1,0 +1,131 @@
+"""Comparable snapshots of values and heaps, and the difference between two of them.
+
+`snapshot(value)` turns tensors, variables, arrays, Python values, containers and
+objects (by their attributes) into nested tuples; `difference(a, b)` returns None
+when they agree (floating tensors within rtol/atol 1e-5, Python types exact) or a
+one-line description of the first difference.
+"""
+from __future__ import annotations
+
+import re
+import types
+
+import numpy as np
+import tensorflow as tf
+
+TOL = 1e-5
+_STATIC = (types.FunctionType, types.BuiltinFunctionType, type, types.ModuleType,
+           types.MethodType)
+
+
+def snapshot(value, seen=None):
+    seen = set() if seen is None else seen
+    if isinstance(value, tf.Variable):
+        return ("variable", value.dtype.name, np.array(value.numpy()))
+    if tf.is_tensor(value):
+        return ("tensor", value.dtype.name, np.array(value.numpy()))
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.name, value.copy())
+    if isinstance(value, np.generic):
+        return ("npscalar", type(value).__name__, value.item())
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return (type(value).__name__, value)
+    if isinstance(value, _STATIC):
+        return ("static", getattr(value, "__qualname__", "?"))
+    if id(value) in seen:
+        return ("cycle",)
+    seen.add(id(value))
+    try:
+        if type(value) in (list, tuple):
+            return (type(value).__name__, [snapshot(v, seen) for v in value])
+        if type(value) is dict:
+            return ("dict", [(repr(k), snapshot(v, seen)) for k, v in value.items()])
+        if hasattr(value, "__dict__") and not type(value).__module__.startswith(
+                ("tensorflow", "keras", "numpy")):
+            return ("object", type(value).__qualname__,
+                    [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
+        return ("opaque", type(value).__qualname__)
+    finally:
+        seen.discard(id(value))
+
+
+def _short(snap) -> str:
+    text = repr(snap)
+    return text if len(text) < 200 else text[:200] + "..."
+
+
+def difference(expected, actual, where: str = "value") -> str | None:
+    if type(actual) is not type(expected) or actual[0] != expected[0]:
+        return f"{where}: plain {_short(expected)}, janus {_short(actual)}"
+    kind = expected[0]
+    if kind in ("variable", "tensor", "ndarray"):
+        if actual[1] != expected[1]:
+            return f"{where}: dtype plain {expected[1]}, janus {actual[1]}"
+        a, e = actual[2], expected[2]
+        if a.shape != e.shape:
+            return f"{where}: shape plain {e.shape}, janus {a.shape}"
+        if e.dtype.kind in "fc":
+            ok = np.allclose(a, e, rtol=TOL, atol=TOL, equal_nan=True)
+        else:
+            ok = np.array_equal(a, e)
+        return None if ok else f"{where}: plain {e!r}, janus {a!r}"
+    if kind in ("list", "tuple"):
+        if len(actual[1]) != len(expected[1]):
+            return f"{where}: length plain {len(expected[1])}, janus {len(actual[1])}"
+        for i, (e, a) in enumerate(zip(expected[1], actual[1])):
+            d = difference(e, a, f"{where}[{i}]")
+            if d:
+                return d
+        return None
+    if kind == "dict":
+        ke, ka = [k for k, _ in expected[1]], [k for k, _ in actual[1]]
+        if ke != ka:
+            return f"{where}: keys plain {ke}, janus {ka}"
+        for (k, e), (_, a) in zip(expected[1], actual[1]):
+            d = difference(e, a, f"{where}[{k}]")
+            if d:
+                return d
+        return None
+    if kind == "object":
+        ne, na = [k for k, _ in expected[2]], [k for k, _ in actual[2]]
+        if actual[1] != expected[1] or ne != na:
+            return f"{where}: plain {expected[1]}{ne}, janus {actual[1]}{na}"
+        for (k, e), (_, a) in zip(expected[2], actual[2]):
+            d = difference(e, a, f"{where}.{k}")
+            if d:
+                return d
+        return None
+    if kind == "float":
+        e, a = expected[1], actual[1]
+        if a == e or abs(a - e) <= TOL + TOL * abs(e) or (a != a and e != e):
+            return None
+        return f"{where}: plain {e!r}, janus {a!r}"
+    if actual != expected:
+        return f"{where}: plain {_short(expected)}, janus {_short(actual)}"
+    return None
+
+
+def module_heap(module) -> dict:
+    """The module's data globals (containers, numbers, variables), not its code."""
+    return {k: v for k, v in vars(module).items()
+            if not k.startswith("__") and not isinstance(v, _STATIC)}
+
+
+_NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
+
+
+def text_difference(expected: str, actual: str) -> str | None:
+    """Printed output must match exactly, except that decimal numbers (printed tensors and
+    floats) may differ within the tensor tolerance: graphs may round the last bit
+    differently from eager kernels, as in the return values."""
+    if expected == actual:
+        return None
+    skeleton_e, skeleton_a = _NUMBER.split(expected), _NUMBER.split(actual)
+    numbers_e, numbers_a = _NUMBER.findall(expected), _NUMBER.findall(actual)
+    if skeleton_e != skeleton_a or len(numbers_e) != len(numbers_a):
+        return f"plain {expected!r}; janus {actual!r}"[:400]
+    for e, a in zip(numbers_e, numbers_a):
+        fe, fa = float(e), float(a)
+        if not (fe == fa or abs(fa - fe) <= TOL + TOL * abs(fe)):
+            return f"plain {expected!r}; janus {actual!r}"[:400]
+    return None

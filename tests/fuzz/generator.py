@@ -1,0 +1,189 @@
+"""A seeded generator of small imperative TensorFlow programs and their call sequences.
+
+    program = generate(seed)
+    program.source   # a module: globals, helpers, class State, def f(s, x, xs, n, flag)
+    program.calls    # a list of call specs (plain data, see tests/fuzz/inputs.py)
+
+The body of `f` (and of its helpers) is made of statements drawn from the rule
+registry in `tests/fuzz/rules.py`; a rule is one construct, so adding a construct
+is adding one entry there. Every program terminates: loops are bounded by counters.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from tests.fuzz import inputs
+
+GENERATOR_VERSION = 1
+
+HEADER = '''\
+import numpy as np
+import tensorflow as tf
+
+G_LIST = []
+G_DICT = {}
+G_SCALE = 1.5
+G_COUNT = 0
+ENV = {"scale": 2.0}
+V0 = tf.Variable(0.5)
+V1 = tf.Variable(tf.zeros([]))
+'''
+
+STATE = '''\
+class State:
+    def __init__(self):
+        self.count = 0
+        self.total = 0.0
+        self.hist = []
+        self.d = {}
+        self.h = tf.zeros([])
+'''
+
+
+@dataclasses.dataclass
+class Program:
+    seed: int
+    source: str
+    calls: list
+    rules: list  # names of the rules used (for coverage counts)
+
+
+class Gen:
+    """What a rule needs while writing code: randomness, names in scope, module parts."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.counter = 0
+        self.helpers: list[str] = []          # module-level defs (source text)
+        self.methods: list[str] = []          # State methods (source text, indented)
+        self.tensor_fns: list[str] = []       # callables t -> t usable in expressions
+        self.scopes: list[dict] = [{"tensor": ["x", "acc"], "int": ["k", "n"]}]
+        self.iterating: set[str] = set()      # lists being iterated (not mutated)
+        self.globals_declared: set[str] = set()
+        self.depth = 0
+        self.loop_depth = 0
+        self.in_nested_def = False
+        self.used: list[str] = []
+        self.graphable = False                # leave out constructs janus runs eagerly
+
+    # -- names
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def names(self, kind: str) -> list[str]:
+        return [n for scope in self.scopes for n in scope.get(kind, [])]
+
+    def bind(self, kind: str, name: str) -> None:
+        self.scopes[-1].setdefault(kind, []).append(name)
+
+    def choice(self, seq):
+        return self.rng.choice(list(seq))
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    # -- expressions
+    def tensor(self) -> str:
+        """A name of a tensor local with x's shape and dtype."""
+        return self.choice(self.names("tensor"))
+
+    def int_expr(self) -> str:
+        return self.choice(self.names("int") + ["len(xs)", "s.count", "len(s.hist)"])
+
+    def texpr(self, depth: int = 0) -> str:
+        """A tensor expression of x's shape and dtype."""
+        a = self.tensor()
+        if depth >= 2 or self.chance(0.3):
+            return a
+        b = self.texpr(depth + 1)
+        options = [
+            f"tf.tanh({b})",
+            f"{a} * 0.5 + {b}",
+            f"{b} - tf.reduce_mean({a})",
+            f"tf.maximum({a}, {b})",
+            f"{b} * G_SCALE",
+            f"{b} * tf.cast(V0, x.dtype)",
+            f"{b} + float(k)",
+            f"tf.sin({b}) * 0.9",
+        ]
+        if self.tensor_fns:
+            options += [f"{self.choice(self.tensor_fns)}({b})"] * 2
+        return self.choice(options)
+
+    def pcond(self) -> str:
+        """A condition on Python values."""
+        c = self.rng.randint(0, 3)
+        return self.choice([
+            f"n > {c}", f"k % 2 == {c % 2}", "flag", "not flag", f"len(xs) > {c}",
+            "len(xs) == 1", f"s.count < {c + 1}", "'a' in s.d", f"G_COUNT > {c}",
+            f"len(s.hist) >= {c}",
+        ])
+
+    def tcond(self) -> str:
+        """A condition on a tensor value (a scalar boolean tensor)."""
+        c = self.choice(["-0.5", "0.0", "0.5", "1.0", "2.0"])
+        red = self.choice(["reduce_sum", "reduce_mean", "reduce_max", "reduce_min"])
+        return f"tf.{red}({self.tensor()}) > {c}"
+
+    def cond(self) -> str:
+        r = self.rng.random()
+        if r < 0.4:
+            return self.pcond()
+        if r < 0.7:
+            return self.tcond()
+        a, b = self.pcond(), self.tcond()
+        if self.chance(0.5):
+            a, b = b, a
+        return f"{a} {self.choice(['and', 'or'])} {b}"
+
+    # -- statements
+    def block(self, count: int | None = None) -> list[str]:
+        """A nested block of statements in a new scope (names bound in it stay in it)."""
+        from tests.fuzz.rules import statement
+
+        self.scopes.append({})
+        self.depth += 1
+        try:
+            n = count if count is not None else self.rng.randint(1, 3)
+            lines = []
+            for _ in range(n):
+                lines += statement(self)
+            return lines or ["pass"]
+        finally:
+            self.depth -= 1
+            self.scopes.pop()
+
+
+def indent(lines: list[str], by: int = 1) -> list[str]:
+    return ["    " * by + line for line in lines]
+
+
+RETURNS = ["acc", "(acc, k)", "(acc, out)", "{'acc': acc, 'k': k}", "[acc, x]",
+           "(k, len(out))", "(acc, s.count)"]
+EAGER_RETURNS = ["float(tf.reduce_sum(acc))", "acc.numpy()"]
+GRAPHABLE = 0.6  # fraction of programs without the constructs janus runs eagerly
+
+
+def generate(seed: int, n_calls: int | None = None) -> Program:
+    """The program and call sequence of `seed` (deterministic for a generator version)."""
+    from tests.fuzz.rules import statement
+
+    rng = random.Random(seed)
+    g = Gen(rng)
+    g.graphable = rng.random() < GRAPHABLE
+    body = ["acc = x * 0.5", "k = 0", "out = []"]
+    for _ in range(rng.randint(3, 7)):
+        body += statement(g)
+    body.append(f"return {rng.choice(RETURNS + ([] if g.graphable else EAGER_RETURNS))}")
+    if g.globals_declared:
+        body.insert(0, "global " + ", ".join(sorted(g.globals_declared)))
+    parts = [HEADER]
+    parts += ["\n".join(h.rstrip("\n").splitlines()) + "\n" for h in g.helpers]
+    state = STATE + "".join("\n" + m for m in g.methods)
+    parts.append(state)
+    parts.append("def f(s, x, xs, n, flag):\n" + "\n".join(indent(body)) + "\n")
+    source = "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
+    calls = inputs.call_sequence(random.Random(seed * 7919 + 1), n_calls)
+    return Program(seed, source, calls, sorted(set(g.used)))

@@ -1,0 +1,360 @@
+"""The generator's rules: one construct each, drawn by weight.
+
+A rule is a function `(g: Gen) -> list[str] | None` registered with `@rule(weight)`;
+it returns the lines of one statement (nested blocks come from `g.block()`), or None
+when it does not apply here (then another rule is drawn). Module-level pieces go to
+`g.helpers` (defs) and `g.methods` (methods of `State`); tensor functions usable in
+expressions go to `g.tensor_fns`. In scope in `f`: tensors `x`, `acc` (x's shape and
+dtype), ints `k`, `n`, the list `out`, the bool `flag`, the list of tensors `xs`, the
+state object `s` (count, total, hist, d, h), globals G_LIST, G_DICT, G_SCALE, G_COUNT,
+ENV and the variables V0, V1 (float32 scalars).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from tests.fuzz.generator import Gen, indent
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    name: str
+    weight: float
+    fn: Callable
+    max_depth: int = 3
+    eager: bool = False  # janus runs the whole function eagerly when it meets this
+
+
+RULES: list[Rule] = []
+
+
+def rule(weight: float = 1.0, max_depth: int = 3, eager: bool = False):
+    def register(fn):
+        RULES.append(Rule(fn.__name__, weight, fn, max_depth, eager))
+        return fn
+    return register
+
+
+def statement(g: Gen) -> list[str]:
+    """One statement drawn from the registry (applicable rules only; in a program meant
+    to run as graphs, none of the constructs that make janus run it eagerly)."""
+    for _ in range(20):
+        candidates = [r for r in RULES if g.depth <= r.max_depth and
+                      not (r.eager and g.graphable)]
+        r = g.rng.choices(candidates, weights=[c.weight for c in candidates])[0]
+        lines = r.fn(g)
+        if lines is not None:
+            g.used.append(r.name)
+            return lines
+    return ["pass"]
+
+
+# -- plain assignments --------------------------------------------------------------------
+
+@rule(3.0)
+def assign_tensor(g):
+    return [f"acc = {g.texpr()}"]
+
+
+@rule(1.5)
+def new_tensor_local(g):
+    name = g.fresh("t")
+    line = f"{name} = {g.texpr()}"
+    g.bind("tensor", name)
+    return [line]
+
+
+@rule(1.5)
+def int_update(g):
+    return [g.choice([f"k = k + {g.int_expr()}", "k += 1", "k = (k * 3 + n) % 7",
+                      f"k = max(k - 1, {g.rng.randint(0, 2)})"])]
+
+
+@rule(1.0, eager=True)
+def numpy_value(g):
+    """`.numpy()` on a tensor; the Python float flows on."""
+    name = g.fresh("z")
+    return [f"{name} = float(tf.reduce_sum({g.tensor()}).numpy())",
+            f"s.total = s.total + {name}",
+            f"acc = acc + {name} * 0.01"]
+
+
+# -- control flow --------------------------------------------------------------------------
+
+@rule(2.0, max_depth=2)
+def if_else(g):
+    lines = [f"if {g.cond()}:"] + indent(g.block())
+    for _ in range(g.rng.randint(0, 2)):
+        lines += [f"elif {g.cond()}:"] + indent(g.block())
+    if g.chance(0.6):
+        lines += ["else:"] + indent(g.block())
+    return lines
+
+
+@rule(1.5, max_depth=2)
+def while_loop(g):
+    """A bounded while; its test may mix a Python and a tensor condition."""
+    j = g.fresh("j")
+    bound = g.rng.randint(1, 3)
+    test = f"{j} < {bound}"
+    if g.chance(0.5):
+        test += f" and {g.tcond()}"
+    elif g.chance(0.3):
+        test += f" and {g.pcond()}"
+    g.loop_depth += 1
+    try:
+        body = [f"{j} += 1"] + g.block()
+        if g.chance(0.4):
+            body += [f"if {g.cond()}:", f"    {g.choice(['break', 'continue'])}"]
+            body += g.block(1)
+    finally:
+        g.loop_depth -= 1
+    lines = [f"{j} = 0", f"while {test}:"] + indent(body)
+    if g.chance(0.3):
+        lines += ["else:"] + indent(g.block(1))
+    return lines
+
+
+@rule(2.0, max_depth=2)
+def for_loop(g):
+    """for over range / the list argument / enumerate / a dict, with break/continue/else."""
+    kind = g.rng.randint(0, 3)
+    g.scopes.append({})
+    g.loop_depth += 1
+    try:
+        if kind == 0:
+            i = g.fresh("i")
+            head = f"for {i} in range({g.choice(['n % 3', '2', 'len(xs)', 'k % 3 + 1'])}):"
+            g.bind("int", i)
+        elif kind == 1:
+            item = g.fresh("item")
+            head = f"for {item} in xs:"
+            g.bind("tensor", item)
+            g.iterating.add("xs")
+        elif kind == 2:
+            i, item = g.fresh("i"), g.fresh("item")
+            head = f"for {i}, {item} in enumerate(xs):"
+            g.bind("int", i)
+            g.bind("tensor", item)
+            g.iterating.add("xs")
+        else:
+            key = g.fresh("key")
+            head = f"for {key} in sorted(s.d):"
+            g.iterating.add("s.d")
+        body = g.block()
+        if g.chance(0.4):
+            body += [f"if {g.cond()}:", f"    {g.choice(['break', 'continue'])}"]
+            body += g.block(1)
+    finally:
+        g.loop_depth -= 1
+        g.scopes.pop()
+        if kind in (1, 2):
+            g.iterating.discard("xs")
+        if kind == 3:
+            g.iterating.discard("s.d")
+    lines = [head] + indent(body)
+    if g.chance(0.25):
+        lines += ["else:"] + indent(g.block(1))
+    return lines
+
+
+@rule(0.8)
+def early_return(g):
+    if g.depth == 0:
+        return None
+    return [f"if {g.cond()}:", f"    return {g.choice(['acc', '(acc, k)', 'acc * 2.0'])}"]
+
+
+# -- heap: attributes, lists, dicts, globals ---------------------------------------------
+
+@rule(1.5)
+def list_mutation(g):
+    options = ["out.append(acc)", "out.append(k)", "s.hist.append(k)",
+               "s.hist.append(tf.reduce_sum(acc))", "out += [acc * 0.5]",
+               "if out:\n    out.pop()"]
+    if "xs" not in g.iterating:
+        options += ["xs.append(acc)", "if len(xs) > 1:\n    xs.pop()"]
+    return g.choice(options).split("\n")
+
+
+@rule(1.2)
+def dict_mutation(g):
+    options = ["s.d['a'] = s.d.get('a', 0) + 1", f"s.d['k{g.rng.randint(0, 2)}'] = k",
+               "G_DICT['c'] = G_DICT.get('c', 0) + 1"]
+    if "s.d" not in g.iterating:
+        options += ["s.d['t'] = acc", "if 'a' in s.d:\n    del s.d['a']"]
+    return g.choice(options).split("\n")
+
+
+@rule(1.2)
+def attribute_update(g):
+    return [g.choice(["s.count += 1", "s.h = tf.reduce_sum(acc)",
+                      "s.total = s.total + 0.5", "s.count = s.count + len(xs)",
+                      "acc = acc + tf.cast(s.h, acc.dtype)"])]
+
+
+@rule(1.0)
+def global_update(g):
+    if g.chance(0.5) and not g.graphable:
+        g.globals_declared.add("G_COUNT")
+        return [g.choice(["G_COUNT += 1", "G_COUNT = G_COUNT + k"])]
+    return [g.choice(["G_LIST.append(k)", "G_LIST.append(n)",
+                      "acc = acc * G_SCALE + len(G_LIST) * 0.0"])]
+
+
+@rule(1.0)
+def print_stmt(g):
+    options = [f"print('p', k, n, {g.int_expr()})", "print('acc', acc)",
+               "print(len(out), flag)"]
+    if not g.graphable:
+        options += ["print('np', acc.numpy())", "print('sum', float(tf.reduce_sum(acc)))"]
+    return [g.choice(options)]
+
+
+@rule(1.0)
+def variable_update(g):
+    return [g.choice([
+        "V0.assign_add(tf.cast(tf.reduce_mean(acc), tf.float32) * 0.1)",
+        "V1.assign(tf.cast(tf.reduce_sum(acc), tf.float32))",
+        "V0.assign(V0 * 0.9)",
+        "acc = acc + tf.cast(V1, acc.dtype)",
+    ])]
+
+
+@rule(1.0)
+def raise_stmt(g):
+    """Raising on an input, heap or tensor condition."""
+    return g.choice([
+        ["if len(xs) == 1:", "    raise ValueError('one item')"],
+        [f"if n > {g.rng.randint(2, 5)}:", "    raise ValueError(f'n too big: {n}')"],
+        [f"if s.count > {g.rng.randint(2, 6)}:",
+         "    raise RuntimeError('count ' + str(s.count))"],
+        [f"if {g.tcond()}:", "    raise ValueError('tensor condition')"],
+        [f"if len(out) > {g.rng.randint(1, 4)}:", "    raise IndexError('out too long')"],
+    ])
+
+
+# -- functions: helpers, methods, closures, recursion ------------------------------------
+
+@rule(1.2)
+def helper_call(g):
+    name = g.fresh("helper")
+    c = g.rng.randint(0, 2)
+    g.helpers.append(
+        f"def {name}(a, m):\n"
+        f"    if m > {c}:\n"
+        f"        return tf.tanh(a) * 0.5\n"
+        f"    b = a + 1.0\n"
+        f"    return b * G_SCALE\n")
+    return [f"acc = {name}({g.texpr()}, {g.int_expr()})"]
+
+
+@rule(1.0)
+def recursion(g):
+    """A module-level helper recursing on a Python int."""
+    base, rec = g.fresh("base"), g.fresh("rec")
+    g.helpers.append(f"def {base}(a):\n    return tf.tanh(a) * 0.9\n")
+    g.helpers.append(f"def {rec}(a, m):\n"
+                     f"    return {base}(a) if m <= 0 else {rec}(a * 0.8 + 0.1, m - 1)\n")
+    return [f"acc = {rec}({g.texpr()}, {g.choice(['n % 3', '2', 'k % 3', 'len(xs)'])})"]
+
+
+@rule(1.2)
+def method_call(g):
+    name = g.fresh("step")
+    g.methods.append(
+        f"    def {name}(self, t):\n"
+        f"        self.count += 1\n"
+        f"        self.hist.append(self.count)\n"
+        f"        if self.count > {g.rng.randint(1, 4)}:\n"
+        f"            self.total = self.total + 1.0\n"
+        f"        return t * 0.9 + 0.1\n")
+    g.tensor_fns.append(f"s.{name}")
+    return [f"acc = s.{name}({g.texpr()})"]
+
+
+@rule(1.2, max_depth=0)
+def closure(g):
+    """A nested def closing over the enclosing locals, then called (often in a loop)."""
+    name = g.fresh("inner")
+    lines = [f"def {name}(z):",
+             f"    return z * 0.5 + {g.choice(['acc', 'x', 'acc * float(len(xs))'])}"]
+    g.tensor_fns.append(name)
+    if g.chance(0.6):
+        item = g.fresh("item")
+        lines += [f"for {item} in xs:", f"    acc = {name}({item})"]
+    else:
+        lines += [f"acc = {name}(acc)"]
+    return lines
+
+
+@rule(0.8, max_depth=0, eager=True)
+def nonlocal_closure(g):
+    name, cnt = g.fresh("bump"), g.fresh("cnt")
+    lines = [f"{cnt} = 0",
+             f"def {name}(t):",
+             f"    nonlocal {cnt}",
+             f"    {cnt} += 1",
+             "    return t + 1.0",
+             f"acc = {name}(acc)",
+             f"for {g.fresh('i')} in range(n % 3):",
+             f"    acc = {name}(acc) * 0.5",
+             f"k = k + {cnt}"]
+    return lines
+
+
+# -- TF-specific: tapes, callbacks, generators ---------------------------------------------
+
+@rule(1.0)
+def gradient_tape(g):
+    tape, y, grad = g.fresh("tape"), g.fresh("y"), g.fresh("g")
+    return g.choice([
+        [f"with tf.GradientTape() as {tape}:",
+         f"    {tape}.watch(acc)",
+         f"    {y} = tf.reduce_sum(tf.tanh(acc) * x)",
+         f"{grad} = {tape}.gradient({y}, acc)",
+         f"acc = acc + 0.1 * {grad}"],
+        [f"with tf.GradientTape() as {tape}:",
+         f"    {y} = tf.reduce_sum(tf.cast(acc, tf.float32) * V0)",
+         f"{grad} = {tape}.gradient({y}, V0)",
+         f"V0.assign_sub(0.01 * {grad})"],
+    ])
+
+
+@rule(0.6, eager=True)
+def persistent_tape(g):
+    """A persistent tape, a None gradient, clipping from `.numpy()` sums (issue 9, #3)."""
+    tape, y1, y2, g1, gs, norm = (g.fresh(p) for p in ("tape", "y", "y", "g", "gs", "norm"))
+    return [f"with tf.GradientTape(persistent=True) as {tape}:",
+            f"    {tape}.watch(acc)",
+            f"    {y1} = tf.reduce_sum(acc * acc)",
+            f"    {y2} = tf.reduce_sum(tf.sin(acc))",
+            f"{g1} = {tape}.gradient({y1}, acc)",
+            f"{gs} = {tape}.gradient({y2}, [acc, x])",
+            f"{norm} = 0.0",
+            f"for gi in {gs}:",
+            "    if gi is not None:",
+            f"        {norm} += float(tf.reduce_sum(gi ** 2).numpy())",
+            f"del {tape}",
+            f"acc = acc + 0.01 * {g1}",
+            f"s.total = s.total + {norm}"]
+
+
+@rule(0.6)
+def numpy_callback(g):
+    """A function TF calls back (tf.numpy_function / tf.py_function) reading a global."""
+    name = g.fresh("cb")
+    if g.chance(0.5):
+        g.helpers.append(f"def {name}(a):\n    return (a * ENV['scale']).astype(a.dtype)\n")
+        return [f"acc = tf.numpy_function({name}, [acc], acc.dtype)"]
+    g.helpers.append(f"def {name}(a):\n    return a * ENV['scale']\n")
+    return [f"acc = tf.py_function({name}, [acc], acc.dtype)"]
+
+
+@rule(0.6, max_depth=1, eager=True)
+def generator_loop(g):
+    """A Python generator of batches, consumed by a for loop."""
+    name, b = g.fresh("batches"), g.fresh("b")
+    g.helpers.append(f"def {name}(items):\n    for it in items:\n        yield it * 1.0\n")
+    return [f"for {b} in {name}(xs):", f"    acc = acc + {b}"]

@@ -1,0 +1,205 @@
+"""Run one program plainly and under `janus.jit`, call by call, and compare.
+
+    result = run(source, calls)
+    result.divergence   # None, or the first difference (class, call index, detail)
+    result.stats        # janus.stats of the jitted entry point, as a dict
+
+The source is written twice to real files under a temporary directory and imported
+as two modules, so each side has its own globals, classes and variables (janus reads
+the source with inspect). Each side gets its own state objects and copies of the list
+argument; after every call the harness compares return values, stdout, the exception
+(type, and message unless it is a TensorFlow runtime error), and the heap: the state
+objects, the arguments and the module's data globals (lists, dicts, numbers, variables).
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib.util
+import io
+import itertools
+import os
+import re
+import sys
+import tempfile
+import time
+import warnings
+
+import tensorflow as tf
+
+import janus
+from tests.fuzz import compare, inputs
+
+try:
+    from janus.errors import JanusInternalError
+except ImportError:  # the safety net is not merged into this branch yet
+    class JanusInternalError(Exception):
+        pass
+
+_DIR = None
+_COUNTER = itertools.count()
+
+
+@contextlib.contextmanager
+def fuzz_settings():
+    """Strict internal errors (when janus has the switch) and no on-disk cache recording
+    (`JANUS_FUZZ_CACHE=1` keeps it), restored afterwards."""
+    from janus.cache.config import settings
+    saved = (getattr(janus.config, "raise_internal_errors", None), settings.enabled)
+    if saved[0] is not None:
+        janus.config.raise_internal_errors = True
+    if os.environ.get("JANUS_FUZZ_CACHE", "") != "1":
+        settings.enabled = False
+    try:
+        yield
+    finally:
+        if saved[0] is not None:
+            janus.config.raise_internal_errors = saved[0]
+        settings.enabled = saved[1]
+
+
+@dataclasses.dataclass
+class Divergence:
+    kind: str       # the class: "janus-raised:SyntaxError", "missing-raise", "heap", ...
+    call: int       # index of the call in the sequence
+    detail: str
+
+    def signature(self) -> str:
+        """The class plus the gist of the message (names and numbers blanked out)."""
+        gist = re.sub(r"\b\w*\d\w*\b", "#", self.detail.split("\n")[0])
+        gist = re.sub(r"'[^']*'", "'?'", gist)[:90]
+        return f"{self.kind}: {gist}"
+
+
+@dataclasses.dataclass
+class Result:
+    calls: int                  # calls compared
+    stats: dict                 # janus.stats(jitted).as_dict()
+    divergence: Divergence | None
+    seconds: float
+    eager_reason: str = ""      # why janus ran calls eagerly (unsupported / generation failure)
+
+
+class _Outcome:
+    def __init__(self, value, error, stdout, heap):
+        self.value, self.error, self.stdout, self.heap = value, error, stdout, heap
+
+
+def load(source: str, tag: str):
+    """Import `source` as a fresh module from a real file (so inspect finds its source)."""
+    global _DIR
+    if _DIR is None:
+        _DIR = tempfile.mkdtemp(prefix="janus-fuzz-")
+    name = f"fz_{os.getpid()}_{next(_COUNTER)}_{tag}"
+    path = os.path.join(_DIR, name + ".py")
+    with open(path, "w") as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def unload(module) -> None:
+    sys.modules.pop(module.__name__, None)
+    with contextlib.suppress(OSError):
+        os.remove(module.__file__)
+
+
+class _Side:
+    """One side of the comparison: its module, entry point, state objects."""
+
+    def __init__(self, source: str, tag: str, jit: bool):
+        self.module = load(source, tag)
+        self.fn = janus.jit(self.module.f) if jit else self.module.f
+        self.objects = {"main": self.module.State(), "alt": self.module.State()}
+
+    def call(self, spec: dict, x, n, flag, xs) -> _Outcome:
+        s = self.module.State() if spec["obj"] == "new" else self.objects[spec["obj"]]
+        out = io.StringIO()
+        value, error = None, None
+        with contextlib.redirect_stdout(out), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                value = self.fn(s, x, xs, n, flag)
+            except Exception as exc:  # noqa: BLE001 - compared with the other side
+                error = exc
+        heap = compare.snapshot({"objects": self.objects, "s": s, "xs": xs,
+                                 "globals": compare.module_heap(self.module)})
+        value = None if error is not None else compare.snapshot(value)
+        return _Outcome(value, error, out.getvalue(), heap)
+
+
+def _error_text(exc) -> str:
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+
+
+def _compare(plain: _Outcome, jit: _Outcome) -> tuple[str, str] | None:
+    p, j = plain.error, jit.error
+    if isinstance(j, JanusInternalError):
+        cause = j.__cause__ or j
+        return f"internal:{type(cause).__name__}", _error_text(cause)
+    if j is not None and p is None:
+        return f"janus-raised:{type(j).__name__}", _error_text(j)
+    if p is not None and j is None:
+        return "missing-raise", f"plain raised {_error_text(p)}; janus returned"
+    if p is not None:
+        if type(p) is not type(j):
+            return (f"wrong-exception:{type(p).__name__}->{type(j).__name__}",
+                    f"plain {_error_text(p)}; janus {_error_text(j)}")
+        if not isinstance(p, tf.errors.OpError) and str(p) != str(j):
+            return "exception-message", f"plain {_error_text(p)}; janus {_error_text(j)}"
+    d = compare.text_difference(plain.stdout, jit.stdout)
+    if d:
+        return "stdout", d
+    if p is None:
+        d = compare.difference(plain.value, jit.value, "result")
+        if d:
+            return "result", d
+    d = compare.difference(plain.heap, jit.heap, "heap")
+    if d:
+        return ("variables" if "variable" in d else "heap"), d
+    return None
+
+
+def _isolate() -> None:
+    """Forget conversions of earlier programs: janus caches them per code object, and equal
+    code objects of another module would be reused with that module's globals (finding F2);
+    each program must run as in a fresh process, so a rerun (minimizing) sees the same."""
+    from janus.transform import pipeline
+    cache = getattr(pipeline, "_cache", None)
+    if isinstance(cache, dict):
+        cache.clear()
+
+
+def run(source: str, calls: list[dict]) -> Result:
+    """Run every call on both sides; stop at the first divergence."""
+    with fuzz_settings():
+        return _run(source, calls)
+
+
+def _run(source: str, calls: list[dict]) -> Result:
+    start = time.perf_counter()
+    _isolate()
+    plain = _Side(source, "plain", jit=False)
+    jit = _Side(source, "janus", jit=True)
+    divergence, done = None, 0
+    try:
+        for i, spec in enumerate(calls):
+            x, xs, n, flag = inputs.arguments(spec)
+            expected = plain.call(spec, x, n, flag, list(xs))
+            actual = jit.call(spec, x, n, flag, list(xs))
+            done = i + 1
+            found = _compare(expected, actual)
+            if found:
+                divergence = Divergence(found[0], i, found[1])
+                break
+    finally:
+        stats = janus.stats(jit.fn).as_dict()
+        unsupported = getattr(jit.fn, "unsupported", None)
+        reason = unsupported.describe() if unsupported is not None else \
+            getattr(jit.fn, "last_failure_reason", "")
+        unload(plain.module)
+        unload(jit.module)
+    return Result(done, stats, divergence, time.perf_counter() - start, reason or "")
