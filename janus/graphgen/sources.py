@@ -41,7 +41,7 @@ class SourceError(ValueError):
 def is_name(name) -> bool:
     """An identifier that renders as itself: `.name` in generated code reads `name`."""
     return (type(name) is str and name.isidentifier() and not keyword.iskeyword(name)
-            and unicodedata.normalize("NFKC", name) == name)
+            and (name.isascii() or unicodedata.normalize("NFKC", name) == name))
 
 
 def is_key(key) -> bool:
@@ -56,13 +56,15 @@ def is_key(key) -> bool:
     return False
 
 
+_ROOT_FIELDS = {"arg": (int,), "kwarg": (str,), "global": (str,), "module": (str, str),
+                "closure": (int,), "cell": (int,), "table": (str, str)}
+
+
 def _check_root(root) -> None:
     if type(root) is not tuple or not root:
         raise SourceError(f"not a source root: {root!r}")
     kind, fields = root[0], root[1:]
-    shapes = {"arg": (int,), "kwarg": (str,), "global": (str,), "module": (str, str),
-              "closure": (int,), "cell": (int,), "table": (str, str)}
-    expected = shapes.get(kind) if type(kind) is str else None
+    expected = _ROOT_FIELDS.get(kind) if type(kind) is str else None
     if expected is None or len(fields) != len(expected) or \
             any(type(f) is not t for f, t in zip(fields, expected)):
         raise SourceError(f"not a source root: {root!r}")
@@ -96,11 +98,12 @@ def _render_root(root: tuple) -> str:
     return f"<table {root[1]} {root[2]}>"
 
 
+def _render_step(op: str, value) -> str:
+    return f".{value}" if op == "attr" else f"[{value!r}]"
+
+
 def _render(root: tuple, steps: tuple) -> str:
-    parts = [_render_root(root)]
-    for op, value in steps:
-        parts.append(f".{value}" if op == "attr" else f"[{value!r}]")
-    return "".join(parts)
+    return _render_root(root) + "".join(_render_step(op, value) for op, value in steps)
 
 
 class Source:
@@ -140,11 +143,20 @@ class Source:
     def __reduce__(self):
         return (Source, (self.root, self.steps))
 
+    def _then(self, step: tuple) -> "Source":
+        """This path one step longer (only the new step needs checking)."""
+        _check_step(step)
+        source = object.__new__(Source)
+        object.__setattr__(source, "root", self.root)
+        object.__setattr__(source, "steps", self.steps + (step,))
+        object.__setattr__(source, "expr", self.expr + _render_step(*step))
+        return source
+
     def attr(self, name: str) -> "Source":
-        return Source(self.root, self.steps + (("attr", name),))
+        return self._then(("attr", name))
 
     def item(self, key) -> "Source":
-        return Source(self.root, self.steps + (("item", key),))
+        return self._then(("item", key))
 
     @property
     def is_table(self) -> bool:
