@@ -301,7 +301,8 @@ def explain_exception(exc: Exception) -> str:
         return exc.describe()
     where = ""
     if user_frame is not None:
-        where = f" at {user_frame.filename}:{user_frame.lineno} (`{(user_frame.line or '').strip()}`)"
+        line = (user_frame.line or "").strip()
+        where = f" at {user_frame.filename}:{user_frame.lineno} (`{line}`)"
     message = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {message}{where}; this function runs eagerly"
 
