@@ -8,11 +8,15 @@ import tensorflow as tf
 import janus
 from janus import events
 from janus.cache.recorder import recorder
-from janus.fallback import mixed
+from janus.fallback import heap, mixed
+from janus.graphgen import sources
+from janus.transform import pipeline
 
 
 def churn(x, scale, tag, items, holder):
-    y = x * scale
+    def shifted(z):                       # a closure: a new function object every call
+        return z + scale
+    y = shifted(x) * scale
     if tag.startswith("a"):               # a string: specialized by value
         y = y + 1.0
     for item in items:                    # a list whose length changes
@@ -65,6 +69,10 @@ def sizes(jitted) -> dict:
         "recorder.specs": len(recorder._specs),
         "recorder.notes": len(state.notes) if state else 0,
         "recorder.spec_list": len(state.specs) if state else 0,
+        "sources.cells": len(sources.CELLS),
+        "sources.modules": len(sources.MODULES),
+        "heap.compiled": len(heap._COMPILED),
+        "convert.cache": len(pipeline._cache),
     }
 
 
