@@ -110,7 +110,7 @@ def _run(calls: int, **options):
 
 def test_collections_stay_bounded_and_the_limit_is_said_once():
     with pytest.warns(janus.JanusWarning) as caught:
-        jitted, final = _run(2000, max_reasons=2, max_specializations=4)
+        jitted, final = _run(1200, max_reasons=2, max_specializations=4)
     limits = [w for w in caught if "max_reasons" in str(w.message)]
     assert len(limits) == 1  # loud, once
     assert jitted.stats.guard_failures["(other)"] > 0
