@@ -179,10 +179,10 @@ class JitFunction:
             self._busy = False
 
     def _profile(self, args, kwargs):
-        converted = convert(self.fn)  # converted successfully under the lock just now
         start = time.perf_counter()
         self.last_decision = "profiled (runs imperatively while janus records)"
         try:
+            converted = convert(self.fn)  # converted successfully under the lock just now
             return safety.run_watched(self, "profiling", lambda: profile_call(
                 converted, self.profile, args, kwargs, safety.WatchedProfileRuntime), args, kwargs)
         finally:
@@ -472,7 +472,9 @@ class JitFunction:
         try:
             if mode == "profiled":
                 try:
-                    converted = convert(self.fn)
+                    converted = self._converted_quietly()
+                    if converted is None:
+                        return self.fn(*args, **kwargs)
                     return safety.run_watched(self, "profiling a fallback", lambda: profile_call(
                         converted, self.profile, args, kwargs, safety.WatchedProfileRuntime),
                         args, kwargs)
@@ -485,9 +487,9 @@ class JitFunction:
                 # Converted code exists: run it eagerly, its callees as their own graphs.
                 converted = self._converted_quietly()
                 if converted is not None:
-                    runtime = MixedRuntime.for_function(converted)
-                    return safety.run_watched(self, "running mixed", lambda: converted.instantiate(runtime)(
-                        *args, **kwargs), args, kwargs)
+                    mixed_fn = converted.instantiate(MixedRuntime.for_function(converted))
+                    return safety.run_watched(self, "running mixed",
+                                              lambda: mixed_fn(*args, **kwargs), args, kwargs)
             return self.fn(*args, **kwargs)
         finally:
             with self._lock:

@@ -61,6 +61,7 @@ def _is_optimizer(obj) -> bool:
 
 _update_graphs: dict = {}
 _MAX_UPDATE_GRAPHS = 32
+_UNBUILT = object()
 
 
 def _apply_gradients_as_graph(optimizer, grads_and_vars):
@@ -68,12 +69,16 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
     grads = [g for g, _ in pairs]
     variables = [v for _, v in pairs]
     if not pairs or any(g is None or not isinstance(g, tf.Tensor) or not hasattr(g, "numpy")
-                        for g in grads) or tf.inside_function():
+                        for g in grads) or tf.inside_function() or tf.distribute.has_strategy():
+        # (under tf.distribute the update synchronizes replicas in merge_call, which a
+        # graph of its own cannot do)
         return optimizer.apply_gradients(pairs)
     key = (id(optimizer), tuple(id(v) for v in variables),
            tuple((g.dtype, tuple(g.shape)) for g in grads))
-    update = _update_graphs.get(key)
-    if update is None:
+    update = _update_graphs.get(key, _UNBUILT)
+    if update is None:  # its graph could not be built: apply eagerly
+        return optimizer.apply_gradients(pairs)
+    if update is _UNBUILT:
         if len(_update_graphs) >= _MAX_UPDATE_GRAPHS:
             return optimizer.apply_gradients(pairs)
         specs = [tf.TensorSpec(g.shape, g.dtype) for g in grads]
@@ -82,8 +87,12 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
             optimizer.apply_gradients(zip(gs, variables))
             return tf.constant(0)
 
-        update = tf.function(apply, input_signature=specs, autograph=False) \
-            .get_concrete_function()
+        try:
+            update = tf.function(apply, input_signature=specs, autograph=False) \
+                .get_concrete_function()
+        except Exception:  # noqa: BLE001 - tracing failed before any update ran
+            _update_graphs[key] = None
+            return optimizer.apply_gradients(pairs)
         update.janus_keepalive = (optimizer, variables)
         _update_graphs[key] = update
     update(*grads)

@@ -62,3 +62,31 @@ def test_heap_list_only_appended_to_needs_no_new_graph_per_length():
     assert stats.generations <= 3          # two length-specialized graphs, then one general
     assert stats.graph_calls == 10
     assert any("only appended" in line for line in jitted.specializations[0].plan.describe())
+
+
+def outer_with_closure(x, k):
+    def inner(z):                            # a new function object on every call
+        return z * k
+    y = inner(x)
+    return y, float(y.numpy())               # not convertible: runs mixed
+
+
+def test_nested_defs_in_a_mixed_run_are_not_kept_alive():
+    """Each call's nested def used to get a jit of its own, profiled afresh, and a runtime
+    in a process-wide table that kept every copy alive (one more per call)."""
+    import gc
+    from janus.transform import convert
+    jitted = janus.jit(outer_with_closure)
+    x = tf.constant(2.0)
+    for i in range(4):
+        jitted(x, float(i))
+    gc.collect()
+    before = len(mixed._callees)
+    alive = sum(1 for o in gc.get_objects() if type(o).__name__ == "ConvertedFunction")
+    for i in range(40):
+        value, number = jitted(x, float(i))
+        assert number == 2.0 * i and float(value) == 2.0 * i
+    gc.collect()
+    assert len(mixed._callees) == before
+    assert sum(1 for o in gc.get_objects() if type(o).__name__ == "ConvertedFunction") <= alive
+    assert convert(outer_with_closure)  # still converts
