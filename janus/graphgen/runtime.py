@@ -195,6 +195,7 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         if source is not None:
             tracer.ledger.set_attr(obj, source, name, value)
         elif id(obj) in tracer.local_objects:
+            tracer.local_writes += 1
             setattr(obj, name, value)
         else:
             raise ConversionError(f"writes attribute `{name}` of a {type(obj).__name__} "
@@ -234,6 +235,8 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             tracer.ledger.touched(obj, source)
         elif tracer.source_of(obj) is not None and id(obj) not in tracer.local_objects:
             raise ConversionError(f"mutates a {type(obj).__name__} janus cannot copy")
+        else:  # a list/dict/object of this call: done once while tracing
+            tracer.local_writes += 1
 
     def aug(self, op, target, value):
         self.tracer.read(value)

@@ -57,6 +57,7 @@ class Tracer:
         self.imported: set[int] = set()
         self.local_objects: set[int] = set()
         self.trace_local_functions: set[int] = set()  # nested defs run while tracing
+        self.local_writes = 0  # in-place changes of the call's own lists/dicts/objects
         self.copy_sources: dict[int, Source] = {}
         self.read_copies: set[int] = set()  # heap list copies whose items or length were used
         self.guards: dict[tuple, Guard] = {}
