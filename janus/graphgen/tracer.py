@@ -237,6 +237,11 @@ class Tracer:
             raise ConversionError(f"the tensor-valued test `{site.text}` was never reached "
                                   "while profiling", lineno=site.lineno)
         expected = record.stable_outcome
+        if expected and site.kind == "while" and count >= len(record.sequence):
+            # never seen false: no profiled run left the loop normally (it raised or
+            # returned inside); unrolling it further would never end
+            raise ConversionError(f"the loop test `{site.text}` ran more often than while "
+                                  "profiling", lineno=site.lineno)
         if expected is None:  # a loop test or an `if` in a loop: the last call's sequence
             if count >= len(record.sequence):
                 raise ConversionError(f"the tensor-valued test `{site.text}` ran more often than "
