@@ -53,6 +53,31 @@ def all_symbolic(value) -> bool:
 
 
 
+def _contents(values, depth: int = 3):
+    """What the lists/dicts among `values` hold (by identity), nested a few levels: a
+    block traced once must not change them in place (Python would do so per iteration,
+    or in one branch only)."""
+    def walk(value, level):
+        if level > depth:
+            return None
+        if type(value) in (list, tuple):
+            return (id(value), tuple(walk(v, level + 1) if type(v) in (list, tuple, dict)
+                                     else id(v) for v in value))
+        if type(value) is dict:
+            return (id(value), tuple((k, walk(v, level + 1) if type(v) in (list, tuple, dict)
+                                      else id(v)) for k, v in value.items()))
+        return None
+    return [walk(v, 0) for v in values]
+
+
+def _refuse_in_place(before, values, what: str, skip=()) -> None:
+    after = _contents(values)
+    for i, (b, a) in enumerate(zip(before, after)):
+        if i not in skip and b is not None and a != b and a is not None and a[0] == b[0]:
+            raise ConversionError(f"{what} changes a list or dict in place; only tensors can "
+                                  "change inside it")
+
+
 class GeneralControlFlow:
     """Mixed into the graph runtime (`self.tracer` is the active trace)."""
 
@@ -60,9 +85,11 @@ class GeneralControlFlow:
         """Run one branch or loop body of a generalized construct: no heap effects, and
         Python values other than the carried tensors come out unchanged."""
         tracer = self.tracer
-        mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+        mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
+        contents = _contents(initial)
         block()
-        self._unchanged_heap(mark, writes, what)
+        self._unchanged_heap(mark, writes, what, local)
+        _refuse_in_place(contents, initial, what)
         state = get_state()
         for i, (before, after) in enumerate(zip(initial, state)):
             if i not in carried and before is not UNDEFINED and after is not before and \
@@ -94,11 +121,14 @@ class GeneralControlFlow:
         results = tf.while_loop(condition, loop_body, tuple(initial[i] for i in carried))
         restore(results)
 
-    def _unchanged_heap(self, mark, writes, what):
+    def _unchanged_heap(self, mark, writes, what, local_writes=None):
         tracer = self.tracer
         if tracer.ledger.mark() != mark or tracer.shadow.writes != writes:
             raise ConversionError(f"heap, variable or print side effects inside {what} "
                                   "are not generalized")
+        if local_writes is not None and tracer.local_writes != local_writes:
+            # traced once, it would happen once (or in both branches), not as Python does
+            raise ConversionError(f"{what} changes a list, dict or object in place")
 
     def _cond(self, site, test, if_true, if_false, get_state, set_state, both):
         """A tensor-valued `if` as tf.cond. The branches may change tensors (or bind
@@ -171,6 +201,7 @@ class GeneralControlFlow:
         initial = get_state()
         lengths = [len(v) if type(v) is list else None for v in initial]
         mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+        contents = _contents(initial)
         body(items[0])
         self._unchanged_heap(mark, writes, "a loop over a list of varying length")
         after = list(get_state())
@@ -188,6 +219,8 @@ class GeneralControlFlow:
             else:
                 raise ConversionError(f"loop variable `{names[i]}` changes a Python value in a "
                                       "loop over a list of varying length")
+        _refuse_in_place(contents, initial, "a loop over a list of varying length",
+                         skip=set(accumulated))
         if accumulated:
             batched = self._vectorized_for(items, body, get_state, set_state, after, carried,
                                            accumulated, lengths)
@@ -214,9 +247,9 @@ class GeneralControlFlow:
             for k, acc in zip(accumulated, accumulators):
                 state[k] = acc
             set_state(tuple(state))
-            mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+            mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
             body(items.item(i))
-            self._unchanged_heap(mark, writes, "a loop over a list of varying length")
+            self._unchanged_heap(mark, writes, "a loop over a list of varying length", local)
             new = get_state()
             for k, acc in zip(accumulated, accumulators):
                 if new[k] is not acc or acc.appends != 1:

@@ -7,6 +7,7 @@ plan says so, become `tf.cond`; loops over lists of varying length become
 from __future__ import annotations
 
 import builtins
+import functools
 import types
 
 import tensorflow as tf
@@ -195,6 +196,7 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         if source is not None:
             tracer.ledger.set_attr(obj, source, name, value)
         elif id(obj) in tracer.local_objects:
+            tracer.local_writes += 1
             setattr(obj, name, value)
         else:
             raise ConversionError(f"writes attribute `{name}` of a {type(obj).__name__} "
@@ -234,6 +236,8 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             tracer.ledger.touched(obj, source)
         elif tracer.source_of(obj) is not None and id(obj) not in tracer.local_objects:
             raise ConversionError(f"mutates a {type(obj).__name__} janus cannot copy")
+        else:  # a list/dict/object of this call: done once while tracing
+            tracer.local_writes += 1
 
     def aug(self, op, target, value):
         self.tracer.read(value)
@@ -280,6 +284,8 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         safe = _GRAPH_SAFE.get(id(fn))
         if safe is not None and any(is_symbolic(a) for a in args):
             fn = safe
+        args = tuple(self._traced_callback(site, a) for a in args)
+        kwargs = {k: self._traced_callback(site, v) for k, v in kwargs.items()}
         owner = getattr(fn, "__self__", None)
         if not (id(owner) in tracer.copy_sources and
                 getattr(fn, "__name__", "") in ("append", "extend")):
@@ -295,6 +301,23 @@ class TraceRuntime(GeneralControlFlow, Runtime):
                 isinstance(owner, (list, dict, AppendOnlyList)):
             self._touched(owner)
         return result
+
+    def _traced_callback(self, site, value):
+        """A user function handed to a library call (`tf.map_fn(step, xs)`, `sorted(key=f)`)
+        that the library calls while this trace runs is converted like any call (its heap
+        reads guarded); called at another time (a callback kept for later), it is the
+        user's plain function."""
+        if not isinstance(value, (types.FunctionType, types.MethodType)) or \
+                user_function(value)[0] is None or value.__name__ == "<lambda>":
+            return value
+        tracer = self.tracer
+
+        @functools.wraps(value)
+        def callback(*args, **kwargs):
+            if getattr(tracer_mod._current, "tracer", None) is tracer:
+                return self.call(site, value, *args, **kwargs)
+            return value(*args, **kwargs)
+        return callback
 
     # -- recursion
     def _recursive_root(self, converted, bound_self, args, node_index):
@@ -393,6 +416,6 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         if (self.key, site) in self.tracer.plan.general_branches:
             return self._while(site, first, test, body, get_state, set_state, names)
         value = first
-        while self.tracer.expect(self._site(site), self.key, value):
+        while self.test(site, value):  # `j < 2 and <tensor>` may end on the Python operand
             body()
             value = test()

@@ -57,6 +57,7 @@ class Tracer:
         self.imported: set[int] = set()
         self.local_objects: set[int] = set()
         self.trace_local_functions: set[int] = set()  # nested defs run while tracing
+        self.local_writes = 0  # in-place changes of the call's own lists/dicts/objects
         self.copy_sources: dict[int, Source] = {}
         self.read_copies: set[int] = set()  # heap list copies whose items or length were used
         self.guards: dict[tuple, Guard] = {}
@@ -236,6 +237,11 @@ class Tracer:
             raise ConversionError(f"the tensor-valued test `{site.text}` was never reached "
                                   "while profiling", lineno=site.lineno)
         expected = record.stable_outcome
+        if expected and site.kind == "while" and count >= len(record.sequence):
+            # never seen false: no profiled run left the loop normally (it raised or
+            # returned inside); unrolling it further would never end
+            raise ConversionError(f"the loop test `{site.text}` ran more often than while "
+                                  "profiling", lineno=site.lineno)
         if expected is None:  # a loop test or an `if` in a loop: the last call's sequence
             if count >= len(record.sequence):
                 raise ConversionError(f"the tensor-valued test `{site.text}` ran more often than "

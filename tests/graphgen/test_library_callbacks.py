@@ -86,3 +86,29 @@ def py_function_with_lambda(x, k):
 def test_lambda_handed_to_py_function():
     calls = [(tf.ones([2]), 2.0)] * 5
     assert_same(py_function_with_lambda, calls)
+
+
+class Scaled:
+    def __init__(self):
+        self.scale = 1.0
+
+
+def map_with_nested_fn(s, xs):
+    def scaled(v):
+        return v * s.scale
+    return tf.map_fn(scaled, xs)
+
+
+def _same(s):
+    return (s, tf.ones([3, 2]))
+
+
+def _bump(s):
+    s.scale = s.scale + 1.0
+    return (s, tf.ones([3, 2]))
+
+
+def test_nested_fn_traced_by_map_fn_keeps_its_heap_reads_guarded():
+    # a plain function TF traces inside janus's graph would freeze `s.scale`
+    stats = assert_same(map_with_nested_fn, [_same] * 4 + [_bump] * 3, make_state=Scaled)
+    assert stats.graph_calls >= 3
