@@ -19,7 +19,7 @@ def _still(kind: str) -> Callable[[str, list], bool]:
     def check(source: str, calls: list) -> bool:
         try:
             compile(source, "<fuzz>", "exec")
-            result = runner.run(source, calls)
+            result = runner.run(source, calls, timeout=30)
         except Exception:  # noqa: BLE001 - a variant that does not even load is no repro
             return False
         return result.divergence is not None and result.divergence.kind == kind
