@@ -58,6 +58,8 @@ def difference(expected, actual, where: str = "value") -> str | None:
     if type(actual) is not type(expected) or actual[0] != expected[0]:
         return f"{where}: plain {_short(expected)}, janus {_short(actual)}"
     kind = expected[0]
+    if kind == "variable":
+        where += " (variable)"
     if kind in ("variable", "tensor", "ndarray"):
         if actual[1] != expected[1]:
             return f"{where}: dtype plain {expected[1]}, janus {actual[1]}"

@@ -169,7 +169,7 @@ def _compare(plain: _Outcome, jit: _Outcome) -> tuple[str, str] | None:
             return "result", d
     d = compare.difference(plain.heap, jit.heap, "heap")
     if d:
-        return ("variables" if "variable" in d else "heap"), d
+        return ("variables" if "(variable)" in d else "heap"), d
     return None
 
 
