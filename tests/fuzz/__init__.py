@@ -1,0 +1,1 @@
+"""janus's differential program fuzzer (see README.md)."""

@@ -12,23 +12,13 @@ import collections
 import multiprocessing
 import os
 import re
-import signal
 import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 
-class Timeout(BaseException):
-    """A program ran too long (BaseException: janus's fallbacks must not swallow it)."""
-
-
-def _alarm(signum, frame):
-    raise Timeout()
-
-
 def _init_worker():
     from tests.fuzz import runner  # noqa: F401 - TensorFlow imported once per worker
-    signal.signal(signal.SIGALRM, _alarm)
 
 
 def run_seed(task: tuple[int, int, int | None]) -> dict:
@@ -39,18 +29,12 @@ def run_seed(task: tuple[int, int, int | None]) -> dict:
     program = generator.generate(seed, n_calls)
     row = {"seed": seed, "n_calls": n_calls, "rules": program.rules, "calls": 0, "graph_calls": 0,
            "kind": None, "signature": None, "detail": "", "call": None, "eager": ""}
-    signal.alarm(timeout)
     try:
-        result = runner.run(program.source, program.calls)
-    except Timeout:
-        row.update(kind="timeout", signature="timeout", detail=f"over {timeout}s")
-        return row
+        result = runner.run(program.source, program.calls, timeout=timeout)
     except Exception as exc:  # noqa: BLE001 - a harness error is reported, not fatal
         row.update(kind="harness", signature=f"harness: {type(exc).__name__}",
                    detail=str(exc)[:300])
         return row
-    finally:
-        signal.alarm(0)
     row.update(calls=result.stats["calls"], graph_calls=result.stats["graph_calls"],
                eager=result.eager_reason)
     if result.divergence:

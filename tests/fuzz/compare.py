@@ -58,6 +58,8 @@ def difference(expected, actual, where: str = "value") -> str | None:
     if type(actual) is not type(expected) or actual[0] != expected[0]:
         return f"{where}: plain {_short(expected)}, janus {_short(actual)}"
     kind = expected[0]
+    if kind == "variable":
+        where += " (variable)"
     if kind in ("variable", "tensor", "ndarray"):
         if actual[1] != expected[1]:
             return f"{where}: dtype plain {expected[1]}, janus {actual[1]}"
@@ -114,13 +116,26 @@ def module_heap(module) -> dict:
 _NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
 
 
+def _skeleton(text: str) -> list[str]:
+    """The text between decimal numbers, without the spaces next to a number (numpy pads
+    printed arrays to the widest number)."""
+    parts = _NUMBER.split(text)
+    for i in range(len(parts)):
+        if i > 0:
+            parts[i] = parts[i].lstrip(" ")
+        if i < len(parts) - 1:
+            parts[i] = parts[i].rstrip(" ")
+    return parts
+
+
 def text_difference(expected: str, actual: str) -> str | None:
     """Printed output must match exactly, except that decimal numbers (printed tensors and
-    floats) may differ within the tensor tolerance: graphs may round the last bit
-    differently from eager kernels, as in the return values."""
+    floats) may differ within the tensor tolerance, and so the spaces numpy pads them
+    with: graphs may round the last bit differently from eager kernels, as in the
+    return values."""
     if expected == actual:
         return None
-    skeleton_e, skeleton_a = _NUMBER.split(expected), _NUMBER.split(actual)
+    skeleton_e, skeleton_a = _skeleton(expected), _skeleton(actual)
     numbers_e, numbers_a = _NUMBER.findall(expected), _NUMBER.findall(actual)
     if skeleton_e != skeleton_a or len(numbers_e) != len(numbers_a):
         return f"plain {expected!r}; janus {actual!r}"[:400]

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 
 HEADER = '''\
 import numpy as np

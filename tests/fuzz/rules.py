@@ -42,6 +42,8 @@ def statement(g: Gen) -> list[str]:
     for _ in range(20):
         candidates = [r for r in RULES if g.depth <= r.max_depth and
                       not (r.eager and g.graphable)]
+        if not candidates:
+            break
         r = g.rng.choices(candidates, weights=[c.weight for c in candidates])[0]
         lines = r.fn(g)
         if lines is not None:
@@ -235,6 +237,54 @@ def raise_stmt(g):
     ])
 
 
+@rule(0.8, max_depth=1)
+def mixed_loop_raise(g):
+    """issue 9, #2: a raise on the list length inside a loop whose test mixes a Python and
+    a tensor condition."""
+    j = g.fresh("j")
+    return [f"{j} = 0",
+            f"while {j} < 2 and tf.reduce_mean(acc) > -0.5:",
+            f"    {j} += 1",
+            f"    if len(xs) == {g.rng.randint(0, 2)}:",
+            "        raise ValueError('list length')",
+            f"    acc = acc * 0.5 + {g.texpr()}"]
+
+
+@rule(0.8)
+def python_float(g):
+    """A Python float local updated in a loop (janus may feed it as a scalar)."""
+    lr = g.fresh("lr")
+    return [f"{lr} = {g.choice(['0.1', 's.total', 'float(n) * 0.5'])}",
+            f"for {g.fresh('i')} in range({g.choice(['2', 'n % 3', 'len(xs)'])}):",
+            f"    {lr} = {lr} * 0.5 + 0.01",
+            f"acc = acc * {lr}"]
+
+
+@rule(0.8)
+def comprehension(g):
+    return [g.choice([
+        "acc = acc + sum([t * 0.5 for t in xs], tf.zeros_like(acc))",
+        "acc = tf.add_n([acc] + [t for t in xs if t.shape == acc.shape])",
+        "out = out + [t * 2.0 for t in xs]",
+        "acc = acc + (tf.stack(xs)[0] if xs else 0.0)",
+    ])]
+
+
+@rule(0.6, eager=True)
+def try_except(g):
+    return ["try:"] + indent(g.block(1)) + ["    if len(xs) > 2:",
+                                            "        raise KeyError('many')",
+                                            "except KeyError as e:",
+                                            "    print('caught', e)",
+                                            "    k += 1"]
+
+
+@rule(0.6)
+def zip_pairs(g):
+    a, b = g.fresh("a"), g.fresh("b")
+    return [f"for {a}, {b} in zip(xs, xs[1:]):", f"    acc = acc + {a} * 0.1 - {b} * 0.1"]
+
+
 # -- functions: helpers, methods, closures, recursion ------------------------------------
 
 @rule(1.2)
@@ -247,6 +297,8 @@ def helper_call(g):
         f"        return tf.tanh(a) * 0.5\n"
         f"    b = a + 1.0\n"
         f"    return b * G_SCALE\n")
+    if g.chance(0.3):
+        return [f"acc = {name}(m={g.int_expr()}, a={g.texpr()})"]
     return [f"acc = {name}({g.texpr()}, {g.int_expr()})"]
 
 
@@ -343,13 +395,25 @@ def persistent_tape(g):
 
 @rule(0.6)
 def numpy_callback(g):
-    """A function TF calls back (tf.numpy_function / tf.py_function) reading a global."""
+    """A function TF calls back (tf.numpy_function / tf.py_function) reading a global,
+    or, nested, a local of `f` (issue 9, #4: callbacks must run as TF calls them)."""
     name = g.fresh("cb")
+    if g.depth == 0 and g.chance(0.4):
+        env = g.fresh("env")
+        lines = [f"{env} = {g.choice(['ENV', 's.d', 'dict(ENV)'])}",
+                 f"def {name}(a):",
+                 f"    return (a * {env}.get('scale', 1.0) + len(xs)).astype(a.dtype)"]
+        if g.chance(0.5):
+            return lines + [f"acc = tf.numpy_function({name}, [acc], acc.dtype)",
+                            "acc.set_shape(x.shape)"]
+        lines[-1] = f"    return a * {env}.get('scale', 1.0) + len(xs)"
+        return lines + [f"acc = tf.py_function({name}, [acc], acc.dtype)",
+                        "acc.set_shape(x.shape)"]
     if g.chance(0.5):
         g.helpers.append(f"def {name}(a):\n    return (a * ENV['scale']).astype(a.dtype)\n")
-        return [f"acc = tf.numpy_function({name}, [acc], acc.dtype)"]
+        return [f"acc = tf.numpy_function({name}, [acc], acc.dtype)", "acc.set_shape(x.shape)"]
     g.helpers.append(f"def {name}(a):\n    return a * ENV['scale']\n")
-    return [f"acc = tf.py_function({name}, [acc], acc.dtype)"]
+    return [f"acc = tf.py_function({name}, [acc], acc.dtype)", "acc.set_shape(x.shape)"]
 
 
 @rule(0.6, max_depth=1, eager=True)

@@ -20,8 +20,10 @@ import io
 import itertools
 import os
 import re
+import signal
 import sys
 import tempfile
+import threading
 import time
 import warnings
 
@@ -35,6 +37,14 @@ try:
 except ImportError:  # the safety net is not merged into this branch yet
     class JanusInternalError(Exception):
         pass
+
+class Timeout(BaseException):
+    """A call ran too long (a BaseException: janus's fallbacks must not swallow it)."""
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
 
 _DIR = None
 _COUNTER = itertools.count()
@@ -66,6 +76,8 @@ class Divergence:
 
     def signature(self) -> str:
         """The class plus the gist of the message (names and numbers blanked out)."""
+        if self.kind in ("result", "heap", "variables", "stdout"):
+            return self.kind  # the values differ from program to program
         gist = re.sub(r"\b\w*\d\w*\b", "#", self.detail.split("\n")[0])
         gist = re.sub(r"'[^']*'", "'?'", gist)[:90]
         return f"{self.kind}: {gist}"
@@ -159,7 +171,7 @@ def _compare(plain: _Outcome, jit: _Outcome) -> tuple[str, str] | None:
             return "result", d
     d = compare.difference(plain.heap, jit.heap, "heap")
     if d:
-        return ("variables" if "variable" in d else "heap"), d
+        return ("variables" if "(variable)" in d else "heap"), d
     return None
 
 
@@ -173,18 +185,28 @@ def _isolate() -> None:
         cache.clear()
 
 
-def run(source: str, calls: list[dict]) -> Result:
-    """Run every call on both sides; stop at the first divergence."""
-    with fuzz_settings():
-        return _run(source, calls)
+def run(source: str, calls: list[dict], timeout: int | None = 60) -> Result:
+    """Run every call on both sides; stop at the first divergence. A program running
+    longer than `timeout` seconds (main thread only) is a divergence of class "timeout"."""
+    use_alarm = timeout and threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGALRM, _alarm) if use_alarm else None
+    try:
+        with fuzz_settings():
+            return _run(source, calls, timeout if use_alarm else None)
+    finally:
+        if use_alarm:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
 
 
-def _run(source: str, calls: list[dict]) -> Result:
+def _run(source: str, calls: list[dict], timeout: int | None) -> Result:
     start = time.perf_counter()
     _isolate()
     plain = _Side(source, "plain", jit=False)
     jit = _Side(source, "janus", jit=True)
     divergence, done = None, 0
+    if timeout:
+        signal.alarm(timeout)
     try:
         for i, spec in enumerate(calls):
             x, xs, n, flag = inputs.arguments(spec)
@@ -195,7 +217,11 @@ def _run(source: str, calls: list[dict]) -> Result:
             if found:
                 divergence = Divergence(found[0], i, found[1])
                 break
+    except Timeout:
+        divergence = Divergence("timeout", done, f"call #{done} ran over {timeout}s")
     finally:
+        if timeout:
+            signal.alarm(0)
         stats = janus.stats(jit.fn).as_dict()
         unsupported = getattr(jit.fn, "unsupported", None)
         reason = unsupported.describe() if unsupported is not None else \

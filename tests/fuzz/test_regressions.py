@@ -23,7 +23,7 @@ def _param(path):
 @pytest.mark.parametrize("path", [_param(p) for p in _FILES])
 def test_regression_case(path):
     source, meta = cases.read(path)
-    result = runner.run(source, meta["CALLS"])
+    result = runner.run(source, meta["CALLS"], timeout=meta.get("TIMEOUT", 60))
     assert result.divergence is None, f"{meta['FINDING']}: {result.divergence}"
     assert result.calls == len(meta["CALLS"])
 
@@ -41,10 +41,11 @@ def test_f2_identical_functions_in_two_modules_keep_their_own_globals():
     second = runner.load(source.format(3.0), "f2b")
     try:
         x = tf.constant([1.0])
-        for module in (first, second):
-            jitted = janus.jit(module.f)
-            for _ in range(4):
-                assert jitted(x).numpy().tolist() == module.f(x).numpy().tolist()
+        with runner.fuzz_settings():
+            for module in (first, second):
+                jitted = janus.jit(module.f)
+                for _ in range(4):
+                    assert jitted(x).numpy().tolist() == module.f(x).numpy().tolist()
     finally:
         runner.unload(first)
         runner.unload(second)

@@ -1,0 +1,55 @@
+"""The fuzzer's comparison catches each kind of difference (so a green run means something)."""
+import tensorflow as tf
+
+from tests.fuzz import compare, generator, inputs, runner
+
+
+def _outcome(value=None, error=None, stdout="", heap=None):
+    return runner._Outcome(compare.snapshot(value), error, stdout, compare.snapshot(heap))
+
+
+def test_each_kind_of_difference_is_a_divergence():
+    same = _outcome(tf.constant([1.0]), heap={"a": [1]})
+    assert runner._compare(same, _outcome(tf.constant([1.0 + 1e-7]), heap={"a": [1]})) is None
+    cases = {
+        "result": _outcome(tf.constant([1.1]), heap={"a": [1]}),
+        "heap": _outcome(tf.constant([1.0]), heap={"a": [1, 2]}),
+        "stdout": _outcome(tf.constant([1.0]), stdout="x\n", heap={"a": [1]}),
+        "janus-raised:ValueError": _outcome(error=ValueError("v"), heap={"a": [1]}),
+    }
+    for kind, other in cases.items():
+        assert runner._compare(same, other)[0] == kind
+    raised = _outcome(error=ValueError("v"), heap={})
+    assert runner._compare(raised, _outcome(1, heap={}))[0] == "missing-raise"
+    assert runner._compare(raised, _outcome(error=KeyError("v"), heap={}))[0] == \
+        "wrong-exception:ValueError->KeyError"
+    assert runner._compare(raised, _outcome(error=ValueError("w"), heap={}))[0] == \
+        "exception-message"
+    v1, v2 = tf.Variable(1.0), tf.Variable(2.0)
+    assert runner._compare(_outcome(heap={"V": v1}), _outcome(heap={"V": v2}))[0] == "variables"
+    assert runner._compare(_outcome(1), _outcome(1.0))[0] == "result"  # Python types exact
+
+
+def test_printed_numbers_within_tolerance_and_nothing_else():
+    assert compare.text_difference("t [0.3839011 ]\n", "t [0.38390106]\n") is None
+    assert compare.text_difference("a 1.5\n", "a 1.6\n")
+    assert compare.text_difference("p 0 4\n", "p 04\n")
+    assert compare.text_difference("p 1\n", "p 2\n")
+
+
+def test_a_program_that_mutates_its_module_differently_is_caught():
+    """The whole pipeline: a 'janus' side whose module differs must be reported."""
+    program = generator.generate(3, n_calls=3)
+    result = runner.run(program.source, program.calls)
+    assert result.calls >= 1
+    broken = program.source.replace("G_SCALE = 1.5", "G_SCALE = 1.5\nG_LIST.append(0)")
+    plain, jit = runner._Side(program.source, "p", False), runner._Side(broken, "j", False)
+    try:
+        spec = program.calls[0]
+        x, xs, n, flag = inputs.arguments(spec)
+        found = runner._compare(plain.call(spec, x, n, flag, list(xs)),
+                                jit.call(spec, x, n, flag, list(xs)))
+    finally:
+        runner.unload(plain.module)
+        runner.unload(jit.module)
+    assert found is not None and found[0] in ("heap", "result", "stdout")
