@@ -97,6 +97,9 @@ def _maximum(x, y, name=None):
     """`tf.maximum` as `-tf.minimum(-x, -y)`: same values (NaN too) and gradients (ties
     to `x`). TF 2.21's oneDNN remapper rewrites `Maximum(x, Mul(x, c))` into
     `LeakyRelu(x, c)`, which is `min` when c > 1: the graph would compute something else."""
+    if not (tf.is_tensor(x) and tf.is_tensor(y) and x.dtype.is_floating):
+        # the fusion needs two float tensors; and unsigned ints cannot be negated
+        return tf.maximum(x, y, name=name)
     return tf.negative(tf.minimum(tf.negative(x), tf.negative(y)), name=name)
 
 

@@ -42,3 +42,14 @@ def test_maximum_values_and_gradients_with_ties():
     calls = [(tf.constant([1.0, 2.0, 0.5]),), (tf.constant([-1.0, -2.0, 0.5]),)] * 3
     stats = assert_same(maximum_gradient, calls, make_state=Model)
     assert stats.graph_calls >= 2
+
+
+def maximum_plus(x, y):
+    return tf.maximum(x, y) + x
+
+
+def test_maximum_of_integers_still_runs_as_graph():
+    for dtype in (tf.uint8, tf.int32):
+        x, y = tf.constant([1, 200, 3], dtype), tf.constant([5, 2, 3], dtype)
+        stats = assert_same(maximum_plus, [(x, y)] * 4)
+        assert stats.graph_calls >= 1
