@@ -18,8 +18,8 @@ from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen.general import GeneralControlFlow
-from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, dynamic_length,
-                                   SymbolicScalar)
+from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
+                                   SymbolicScalar, dynamic_length)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
 from janus.recursion.table import table_layout
@@ -176,6 +176,9 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         if local is not _MISSING:
             return local
         value = getattr(obj, name)
+        if name == "shape" and is_symbolic(obj) and value.rank is not None and \
+                not value.is_fully_defined():
+            return PartialShape(value)
         source = tracer.source_of(obj)
         if isinstance(value, (types.MethodType, types.BuiltinMethodType)) or \
                 isinstance(obj, (DynamicList, Accumulator)):

@@ -215,3 +215,49 @@ def dynamic_length(items: DynamicList) -> SymbolicScalar:
     and converts to the dtype it meets as a Python int would (`tf.add_n(losses) /
     len(losses)`, `if len(xs) == 1:`), and is never a Python int at trace time."""
     return SymbolicScalar(tf.cast(items.length(), tf.int64), int)
+
+
+class PartialShape(tf.TensorShape):
+    """`t.shape` of a graph tensor with dimensions janus left general: eagerly every
+    dimension is a number, so a Python decision on an unknown one (`t.shape == u.shape`,
+    `t.shape[0] == 3`, printing it) would differ from plain Python; it fails the trace
+    instead (janus then keeps the shape specialized). Known dimensions read as usual."""
+
+    __slots__ = ()
+
+    def _refuse(self, what: str):
+        raise ConversionError(f"{what} of a tensor shape with dimensions that vary from call "
+                              "to call is a Python decision the graph cannot make")
+
+    def __getitem__(self, key):
+        value = tf.TensorShape.__getitem__(self, key)
+        if isinstance(value, tf.TensorShape):
+            return value if value.is_fully_defined() else PartialShape(value)
+        if value is None:
+            self._refuse("reading an unknown dimension")
+        return value
+
+    def __eq__(self, other):
+        self._refuse("comparing")
+
+    def __ne__(self, other):
+        self._refuse("comparing")
+
+    __hash__ = tf.TensorShape.__hash__
+
+    def __iter__(self):
+        self._refuse("iterating")
+
+    def as_list(self):
+        self._refuse("as_list()")
+
+    def num_elements(self):
+        self._refuse("num_elements()")
+
+    def is_fully_defined(self):
+        self._refuse("is_fully_defined()")
+
+    def __str__(self):
+        self._refuse("printing")
+
+    __repr__ = __str__
