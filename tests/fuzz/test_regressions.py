@@ -28,8 +28,6 @@ def test_regression_case(path):
     assert result.calls == len(meta["CALLS"])
 
 
-@pytest.mark.xfail(strict=True, reason="F2: conversions cached per equal code object are "
-                                       "shared between modules (first module's globals)")
 def test_f2_identical_functions_in_two_modules_keep_their_own_globals():
     import janus
     import tensorflow as tf

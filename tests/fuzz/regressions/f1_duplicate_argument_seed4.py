@@ -58,7 +58,7 @@ def f(s, x, xs, n, flag):
 # minimized: janus-raised:SyntaxError: SyntaxError: duplicate argument 'janus__' in function definition (fz_7726_603_janus.py, line 1)
 FINDING = 'F1'
 KIND = 'janus-raised:SyntaxError'
-XFAIL = "F1 (issue 9 #1): SyntaxError duplicate argument 'janus__'"
+XFAIL = None
 CALLS = [{'shape': [4], 'dtype': 'float32', 'seed': 76, 'len': 1, 'n': 1, 'flag': False, 'obj': 'main'}]
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ def f(s, x, xs, n, flag):
 # minimized: missing-raise: plain raised ValueError: one item; janus returned
 FINDING = 'F3'
 KIND = 'missing-raise'
-XFAIL = 'F3: raise on len(xs) == 1 skipped by a graph after the list length was generalized'
+XFAIL = None
 CALLS = [{'shape': [4], 'dtype': 'float32', 'seed': 12, 'len': 0, 'n': 1, 'flag': True, 'obj': 'main'},
  {'shape': [4], 'dtype': 'float32', 'seed': 12, 'len': 0, 'n': 1, 'flag': True, 'obj': 'main'},
  {'shape': [4], 'dtype': 'float32', 'seed': 12, 'len': 0, 'n': 1, 'flag': True, 'obj': 'main'},

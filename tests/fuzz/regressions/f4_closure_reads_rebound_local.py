@@ -17,7 +17,7 @@ def f(s, x, xs, n, flag):
 # from seed 100 (generator v1), minimized by hand
 FINDING = 'F4'
 KIND = 'result'
-XFAIL = 'F4: a nested def reads the enclosing local as it was at def time, not at call time'
+XFAIL = None
 CALLS = [{'shape': [4], 'dtype': 'float32', 'seed': 68, 'len': 2, 'n': 0, 'flag': True, 'obj': 'main'},
  {'shape': [4], 'dtype': 'float32', 'seed': 68, 'len': 2, 'n': 0, 'flag': True, 'obj': 'main'},
  {'shape': [4], 'dtype': 'float32', 'seed': 68, 'len': 2, 'n': 0, 'flag': True, 'obj': 'main'},

@@ -16,7 +16,7 @@ def f(s, x, xs, n, flag):
 # from seed 109 (generator v1), minimized by hand
 FINDING = 'F5'
 KIND = 'result'
-XFAIL = 'F5: tf.maximum(x, x * 1.5) in a loop over a list argument appended to gives min in the graph'
+XFAIL = None
 CALLS = [{'shape': [3], 'dtype': 'float32', 'seed': 63, 'len': 0, 'n': 3, 'flag': True, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 63, 'len': 0, 'n': 3, 'flag': True, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 63, 'len': 0, 'n': 3, 'flag': True, 'obj': 'main'}]

@@ -25,7 +25,7 @@ def f(s, x, xs, n, flag):
 # seed 20258 (generator v2), minimized
 FINDING = 'F5'
 KIND = 'result'
-XFAIL = 'F5: Grappler remapper fuses max(x, x * 1.5) into LeakyRelu(alpha=1.5) (min instead of max)'
+XFAIL = None
 CALLS = [{'shape': [3], 'dtype': 'float32', 'seed': 34, 'len': 0, 'n': 1, 'flag': False, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 34, 'len': 0, 'n': 1, 'flag': False, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 34, 'len': 0, 'n': 1, 'flag': False, 'obj': 'main'}]

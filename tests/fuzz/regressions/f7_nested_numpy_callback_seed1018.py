@@ -35,7 +35,7 @@ def f(s, x, xs, n, flag):
 # minimized: janus-raised:UnknownError: UnknownError: Graph execution error:
 FINDING = 'F7'
 KIND = 'janus-raised:UnknownError'
-XFAIL = 'F7 (issue 9 #4): a nested callback given to tf.numpy_function is converted (no janus trace is active)'
+XFAIL = None
 CALLS = [{'shape': [2, 3],
   'dtype': 'float32',
   'seed': 98,

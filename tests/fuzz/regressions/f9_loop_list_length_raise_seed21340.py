@@ -49,7 +49,7 @@ def f(s, x, xs, n, flag):
 # minimized: missing-raise: plain raised ValueError: list length; janus returned
 FINDING = 'F9'
 KIND = 'missing-raise'
-XFAIL = 'F9 (issue 9 #2): raise on len(xs) inside a mixed Python/tensor while loop skipped by a graph after the list grew'
+XFAIL = None
 CALLS = [{'shape': [3], 'dtype': 'float32', 'seed': 28, 'len': 1, 'n': 3, 'flag': True, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 28, 'len': 1, 'n': 3, 'flag': True, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 28, 'len': 1, 'n': 3, 'flag': True, 'obj': 'main'},
