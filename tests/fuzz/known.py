@@ -1,4 +1,4 @@
-"""Divergences already reported (/work/notes/fuzz-findings.md, tests/fuzz/regressions/).
+"""Divergences already reported (tests/fuzz/FINDINGS.md, tests/fuzz/regressions/).
 
 QUICK: seeds of the quick mode that diverge because of an open finding -> finding id;
 `python -m tests.fuzz --quick-known` prints the current table (ids from `classify`;
