@@ -15,6 +15,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen.sources import Source, environment
+from janus.graphgen.values import DynamicList, SymbolicScalar
 
 _COMPILED: dict = {}  # source expression -> code (evaluated on every graph call)
 _MAX_COMPILED = 4096
@@ -51,8 +52,6 @@ class Outputs:
 
 def skeleton(value, outputs: Outputs, tracer):
     """Describe `value` so it can be rebuilt from the graph's outputs after a run."""
-    from janus.graphgen.values import DynamicList, SymbolicScalar
-
     if isinstance(value, SymbolicScalar):
         return ("scalar", outputs.add(value.tensor), value.kind)
     if isinstance(value, tf.Variable):

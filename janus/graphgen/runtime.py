@@ -13,6 +13,7 @@ import types
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import active
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
@@ -320,7 +321,7 @@ class TraceRuntime(GeneralControlFlow, Runtime):
 
         @functools.wraps(value)
         def callback(*args, **kwargs):
-            if getattr(tracer_mod._current, "tracer", None) is tracer:
+            if active.get() is tracer:
                 return self.call(site, value, *args, **kwargs)
             return value(*args, **kwargs)
         return callback

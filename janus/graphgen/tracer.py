@@ -9,7 +9,6 @@ the same object can be guarded and written back.
 from __future__ import annotations
 
 import contextlib
-import threading
 import types
 
 import tensorflow as tf
@@ -18,20 +17,14 @@ from tensorflow.python.framework import ops
 from janus.errors import ConversionError
 from janus.fallback.heap import HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
+from janus.graphgen import active
+from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
 from janus.graphgen.guards import EAGER_TENSOR, Guard, InGraphGuard
 from janus.graphgen.sources import Source
 from janus.graphgen.values import AppendOnlyList, DynamicList, SymbolicScalar
 from janus.transform.pipeline import made_by_converted_code
 
-_current = threading.local()
 _SCALARS = (bool, int, float, str, bytes, complex, type(None))
-
-
-def current() -> "Tracer":
-    tracer = getattr(_current, "tracer", None)
-    if tracer is None:
-        raise RuntimeError("no janus trace is active")
-    return tracer
 
 
 def is_symbolic(value) -> bool:
@@ -86,14 +79,9 @@ class Tracer:
     # -- activation
     @contextlib.contextmanager
     def active(self):
-        previous = getattr(_current, "tracer", None)
-        _current.tracer = self
         _install_format_hooks()
-        try:
-            with shadowing(self.shadow):
-                yield self
-        finally:
-            _current.tracer = previous
+        with running(self), shadowing(self.shadow):
+            yield self
 
     def bind_inputs(self, flat) -> None:
         for (source, _, spec), tensor in zip(self.expected_inputs, flat):
@@ -273,7 +261,7 @@ def _install_format_hooks() -> None:
 
     def make(name, conversion):
         def method(self, *args):
-            tracer = getattr(_current, "tracer", None)
+            tracer = active.get()
             if tracer is None:
                 return originals[name](self, *args)
             return tracer.format_marker(self, conversion, args[0] if args else "")

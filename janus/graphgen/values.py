@@ -4,6 +4,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import active
 
 
 class _NotAPythonValue:
@@ -189,12 +190,10 @@ class SymbolicScalar:
     __int__ = __float__ = __index__
 
     def __format__(self, spec):
-        from janus.graphgen import tracer
-        return tracer.current().format_marker(self, "f", spec)
+        return active.current().format_marker(self, "f", spec)
 
     def __repr__(self):
-        from janus.graphgen import tracer
-        return tracer.current().format_marker(self, "r", "")
+        return active.current().format_marker(self, "r", "")
 
     __str__ = __repr__
 
