@@ -44,6 +44,7 @@ class Specialization:
     functions: tuple = ()     # every ConvertedFunction traced into the graph
     tables: dict = dataclasses.field(default_factory=dict)  # recursion: fn -> (roots, cases)
     portable: dict | None = None  # set when loaded from another process's record
+    context: tuple = ()       # the tf.distribute context traced in (graphgen/distribute.py)
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
