@@ -178,8 +178,10 @@ def worker(index: int, workers: int, model: str, steps: int, size: str, executor
     elif executor == "function":
         dist_step = tf.function(dist_step)
     losses, start = [], time.perf_counter()
+    ends = []  # when each step finished (the float() waits for it)
     for step, (x, y) in enumerate(strategy.distribute_datasets_from_function(shard)):
         losses.append(float(dist_step(x, y)))
+        ends.append(time.perf_counter() - start)
         if index == 0:
             print(f"step {step} loss {losses[-1]:.6f}", flush=True)
     elapsed = time.perf_counter() - start
@@ -189,7 +191,7 @@ def worker(index: int, workers: int, model: str, steps: int, size: str, executor
         if executor == "janus":
             print(f"janus: {janus.stats(dist_step)}", flush=True)
     if out:
-        record = {"losses": losses, "seconds": elapsed, "replicas": replicas,
+        record = {"losses": losses, "seconds": elapsed, "step_ends": ends, "replicas": replicas,
                   "variables": [v.numpy().tolist() for v in workload.variables(state)]}
         with open(os.path.join(out, f"worker-{index}.json"), "w") as f:
             json.dump(record, f)
