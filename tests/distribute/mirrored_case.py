@@ -92,7 +92,8 @@ def run(strategy, mode: str, jit, counting: bool) -> dict:
     jitted = dist_step if mode == "outer" else methods.get("train_step")
     return {"losses": losses, "variables": variables, "steps": trainer.steps,
             "log": len(trainer.log), "last_loss": float(trainer.last_loss),
-            "stats": str(janus.stats(jitted)) if hasattr(jitted, "stats") else ""}
+            "stats": str(janus.stats(jitted)) if hasattr(jitted, "stats") else "",
+            "failures": [list(map(str, f)) for f in getattr(jitted, "failures", [])][:4]}
 
 
 def main():

@@ -4,6 +4,7 @@ what 1 worker computes with the same global batch (losses and final variables, 1
 and every worker ends with the same variables."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-STEPS = 4
+STEPS = 4  # janus: 2 profiled calls, then graphs
 
 
 def launch(tmp_path, workers: int, executor: str = "janus") -> list[dict]:
@@ -28,6 +29,9 @@ def launch(tmp_path, workers: int, executor: str = "janus") -> list[dict]:
         pytest.fail("the launcher did not stop its workers")
     assert done.returncode == 0, done.stderr[-4000:]
     assert done.stdout.count("loss") == STEPS, done.stdout  # the chief's per-step losses
+    if executor == "janus":  # after profiling, the distributed step runs as graphs
+        graphs = re.search(r"janus: calls=\d+ graph=(\d+)", done.stdout)
+        assert graphs and int(graphs.group(1)) >= 1, done.stdout
     return [json.loads((out / f"worker-{i}.json").read_text()) for i in range(workers)]
 
 

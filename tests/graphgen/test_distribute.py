@@ -51,9 +51,10 @@ def test_call_in_a_replica_context_runs_plainly():
     assert fn.stats.graph_calls == 0 and fn.stats.fallback_calls == 4
 
 
-def test_strategy_run_of_a_user_function_inside_a_trace_runs_eagerly():
-    """The Python of the function handed to strategy.run runs on every call, as in eager
-    (before: once, at trace time, leaving a symbolic tensor in `counter.outputs`)."""
+def test_strategy_run_of_a_user_function_inside_a_trace_is_traced_by_janus():
+    """The function handed to strategy.run is janus's to trace: its effects happen on every
+    call, as in eager (before: once, at trace time, with a symbolic tensor left in
+    `counter.outputs`), and the steady state runs as graphs."""
     strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
 
     def dist_step(counter, x):
@@ -67,3 +68,4 @@ def test_strategy_run_of_a_user_function_inside_a_trace_runs_eagerly():
     assert counter.calls == reference.calls == 5
     for y in counter.outputs:
         assert hasattr(y, "numpy"), y  # eager values, not symbolic ones
+    assert fn.stats.graph_calls >= 2, fn.stats
