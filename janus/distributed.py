@@ -6,7 +6,8 @@ The launcher picks free ports on 127.0.0.1 (binding port 0), starts one process 
 worker with its TF_CONFIG, prints the chief's per-step losses, and stops every worker
 when it finishes, fails, is interrupted or runs past `--timeout`. Each worker trains a
 classifier of `models/` (lenet, resnet) with a `janus.jit` distributed step
-(`strategy.run` + `strategy.reduce`); `--executor eager|function` runs the same step
+(`strategy.run` + `strategy.reduce`: after two profiled calls it runs as a janus graph
+that includes the per-replica step); `--executor eager|function` runs the same step
 plainly or under `tf.function` for comparison. The global batch is split evenly over
 the workers, and the loss is summed over a replica's examples and divided by the global
 batch, so N workers compute what one worker computes with the whole batch.
