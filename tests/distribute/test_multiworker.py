@@ -30,8 +30,9 @@ def launch(tmp_path, workers: int, executor: str = "janus") -> list[dict]:
     assert done.returncode == 0, done.stderr[-4000:]
     assert done.stdout.count("loss") == STEPS, done.stdout  # the chief's per-step losses
     if executor == "janus":  # after profiling, the distributed step runs as graphs
-        graphs = re.search(r"janus: calls=\d+ graph=(\d+)", done.stdout)
+        graphs = re.search(r"janus: calls=\d+ graph=(\d+) .*generations=(\d+)", done.stdout)
         assert graphs and int(graphs.group(1)) >= 1, done.stdout
+        assert int(graphs.group(2)) == 1, done.stdout  # not one graph per batch
     return [json.loads((out / f"worker-{i}.json").read_text()) for i in range(workers)]
 
 
