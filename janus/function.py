@@ -35,7 +35,7 @@ from janus.fallback import heap, mixed, safety
 from janus.fallback.mixed import MixedRuntime
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
-from janus.graphgen import xla
+from janus.graphgen import distribute, xla
 from janus.graphgen.specialize import Specialization, generate
 from janus.profiler import Profile, describe_value, profile_call
 from janus.recursion.table import NoCase
@@ -142,6 +142,9 @@ class JitFunction:
 
     def _decide(self, args, kwargs, cfg: Config):
         """Under the lock: "profile", "generate", a Specialization to run, or _Eager."""
+        if distribute.in_replica_context():  # see janus/graphgen/distribute.py
+            return _Eager(FallbackCategory.UNSUPPORTED, "called in a tf.distribute replica "
+                          "context (replica steps run as plain Python)", "plain")
         if self.unsupported is not None:
             return self._unsupported()
         if self.profile.calls == 0 and not self._busy:
@@ -196,7 +199,10 @@ class JitFunction:
     def _dispatch(self, args, kwargs, cfg: Config):
         start = time.perf_counter()
         misses = []
+        context = distribute.context_key()
         for spec in self.specializations:
+            if spec.context != context:
+                continue  # traced under another tf.distribute strategy or context
             failed = spec.guards.check(args, kwargs)
             if failed < 0:
                 self.stats.time_guards += time.perf_counter() - start
@@ -240,9 +246,10 @@ class JitFunction:
 
     def _generate(self, args, kwargs, cfg: Config):
         converted = convert(self.fn)
+        context = distribute.context_key()
         with self._lock:
             recorded, self._warm_graph = self._warm_graph, None
-        if recorded is not None:
+        if recorded is not None and not context:  # records assume no tf.distribute strategy
             from janus.cache import portable
             start = time.perf_counter()
             try:
@@ -273,6 +280,7 @@ class JitFunction:
         finally:
             with self._lock:
                 self.stats.time_generating += time.perf_counter() - start
+        spec.context = context
         with self._lock:
             self._next_id += 1
             self.stats.generations += 1

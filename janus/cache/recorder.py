@@ -194,8 +194,8 @@ class Recorder:
         self._wake.set()
 
     def on_generated(self, jit, spec) -> None:
-        if not settings.is_enabled():
-            return
+        if not settings.is_enabled() or spec.context or spec.distributed:
+            return  # a graph traced under a tf.distribute strategy is not recorded
         state = self._state(jit)
         spec_state = _SpecState()
         with self._lock:

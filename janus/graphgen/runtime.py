@@ -15,6 +15,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.graphgen import active
 from janus.graphgen import tracer as tracer_mod
+from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
 from janus.fallback.heap import MISSING as _MISSING
@@ -288,6 +289,7 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             return instance(*args, **kwargs)
         _refuse_impure(fn)
         _refuse_callbacks(fn)
+        args, kwargs = traced_user_functions(self, site, fn, args, kwargs)
         safe = _GRAPH_SAFE.get(id(fn))
         if safe is not None and any(is_symbolic(a) for a in args):
             fn = safe

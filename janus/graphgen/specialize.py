@@ -44,6 +44,8 @@ class Specialization:
     functions: tuple = ()     # every ConvertedFunction traced into the graph
     tables: dict = dataclasses.field(default_factory=dict)  # recursion: fn -> (roots, cases)
     portable: dict | None = None  # set when loaded from another process's record
+    context: tuple = ()       # the tf.distribute context traced in (graphgen/distribute.py)
+    distributed: bool = False  # the graph calls tf.distribute (never recorded in the cache)
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -176,4 +178,4 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
                         for fn, (_, cases) in tables.items()),
         appended_only=tracer.appended_only(), functions=tuple(tracer.functions.values()),
-        tables=tables)
+        tables=tables, distributed=tracer.distributed)

@@ -39,8 +39,16 @@ def _is_opaque(value) -> bool:
     return module.split(".")[0] in ("tensorflow", "keras", "tf_keras", "numpy", "builtins")
 
 
+def _is_per_replica(value) -> bool:
+    """A tf.distribute PerReplica value (from a distributed dataset or `strategy.run`)."""
+    return type(value).__name__ == "PerReplica" and \
+        type(value).__module__.startswith("tensorflow.python.distribute") and \
+        isinstance(getattr(value, "values", None), tuple)
+
+
 class Tracer:
     def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
+        self.distributed = False  # the trace called tf.distribute (graphgen/distribute.py)
         self.plan = plan
         self.profile = profile
         self.top_function = None  # the jitted function (its globals are `G`, cells `C`)
@@ -148,6 +156,14 @@ class Tracer:
             return value
         if type(value) is list:
             return self._import_list(value, source)
+        if _is_per_replica(value):  # tf.distribute: one tensor per replica, each an input
+            self.guard("type", source, type(value))
+            parts = source.attr("values")
+            self.guard("len", parts, len(value.values))
+            result = type(value)(tuple(self.import_value(v, parts.item(i))
+                                       for i, v in enumerate(value.values)))
+            self._imported(result, source)
+            return result
         if type(value) is tuple:
             self.guard("type", source, tuple)
             self.guard("len", source, len(value))
