@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from janus.graphgen import tracer as tracer_mod
+from janus.graphgen import active
 from janus.transform.runtime import user_function
 
 _DISTRIBUTE_TYPES = (tf.distribute.Strategy, tf.distribute.StrategyExtended,
@@ -58,7 +58,7 @@ def traced_user_functions(runtime, site, fn, args: tuple, kwargs: dict):
             return value
 
         def traced(*a, **k):
-            if getattr(tracer_mod._current, "tracer", None) is tracer:
+            if active.get() is tracer:
                 return runtime.call(site, value, *a, **k)
             with tracer.active():  # a replica thread of this trace
                 return runtime.call(site, value, *a, **k)
