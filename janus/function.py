@@ -291,7 +291,7 @@ class JitFunction:
 
     def _generation_failed(self, exc: Exception, cfg: Config):
         self.stats.generation_failures += 1
-        self.last_failure_reason = safety.explain_exception(exc)
+        self.last_failure_reason = safety.explain_exception(exc, self.fn)
         events.emit("generation_failed", self, self.last_failure_reason)
         if cache.abandoned_warm_start(self):
             return  # the warm-start profile did not fit: profile afresh

@@ -288,8 +288,9 @@ def known_limit(exc: Exception) -> Exception:
     return error
 
 
-def explain_exception(exc: Exception) -> str:
-    """The reason a trace failed, located at the innermost line of user code."""
+def explain_exception(exc: Exception, function=None) -> str:
+    """The reason a trace failed, located at the innermost line of user code (or, when no
+    user code is on the traceback, at the definition of the jitted `function`)."""
     user_frame = None
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if not _is_janus(frame.filename) and not _is_library(frame.filename):
@@ -298,6 +299,9 @@ def explain_exception(exc: Exception) -> str:
     if isinstance(exc, ConversionError):
         if exc.lineno == 0 and user_frame is not None:
             exc.located(user_frame.name, user_frame.filename, user_frame.lineno)
+        elif exc.lineno == 0 and getattr(function, "__code__", None) is not None:
+            code = function.__code__
+            exc.located(function.__qualname__, code.co_filename, code.co_firstlineno)
         return exc.describe()
     where = ""
     if user_frame is not None:

@@ -50,3 +50,7 @@ def test_returned_closure_is_called_after_the_call():
     plain = [returns_closure(tf.constant([float(i)]))().numpy().tolist() for i in range(5)]
     got = [call_result(tf.constant([float(i)])).numpy().tolist() for i in range(5)]
     assert got == plain
+    # the reason names the function and its line, though no user frame raised it
+    reason = returns_closure_jit.last_failure_reason
+    assert f"test_escaping_closures.py:{returns_closure.__code__.co_firstlineno}" in reason
+    assert reason.startswith("returns_closure (")
