@@ -5,7 +5,7 @@ every call in both (tests/fuzz/warm.py)."""
 from tests.fuzz import warm
 
 WARM_SEED = 0
-WARM_N = 36
+WARM_N = 30
 WARM_CALLS = 6
 WARM_TIMEOUT = 20
 
