@@ -1,4 +1,5 @@
-"""The long mode (`python -m tests.fuzz --n 10000 [--seed S] [--jobs 2] [--out DIR]`).
+"""The long mode (`python -m tests.fuzz --n 10000 [--seed S] [--jobs 2] [--out DIR]`;
+`--warm [--batch B]` runs the warm mode instead: tests/fuzz/warm.py).
 
 Generates programs seed S..S+n-1, runs each plainly and under janus, prints progress
 and a summary (programs, calls, calls run as graphs, divergences by class), then
@@ -77,7 +78,14 @@ def main(argv=None) -> int:
                         help="calls per program (default: 9-13, drawn per seed)")
     parser.add_argument("--quick-known", action="store_true",
                         help="run the quick mode's seeds; print the known-divergence table")
+    parser.add_argument("--warm", action="store_true",
+                        help="warm mode: a second process runs the graphs the first recorded "
+                             "(tests/fuzz/warm.py)")
+    parser.add_argument("--batch", type=int, default=40, help="programs per cache (--warm)")
     args = parser.parse_args(argv)
+    if args.warm:
+        from tests.fuzz import warm
+        return warm.campaign(args.seed, args.n, args.batch, args.calls, args.timeout)
     if args.quick_known:
         from tests.fuzz.test_fuzz_quick import QUICK_CALLS, QUICK_N
         args.seed, args.n, args.calls, args.no_minimize = 0, QUICK_N, QUICK_CALLS, True

@@ -1,0 +1,24 @@
+"""Warm mode of the fuzzer (default suite): WARM_N programs run by one process that records
+them in a fresh graph cache, then by a second process that starts warm from it (restored
+profiles and plans, graphs loaded instead of traced), compared with plain Python after
+every call in both (tests/fuzz/warm.py)."""
+from tests.fuzz import warm
+
+WARM_SEED = 0
+WARM_N = 30
+WARM_CALLS = 6
+WARM_TIMEOUT = 20
+
+
+def test_warm_processes_agree_with_plain_python():
+    batch = warm.run_batch(list(range(WARM_SEED, WARM_SEED + WARM_N)), WARM_CALLS, WARM_TIMEOUT)
+    found = warm.divergences(batch)
+    assert not found, "\n".join(
+        f"{kind} seed {row['seed']} call {row['call']}: {row['detail']} (repro: python -m "
+        f"tests.fuzz --warm --n 1 --seed {row['seed']} --calls {WARM_CALLS})"
+        for kind, row in found)
+    totals = warm.totals(batch)
+    assert totals["programs"] == WARM_N
+    # the warm process really took the warm path: restored states and loaded graphs
+    assert totals["warm_started"] >= WARM_N // 4, totals
+    assert totals["loaded"] >= 1, totals
