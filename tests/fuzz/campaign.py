@@ -104,6 +104,8 @@ def main(argv=None) -> int:
     last = start
     for row in results:
         rows.append(row)
+        if row["kind"]:  # said at once: a long run stopped early still names its seeds
+            print(f"  diverged: seed {row['seed']}: {row['signature']}", flush=True)
         if time.time() - last > 20 or len(rows) == len(tasks):
             last = time.time()
             _progress(rows, len(tasks), start)
