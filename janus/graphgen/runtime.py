@@ -19,7 +19,7 @@ from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen.general import GeneralControlFlow
+from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
                                    SymbolicScalar, dynamic_length)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
@@ -128,6 +128,18 @@ def _dynamic_zip(fn, args, kwargs):
     if kwargs or not all(isinstance(a, DynamicList) for a in args):
         raise ConversionError("zip() of a list of varying length with a list of fixed length")
     return DynamicList(tuple(a.stacked for a in args))
+
+
+_FUNCTIONAL_OPS = {"map_fn", "map_fn_v2", "scan", "scan_v2", "foldl", "foldl_v2", "foldr",
+                   "foldr_v2", "while_loop", "while_loop_v2", "cond", "cond_for_tf_v2", "case",
+                   "case_v2", "switch_case", "vectorized_map"}
+
+
+def _traces_callbacks(library) -> bool:
+    """TF's functional ops: they trace (not just call) the callables handed to them."""
+    module = getattr(library, "__module__", None) or ""
+    return module.startswith("tensorflow") and \
+        getattr(library, "__name__", None) in _FUNCTIONAL_OPS
 
 
 class TraceRuntime(GeneralControlFlow, Runtime):
@@ -293,15 +305,28 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         safe = _GRAPH_SAFE.get(id(fn))
         if safe is not None and any(is_symbolic(a) for a in args):
             fn = safe
-        args = tuple(self._traced_callback(site, a) for a in args)
-        kwargs = {k: self._traced_callback(site, v) for k, v in kwargs.items()}
+        given = (args, kwargs)
+        args = tuple(self._traced_callback(site, fn, a) for a in args)
+        kwargs = {k: self._traced_callback(site, fn, v) for k, v in kwargs.items()}
+        # TF's map_fn/scan/foldl set the variable scope's caching device while they trace
+        # a callback and only reset it when it returns: a callback that refuses to convert
+        # must not leave it set (later eager variable creation would fail)
+        scope = tf.compat.v1.get_variable_scope() if \
+            any(a is not b for a, b in zip(args, given[0])) or \
+            any(kwargs[k] is not v for k, v in given[1].items()) else None
+        caching_device = scope.caching_device if scope is not None else None
         owner = getattr(fn, "__self__", None)
         if not (id(owner) in tracer.copy_sources and
                 getattr(fn, "__name__", "") in ("append", "extend")):
             tracer.read(owner)
         for value in list(args) + list(kwargs.values()):
             tracer.read(value)
-        result = fn(*args, **kwargs)
+        try:  # (here in `call`: an error of the library call is the user's, not janus's)
+            result = fn(*args, **kwargs)
+        except BaseException:
+            if scope is not None:
+                scope.set_caching_device(caching_device)
+            raise
         if isinstance(fn, type) and not tracer.is_static(result):
             tracer.local_objects.add(id(result))
             tracer.keepalive.append(result)
@@ -311,21 +336,60 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             self._touched(owner)
         return result
 
-    def _traced_callback(self, site, value):
+    def _traced_callback(self, site, library, value):
         """A user function handed to a library call (`tf.map_fn(step, xs)`, `sorted(key=f)`)
         that the library calls while this trace runs is converted like any call (its heap
         reads guarded); called at another time (a callback kept for later), it is the
-        user's plain function."""
-        if not isinstance(value, (types.FunctionType, types.MethodType)) or \
-                user_function(value)[0] is None or value.__name__ == "<lambda>":
-            return value
+        user's plain function.
+
+        Called in a graph nested in the trace's (TF tracing a loop body, a branch, a
+        `tf.function`: `tf.map_fn`, `tf.while_loop`, `tf.cond`...), its Python runs once
+        here, whereas plain Python runs it per element, per iteration or only in the
+        branch taken: any effect (print, heap write, in-place change) is refused."""
+        if type(value) in (list, tuple, dict) and _traces_callbacks(library):
+            # `tf.switch_case(k, [f0, f1])`, `tf.case([(pred, f)])`: a new container only
+            # when it holds a callback
+            items = value.items() if type(value) is dict else enumerate(value)
+            wrapped = {k: self._traced_callback(site, library, v) for k, v in items}
+            if all(wrapped[k] is v for k, v in (value.items() if type(value) is dict
+                                                 else enumerate(value))):
+                return value
+            return wrapped if type(value) is dict else type(value)(wrapped.values())
+        function = isinstance(value, (types.FunctionType, types.MethodType))
+        if not (function or callable(value) and not isinstance(value, type) and
+                _traces_callbacks(library)) or user_function(value)[0] is None:
+            return value  # (an object with a user `__call__` only for TF's functional ops)
         tracer = self.tracer
+        outer = tf.compat.v1.get_default_graph()
+        # a lambda is an expression of converted code: hooked as it is
+        plain = getattr(value, "__name__", None) == "<lambda>"
 
         @functools.wraps(value)
         def callback(*args, **kwargs):
-            if active.get() is tracer:
-                return self.call(site, value, *args, **kwargs)
-            return value(*args, **kwargs)
+            if active.get() is not tracer:
+                return value(*args, **kwargs)
+            if tf.compat.v1.get_default_graph() is outer:
+                # run by Python code of the library, once per time plain Python would
+                return value(*args, **kwargs) if plain else self.call(site, value, *args, **kwargs)
+            mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
+            contents = _contents(args)
+            tracer.callback_depth += 1
+            try:
+                result = value(*args, **kwargs) if plain else \
+                    self.call(site, value, *args, **kwargs)
+            finally:
+                tracer.callback_depth -= 1
+            if tracer.ledger.mark() != mark or tracer.shadow.writes != writes or \
+                    tracer.local_writes != local or _contents(args) != contents:
+                name = getattr(library, "__name__", None) or type(library).__name__
+                name = name[:-3] if name.endswith("_v2") else name
+                module = getattr(library, "__module__", None) or ""
+                name = "tf." + name if module.startswith("tensorflow") else name
+                raise ConversionError(
+                    f"a print or heap write inside a function TensorFlow traces for {name} "
+                    "(a loop body, branch or tf.function) would run once in the graph, but "
+                    "in Python once per element, iteration or branch taken")
+            return result
         return callback
 
     # -- recursion

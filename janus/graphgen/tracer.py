@@ -71,6 +71,8 @@ class Tracer:
         # graph inputs: (source, kind, spec); kind is "tensor" or "stack"
         self.expected_inputs = expected_inputs
         self.placeholders: dict[str, object] = {}
+        self.graph = None  # the graph being traced (set by `bind_inputs`)
+        self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph
         self.used_inputs: list = []
         self.missing = False
         # recursion: function -> (root sources, cases) expected from the previous trace
@@ -92,6 +94,7 @@ class Tracer:
             yield self
 
     def bind_inputs(self, flat) -> None:
+        self.graph = tf.compat.v1.get_default_graph()
         for (source, _, spec), tensor in zip(self.expected_inputs, flat):
             self.placeholders[source.expr] = (tensor, spec)
 
@@ -125,8 +128,10 @@ class Tracer:
         if bound is None or bound[1] != spec:
             self.missing = True
             dtype, shape = spec
-            bound = (tf.raw_ops.Placeholder(dtype=tf.as_dtype(dtype),
-                                            shape=tf.TensorShape(list(shape))), spec)
+            # in the traced graph itself, even when first read inside a nested one
+            with self.graph.as_default() if self.graph is not None else contextlib.nullcontext():
+                bound = (tf.raw_ops.Placeholder(dtype=tf.as_dtype(dtype),
+                                                shape=tf.TensorShape(list(shape))), spec)
             self.placeholders[source.expr] = bound
         self.used_inputs.append((source, kind, spec))
         return bound[0]
@@ -233,6 +238,11 @@ class Tracer:
     # -- in-graph guards
     def expect(self, site, function: str, value) -> bool:
         """Specialize a tensor-valued test to the outcome the profile saw, asserted in-graph."""
+        if self.callback_depth:
+            # its assertion would live in TF's nested graph (and hold per element)
+            raise ConversionError(f"the tensor-valued test `{site.text}` is inside a function "
+                                  "TensorFlow traces (a loop body or branch)",
+                                  lineno=site.lineno)
         key = (function, site.id)
         count = self.test_counts.get(key, 0)
         self.test_counts[key] = count + 1

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 
 HEADER = '''\
 import numpy as np

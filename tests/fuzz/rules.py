@@ -416,6 +416,47 @@ def numpy_callback(g):
     return [f"acc = tf.py_function({name}, [acc], acc.dtype)", "acc.set_shape(x.shape)"]
 
 
+def _traced_callback(g, effect: str | None) -> list[str]:
+    """`tf.map_fn` / `tf.scan` / `tf.foldl` / `tf.while_loop` / `tf.cond` with a user
+    callback TF traces (a body, a branch), with or without a Python effect in it."""
+    cb, flat = g.fresh("cb"), g.fresh("flat")
+    body = [f"    {effect}"] if effect else []
+    kind = g.choice(["map_fn", "scan", "foldl", "while_loop", "cond"])
+    if kind == "map_fn":
+        return [f"def {cb}(e):", *body, f"    return e * 0.5 + {g.choice(['1.0', 's.total', 'G_SCALE'])}",
+                f"{flat} = tf.reshape(acc, [-1])",
+                f"acc = tf.reshape(tf.map_fn({cb}, {flat}), tf.shape(acc))"]
+    if kind in ("scan", "foldl"):
+        lines = [f"def {cb}(a, e):", *body, "    return a * 0.5 + e",
+                 f"{flat} = tf.reshape(acc, [-1])"]
+        if kind == "scan":
+            return lines + [f"acc = tf.reshape(tf.scan({cb}, {flat}), tf.shape(acc))"]
+        return lines + [f"acc = acc + tf.foldl({cb}, {flat})"]
+    if kind == "while_loop":
+        i = g.fresh("i")
+        return [f"def {cb}({i}, a):", *body, f"    return {i} + 1, a * 0.5 + 1.0",
+                f"acc = tf.while_loop(lambda {i}, a: {i} < n % 3 + 1, {cb}, "
+                f"(tf.constant(0), acc))[1]"]
+    other = g.fresh("cb")
+    return [f"def {cb}():", *body, "    return acc * 2.0",
+            f"def {other}():", "    return acc - 1.0",
+            f"acc = tf.cond(tf.reduce_sum(acc) > 0, {cb}, {other})"]
+
+
+@rule(0.8, max_depth=1)
+def traced_callback(g):
+    """A callback TF traces inside janus's graph, free of Python effects: stays a graph."""
+    return _traced_callback(g, None)
+
+
+@rule(0.6, max_depth=1, eager=True)
+def traced_callback_effect(g):
+    """The same with a print or heap write: once per element / iteration / branch taken
+    in Python, but once per trace in a graph (F10): janus runs the call eagerly."""
+    return _traced_callback(g, g.choice(['print("cb")', "s.count += 1", "G_LIST.append(1)",
+                                         "s.hist.append(len(s.hist))"]))
+
+
 @rule(0.6, max_depth=1, eager=True)
 def generator_loop(g):
     """A Python generator of batches, consumed by a for loop."""
