@@ -179,6 +179,20 @@ def _pure_call(fn) -> bool:
         not any(word in module for word in _STATEFUL_MODULES)
 
 
+def _hands_over_code(args, kwargs) -> bool:
+    """Whether a call passes a function (also in a list, tuple or dict) to its callee."""
+    def is_code(value):
+        return callable(value) and not isinstance(value, type) and not tf.is_tensor(value)
+    for value in (*args, *kwargs.values()):
+        if is_code(value):
+            return True
+        if isinstance(value, (list, tuple)) and any(is_code(v) for v in value):
+            return True
+        if isinstance(value, dict) and any(is_code(v) for v in value.values()):
+            return True
+    return False
+
+
 class EffectWatch:
     """A runtime mixin counting the effects converted code has had so far.
 
@@ -216,7 +230,9 @@ class EffectWatch:
         return super().iterate(site, iterable)
 
     def call(self, site, fn, /, *args, **kwargs):
-        if not _pure_call(fn):
+        if _hands_over_code(args, kwargs):
+            _effect()  # the callee runs the callback (tf.foldl, tf.map_fn): unwatched
+        elif not _pure_call(fn):
             target, _ = user_function(fn)
             if target is None or not self.callees_watched:
                 _effect()
