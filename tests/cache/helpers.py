@@ -65,3 +65,27 @@ def run_many(jobs, parallel: int = 3, timeout: float = 120) -> list:
         out, err = proc.communicate(stdin or "", timeout=max(1, deadline - time.monotonic()))
         results[index] = Result(argv, proc.returncode, out, err)
     return results
+
+
+# A jitted step the cache tests record, tamper with and run again (in-process and in
+# subprocesses): a loop over a list, a heap write, a global, a dict argument.
+STEP_PROGRAM = '''import janus
+import tensorflow as tf
+
+SCALE = 2.0
+
+
+class Model:
+    def __init__(self):
+        self.w = tf.Variable([[0.5, -0.25], [0.75, 0.5]])
+        self.last = None
+
+
+@janus.jit
+def step(model, xs, opts):
+    h = tf.zeros([1, 2])
+    for x in xs:
+        h = tf.matmul(h + x, model.w)
+    model.last = h * SCALE
+    return tf.reduce_sum(h) * opts["k"]
+'''

@@ -13,30 +13,9 @@ import numpy as np
 import pytest
 
 from janus.cache import record as rec
-from tests.cache.helpers import env_for, python_script, run_many
+from tests.cache.helpers import STEP_PROGRAM, env_for, python_script, run_many
 
-PROGRAM = '''
-import json, sys
-import tensorflow as tf
-import janus
-
-SCALE = 2.0
-
-
-class Model:
-    def __init__(self):
-        self.w = tf.Variable([[0.5, -0.25], [0.75, 0.5]])
-        self.last = None
-
-
-@janus.jit
-def step(model, xs, opts):
-    h = tf.zeros([1, 2])
-    for x in xs:
-        h = tf.matmul(h + x, model.w)
-    model.last = h * SCALE
-    return tf.reduce_sum(h) * opts["k"]
-
+PROGRAM = "import json, sys\n" + STEP_PROGRAM + '''
 
 warm = janus.cache.warm_start(step) if sys.argv[1] == "warm" else None
 out = {"warm": warm, "results": [], "eager": []}

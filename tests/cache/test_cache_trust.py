@@ -17,30 +17,11 @@ import tensorflow as tf
 import janus
 from janus.cache import files
 from janus.cache import record as rec
+from tests.cache.helpers import STEP_PROGRAM
 
 store_module = sys.modules["janus.cache.store"]  # (janus.cache.store is also a function)
 
-SOURCE = '''
-import janus
-import tensorflow as tf
-
-SCALE = 2.0
-
-
-class Model:
-    def __init__(self):
-        self.w = tf.Variable([[0.5, -0.25], [0.75, 0.5]])
-        self.last = None
-
-
-@janus.jit
-def step(model, xs, opts):
-    h = tf.zeros([1, 2])
-    for x in xs:
-        h = tf.matmul(h + x, model.w)
-    model.last = h * SCALE
-    return tf.reduce_sum(h) * opts["k"]
-'''
+SOURCE = STEP_PROGRAM
 MODULE = "janus_trust_mod"
 
 
