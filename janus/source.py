@@ -71,6 +71,16 @@ def parse_function(fn: types.FunctionType) -> tuple[gast.FunctionDef, SourceInfo
     if not defs:
         raise ConversionError("only `def` functions are converted (lambdas run eagerly)",
                               function=name, filename=filename, lineno=first_line)
+    code = fn.__code__
+    params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    found = defs[0].args
+    found_params = tuple(a.arg for a in found.posonlyargs + found.args + found.kwonlyargs)
+    if defs[0].name != code.co_name or found_params != params:
+        # inspect finds a function's source from its code's first line: a code object
+        # whose lines are not the def's would give another function's source
+        raise ConversionError(f"the source found at line {first_line} is `def "
+                              f"{defs[0].name}`, not this function's", function=name,
+                              filename=filename, lineno=code.co_firstlineno)
     node = gast.ast_to_gast(defs[0])
     node.decorator_list = []
     return node, SourceInfo(name, filename, first_line, text)

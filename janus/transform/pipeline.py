@@ -181,9 +181,14 @@ def made_by_converted_code(fn) -> bool:
 
 def _requalified(code: types.CodeType, old: str, new: str) -> types.CodeType:
     """`code` and the code nested in it with qualified names under `new` instead of `old`
-    (a nested def of the converted code is `f.<locals>.inner`, as in the original)."""
+    (a nested def of the converted code is `f.<locals>.inner`, as in the original, also
+    inside a loop body or branch janus made a function of)."""
     def rename(text):
-        return new + text[len(old):] if text == old or text.startswith(old + ".") else text
+        if not (text == old or text.startswith(old + ".")):
+            return text
+        parts = (new + text[len(old):]).split(".<locals>.")
+        kept = [p for p in parts[:-1] if not p.startswith(RUNTIME)] + parts[-1:]
+        return ".<locals>.".join(kept)
     consts = tuple(_requalified(c, old, new) if isinstance(c, types.CodeType) else
                    rename(c) if isinstance(c, str) else c for c in code.co_consts)
     if hasattr(code, "co_qualname"):

@@ -56,9 +56,19 @@ def _set_ctx(node, ctx):
             child.ctx = type(ctx)()
 
 
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
 def statements(template: str, **replacements) -> list:
-    """Parse `template` into gast statements, replacing names by nodes or names."""
+    """Parse `template` into gast statements, replacing names by nodes or names.
+
+    The template's own nodes have no location (`copy_location` gives them one); the
+    nodes substituted into it keep theirs (the user's lines)."""
     tree = gast.ast_to_gast(ast.parse(textwrap.dedent(template)))
+    for node in gast.walk(tree):
+        for attr in _LOCATION:
+            if attr in node._attributes:
+                setattr(node, attr, None)
     tree = _Substitute(replacements).visit(tree)
     return tree.body
 
@@ -78,12 +88,28 @@ def constant(value) -> gast.Constant:
 
 
 def copy_location(new, old):
-    """Give every node in `new` (a node or list) the location of `old`."""
+    """Give the nodes in `new` (a node or list) that janus made the location of `old`
+    (the roots) or of their nearest located ancestor; nodes that have one (the user's
+    code substituted into a template) keep it, so a nested def or a statement in a loop
+    body keeps its own lines (its code object's first line is how its source is found)."""
+    start = (getattr(old, "lineno", None) or 1, getattr(old, "col_offset", None) or 0)
+    end = (getattr(old, "end_lineno", None) or start[0],
+           getattr(old, "end_col_offset", None) or 0)
+    if end < start:
+        end = start
     for root in new if isinstance(new, list) else [new]:
-        for child in gast.walk(root):
-            if hasattr(child, "lineno") or isinstance(child, (gast.stmt, gast.expr)):
-                child.lineno = getattr(old, "lineno", 1)
-                child.col_offset = getattr(old, "col_offset", 0)
-                child.end_lineno = getattr(old, "end_lineno", child.lineno)
-                child.end_col_offset = getattr(old, "end_col_offset", 0)
+        _fill(root, start, end)
     return new
+
+
+def _fill(node, start, end):
+    if "lineno" in node._attributes:
+        if getattr(node, "lineno", None) is None:
+            node.lineno, node.col_offset = start
+            node.end_lineno, node.end_col_offset = end
+        elif getattr(node, "end_lineno", None) is None:
+            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+        start = (node.lineno, node.col_offset)
+        end = (node.end_lineno, node.end_col_offset)
+    for child in gast.iter_child_nodes(node):
+        _fill(child, start, start)

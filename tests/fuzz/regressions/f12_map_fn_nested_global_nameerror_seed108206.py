@@ -27,7 +27,7 @@ def f(s, x, xs, n, flag):
 # minimized: janus-raised:NameError: NameError: in user code:
 FINDING = 'F12'
 KIND = 'janus-raised:NameError'
-XFAIL = 'F12: a nested def handed to tf.map_fn inside a loop, reading a module global, raises NameError/TypeError under janus on the first call'
+XFAIL = None
 CALLS = [{'shape': [3], 'dtype': 'float32', 'seed': 36, 'len': 0, 'n': 1, 'flag': True, 'obj': 'main'}]
 
 if __name__ == "__main__":

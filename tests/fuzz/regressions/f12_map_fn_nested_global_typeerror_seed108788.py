@@ -28,7 +28,7 @@ def f(s, x, xs, n, flag):
 # minimized: janus-raised:TypeError: TypeError: in user code:
 FINDING = 'F12'
 KIND = 'janus-raised:TypeError'
-XFAIL = 'F12: a nested def handed to tf.map_fn inside a loop, reading a module global, raises NameError/TypeError under janus on the first call'
+XFAIL = None
 CALLS = [{'shape': [3], 'dtype': 'float32', 'seed': 24, 'len': 0, 'n': 2, 'flag': True, 'obj': 'main'}]
 
 if __name__ == "__main__":
