@@ -16,6 +16,8 @@ WORKLOADS = {
     "treernn": "models.treernn",
     "treelstm": "models.treelstm",
     "ppo": "models.ppo",
+    "actor_critic": "models.actor_critic",
+    "decoder": "models.decoder",
     "gan": "models.gan",
 }
 

@@ -45,3 +45,27 @@ def expert_matches_eager():
         assert_same_variables(workload, s1, s2, atol=max(atol, 1e-5))
         return eager, s1, s2
     return check
+
+
+@pytest.fixture
+def janus_matches_eager():
+    """check(workload, n_steps, host_state=None, **jit_options): janus.jit(step) equals the
+    plain step after every call -- result, stdout, exceptions and the whole heap reachable
+    from the state and the arguments (variables, optimizer slots, lists, attributes; see
+    tests/differential.py) -- and ``host_state(state)`` (what the heap snapshot cannot see,
+    e.g. numpy RNG states) is equal too. Returns the janus stats."""
+    def check(workload, n_steps: int, host_state=None, **options):
+        import janus
+        from tests.differential import Call, _run, compare_outcomes
+
+        plain_state, janus_state = workload.make_state(), workload.make_state()
+        jitted = janus.jit(workload.step, **options)
+        for i, batch in enumerate(workload.batches(n_steps)):
+            expected = _run(workload.step, Call(plain_state, *batch), plain_state)
+            actual = _run(jitted, Call(janus_state, *batch), janus_state)
+            where = f"step {i} ({janus.stats(jitted)})"
+            compare_outcomes(expected, actual, where)
+            if host_state is not None:
+                assert host_state(janus_state) == host_state(plain_state), where
+        return janus.stats(jitted)
+    return check
