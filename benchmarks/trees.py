@@ -2,7 +2,8 @@
 
     python -m benchmarks.trees [--quick] [--executors ...] [--out DIR]
 
-Training is the models' own step. Inference is the unmodified recursive forward pass
+Training is the models' own step (`treelstm_labels`: per-tree Python labels, hand-written
+SGD). Inference is the unmodified recursive forward pass
 over a batch of trees (root logits, summed so executors can be compared); its expert
 is the same level-batched graph as the training expert, without the update.
 """
@@ -74,7 +75,7 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
     args = p.parse_args(argv)
     executors = [e for e in args.executors.split(",") if e]
     quiet_tensorflow()
-    from models import treelstm, treernn
+    from models import treelstm, treelstm_labels, treernn
 
     size, preset = PRESETS["quick" if args.quick else "full"]
     config = RunConfig(warmup=preset.warmup, steps=preset.steps, windows=preset.windows,
@@ -83,6 +84,9 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
     for module in (treelstm, treernn):
         factories.append(lambda m=module: m.workload(size=size, seed=args.seed))
         factories.append(lambda m=module: inference_workload(m, size, args.seed))
+    # labels on the Python trees, a hand-written SGD (issue 11's first bar)
+    factories.append(lambda: treelstm_labels.workload(size=size, seed=args.seed))
+    factories.append(lambda: treelstm_labels.inference_workload(size=size, seed=args.seed))
     results = run(factories, executors, config, size, args.out, stem="trees")
     print()
     print(report.table(results))
