@@ -22,7 +22,7 @@ class Guard:
     """One assumption about one value. `kind` picks the check; `expected` is what
     the graph was built for; `where` is the user's line that made the assumption."""
 
-    kind: str  # type | id | value | len | keys | tensor | tensor_list
+    kind: str  # type | id | value | number | len | keys | tensor | tensor_list
     source: Source
     expected: Any
     where: str = ""
@@ -39,6 +39,9 @@ class Guard:
             text = f"{self.source} is <{type(exp).__name__} at {id(exp):#x}>"
         elif self.kind == "value":
             text = f"{self.source} == {exp!r}"
+        elif self.kind == "number":
+            text = f"type({self.source}) is {exp.__name__}" + \
+                (" (fits int32)" if exp is int else "")
         elif self.kind == "len":
             text = f"len({self.source}) == {exp}"
         elif self.kind == "keys":
@@ -96,6 +99,19 @@ def _shape_test(var: str, shape: tuple) -> str:
     return f"(lambda s: {' and '.join(parts)})({var}._shape_tuple())"
 
 
+INT32 = (-2 ** 31, 2 ** 31 - 1)
+
+
+def _number_test(var: str, const: str, kind: type) -> str:
+    """A Python number fed as a tensor: its type; an int also fits int32, so a list of
+    such ints converts to an int32 tensor as plain Python's would (see values.py)."""
+    if kind is int:
+        return f"type({var}) is int and {INT32[0]} <= {var} <= {INT32[1]}"
+    if kind is float:
+        return f"type({var}) is float"
+    raise ValueError(f"not a number type: {kind!r:.100}")
+
+
 class GuardSet:
     """The host-side guards of one specialization, compiled into `check(args, kwargs)`,
     which returns -1 when all hold, else the index of the first guard that fails."""
@@ -140,6 +156,8 @@ class GuardSet:
             elif guard.kind == "value":
                 env[f"T{index}"] = type(guard.expected)
                 test = f"type({var}) is T{index} and {var} == {const}"
+            elif guard.kind == "number":
+                test = _number_test(var, const, guard.expected)
             elif guard.kind == "len":
                 test = f"len({var}) == {const}"
             elif guard.kind == "keys":

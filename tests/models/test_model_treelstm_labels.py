@@ -38,3 +38,20 @@ def _nodes(tree):
     if not tree.is_leaf:
         yield from _nodes(tree.left)
         yield from _nodes(tree.right)
+
+
+def test_janus_equals_eager_with_one_generation_for_all_batches():
+    import janus
+    from tests.models.conftest import assert_same_variables
+    from models.common import to_float
+
+    for wl in (treelstm_labels.workload("tiny"), treelstm_labels.inference_workload("tiny")):
+        eager_state, janus_state = wl.make_state(), wl.make_state()
+        step = janus.jit(wl.step)
+        for batch in wl.batches(6):
+            expected = to_float(wl.step(eager_state, *batch))
+            actual = to_float(step(janus_state, *batch))
+            np.testing.assert_allclose(actual, expected, atol=1e-4, rtol=0)
+        assert_same_variables(wl, eager_state, janus_state, atol=1e-4)
+        stats = janus.stats(step)
+        assert stats.generations == 1 and stats.graph_calls == 4, janus.explain(step)
