@@ -241,6 +241,13 @@ class Source:
         return source
 
 
+def steps_code(steps: tuple) -> str:
+    """`.label[0]`: steps rendered for generated code, each re-checked."""
+    for step in steps:
+        _check_step(step)
+    return "".join(_render_step(op, value) for op, value in steps)
+
+
 def from_record(value, allow_local: bool = False) -> Source:
     """A source as a record on disk holds it: structured (`to_json`) or older text."""
     if isinstance(value, str):
