@@ -1,8 +1,9 @@
 """Tree models, training and inference, side by side (the recursion issue's benchmark).
 
-    python -m benchmarks.trees [--quick] [--executors ...] [--out DIR]
+    python -m benchmarks.trees [--quick] [--executors ...] [--models ...] [--out DIR]
 
-Training is the models' own step. Inference is the unmodified recursive forward pass
+Training is the models' own step (`treelstm_labels`: per-tree Python labels, hand-written
+SGD). Inference is the unmodified recursive forward pass
 over a batch of trees (root logits, summed so executors can be compared); its expert
 is the same level-batched graph as the training expert, without the update.
 """
@@ -71,18 +72,37 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
                    help=f"comma-separated from {','.join(EXECUTORS)}")
     p.add_argument("--out", default=DEFAULT_OUT)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--models", default="",
+                   help="comma-separated workload names (default: all), e.g. "
+                        "treelstm_labels,treelstm_labels_infer")
+    p.add_argument("--size", choices=["full", "quick", "tiny"], help="override the size")
+    p.add_argument("--steps", type=int, help="measured steps per executor")
+    p.add_argument("--warmup", type=int, help="untimed steps per executor")
     args = p.parse_args(argv)
     executors = [e for e in args.executors.split(",") if e]
     quiet_tensorflow()
-    from models import treelstm, treernn
+    from models import treelstm, treelstm_labels, treernn
 
     size, preset = PRESETS["quick" if args.quick else "full"]
-    config = RunConfig(warmup=preset.warmup, steps=preset.steps, windows=preset.windows,
-                       budget_s=preset.budget_s)
-    factories = []
+    size = args.size or size
+    config = RunConfig(warmup=preset.warmup if args.warmup is None else args.warmup,
+                       steps=preset.steps if args.steps is None else args.steps,
+                       windows=preset.windows, budget_s=preset.budget_s)
+    named = {}
     for module in (treelstm, treernn):
-        factories.append(lambda m=module: m.workload(size=size, seed=args.seed))
-        factories.append(lambda m=module: inference_workload(m, size, args.seed))
+        named[module.__name__.split(".")[-1]] = \
+            lambda m=module: m.workload(size=size, seed=args.seed)
+        named[module.__name__.split(".")[-1] + "_infer"] = \
+            lambda m=module: inference_workload(m, size, args.seed)
+    # labels on the Python trees, a hand-written SGD (issue 11's first bar)
+    named["treelstm_labels"] = lambda: treelstm_labels.workload(size=size, seed=args.seed)
+    named["treelstm_labels_infer"] = \
+        lambda: treelstm_labels.inference_workload(size=size, seed=args.seed)
+    wanted = [m for m in args.models.split(",") if m] or list(named)
+    unknown = [m for m in wanted if m not in named]
+    if unknown:
+        p.error(f"unknown models {unknown}; known: {', '.join(named)}")
+    factories = [named[m] for m in wanted]
     results = run(factories, executors, config, size, args.out, stem="trees")
     print()
     print(report.table(results))

@@ -282,6 +282,8 @@ class JitFunction:
                 self.stats.time_generating += time.perf_counter() - start
         spec.context = context
         with self._lock:
+            if spec.plan != self.plan:  # the trace fed values it found varying (by role)
+                self._generalize(spec.plan)
             self._next_id += 1
             self.stats.generations += 1
             self._expected_inputs = spec.inputs

@@ -1,6 +1,7 @@
 """The generalization ladder: the more general plan that follows a host guard which keeps
 failing (append-only lists, Python numbers fed as tensors, dynamic dimensions, lists of
-varying length)."""
+varying length). A number is generalized by role: `args[1][3].label` failing feeds
+`args[1][*].label`, the label of every item."""
 from __future__ import annotations
 
 import tensorflow as tf
@@ -15,7 +16,9 @@ def next_plan(plan: Plan, guard, value, spec):
         return plan.with_append_only(expr)
     if guard.kind == "value" and type(guard.expected) in (int, float) and \
             type(value) is type(guard.expected):
-        return plan.with_scalar(expr)
+        # every value of the same role (this field of every item of the container) at once
+        role = guard.source.role
+        return None if role in plan.kept else plan.with_scalar(role)
     if guard.kind == "tensor" and tf.is_tensor(value) and hasattr(value, "shape"):
         dtype, shape = guard.expected
         if value.dtype.name == dtype and len(value.shape) == len(shape):

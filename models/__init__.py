@@ -15,6 +15,7 @@ WORKLOADS = {
     "lstm_lm": "models.lstm_lm",
     "treernn": "models.treernn",
     "treelstm": "models.treelstm",
+    "treelstm_labels": "models.treelstm_labels",
     "ppo": "models.ppo",
     "actor_critic": "models.actor_critic",
     "decoder": "models.decoder",

@@ -24,7 +24,8 @@ from janus.graphgen.guards import Guard, GuardSet
 from janus.graphgen.sources import SourceError, evaluate, from_record, is_name
 
 FORMAT = 2
-_GUARD_KINDS = ("type", "id", "value", "len", "keys", "tensor", "tensor_list")
+_GUARD_KINDS = ("type", "id", "value", "number", "len", "keys", "tensor", "tensor_list")
+_NUMBERS = {"int": int, "float": float}
 _EFFECT_KINDS = ("setattr", "delattr", "contents", "extend")
 _VALUE_TYPES = (bool, int, float, str, type(None))
 
@@ -197,6 +198,8 @@ def _export(spec) -> dict:
                 handles[id(_handle(guard.expected))] = guard.source
         elif guard.kind == "type":
             expected = _qualified(expected)
+        elif guard.kind == "number":
+            expected = expected.__name__
         elif guard.kind in ("tensor", "tensor_list"):
             expected = [expected[0], list(expected[1])]
         if guard.source.is_process_local:
@@ -323,6 +326,9 @@ def _parse(data: dict) -> dict:
                      all(type(k) in _VALUE_TYPES for k in expected), "dict keys")
         elif kind == "type":
             _require(type(expected) is str, "a class name")
+        elif kind == "number":
+            _require(expected in _NUMBERS, "a number type")
+            expected = _NUMBERS[expected]
         elif kind == "id":
             _require(isinstance(expected, dict), "an identity")
         else:

@@ -14,7 +14,7 @@ import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR  # no tensor at import:
 # creating one would initialize TF's devices (tf.config could no longer set them up)
 
-from janus.graphgen.sources import Source, environment
+from janus.graphgen.sources import Source, environment, steps_code
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Guard:
     """One assumption about one value. `kind` picks the check; `expected` is what
     the graph was built for; `where` is the user's line that made the assumption."""
 
-    kind: str  # type | id | value | len | keys | tensor | tensor_list
+    kind: str  # type | id | value | number | len | keys | tensor | tensor_list
     source: Source
     expected: Any
     where: str = ""
@@ -39,6 +39,9 @@ class Guard:
             text = f"{self.source} is <{type(exp).__name__} at {id(exp):#x}>"
         elif self.kind == "value":
             text = f"{self.source} == {exp!r}"
+        elif self.kind == "number":
+            text = f"type({self.source}) is {exp.__name__}" + \
+                (" (fits int32)" if exp is int else "")
         elif self.kind == "len":
             text = f"len({self.source}) == {exp}"
         elif self.kind == "keys":
@@ -96,6 +99,19 @@ def _shape_test(var: str, shape: tuple) -> str:
     return f"(lambda s: {' and '.join(parts)})({var}._shape_tuple())"
 
 
+INT32 = (-2 ** 31, 2 ** 31 - 1)
+
+
+def _number_test(var: str, const: str, kind: type) -> str:
+    """A Python number fed as a tensor: its type; an int also fits int32, so a list of
+    such ints converts to an int32 tensor as plain Python's would (see values.py)."""
+    if kind is int:
+        return f"type({var}) is int and {INT32[0]} <= {var} <= {INT32[1]}"
+    if kind is float:
+        return f"type({var}) is float"
+    raise ValueError(f"not a number type: {kind!r:.100}")
+
+
 class GuardSet:
     """The host-side guards of one specialization, compiled into `check(args, kwargs)`,
     which returns -1 when all hold, else the index of the first guard that fails."""
@@ -114,7 +130,8 @@ class GuardSet:
     def _compile(guards, globals_, cells):
         """The check function's code is built from validated source paths and small ints
         only; every expected value reaches it through its environment (`E3`), never as
-        text."""
+        text. Guards of one role over the items of a container (`type(args[1][k]) is
+        Node` for every k) are one loop (`_role_groups`)."""
         env: dict = {**environment(globals_, cells), "EagerTensor": EAGER_TENSOR}
         lines = ["def check(args, kwargs):", "    g = 0", "    try:"]
         names: dict[str, str] = {}
@@ -129,36 +146,154 @@ class GuardSet:
         for index, guard in enumerate(guards):
             if type(guard.source) is not Source:
                 raise TypeError(f"a guard on {guard.source!r:.100}, not on a Source")
+        groups = _role_groups(guards)
+        done: set = set()
+        for index, guard in enumerate(guards):
+            if index in done:
+                continue
+            group = groups.get(index)
+            if group is not None:
+                _emit_loop(lines, env, guards, group, index)
+                done.update(group.members)
+                continue
             lines.append(f"        g = {index}")
             var = value_of(guard.source)
             const = f"E{index}"
             env[const] = guard.expected
-            if guard.kind == "type":
-                test = f"type({var}) is {const}"
-            elif guard.kind == "id":
-                test = f"{var} is {const}"
-            elif guard.kind == "value":
+            if guard.kind == "value":
                 env[f"T{index}"] = type(guard.expected)
-                test = f"type({var}) is T{index} and {var} == {const}"
-            elif guard.kind == "len":
-                test = f"len({var}) == {const}"
-            elif guard.kind == "keys":
-                test = f"list({var}) == {const}"
-            elif guard.kind == "tensor":
-                dtype, shape = guard.expected
-                env[f"D{index}"] = tf.as_dtype(dtype)
-                test = (f"type({var}) is EagerTensor and {var}.dtype == D{index} and "
-                        + _shape_test(var, shape))
-            elif guard.kind == "tensor_list":
-                dtype, shape = guard.expected
-                env[f"D{index}"] = tf.as_dtype(dtype)
-                test = (f"type({var}) is list and len({var}) > 0 and all(type(e) is EagerTensor"
-                        f" and e.dtype == D{index} and {_shape_test('e', shape)} "
-                        f"for e in {var})")
-            else:
-                raise ValueError(f"unknown guard kind {guard.kind}")
-            lines.append(f"        if not ({test}): return {index}")
+            lines.append(f"        if not ({_test(guard, var, const, f'T{index}', f'D{index}', env)}):"
+                         f" return {index}")
         lines += ["    except Exception:", "        return g", "    return -1"]
         code = "\n".join(lines)
         exec(compile(code, "<janus guards>", "exec"), env)
         return code, env["check"]
+
+
+def _test(guard: Guard, var: str, const: str, type_name: str, dtype_name: str,
+          env: dict) -> str:
+    """The Python test of one guard on the value in `var` (expected value in `const`)."""
+    kind = guard.kind
+    if kind == "type":
+        return f"type({var}) is {const}"
+    if kind == "id":
+        return f"{var} is {const}"
+    if kind == "value":
+        return f"type({var}) is {type_name} and {var} == {const}"
+    if kind == "number":
+        return _number_test(var, const, guard.expected)
+    if kind == "len":
+        return f"len({var}) == {const}"
+    if kind == "keys":
+        return f"list({var}) == {const}"
+    if kind == "tensor":
+        dtype, shape = guard.expected
+        env[dtype_name] = tf.as_dtype(dtype)
+        return (f"type({var}) is EagerTensor and {var}.dtype == {dtype_name} and "
+                + _shape_test(var, shape))
+    if kind == "tensor_list":
+        dtype, shape = guard.expected
+        env[dtype_name] = tf.as_dtype(dtype)
+        return (f"type({var}) is list and len({var}) > 0 and all(type(e) is EagerTensor"
+                f" and e.dtype == {dtype_name} and {_shape_test('e', shape)} "
+                f"for e in {var})")
+    raise ValueError(f"unknown guard kind {kind}")
+
+
+@dataclasses.dataclass
+class _Group:
+    """Guards of one kind and role on items of one container, checked in one loop."""
+
+    container: Source
+    rest: tuple          # the steps after the item
+    members: list        # guard indices, in order
+    items: list          # the item index of each member
+    whole: bool = False  # members cover items 0..n-1 of a list/tuple of guarded length
+
+
+_GROUPED = ("type", "id", "value", "number", "tensor")
+_MIN_GROUP = 3
+
+
+def _role_groups(guards: list[Guard]) -> dict:
+    """first member index -> _Group, for guards that share kind, role and (except value
+    guards) expected value, whose source has one int item step. A group is emitted where
+    its first member was, so it is formed only if every guard on a prefix of a member's
+    path (`type(args[1][3]) is Node` before `args[1][3].label`) comes before that."""
+    by_expr: dict[str, list[int]] = {}
+    for index, guard in enumerate(guards):
+        by_expr.setdefault(guard.source.expr, []).append(index)
+    candidates: dict[tuple, _Group] = {}
+    for index, guard in enumerate(guards):
+        steps = guard.source.steps
+        items = [k for k, (op, key) in enumerate(steps) if op == "item" and type(key) is int]
+        if guard.kind not in _GROUPED or len(items) != 1:
+            continue
+        at = items[0]
+        expected = guard.expected if guard.kind != "id" else id(guard.expected)
+        key = (guard.kind, guard.source.role,
+               None if guard.kind == "value" else (type(expected), expected))
+        try:
+            hash(key)
+        except TypeError:
+            continue
+        group = candidates.get(key)
+        if group is None:
+            group = candidates[key] = _Group(Source(guard.source.root, steps[:at]),
+                                             steps[at + 1:], [], [])
+        group.members.append(index)
+        group.items.append(steps[at][1])
+    groups = {}
+    for group in candidates.values():
+        first = group.members[0]
+        if len(group.members) < _MIN_GROUP or len(set(group.items)) != len(group.items):
+            continue
+        if not all(i < first for m in group.members
+                   for i in _prefix_guards(guards[m].source, by_expr)):
+            continue
+        on_container = [guards[i] for i in by_expr.get(group.container.expr, ()) if i < first]
+        group.whole = group.items == list(range(len(group.items))) and \
+            any(g.kind == "len" and g.expected == len(group.items) for g in on_container) and \
+            any(g.kind == "type" and g.expected in (list, tuple) for g in on_container)
+        groups[first] = group
+    return groups
+
+
+def _prefix_guards(source: Source, by_expr: dict) -> list[int]:
+    """Indices of the guards on strict prefixes of `source`'s path."""
+    found = []
+    for k in range(len(source.steps)):
+        found += by_expr.get(Source(source.root, source.steps[:k]).expr, [])
+    return found
+
+
+def _emit_loop(lines: list, env: dict, guards: list, group: _Group, n: int) -> None:
+    """One loop over the group's items: `for k, e in enumerate(args[1]): v = e.label...`,
+    returning the index of the member that fails (or raises)."""
+    first = guards[group.members[0]]
+    env[f"GI{n}"] = tuple(group.members)
+    env[f"GE{n}"] = first.expected
+    env[f"GT{n}"] = type(first.expected)
+    rest = steps_code(group.rest)
+    container = group.container.code()
+    var = "e" if group.whole and not rest else "v"
+    if first.kind == "value":
+        env[f"GX{n}"] = tuple(guards[m].expected for m in group.members)
+        test = f"type({var}) is type(x) and {var} == x"
+    else:
+        test = _test(first, var, f"GE{n}", f"GT{n}", f"GD{n}", env)
+    lines.append(f"        g = {group.members[0]}")
+    if group.whole:
+        lines.append(f"        for k, e in enumerate({container}):")
+        read = f"e{rest}"
+    else:
+        env[f"GK{n}"] = tuple(group.items)
+        lines.append(f"        c = {container}")
+        lines.append(f"        for k, i in enumerate(GK{n}):")
+        read = f"c[i]{rest}"
+    lines.append(f"            g = GI{n}[k]")
+    if first.kind == "value":
+        lines.append(f"            x = GX{n}[k]")
+    if var == "v":
+        lines.append(f"            v = {read}")
+    lines.append(f"            if not ({test}): return g")

@@ -15,7 +15,10 @@ class Plan:
     dynamic_lists: frozenset = frozenset()   # source exprs fed as stacked tensors
     general_branches: frozenset = frozenset()  # (function, site id) built as tf.cond
     append_only: frozenset = frozenset()  # heap lists only appended to: length not guarded
-    scalars: frozenset = frozenset()      # Python numbers fed as scalar tensors
+    scalars: frozenset = frozenset()      # Python numbers fed as scalar tensors: source
+    #                                       exprs or roles (`args[1][*].label`, Source.role)
+    kept: frozenset = frozenset()         # roles whose values stay guarded (feeding them
+    #                                       failed: used as an index or count, say)
 
     def tensor_shape(self, expr: str, shape: tuple) -> tuple:
         dims = dict(self.dynamic_dims).get(expr, ())
@@ -35,6 +38,14 @@ class Plan:
     def with_scalar(self, expr: str) -> "Plan":
         return dataclasses.replace(self, scalars=self.scalars | {expr})
 
+    def is_scalar(self, source) -> bool:
+        """Whether the Python number at `source` is fed (by its expr or its role)."""
+        return source.expr in self.scalars or source.role in self.scalars
+
+    def with_kept(self, roles) -> "Plan":
+        return dataclasses.replace(self, scalars=self.scalars - set(roles),
+                                   kept=self.kept | set(roles))
+
     def with_append_only(self, expr: str) -> "Plan":
         return dataclasses.replace(self, append_only=self.append_only | {expr})
 
@@ -48,6 +59,7 @@ class Plan:
         lines += [f"list {e} is only appended to: its length is not assumed"
                   for e in sorted(self.append_only)]
         lines += [f"number {e} is fed as a scalar tensor" for e in sorted(self.scalars)]
+        lines += [f"number {e} stays guarded (feeding it failed)" for e in sorted(self.kept)]
         return lines or ["fully specialized"]
 
 

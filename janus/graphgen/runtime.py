@@ -21,7 +21,7 @@ from janus.graphgen.tracer import is_symbolic
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
-                                   SymbolicScalar, dynamic_length)
+                                   SymbolicScalar, dynamic_length, pack_scalars)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
 from janus.recursion.table import table_layout
@@ -128,6 +128,11 @@ def _dynamic_zip(fn, args, kwargs):
     if kwargs or not all(isinstance(a, DynamicList) for a in args):
         raise ConversionError("zip() of a list of varying length with a list of fixed length")
     return DynamicList(tuple(a.stacked for a in args))
+
+
+def _is_tensorflow(fn) -> bool:
+    module = getattr(fn, "__module__", None) or ""
+    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras")
 
 
 _FUNCTIONAL_OPS = {"map_fn", "map_fn_v2", "scan", "scan_v2", "foldl", "foldl_v2", "foldr",
@@ -308,6 +313,9 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         given = (args, kwargs)
         args = tuple(self._traced_callback(site, fn, a) for a in args)
         kwargs = {k: self._traced_callback(site, fn, v) for k, v in kwargs.items()}
+        if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
+            args = tuple(pack_scalars(a) for a in args)
+            kwargs = {k: pack_scalars(v) for k, v in kwargs.items()}
         # TF's map_fn/scan/foldl set the variable scope's caching device while they trace
         # a callback and only reset it when it returns: a callback that refuses to convert
         # must not leave it set (later eager variable creation would fail)

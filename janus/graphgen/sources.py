@@ -159,6 +159,17 @@ class Source:
         return self._then(("item", key))
 
     @property
+    def role(self) -> str:
+        """The path with every int item index as `[*]`: `args[1][*].label` for
+        `args[1][3].label`. Values of one role are the same field of the items of one
+        container (what janus relaxes together). Never rendered into code."""
+        if not any(op == "item" and type(key) is int for op, key in self.steps):
+            return self.expr
+        return _render_root(self.root) + "".join(
+            "[*]" if op == "item" and type(key) is int else _render_step(op, key)
+            for op, key in self.steps)
+
+    @property
     def is_table(self) -> bool:
         return self.root[0] == "table"
 
@@ -228,6 +239,13 @@ class Source:
         if source.expr != text.strip():
             raise SourceError(f"not in canonical form: {text!r:.200}")
         return source
+
+
+def steps_code(steps: tuple) -> str:
+    """`.label[0]`: steps rendered for generated code, each re-checked."""
+    for step in steps:
+        _check_step(step)
+    return "".join(_render_step(op, value) for op, value in steps)
 
 
 def from_record(value, allow_local: bool = False) -> Source:

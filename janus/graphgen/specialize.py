@@ -17,11 +17,12 @@ from janus.graphgen.guards import GuardSet, InGraphGuard
 from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
 from janus.graphgen.sources import Source, arg, environment, kwarg
-from janus.graphgen.tracer import Tracer
+from janus.graphgen.tracer import Tracer, VaryingRole
 from janus.recursion.subgraph import SubGraph
 from janus.recursion.table import build_table, compile_visitor
 
 _MAX_TRACES = 4
+_MAX_PROMOTIONS = 4  # retraces that feed roles found varying (graphgen/tracer.py)
 
 
 @dataclasses.dataclass
@@ -132,7 +133,9 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     instance = converted.instantiate(runtime)
     inputs = list(expected_inputs)
     tables: dict = {}
-    for _ in range(_MAX_TRACES):
+    promoted: set = set()  # roles fed since the first trace saw their values differ
+    traces = promotions = 0
+    while True:
         tracer = Tracer(plan, profile, inputs, tables)
         tracer.top_function = converted.original
         tracer.functions[id(converted)] = converted
@@ -156,16 +159,35 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
         function = tf.function(body, input_signature=signature, autograph=False,
                                reduce_retracing=False, jit_compile=jit_compile or None)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            concrete = function.get_concrete_function()
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                concrete = function.get_concrete_function()
+        except VaryingRole:
+            pass
+        except Exception:  # noqa: BLE001 - retried below, or raised
+            if not promoted:
+                raise
+            # feeding these roles failed (an index, a count...): their values stay guarded
+            plan, promoted = plan.with_kept(promoted), set()
+            continue
+        new_roles = tracer.varying_roles - plan.scalars
+        if new_roles and promotions < _MAX_PROMOTIONS:
+            promotions += 1
+            promoted |= new_roles
+            for role in sorted(new_roles):
+                plan = plan.with_scalar(role)
+            continue
+        if new_roles:
+            raise ConversionError("Python values of too many roles vary across list items")
         used = list({s.expr: (s, k, spec) for s, k, spec in tracer.used_inputs}.values())
         traced_tables = tracer.tables()
         if not tracer.missing and used == inputs and traced_tables == tables:
             break
+        traces += 1
+        if traces >= _MAX_TRACES:
+            raise ConversionError("the graph's inputs did not settle after several traces")
         inputs, tables = used, traced_tables
-    else:
-        raise ConversionError("the graph's inputs did not settle after several traces")
     for warning in caught:  # only the final trace's warnings concern the user
         warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                warning.lineno)

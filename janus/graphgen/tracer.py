@@ -19,7 +19,7 @@ from janus.fallback.heap import HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import active
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
-from janus.graphgen.guards import EAGER_TENSOR, Guard, InGraphGuard
+from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard
 from janus.graphgen.sources import Source
 from janus.graphgen.values import AppendOnlyList, DynamicList, SymbolicScalar
 from janus.transform.pipeline import made_by_converted_code
@@ -44,6 +44,12 @@ def _is_per_replica(value) -> bool:
     return type(value).__name__ == "PerReplica" and \
         type(value).__module__.startswith("tensorflow.python.distribute") and \
         isinstance(getattr(value, "values", None), tuple)
+
+
+class VaryingRole(BaseException):
+    """Stops a trace early: a role's values differ, so it is retraced with the role fed.
+    (A BaseException so that the user's `except Exception` does not swallow it; if user
+    code swallows it anyway, `generate` still sees `Tracer.varying_roles`.)"""
 
 
 class Tracer:
@@ -78,6 +84,9 @@ class Tracer:
         # recursion: function -> (root sources, cases) expected from the previous trace
         self.expected_tables = expected_tables or {}
         self.recursion: dict[str, dict] = {}
+        # roles (Source.role) of Python numbers seen with different values in this trace
+        self.role_values: dict[str, object] = {}
+        self.varying_roles: set[str] = set()
 
     def recursion_group(self, function: str) -> dict:
         return self.recursion.setdefault(function, {"roots": []})
@@ -149,10 +158,14 @@ class Tracer:
             self.guard("tensor", source, spec)
             return self.input(source, "tensor", spec)
         if isinstance(value, _SCALARS):
-            if source.expr in self.plan.scalars and type(value) in (int, float):
-                self.guard("type", source, type(value))
-                dtype = "float64" if type(value) is float else "int64"
-                return SymbolicScalar(self.input(source, "tensor", (dtype, ())), type(value))
+            if type(value) in (int, float):
+                if not self.plan.is_scalar(source):
+                    self._note_role_value(source, value)
+                elif type(value) is float or INT32[0] <= value <= INT32[1]:
+                    self.guard("number", source, type(value))
+                    dtype = "float64" if type(value) is float else "int64"
+                    return SymbolicScalar(self.input(source, "tensor", (dtype, ())),
+                                          type(value))
             self.guard("value", source, value)
             return value
         if isinstance(value, types.ModuleType) or isinstance(value, (types.FunctionType, type,
@@ -189,6 +202,20 @@ class Tracer:
             self.guard("type", source, type(value))
         self.register(value, source)
         return value
+
+    def _note_role_value(self, source: Source, value) -> None:
+        """Python numbers of one role (the same field of a container's items) that differ
+        are data, not structure: the trace stops and `generate` retraces with the role fed
+        (`varying_roles`), unless feeding it failed before (`plan.kept`)."""
+        role = source.role
+        if role == source.expr or role in self.plan.kept:
+            return
+        seen = self.role_values.setdefault(role, value)
+        if type(seen) is type(value) and seen == value or role in self.varying_roles:
+            return
+        self.varying_roles.add(role)
+        if not self.callback_depth:
+            raise VaryingRole(role)
 
     def read(self, value) -> None:
         """Note that a copied heap list's items or length were used."""

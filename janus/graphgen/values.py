@@ -203,7 +203,32 @@ def _truediv(a, b):
 
 
 def _convert_scalar(value, dtype=None, name=None, as_ref=False):
-    return tf.cast(value.tensor, dtype or SymbolicScalar._dtype(value.kind))
+    """As TF converts the Python number: int32 for an int (fed ints are guarded to fit),
+    float32 for a float, unless a dtype is asked for."""
+    return tf.cast(value.tensor, dtype or _DEFAULT_DTYPES[value.kind])
+
+
+_DEFAULT_DTYPES = {int: tf.int32, float: tf.float32, bool: tf.bool}
+
+
+def pack_scalars(value):
+    """A list/tuple (nested) holding SymbolicScalars, as a TF op given it would see the
+    Python numbers: each becomes a tensor of the dtype TF would pack the list to (the dtype
+    of a tensor in it, else float32 if any float, else int32 — int64 if a Python int in
+    it needs it). Other values as they are."""
+    if type(value) not in (list, tuple):
+        return value
+    leaves = tf.nest.flatten(value)
+    if not any(isinstance(v, SymbolicScalar) for v in leaves):
+        return value
+    dtype = next((v.dtype for v in leaves if tf.is_tensor(v)), None)
+    if dtype is None:
+        kinds = {v.kind if isinstance(v, SymbolicScalar) else type(v) for v in leaves}
+        wide = any(type(v) is int and not -2 ** 31 <= v < 2 ** 31 for v in leaves)
+        dtype = tf.float32 if float in kinds else tf.bool if kinds == {bool} else \
+            tf.int64 if wide else tf.int32
+    return tf.nest.map_structure(
+        lambda v: tf.cast(v.tensor, dtype) if isinstance(v, SymbolicScalar) else v, value)
 
 
 tf.register_tensor_conversion_function(SymbolicScalar, _convert_scalar)

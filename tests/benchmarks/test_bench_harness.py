@@ -120,3 +120,15 @@ def test_bad_arguments_exit():
         bench_run.parse_args(["--models", "nope"])
     with pytest.raises(SystemExit):
         bench_run.parse_args(["--executors", "eager,magic"])
+
+
+def test_tree_benchmark_runs_the_labelled_treelstm(tmp_path):
+    from benchmarks import trees as trees_bench
+
+    results = trees_bench.main(["--size", "tiny", "--executors", "eager,expert", "--warmup", "1",
+                                "--steps", "2", "--models",
+                                "treelstm_labels,treelstm_labels_infer", "--out", str(tmp_path)])
+    assert set(results["models"]) == {"treelstm_labels", "treelstm_labels_infer"}
+    for model in results["models"].values():
+        assert model["executors"]["expert"]["status"] == "ok"
+        assert model["executors"]["expert"]["ratio_to_expert"] == 1.0

@@ -463,3 +463,46 @@ def generator_loop(g):
     name, b = g.fresh("batches"), g.fresh("b")
     g.helpers.append(f"def {name}(items):\n    for it in items:\n        yield it * 1.0\n")
     return [f"for {b} in {name}(xs):", f"    acc = acc + {b}"]
+
+
+# -- lists of objects with per-item Python numbers (issue 11: relaxation by role) --------
+
+@rule(0.9)
+def item_attributes(g):
+    """A global list of objects whose per-item Python numbers differ across the items and
+    change between calls (written at the end of each call), read as data, in branches,
+    as list indices and through float(): janus may feed them by role (`ITEMS[*].w`) or
+    keep them guarded, never compute something else."""
+    cls, items, it, j = g.fresh("Item"), g.fresh("ITEMS"), g.fresh("it"), g.fresh("j")
+    count = g.rng.randint(2, 4)
+    g.helpers.append(f"class {cls}:\n"
+                     f"    def __init__(self, w, c):\n"
+                     f"        self.w = w\n"
+                     f"        self.c = c\n")
+    start = [g.rng.randint(0, 4) for _ in range(count)]
+    g.helpers.append(f"{items} = [{', '.join(f'{cls}({w}, {w * 0.25})' for w in start)}]\n")
+    uses = g.rng.sample(["data", "float_data", "branch", "index", "float", "tensor"],
+                        g.rng.randint(1, 3))
+    body = []
+    for use in uses:
+        if use == "data":
+            body.append(f"    acc = acc + {it}.w * 0.1")
+        elif use == "float_data":
+            body.append(f"    acc = acc * (1.0 + {it}.c)")
+        elif use == "branch":
+            body += [f"    if {it}.w > {g.rng.randint(0, 3)}:",
+                     "        acc = acc * 0.9",
+                     "    else:",
+                     "        acc = acc + 0.1"]
+        elif use == "index":
+            body.append(f"    acc = acc * (0.5, 1.0, 1.5, 2.0, 2.5)[{it}.w % 5]")
+        elif use == "float":
+            body.append(f"    acc = acc - float({it}.w) * 0.05")
+        else:
+            body.append(f"    acc = acc + tf.cast(tf.one_hot({it}.w % 5, 5)[0], acc.dtype)")
+    lines = [f"for {it} in {items}:"] + body
+    if g.chance(0.8):  # the items' numbers change between calls
+        lines += [f"for {j}, {it} in enumerate({items}):",
+                  f"    {it}.w = ({it}.w * 3 + {j} + {g.int_expr()}) % 5",
+                  f"    {it}.c = {it}.c * 0.5 + 0.25"]
+    return lines
