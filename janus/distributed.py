@@ -5,12 +5,15 @@
 The launcher picks free ports on 127.0.0.1 (binding port 0), starts one process per
 worker with its TF_CONFIG, prints the chief's per-step losses, and stops every worker
 when it finishes, fails, is interrupted or runs past `--timeout`. Each worker trains a
-classifier of `models/` (lenet, resnet) with a `janus.jit` distributed step
-(`strategy.run` + `strategy.reduce`: after two profiled calls it runs as a janus graph
-that includes the per-replica step); `--executor eager|function` runs the same step
-plainly or under `tf.function` for comparison. The global batch is split evenly over
-the workers, and the loss is summed over a replica's examples and divided by the global
-batch, so N workers compute what one worker computes with the whole batch.
+model of `models/` (the classifiers lenet and resnet, or the LSTM language model
+lstm_lm, whose recurrent state is a Python attribute carried across windows) with a
+`janus.jit` distributed step (`strategy.run` + `strategy.reduce`: after two profiled
+calls it runs as a janus graph that includes the per-replica step); `--executor
+eager|function` runs the same step plainly or under `tf.function` for comparison. The
+global batch is split evenly over the workers (a worker always gets the same rows, so
+the LM's carried state stays its own), and each replica's loss is weighted by its share
+of the global batch, so N workers compute what one worker computes with the whole
+batch.
 
 GPUs use the same code path: each worker's strategy takes the GPUs it sees (one
 replica per GPU); on a CPU-only machine each worker is one replica.
@@ -28,7 +31,7 @@ import sys
 import threading
 import time
 
-MODELS = ("lenet", "resnet")
+MODELS = ("lenet", "resnet", "lstm_lm")
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # janus/ and models/
 
 
@@ -129,6 +132,78 @@ def _stop(procs) -> None:
             p.wait(timeout=10)
 
 
+# -- a TensorFlow bug the workers refuse to walk into ------------------------------------
+
+def onednn_odd_batch_hazard(model, per_replica_batch: int) -> str | None:
+    """Why this model would crash TensorFlow with this per-replica batch, or None.
+
+    TensorFlow 2.21 on CPU with oneDNN (the default, TF_ENABLE_ONEDNN_OPTS unset or 1)
+    corrupts the heap in the gradient of a 1x1 convolution with stride 2 (the filter
+    gradient, Conv2DBackpropFilter) when the batch is odd: "malloc(): corrupted top size",
+    SIGSEGV/SIGABRT, eagerly, under tf.function and in janus graphs alike, in a thread or
+    not, with or without tf.distribute (reproduced with a single `tf.nn.conv2d`). ResNet's
+    projection shortcuts are such convolutions, so a tiny ResNet whose batch of 2 is split
+    over 2 workers (1 example each) crashed every executor.
+    """
+    if per_replica_batch % 2 == 0 or os.environ.get("TF_ENABLE_ONEDNN_OPTS", "1") == "0":
+        return None
+    for layer in getattr(model, "_flatten_layers", lambda: [])():
+        if type(layer).__name__ == "Conv2D" and tuple(layer.kernel_size) == (1, 1) and \
+                max(layer.strides) > 1:
+            return (f"{layer.name} is a 1x1 convolution with strides {layer.strides}: with oneDNN, "
+                    f"TensorFlow's gradient of it corrupts the heap for an odd batch "
+                    f"({per_replica_batch} per replica). Use an even per-replica batch, or "
+                    "TF_ENABLE_ONEDNN_OPTS=0")
+    return None
+
+
+# -- the per-replica steps --------------------------------------------------------------------------
+
+def classifier_replica_step(state, global_batch: int):
+    """A classifier's step: the loss summed over this replica's examples / the global batch."""
+    import tensorflow as tf
+
+    model_ = state.model
+
+    def replica_step(x, y):
+        with tf.GradientTape() as tape:
+            logits = model_(x, training=True)
+            per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y,
+                                                                         logits=logits)
+            loss = tf.reduce_sum(per_example) / global_batch
+        grads = tape.gradient(loss, model_.trainable_variables)
+        state.optimizer.apply_gradients(zip(grads, model_.trainable_variables))
+        return loss
+
+    return replica_step
+
+
+def lm_replica_step(state, global_batch: int):
+    """`models.lstm_lm.step` per replica: the window's mean loss weighted by this replica's
+    share of the batch; the gradients clipped by the global norm of the *summed* gradients
+    (what one worker clips). The Keras optimizer sums gradients over replicas itself (it
+    cannot be told not to), so each replica hands it its 1/N of the clipped sum."""
+    import tensorflow as tf
+
+    from models.lstm_lm import CLIP_NORM
+
+    model = state.model
+
+    def replica_step(x, y):
+        context = tf.distribute.get_replica_context()
+        with tf.GradientTape() as tape:
+            loss = model(x, y) * tf.cast(tf.shape(x)[0], tf.float32) / global_batch
+        variables = model.trainable_variables
+        grads = [tf.convert_to_tensor(g) for g in tape.gradient(loss, variables)]
+        grads = context.all_reduce(tf.distribute.ReduceOp.SUM, grads)
+        grads, _ = tf.clip_by_global_norm(grads, CLIP_NORM)
+        share = 1.0 / context.num_replicas_in_sync
+        state.optimizer.apply_gradients(zip([g * share for g in grads], variables))
+        return loss
+
+    return replica_step
+
+
 # -- one worker --------------------------------------------------------------------------
 
 def worker(index: int, workers: int, model: str, steps: int, size: str, executor: str,
@@ -148,27 +223,23 @@ def worker(index: int, workers: int, model: str, steps: int, size: str, executor
     replicas = strategy.num_replicas_in_sync
     if global_batch % replicas:
         raise SystemExit(f"global batch {global_batch} does not split over {replicas} replicas")
-    images = np.stack([b[0].numpy() for b in batches])
-    labels = np.stack([b[1].numpy() for b in batches])
+    hazard = onednn_odd_batch_hazard(state.model, global_batch // replicas)
+    if hazard:
+        raise SystemExit(f"janus.distributed: {model}: {hazard}")
+    if model == "lstm_lm":  # the carried LSTM state holds this replica's rows only
+        state.model.hidden = tuple(h[:global_batch // replicas] for h in state.model.hidden)
+    inputs = np.stack([b[0].numpy() for b in batches])  # [steps, global batch, ...]
+    targets = np.stack([b[1].numpy() for b in batches])
 
     def shard(context: tf.distribute.InputContext):
         per = global_batch // context.num_input_pipelines  # this worker's rows of each batch
         lo = context.input_pipeline_id * per
-        data = tf.data.Dataset.from_tensor_slices((images[:, lo:lo + per],
-                                                   labels[:, lo:lo + per]))
+        data = tf.data.Dataset.from_tensor_slices((inputs[:, lo:lo + per],
+                                                   targets[:, lo:lo + per]))
         return data.unbatch().batch(context.get_per_replica_batch_size(global_batch))
 
-    model_ = state.model
-
-    def replica_step(x, y):
-        with tf.GradientTape() as tape:
-            logits = model_(x, training=True)
-            per_example = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y,
-                                                                         logits=logits)
-            loss = tf.reduce_sum(per_example) / global_batch
-        grads = tape.gradient(loss, model_.trainable_variables)
-        state.optimizer.apply_gradients(zip(grads, model_.trainable_variables))
-        return loss
+    replica_step = (lm_replica_step if model == "lstm_lm" else classifier_replica_step)(
+        state, global_batch)
 
     def dist_step(x, y):
         per_replica = strategy.run(replica_step, args=(x, y))
