@@ -49,6 +49,17 @@ class Config:
     max_reasons: int = 64
     max_plan_history: int = 16
 
+    def __setattr__(self, name, value):
+        if name in self.__dict__:  # a change, not __init__ (see `version`)
+            _changes[0] += 1
+        object.__setattr__(self, name, value)
+
+    @staticmethod
+    def version() -> int:
+        """Grows whenever a field of an existing Config changes: derived configs (a
+        function's options applied) can be cached until then."""
+        return _changes[0]
+
     def replace(self, **changes) -> "Config":
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
@@ -56,5 +67,6 @@ class Config:
         return dataclasses.replace(self, **changes)
 
 
+_changes = [0]
 config = Config()
 """The process-wide defaults; change attributes to affect functions jitted later."""

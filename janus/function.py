@@ -71,6 +71,7 @@ class JitFunction:
         functools.update_wrapper(self, fn)
         global_config.replace(**options)  # validates option names
         self.options = options
+        self._config = None  # (Config.version(), global config with `options` applied)
         self.stats = Stats()
         self._lock = threading.RLock()
         self._reset_state()
@@ -98,7 +99,12 @@ class JitFunction:
     def config(self) -> Config:
         """The process-wide config with this function's options applied (read per call,
         so changes to `janus.config` take effect at once)."""
-        return global_config.replace(**self.options) if self.options else global_config
+        if not self.options:
+            return global_config
+        cached = self._config
+        if cached is None or cached[0] != Config.version():
+            cached = self._config = (Config.version(), global_config.replace(**self.options))
+        return cached[1]
 
     def reset(self) -> None:
         """Forget profiles, graphs and counters."""
@@ -325,7 +331,7 @@ class JitFunction:
         start = time.perf_counter()
         with safety.interrupts_held():  # Ctrl-C: all of the call's effects or none
             try:
-                results = runner.concrete(*inputs)
+                results = runner.call(inputs)
             except Exception as exc:  # noqa: BLE001 - handled below, outside the hold
                 failure = exc
             else:

@@ -420,7 +420,7 @@ def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, 
     try:
         subgraphs = tuple(SubGraph(fn, parsed["node_index"][fn], cases)
                           for fn, (_, cases) in tables.items())
-        feed = _compile_feed(inputs, env[2], env[3], tables)
+        feed = _compile_feed(inputs, env[2], env[3], tables, guards)
         feed(args, kwargs)  # the node tables of this call must build (known node structures)
     except Exception:  # noqa: BLE001 - a structure the recorded graph does not cover
         return None

@@ -14,21 +14,14 @@ import re
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen.sources import Source, environment
+from janus.graphgen.sources import Source
+from janus.graphgen.sources import evaluate as _evaluate
 from janus.graphgen.values import DynamicList, SymbolicScalar
 
-_COMPILED: dict = {}  # source expression -> code (evaluated on every graph call)
-_MAX_COMPILED = 4096
-
-
 def evaluate(source: Source, args: tuple, kwargs: dict, globals_: dict, cells: tuple):
-    """`graphgen.sources.evaluate`, with the expression compiled once (not per call)."""
-    code = _COMPILED.get(source.expr)
-    if code is None:
-        if len(_COMPILED) >= _MAX_COMPILED:
-            _COMPILED.clear()
-        code = _COMPILED[source.expr] = compile(source.expr, "<janus source>", "eval")
-    return eval(code, {"args": args, "kwargs": kwargs, **environment(globals_, cells)})
+    """The value at `source` for this call (`graphgen.sources.evaluate`: a getattr/getitem
+    walk, no per-call namespace or `eval`)."""
+    return _evaluate(source, args, kwargs, globals_, cells)
 
 
 MARKER = re.compile("\x00janus(\\d+)([rsf])(.*?)\x00")

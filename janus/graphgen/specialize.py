@@ -13,13 +13,14 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback import heap
+from janus.graphgen import calls
 from janus.graphgen.guards import GuardSet, InGraphGuard
 from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
 from janus.graphgen.sources import Source, arg, environment, kwarg
 from janus.graphgen.tracer import Tracer, VaryingRole
 from janus.recursion.subgraph import SubGraph
-from janus.recursion.table import build_table, compile_visitor
+from janus.recursion.table import compile_builder
 
 _MAX_TRACES = 4
 _MAX_PROMOTIONS = 4  # retraces that feed roles found varying (graphgen/tracer.py)
@@ -52,11 +53,15 @@ class Specialization:
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
 
     def run(self, args: tuple, kwargs: dict, env: tuple):
-        results = self.concrete(*self.feed(args, kwargs))
+        results = self.call(self.feed(args, kwargs))
         if not isinstance(results, (list, tuple)):
             results = [results]
         heap.apply(self.effects, results, env)
         return heap.rebuild(self.result, results, env)
+
+    def call(self, inputs: list):
+        """The graph on the feed's inputs (see graphgen/calls.py)."""
+        return calls.call_graph(self.concrete, inputs)
 
     def op_histogram(self) -> dict[str, int]:
         counts = collections.Counter()
@@ -87,36 +92,53 @@ class Specialization:
         return "\n".join(lines)
 
 
-def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict):
-    """`feed(args, kwargs)`: the graph's inputs for a call, read from their sources.
-    Node tables of recursive calls are built here (and raise NoCase on new structures).
-    The code is built from validated source paths (`Source.code()`) and table names
-    rendered as string literals; nothing else becomes text."""
+def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict, guards=()):
+    """`feed(args, kwargs)`: the graph's inputs for a call, read from their sources, as
+    tensors of the traced dtypes and shapes (see graphgen/calls.py; `guards` are the
+    host guards that already checked some of them). Node tables of recursive calls are
+    built here (and raise NoCase on new structures). The code is built from validated
+    source paths (`Source.code()`) and table names rendered as string literals; nothing
+    else becomes text."""
+    vouched = {(g.kind, g.source.expr, _spec_key(g.expected)) for g in guards
+               if g.kind in ("tensor", "tensor_list")}
     lines = ["def feed(args, kwargs):"]
-    env = {"stack": tf.stack, "build_table": build_table, **environment(globals_, cells)}
+    env = {"stack": calls.stack, "checked": calls.checked, "to_tensor": calls.to_tensor,
+           **environment(globals_, cells)}
     table_vars = {}
     for k, (function, (roots, cases)) in enumerate(tables.items()):
-        env[f"CASES{k}"] = list(cases)
-        env[f"VISIT{k}"] = compile_visitor(list(cases))
+        env[f"BUILD{k}"] = compile_builder(list(cases))
         table_vars[function] = f"table{k}"
-        lines.append(f"    table{k} = build_table([{', '.join(_code(r) for r in roots)}], "
-                     f"CASES{k}, VISIT{k})")
+        lines.append(f"    table{k} = BUILD{k}([{', '.join(_code(r) for r in roots)}])")
     lines.append("    return [")
-    for source, kind, _ in inputs:
+    for index, (source, kind, (dtype, shape)) in enumerate(inputs):
+        env[f"D{index}"], env[f"S{index}"] = tf.as_dtype(dtype), tuple(shape)
         if kind == "stack":
-            lines.append(f"        stack({_code(source)}),")
+            if ("tensor_list", _code(source), _spec_key((dtype, tuple(shape)[1:]))) in vouched:
+                lines.append(f"        stack({_code(source)}),")
+            else:
+                lines.append(f"        checked(stack({_code(source)}), D{index}, S{index}),")
         elif kind == "table":
             if type(source) is not Source or not source.is_table:
                 raise ValueError(f"not a table input: {source!r:.100}")
             _, function, name = source.root
-            lines.append(f"        {table_vars[function]}[{str.__repr__(str(name))}],")
+            env[f"E{index}"] = tf.as_dtype(dtype).as_datatype_enum
+            lines.append(f"        to_tensor({table_vars[function]}"
+                         f"[{str.__repr__(str(name))}], E{index}),")
         elif kind == "tensor":
-            lines.append(f"        {_code(source)},")
+            if ("tensor", _code(source), _spec_key((dtype, shape))) in vouched:
+                lines.append(f"        {_code(source)},")
+            else:
+                lines.append(f"        checked({_code(source)}, D{index}, S{index}),")
         else:
             raise ValueError(f"unknown input kind {kind!r:.100}")
     lines.append("    ]")
     exec(compile("\n".join(lines), "<janus feed>", "exec"), env)
     return env["feed"]
+
+
+def _spec_key(spec) -> tuple:
+    dtype, shape = spec
+    return (str(dtype), tuple(shape))
 
 
 def _code(source) -> str:
@@ -194,7 +216,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     guards = GuardSet(list(tracer.guards.values()), env[2], env[3])
     return Specialization(
         id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,
-        concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables),
+        concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables, guards.guards),
         result=captured["result"], effects=captured["effects"],
         generation_time=time.perf_counter() - start, converted=converted,
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)

@@ -8,7 +8,7 @@ import tensorflow as tf
 import janus
 from janus import events
 from janus.cache.recorder import recorder
-from janus.fallback import heap, mixed
+from janus.fallback import mixed
 from janus.graphgen import sources
 from janus.transform import pipeline
 
@@ -71,7 +71,6 @@ def sizes(jitted) -> dict:
         "recorder.spec_list": len(state.specs) if state else 0,
         "sources.cells": len(sources.CELLS),
         "sources.modules": len(sources.MODULES),
-        "heap.compiled": len(heap._COMPILED),
         "convert.cache": len(pipeline._cache),
     }
 

@@ -1,0 +1,244 @@
+"""janus's fixed per-call host cost, phase by phase, next to a bare graph call.
+
+    python -m benchmarks.overhead [--quick] [--models rnn,treelstm,...] [--calls N] [--out DIR]
+
+For each model: janus runs its step until it is steady (its calls run as graphs), then,
+on one batch, every phase of a janus call is timed on its own over many repetitions
+(median of several rounds, microseconds per call):
+
+- ``dispatch``: deciding how to run the call (host guard check included);
+- ``guards``: the host guard check alone;
+- ``feed``: reading the graph's inputs (node tables for recursion included);
+- ``tables``: building the node tables alone (recursive models);
+- ``graph``: calling the graph the way janus does;
+- ``bare``: ``ConcreteFunction(*inputs)``, the plain TF call of the same graph;
+- ``write_back``: heap write-back and result rebuilding;
+- ``janus``: the whole ``fn(state, *batch)`` call;
+- ``overhead``: ``janus - bare`` (janus's host cost beyond a bare graph call).
+
+Next to it: the expert's whole call and its host work (time outside its
+``tf.function`` calls: e.g. linearizing trees into a node table), naive
+``tf.function``'s call, and one-off latencies: janus's first call (profiling), its time
+generating graphs, and naive ``tf.function``'s first call (its trace).
+
+The machine may be shared: numbers are as measured (medians of rounds).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import statistics
+import time
+from typing import Callable, Optional, Sequence
+
+from benchmarks.run import DEFAULT_OUT, quiet_tensorflow
+
+QUICK_MODELS = ("rnn", "treelstm", "treernn", "lenet", "lstm_lm")
+ROUNDS = 5
+
+
+def per_call(fns: dict, calls: int, rounds: int = ROUNDS) -> dict:
+    """Seconds per call of each zero-argument function in `fns`: the median over `rounds`
+    of the mean over `calls` calls, the functions taking turns in each round (so a burst
+    of load on the shared machine hits all of them alike)."""
+    times: dict = {name: [] for name in fns}
+    for fn in fns.values():
+        fn()
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            times[name].append((time.perf_counter() - start) / calls)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+@contextlib.contextmanager
+def time_inside_tf_functions():
+    """Accumulate the seconds spent inside (outermost) `tf.function` calls."""
+    from tensorflow.python.eager.polymorphic_function import polymorphic_function as pf
+
+    original = pf.Function.__call__
+    spent = {"seconds": 0.0, "depth": 0}
+
+    def timed(self, *args, **kwargs):
+        spent["depth"] += 1
+        start = time.perf_counter()
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            spent["depth"] -= 1
+            if spent["depth"] == 0:
+                spent["seconds"] += time.perf_counter() - start
+
+    pf.Function.__call__ = timed
+    try:
+        yield spent
+    finally:
+        pf.Function.__call__ = original
+
+
+def _steady(fn, state, batches, limit: int = 40):
+    """Call until a few calls in a row ran as graphs; the janus call's stats."""
+    import janus
+
+    stats = janus.stats(fn)
+    streak = 0
+    for i in range(limit):
+        before = stats.graph_calls
+        fn(state, *batches[i % len(batches)])
+        streak = streak + 1 if stats.graph_calls > before else 0
+        if streak >= 3:
+            return True
+    return False
+
+
+def _table_builder(spec, env):
+    """A zero-argument function building the spec's node tables (None without recursion)."""
+    if not spec.tables:
+        return None
+    from janus.graphgen.sources import evaluate
+    from janus.recursion.table import compile_builder
+
+    work = [([evaluate(r, *env) for r in roots], compile_builder(list(cases)))
+            for roots, cases in spec.tables.values()]
+    return lambda: [build(nodes) for nodes, build in work]
+
+
+def measure_model(name: str, size: str, calls: int, seed: int = 0) -> dict:
+    """The per-phase table of one model (see the module docstring)."""
+    import janus
+    import tensorflow as tf
+    from janus.config import config as janus_config
+    from models import get_workload
+
+    workload = get_workload(name, size=size, seed=seed)
+    batches = workload.batches(8)
+    batch = batches[0]
+    out: dict = {"model": name, "size": size}
+
+    # naive tf.function: its first call traces
+    state = workload.make_state()
+    naive = tf.function(workload.step)
+    start = time.perf_counter()
+    try:
+        naive(state, *batch)
+        out["tf_function_first_call_s"] = time.perf_counter() - start
+        out["tf_function_us"] = per_call({"": lambda: naive(state, *batch)}, calls)[""] * 1e6
+    except Exception as exc:  # noqa: BLE001 - naive tf.function fails on some models
+        out["tf_function_error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:100]}"
+
+    if workload.expert is not None:
+        state = workload.make_state()
+        expert = workload.expert(state)
+        expert(*batch)
+        out["expert_us"] = per_call({"": lambda: expert(*batch)}, calls)[""] * 1e6
+        with time_inside_tf_functions() as spent:
+            n = calls * ROUNDS
+            start = time.perf_counter()
+            for _ in range(n):
+                expert(*batch)
+            total = time.perf_counter() - start
+        out["expert_host_us"] = (total - spent["seconds"]) / n * 1e6
+
+    state = workload.make_state()
+    fn = janus.jit(workload.step)
+    start = time.perf_counter()
+    fn(state, *batch)
+    out["janus_first_call_s"] = time.perf_counter() - start
+    steady = _steady(fn, state, batches)
+    stats = janus.stats(fn)
+    out.update(janus_generations=stats.generations, janus_generation_s=stats.time_generating,
+               janus_steady=steady)
+    jit = fn
+    args, kwargs = (state,) + tuple(batch), {}
+    env = jit._env(args, kwargs)
+    cfg = janus_config
+    spec = next((s for s in jit.specializations if s.guards.check(args, kwargs) < 0), None)
+    if spec is None:
+        out["error"] = "no specialization fits the measured batch"
+        return out
+    inputs = spec.feed(args, kwargs)
+    results = spec.concrete(*inputs)
+
+    def dispatch():
+        with jit._lock:
+            jit._decide(args, kwargs, cfg)
+
+    phases = {
+        "dispatch": dispatch,
+        "guards": lambda: spec.guards.check(args, kwargs),
+        "feed": lambda: spec.feed(args, kwargs),
+        "graph": lambda: spec.call(inputs),
+        "bare": lambda: spec.concrete(*inputs),
+        "write_back": lambda: jit._write_back(spec, results, env),
+        "janus": lambda: fn(*args),
+    }
+    tables = _table_builder(spec, env)
+    if tables is not None:
+        phases["tables"] = tables
+    for phase, seconds in per_call(phases, calls).items():
+        out[f"{phase}_us"] = seconds * 1e6
+    out["overhead_us"] = out["janus_us"] - out["bare_us"]
+    out["janus_graph_calls"] = janus.stats(fn).graph_calls
+    if "expert_us" in out:
+        out["ratio_to_expert"] = out["expert_us"] / out["janus_us"]
+    return out
+
+
+COLUMNS = [("janus", "janus_us"), ("bare", "bare_us"), ("overhead", "overhead_us"),
+           ("dispatch", "dispatch_us"), ("guards", "guards_us"), ("feed", "feed_us"),
+           ("tables", "tables_us"), ("graph", "graph_us"), ("write", "write_back_us"),
+           ("expert", "expert_us"), ("exp.host", "expert_host_us"),
+           ("tf.func", "tf_function_us")]
+
+
+def table(rows: list[dict]) -> str:
+    """Per-call microseconds, then first-call latencies, as text."""
+    head = f"{'model':<10}" + "".join(f"{title:>10}" for title, _ in COLUMNS) + f"{'vs expert':>10}"
+    lines = ["per-call time (us, median of rounds)", head, "-" * len(head)]
+    for row in rows:
+        cells = "".join(f"{row[key]:>10.0f}" if isinstance(row.get(key), float) else f"{'-':>10}"
+                        for _, key in COLUMNS)
+        ratio = row.get("ratio_to_expert")
+        lines.append(f"{row['model']:<10}{cells}{(f'{ratio:.2f}x' if ratio else '-'):>10}")
+    lines += ["", "first-call latency (s)",
+              f"{'model':<10}{'janus 1st':>10}{'generating':>11}{'gens':>6}{'tf.function 1st':>16}"]
+    for row in rows:
+        tf_first = row.get("tf_function_first_call_s")
+        lines.append(f"{row['model']:<10}{row.get('janus_first_call_s', 0):>10.2f}"
+                     f"{row.get('janus_generation_s', 0):>11.2f}{row.get('janus_generations', 0):>6}"
+                     + (f"{tf_first:>16.2f}" if tf_first is not None else f"{'error':>16}"))
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> list[dict]:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="quick model sizes")
+    p.add_argument("--size", choices=["full", "quick", "tiny"])
+    p.add_argument("--models", default=",".join(QUICK_MODELS))
+    p.add_argument("--calls", type=int, default=30, help="calls per timing round")
+    p.add_argument("--out", default=DEFAULT_OUT)
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    quiet_tensorflow()
+    size = args.size or ("quick" if args.quick else "full")
+    rows = []
+    for name in [m for m in args.models.split(",") if m]:
+        print(f"== {name} ({size})", flush=True)
+        rows.append(measure_model(name, size, args.calls, args.seed))
+    print()
+    print(table(rows))
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, "overhead.json")
+    with open(path, "w") as f:
+        json.dump({"size": size, "models": rows}, f, indent=1)
+    print(f"wrote {path}")
+    return rows
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Calling a specialization's graph with little host work per call.
+
+`ConcreteFunction(*inputs)` binds its arguments to the traced signature and casts each
+one to its `TensorSpec` on every call (~30 us per input here). janus already knows each
+input's dtype and shape: host guards checked the tensors read from the arguments, and
+the feed makes the others (stacked lists, node tables, Python numbers) with the right
+dtype. So the feed hands the graph ready tensors and `call_graph` calls the function
+flat, the way `ConcreteFunction` does after its checks (gradient tapes included).
+An input no guard vouches for goes through `checked`, which converts it and refuses a
+dtype or shape the graph was not traced for (TypeError, as `ConcreteFunction` would).
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+from tensorflow.python.eager import context as _context
+from tensorflow.python.framework.ops import EagerTensor
+from tensorflow.python.ops import gen_array_ops
+
+try:  # the flat call: TF's own, without the signature binding (see the module docstring)
+    from tensorflow.python.eager.polymorphic_function.concrete_function import \
+        ConcreteFunction as _ConcreteFunction
+    _FLAT = hasattr(_ConcreteFunction, "_call_flat")
+except ImportError:  # another TF layout: the public call
+    _ConcreteFunction, _FLAT = None, False
+
+
+def call_graph(concrete, inputs: list):
+    """`concrete(*inputs)` for inputs the feed made (tensors of the traced dtypes/shapes)."""
+    if _FLAT and type(concrete) is _ConcreteFunction:
+        return concrete._call_flat(inputs, concrete.captured_inputs)
+    return concrete(*inputs)
+
+
+def to_tensor(value, dtype_enum: int):
+    """A new tensor of a fresh host value (a node-table array, a Python number)."""
+    ctx = _context.context()
+    ctx.ensure_initialized()
+    return EagerTensor(value, ctx.device_name, dtype_enum)
+
+
+def stack(items: list):
+    """`tf.stack(items)` for a non-empty list of same-dtype eager tensors (guarded)."""
+    return gen_array_ops.pack(items, axis=0)
+
+
+def compatible(shape: tuple, dims: tuple) -> bool:
+    """Whether a concrete shape fits traced dims (None: any size)."""
+    return len(shape) == len(dims) and all(d is None or d == s for s, d in zip(shape, dims))
+
+
+def checked(value, dtype: tf.DType, dims: tuple):
+    """`value` as a tensor of `dtype` whose shape fits `dims`, or TypeError."""
+    if type(value) in (int, float):  # a Python number fed as a scalar (its type is guarded)
+        value = to_tensor(value, dtype.as_datatype_enum)
+    elif type(value) is not EagerTensor:
+        value = tf.convert_to_tensor(value, dtype)
+    if value.dtype != dtype:
+        raise TypeError(f"a graph input of dtype {value.dtype.name}, traced as {dtype.name}")
+    if not compatible(value._shape_tuple(), dims):
+        raise TypeError(f"a graph input of shape {value._shape_tuple()}, traced as {dims}")
+    return value
