@@ -54,8 +54,7 @@ class Specialization:
         results = self.concrete(*self.feed(args, kwargs))
         if not isinstance(results, (list, tuple)):
             results = [results]
-        heap.apply(self.effects, results, env)
-        return heap.rebuild(self.result, results, env)
+        return heap.write_back(self.effects, self.result, results, env)
 
     def op_histogram(self) -> dict[str, int]:
         counts = collections.Counter()
