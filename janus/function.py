@@ -364,8 +364,7 @@ class JitFunction:
         try:
             if not isinstance(results, (list, tuple)):
                 results = [results]
-            heap.apply(runner.effects, results, env)
-            return heap.rebuild(runner.result, results, env)
+            return heap.write_back(runner.effects, runner.result, results, env)
         except Exception as exc:  # noqa: BLE001 - cannot rerun: variables already changed
             self.report_internal("writing the graph's results back", exc, always_raise=True)
 

@@ -209,37 +209,59 @@ _DELETED = object()
 MISSING = _MISSING
 
 
-def apply(effects: list[Effect], results: list, env: tuple) -> None:
-    """Write a successful run's effects back to the Python heap, in program order.
+def write_back(effects: list[Effect], result, results: list, env: tuple):
+    """Write a successful run's effects back to the Python heap, in program order, and
+    rebuild its return value (the skeleton `result`).
+
+    Every path in them (an effect's target, a heap object a payload or the result
+    refers to: `G_DICT['l']`, `s.d`) names an object of the heap as it was before the
+    call, which is what the trace read; all are resolved before the first write, so an
+    earlier effect (a dict cleared and refilled, an attribute rebound, a list
+    reordered) cannot redirect a later one or the result.
 
     A KeyboardInterrupt arriving during the write-back is held until it is complete
     (the graph already updated the variables): all of the call's effects or none."""
     interrupted = None
-    for effect in effects:
-        try:
-            _apply_one(effect, results, env)
+    while True:
+        try:  # (resolving writes nothing: it can start over)
+            steps = [_resolve(effect, results, env) for effect in effects]
+            value = rebuild(result, results, env)
+            break
         except KeyboardInterrupt as exc:
             interrupted = exc
-            if effect.kind in ("setattr", "contents"):  # idempotent: write it (again)
-                _apply_one(effect, results, env)
+    for step in steps:
+        try:
+            _write(*step)
+        except KeyboardInterrupt as exc:
+            interrupted = exc
+            if step[0] in ("setattr", "contents"):  # idempotent: write it (again)
+                _write(*step)
     if interrupted is not None:
         raise interrupted
+    return value
 
 
-def _apply_one(effect: Effect, results: list, env: tuple) -> None:
+def _resolve(effect: Effect, results: list, env: tuple) -> tuple:
     if effect.kind == "print":
         args_skel, kwargs_skel = effect.payload
-        print(*rebuild(args_skel, results, env), **rebuild(kwargs_skel, results, env))
-        return
+        return ("print", None, "", (rebuild(args_skel, results, env),
+                                    rebuild(kwargs_skel, results, env)))
     target = evaluate(effect.source, *env)
-    if effect.kind == "setattr":
-        setattr(target, effect.name, rebuild(effect.payload, results, env))
-    elif effect.kind == "delattr":
-        delattr(target, effect.name)
-    elif effect.kind == "extend":
-        target.extend(rebuild(effect.payload, results, env))
+    payload = None if effect.kind == "delattr" else rebuild(effect.payload, results, env)
+    return (effect.kind, target, effect.name, payload)
+
+
+def _write(kind: str, target, name: str, payload) -> None:
+    if kind == "print":
+        print(*payload[0], **payload[1])
+    elif kind == "setattr":
+        setattr(target, name, payload)
+    elif kind == "delattr":
+        delattr(target, name)
+    elif kind == "extend":
+        target.extend(payload)
     elif isinstance(target, dict):
         target.clear()
-        target.update(rebuild(effect.payload, results, env))
+        target.update(payload)
     else:
-        target[:] = rebuild(effect.payload, results, env)
+        target[:] = payload

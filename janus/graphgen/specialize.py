@@ -56,8 +56,7 @@ class Specialization:
         results = self.call(self.feed(args, kwargs))
         if not isinstance(results, (list, tuple)):
             results = [results]
-        heap.apply(self.effects, results, env)
-        return heap.rebuild(self.result, results, env)
+        return heap.write_back(self.effects, self.result, results, env)
 
     def call(self, inputs: list):
         """The graph on the feed's inputs (see graphgen/calls.py)."""

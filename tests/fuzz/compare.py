@@ -30,7 +30,8 @@ def snapshot(value, seen=None):
         return ("npscalar", type(value).__name__, value.item())
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return (type(value).__name__, value)
-    if isinstance(value, _STATIC):
+    if isinstance(value, _STATIC) or hasattr(value, "__janus_function__"):
+        # (a function the program decorated with JIT is janus's wrapper on one side)
         return ("static", getattr(value, "__qualname__", "?"))
     if id(value) in seen:
         return ("cycle",)
@@ -110,7 +111,8 @@ def difference(expected, actual, where: str = "value") -> str | None:
 def module_heap(module) -> dict:
     """The module's data globals (containers, numbers, variables), not its code."""
     return {k: v for k, v in vars(module).items()
-            if not k.startswith("__") and not isinstance(v, _STATIC)}
+            if not k.startswith("__") and not isinstance(v, _STATIC) and
+            not hasattr(v, "__janus_function__")}
 
 
 _NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")

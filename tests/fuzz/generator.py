@@ -15,11 +15,15 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
 
 HEADER = '''\
+import functools
+
 import numpy as np
 import tensorflow as tf
+
+JIT = globals().get("JIT", lambda fn: fn)  # the fuzzer sets janus.jit on the janus side
 
 G_LIST = []
 G_DICT = {}
@@ -164,6 +168,12 @@ RETURNS = ["acc", "(acc, k)", "(acc, out)", "{'acc': acc, 'k': k}", "[acc, x]",
            "(k, len(out))", "(acc, s.count)"]
 EAGER_RETURNS = ["float(tf.reduce_sum(acc))", "acc.numpy()"]
 GRAPHABLE = 0.6  # fraction of programs without the constructs janus runs eagerly
+METHOD_ENTRY = 0.2  # fraction of programs whose entry point is a jitted method
+METHOD_RUN = """\
+    @JIT
+    def run(self, x, xs, n, flag):
+        return f(self, x, xs, n, flag)
+"""
 
 
 def generate(seed: int, n_calls: int | None = None) -> Program:
@@ -177,12 +187,16 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
     for _ in range(rng.randint(3, 7)):
         body += statement(g)
     body.append(f"return {rng.choice(RETURNS + ([] if g.graphable else EAGER_RETURNS))}")
+    if rng.random() < METHOD_ENTRY:
+        g.methods.insert(0, METHOD_RUN)
     if g.globals_declared:
         body.insert(0, "global " + ", ".join(sorted(g.globals_declared)))
     parts = [HEADER]
     parts += ["\n".join(h.rstrip("\n").splitlines()) + "\n" for h in g.helpers]
     state = STATE + "".join("\n" + m for m in g.methods)
     parts.append(state)
+    if g.methods and g.methods[0] is METHOD_RUN:
+        parts.append('ENTRY = "method"  # the fuzzer calls s.run(x, xs, n, flag)\n')
     parts.append("def f(s, x, xs, n, flag):\n" + "\n".join(indent(body)) + "\n")
     source = "\n\n".join(p.rstrip("\n") + "\n" for p in parts)
     calls = inputs.call_sequence(random.Random(seed * 7919 + 1), n_calls)

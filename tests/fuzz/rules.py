@@ -506,3 +506,172 @@ def item_attributes(g):
                   f"    {it}.w = ({it}.w * 3 + {j} + {g.int_expr()}) % 5",
                   f"    {it}.c = {it}.c * 0.5 + 0.25"]
     return lines
+
+
+# -- jitted methods, partials and bound methods as callbacks, dict state, one qualname
+#    for several functions (generator v4) ---------------------------------------------
+
+@rule(0.8)
+def jit_method(g):
+    """A State method the program decorates with `JIT` (janus.jit on the janus side),
+    mutating self, called on `s` and on another instance (a jitted callee inside the
+    jitted `f`, or a jitted entry point of its own when `f` runs eagerly)."""
+    name = g.fresh("jm")
+    g.methods.append(
+        "    @JIT\n"
+        f"    def {name}(self, t):\n"
+        "        self.count += 1\n"
+        "        self.hist.append(len(self.hist))\n"
+        f"        if self.count > {g.rng.randint(1, 3)}:\n"
+        "            self.total = self.total + 0.5\n"
+        "            self.h = tf.reduce_sum(t)\n"
+        "        return t * 0.9 + self.total * 0.1\n")
+    g.tensor_fns.append(f"s.{name}")
+    if g.chance(0.4):
+        o = g.fresh("o")
+        return [f"{o} = State()",
+                f"acc = {o}.{name}({g.texpr()}) + s.{name}(acc) * 0.5",
+                f"k = k + {o}.count"]
+    return [f"acc = s.{name}({g.texpr()})"]
+
+
+def _bound_callback(g, effect: str | None) -> list[str]:
+    """A callback TF traces given as `functools.partial` (of a helper, a nested def or a
+    bound method) or as a bound method reading `self`: `tf.map_fn(s.cb, flat)`."""
+    cb, flat = g.fresh("pcb"), g.fresh("flat")
+    how = g.choice(["helper", "nested", "method", "method_partial"])
+    kind = g.choice(["map_fn", "vectorized_map", "scan", "foldl", "while_loop", "cond"])
+    params, value, extra = {
+        "map_fn": (["e"], "e * w + G_SCALE", "w"),
+        "vectorized_map": (["e"], "e * w - 0.25", "w"),
+        "scan": (["a", "e"], "a * w + e", "w"),
+        "foldl": (["a", "e"], "a * w + e", "w"),
+        "while_loop": (["i", "a"], "(i + 1, a * w + 1.0)", "w"),
+        "cond": (["t"], "t * w + 1.0", "w"),
+    }[kind]
+    lines: list[str] = []
+    if how in ("method", "method_partial"):
+        # a bound method reads `self.total` for its factor; a partial of one gets it
+        sig = ", ".join(["self"] + params + ([extra] if how == "method_partial" else []))
+        body = [f"    def {cb}({sig}):"] + ([f"        {effect}"] if effect else [])
+        if how == "method":
+            body.append(f"        {extra} = self.total * 0.1 + 0.5")
+        g.methods.append("\n".join(body + [f"        return {value}"]) + "\n")
+        fn = f"s.{cb}" if how == "method" else \
+            f"functools.partial(s.{cb}, {extra}={g.choice(['0.5', 'float(k % 2)', 'G_SCALE'])})"
+    else:
+        body = [f"    {effect}"] if effect else []
+        define = [f"def {cb}({', '.join(params + [extra])}):", *body, f"    return {value}"]
+        if how == "helper":
+            g.helpers.append("\n".join(define) + "\n")
+        else:  # a nested def closing over a local of f
+            define[-1] = f"    return {value} + tf.reduce_sum(acc) * 0.0" if kind != "while_loop" \
+                else f"    return (i + 1, a * w + 1.0 + tf.reduce_sum(acc) * 0.0)"
+            lines += define
+        fn = f"functools.partial({cb}, {extra}={g.choice(['0.5', 'float(n % 3)', 'G_SCALE'])})"
+    if kind in ("map_fn", "vectorized_map", "scan"):
+        return lines + [f"{flat} = tf.reshape(acc, [-1])",
+                        f"acc = tf.reshape(tf.{kind}({fn}, {flat}), tf.shape(acc))"]
+    if kind == "foldl":
+        return lines + [f"{flat} = tf.reshape(acc, [-1])", f"acc = acc + tf.foldl({fn}, {flat})"]
+    if kind == "while_loop":
+        return lines + [f"acc = tf.while_loop(lambda i, a: i < n % 3 + 1, {fn}, "
+                        "(tf.constant(0), acc))[1]"]
+    return lines + [f"acc = tf.cond(tf.reduce_sum(acc) > 0, functools.partial({fn}, acc), "
+                    "lambda: acc - 1.0)"]
+
+
+@rule(0.7, max_depth=1)
+def bound_callback(g):
+    """functools.partial / bound methods handed to TF ops that trace them: graphs."""
+    return _bound_callback(g, None)
+
+
+@rule(0.4, max_depth=1, eager=True)
+def bound_callback_effect(g):
+    """The same with a heap write or print inside (janus must run the call eagerly)."""
+    return _bound_callback(g, g.choice(['print("pcb")', "G_LIST.append(1)"]))
+
+
+@rule(1.0, max_depth=2)
+def dict_state_loop(g):
+    """Dict-valued state (the state's dict, a global dict, a local dict) mutated in
+    loops, on Python and tensor conditions, then read back."""
+    i, d, key = g.fresh("i"), g.fresh("d"), g.fresh("key")
+    kind = g.rng.randint(0, 4)
+    if kind == 0:
+        return [f"for {i} in range({g.choice(['n % 3 + 1', '2', 'len(xs)'])}):",
+                f"    s.d['c'] = s.d.get('c', 0) + {i}",
+                f"    if {g.cond()}:",
+                "        s.d['t'] = acc * 0.5",
+                "acc = acc + tf.cast(s.d.get('c', 0), acc.dtype) * 0.1"]
+    if kind == 1:
+        return [f"{d} = {{}}",
+                f"for {i}, {key} in enumerate(xs):",
+                f"    {d}[{i}] = {key} * 0.5",
+                f"    {d}['n'] = {d}.get('n', 0) + 1",
+                f"for {key} in sorted(k for k in {d} if k != 'n'):",
+                f"    acc = acc + {d}[{key}]",
+                f"k = k + {d}.get('n', 0)"]
+    if kind == 2:
+        j = g.fresh("j")
+        return [f"{j} = 0",
+                f"while {j} < 2 and {g.tcond()}:",
+                f"    {j} += 1",
+                f"    G_DICT['w'] = G_DICT.get('w', 0) + {j}",
+                "    G_DICT.setdefault('l', []).append(k)",
+                f"    acc = acc * 0.5 + {g.texpr()}"]
+    if kind == 3:
+        return [f"for {i} in range(n % 3):",
+                f"    s.d.update({{'u': {i}, 'v': k}})",
+                "    s.d.pop('a', None)",
+                "if 'u' in s.d:",
+                "    acc = acc + float(s.d['u'])"]
+    return [f"for {key} in sorted(s.d):",
+            f"    if {key}.startswith('k'):",
+            f"        s.d[{key}] = s.d[{key}] * 2",
+            f"    elif {key} == 'c' and {g.pcond()}:",
+            f"        del s.d[{key}]"]
+
+
+@rule(0.8, max_depth=1)
+def same_qualname(g):
+    """Several functions with one qualified name: closures of one factory (one code),
+    JIT-decorated closures kept in globals (one cache key), same-named nested defs in
+    two branches (two codes). Their profiles and graphs must never mix."""
+    kind = g.rng.randint(0, 2)
+    if kind == 0:
+        mk = g.fresh("make")
+        g.helpers.append(f"def {mk}(c):\n"
+                         "    def scaled(a):\n"
+                         "        if c > 1.0:\n"
+                         "            return a * c\n"
+                         "        return a - c\n"
+                         "    return scaled\n")
+        return [f"acc = {mk}({g.choice(['2.0', 'float(n)', 'G_SCALE'])})(acc) + "
+                f"{mk}({g.choice(['0.5', 'float(k)', '1.0'])})({g.texpr()}) * 0.5"]
+    if kind == 1:
+        mk, ja, jb = g.fresh("makej"), g.fresh("JA"), g.fresh("JB")
+        g.helpers.append(f"def {mk}(c):\n"
+                         "    @JIT\n"
+                         "    def step(a):\n"
+                         "        for _ in range(2):\n"
+                         "            if c > 1.0:\n"
+                         "                a = a * 0.5 + c\n"
+                         "            else:\n"
+                         "                a = a - c\n"
+                         "        return a\n"
+                         "    return step\n\n\n"
+                         f"{ja} = {mk}(2.0)\n"
+                         f"{jb} = {mk}(0.5)\n")
+        return [f"acc = {ja}({g.texpr()}) + {jb}(acc) * 0.5"]
+    cb = g.fresh("same")
+    return [f"if {g.cond()}:",
+            f"    def {cb}(a):",
+            "        return a * 2.0 + G_SCALE",
+            "else:",
+            f"    def {cb}(a):",
+            "        for _ in range(2):",
+            "            a = tf.tanh(a) + 0.5",
+            "        return a",
+            f"acc = {cb}({g.texpr()})"]

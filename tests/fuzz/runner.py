@@ -97,7 +97,7 @@ class _Outcome:
         self.value, self.error, self.stdout, self.heap = value, error, stdout, heap
 
 
-def load(source: str, tag: str):
+def load(source: str, tag: str, jit: bool = False):
     """Import `source` as a fresh module from a real file (so inspect finds its source)."""
     global _DIR
     if _DIR is None:
@@ -106,11 +106,35 @@ def load(source: str, tag: str):
     path = os.path.join(_DIR, name + ".py")
     with open(path, "w") as f:
         f.write(source)
+    return load_file(path, name, jit)
+
+
+def _plain_jit(fn):
+    return fn
+
+
+def load_file(path: str, name: str, jit: bool):
+    """Import the program file `path` as module `name`. Its `JIT` (what the program
+    decorates functions and methods with) is `janus.jit` on the janus side and nothing
+    on the plain side; set before the module's code runs."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    module.JIT = janus.jit if jit else _plain_jit
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def entry_point(module, jit: bool):
+    """(how to call the program, the jitted function whose stats count): `f`, jitted on
+    the janus side, or, when the program sets `ENTRY = "method"`, its method
+    `State.run` (which the program decorates with JIT) on the call's state object."""
+    if getattr(module, "ENTRY", None) == "method":
+        def call(s, *args):
+            return s.run(*args)
+        return call, vars(module.State)["run"]
+    fn = janus.jit(module.f) if jit else module.f
+    return fn, fn
 
 
 def unload(module) -> None:
@@ -123,8 +147,8 @@ class _Side:
     """One side of the comparison: its module, entry point, state objects."""
 
     def __init__(self, source: str, tag: str, jit: bool):
-        self.module = load(source, tag)
-        self.fn = janus.jit(self.module.f) if jit else self.module.f
+        self.module = load(source, tag, jit)
+        self.fn, self.jitted = entry_point(self.module, jit)
         self.objects = {"main": self.module.State(), "alt": self.module.State()}
 
     def call(self, spec: dict, x, n, flag, xs) -> _Outcome:
@@ -222,10 +246,10 @@ def _run(source: str, calls: list[dict], timeout: int | None) -> Result:
     finally:
         if timeout:
             signal.alarm(0)
-        stats = janus.stats(jit.fn).as_dict()
-        unsupported = getattr(jit.fn, "unsupported", None)
+        stats = janus.stats(jit.jitted).as_dict()
+        unsupported = getattr(jit.jitted, "unsupported", None)
         reason = unsupported.describe() if unsupported is not None else \
-            getattr(jit.fn, "last_failure_reason", "")
+            getattr(jit.jitted, "last_failure_reason", "")
         unload(plain.module)
         unload(jit.module)
     return Result(done, stats, divergence, time.perf_counter() - start, reason or "")

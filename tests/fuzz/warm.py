@@ -39,15 +39,6 @@ def program_path(directory: str, seed: int) -> str:
     return os.path.join(directory, f"fzw_{seed}.py")
 
 
-def _load(path: str, name: str):
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 class _Counter:
     """Graphs loaded from the cache and the calls they ran (janus events)."""
 
@@ -75,8 +66,8 @@ def run_program(path: str, source: str, calls: list, timeout: int | None,
     runner._isolate()
     plain = runner._Side(source, "plain", jit=False)
     jit = runner._Side.__new__(runner._Side)
-    jit.module = _load(path, name)
-    jit.fn = janus.jit(jit.module.f)
+    jit.module = runner.load_file(path, name, jit=True)
+    jit.fn, jit.jitted = runner.entry_point(jit.module, jit=True)
     jit.objects = {"main": jit.module.State(), "alt": jit.module.State()}
     loaded_before, loaded_calls_before = counter.loaded, counter.loaded_calls
     row = {"calls": 0, "kind": None, "detail": "", "call": None, "warm": False}
@@ -88,7 +79,7 @@ def run_program(path: str, source: str, calls: list, timeout: int | None,
             expected = plain.call(spec, x, n, flag, list(xs))
             actual = jit.call(spec, x, n, flag, list(xs))
             if i == 0:
-                row["warm"] = warm_mod.is_warm(jit.fn)
+                row["warm"] = warm_mod.is_warm(jit.jitted)
             row["calls"] = i + 1
             found = runner._compare(expected, actual)
             if found:
@@ -100,7 +91,7 @@ def run_program(path: str, source: str, calls: list, timeout: int | None,
     finally:
         if timeout:
             signal.alarm(0)
-        stats = janus.stats(jit.fn).as_dict()
+        stats = janus.stats(jit.jitted).as_dict()
         runner.unload(plain.module)
         sys.modules.pop(name, None)   # the program file stays: the warm process needs it
     row.update(graph_calls=stats["graph_calls"], generations=stats["generations"],
