@@ -72,7 +72,8 @@ def main(argv=None) -> int:
     parser.add_argument("--size", default="tiny", choices=("tiny", "quick", "full"))
     parser.add_argument("--repeats", type=int, default=1,
                         help="rounds of all executors, interleaved; steps/s is the median "
-                             "(separate processes on a shared machine vary by 2x run to run)")
+                             "round (the slower of two) -- separate processes on a shared "
+                             "machine vary by 2x from run to run")
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--json", help="write the results here too")
     args = parser.parse_args(argv)

@@ -31,7 +31,7 @@ from janus import cache, events, introspect, ladder
 from janus.config import Config, config as global_config
 from janus.errors import (ConversionError, FallbackCategory, JanusFallbackError,
                           JanusInternalError)
-from janus.fallback import heap, mixed, safety
+from janus.fallback import agreement, heap, mixed, safety
 from janus.fallback.mixed import MixedRuntime
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
@@ -56,6 +56,11 @@ class _Eager:
 
     def __init__(self, category: FallbackCategory, reason: str, mode: str = "plain"):
         self.category, self.reason, self.mode = category, reason, mode
+
+
+_DISAGREED = _Eager(FallbackCategory.GUARD_FAILURE, "the workers of a multi-worker strategy "
+                    "decided differently (a host guard or generation differed): every worker "
+                    "runs this call plainly", "plain")
 
 
 class JitFunction:
@@ -131,15 +136,44 @@ class JitFunction:
             raise
         except Exception as exc:  # noqa: BLE001 - nothing ran yet: run plainly
             step = self.report_internal("deciding how to run the call", exc)
+        strategy = self.profile.collective_strategy
+        if strategy is not None and distribute.in_replica_context():
+            strategy = None  # a replica step always runs plainly: nothing to agree on
+        if strategy is not None and not self._agreed(strategy, step):
+            return self._eager(args, kwargs, _DISAGREED)
         if isinstance(step, _Eager):
             return self._eager(args, kwargs, step)
         if step == "profile":
             return self._profile(args, kwargs)
         if step == "generate":
             step = self._generate_unlocked(args, kwargs, cfg)
+            if strategy is not None and not self._agreed(strategy, step, generated=True):
+                return self._eager(args, kwargs, _DISAGREED)
             if isinstance(step, _Eager):
                 return self._eager(args, kwargs, step)
         return self._run_graph(step, args, kwargs, cfg)
+
+    def _agreed(self, strategy, step, generated: bool = False) -> bool:
+        """Whether every worker of `strategy` takes this call's path (see
+        janus/fallback/agreement.py): all run the same specialization, or all generate,
+        or none runs a graph. On a disagreement a claimed profiling/generation slot is
+        released and the call runs plainly on every worker."""
+        if isinstance(step, Specialization):
+            proposal = step.id
+        else:
+            proposal = -2 if step == "generate" else -1  # profiling runs eagerly too
+        try:
+            same = agreement.all_propose(strategy, proposal)
+        except Exception:
+            if step in ("profile", "generate") and not generated:
+                self._release()
+            raise
+        if not same:
+            if step in ("profile", "generate") and not generated:
+                self._release()
+            with self._lock:
+                self._count(self.stats.guard_failures, "workers decided differently")
+        return same
 
     def _unsupported(self) -> _Eager:
         if isinstance(self.unsupported, safety.InternalReason):
@@ -287,6 +321,8 @@ class JitFunction:
             with self._lock:
                 self.stats.time_generating += time.perf_counter() - start
         spec.context = context
+        if spec.collective_strategy is not None:  # (also when profiling was skipped)
+            self.profile.collective_strategy = spec.collective_strategy
         with self._lock:
             if spec.plan != self.plan:  # the trace fed values it found varying (by role)
                 self._generalize(spec.plan)

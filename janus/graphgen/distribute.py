@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from janus.fallback.agreement import multi_worker_strategy
 from janus.graphgen import active
 from janus.transform.runtime import user_function
 
@@ -51,6 +52,7 @@ def traced_user_functions(runtime, site, fn, args: tuple, kwargs: dict):
         return args, kwargs
     tracer = runtime.tracer
     tracer.distributed = True
+    tracer.collective_strategy = tracer.collective_strategy or multi_worker_strategy(fn)
 
     def wrap(value):
         if not callable(value) or isinstance(value, type) or \

@@ -48,6 +48,7 @@ class Specialization:
     portable: dict | None = None  # set when loaded from another process's record
     context: tuple = ()       # the tf.distribute context traced in (graphgen/distribute.py)
     distributed: bool = False  # the graph calls tf.distribute (never recorded in the cache)
+    collective_strategy: object = None  # ... a strategy spanning workers (fallback/agreement.py)
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -212,6 +213,11 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     for warning in caught:  # only the final trace's warnings concern the user
         warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                warning.lineno)
+    if tracer.collective_strategy is not None and tracer.in_graph:
+        raise ConversionError(
+            f"{len(tracer.in_graph)} in-graph guard(s) (first: {tracer.in_graph[0].describe()}) "
+            "in a graph with collectives across workers: a guard failing on one worker only "
+            "would leave it rerunning the step while the others committed theirs")
     guards = GuardSet(list(tracer.guards.values()), env[2], env[3])
     return Specialization(
         id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,
@@ -221,4 +227,5 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
                         for fn, (_, cases) in tables.items()),
         appended_only=tracer.appended_only(), functions=tuple(tracer.functions.values()),
-        tables=tables, distributed=tracer.distributed)
+        tables=tables, distributed=tracer.distributed,
+        collective_strategy=tracer.collective_strategy)

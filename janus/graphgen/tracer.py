@@ -55,6 +55,7 @@ class VaryingRole(BaseException):
 class Tracer:
     def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
         self.distributed = False  # the trace called tf.distribute (graphgen/distribute.py)
+        self.collective_strategy = None  # ... with a strategy spanning several workers
         self.plan = plan
         self.profile = profile
         self.top_function = None  # the jitted function (its globals are `G`, cells `C`)

@@ -56,6 +56,9 @@ class Profile:
         self.unbatchable: dict[str, str] = {}  # recursive function -> why it is inlined instead
         # (class name, attribute) -> {"reads": n, "writes": n, "types": [type names]}
         self.attributes: dict[tuple[str, str], dict] = {}
+        # a tf.distribute strategy spanning several workers that the function called
+        # (its calls then agree across workers: janus/fallback/agreement.py)
+        self.collective_strategy = None
 
     def record_attribute(self, obj, name: str, value, write: bool) -> None:
         key = (type(obj).__qualname__, name)

@@ -12,6 +12,7 @@ import tensorflow as tf
 
 from janus.config import config
 from janus.errors import ConversionError, JanusInternalError
+from janus.fallback.agreement import multi_worker_strategy
 from janus.profiler.profile import Profile
 from janus.recursion.cases import CaseRecorder
 from janus.transform import convert
@@ -103,6 +104,9 @@ class ProfileRuntime(Runtime):
         record = self._site(site)
         target, bound_self = user_function(fn)
         current = ProfileRuntime._current
+        strategy = multi_worker_strategy(fn)
+        if strategy is not None:
+            current.profile.collective_strategy = strategy
         current.profile._bounded_add(
             record.callees, getattr(target or fn, "__qualname__", type(fn).__name__))
         if target is None:
