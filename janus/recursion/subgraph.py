@@ -103,13 +103,15 @@ def run_batched(subgraph: SubGraph, run_case, table: dict):
         inside the vectorized body (one gather per child per leaf, no copies)."""
         inputs = {path: table[f"input_{c}_{k}"][rows] for k, (path, _) in enumerate(case.inputs)}
         child_rows = table[f"children_{c}"][rows]
+        child_columns = [child_rows[:, k] for k in range(len(case.children))]
         buffers = buffers_ref[0]
 
         def per_node(i):
             node_inputs = {path: tf.gather(column, i) for path, column in inputs.items()}
-            rows_of_node = tf.gather(child_rows, i)
-            structured = [_pack(result_spec, [tf.gather(b, rows_of_node[k]) for b in buffers])
-                          for k in range(len(case.children))]
+            structured = []
+            for column in child_columns:
+                row = tf.gather(column, i)
+                structured.append(_pack(result_spec, [tf.gather(b, row) for b in buffers]))
             result = run_case(c, NodeProxy(case, node_inputs, structured))
             return [tf.convert_to_tensor(t) for t in _flatten(result)]
 
