@@ -159,6 +159,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     traces = promotions = 0
     while True:
         tracer = Tracer(plan, profile, inputs, tables)
+        tracer.stop_at_varying_role = not promotions  # later traces collect every role
         tracer.top_function = converted.original
         tracer.functions[id(converted)] = converted
         captured = {}
@@ -200,8 +201,9 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             for role in sorted(new_roles):
                 plan = plan.with_scalar(role)
             continue
-        if new_roles:
-            raise ConversionError("Python values of too many roles vary across list items")
+        if new_roles:  # bounded: what still varies stays guarded
+            plan = plan.with_kept(new_roles)
+            continue
         used = list({s.expr: (s, k, spec) for s, k, spec in tracer.used_inputs}.values())
         traced_tables = tracer.tables()
         if not tracer.missing and used == inputs and traced_tables == tables:

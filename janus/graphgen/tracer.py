@@ -88,6 +88,7 @@ class Tracer:
         # roles (Source.role) of Python numbers seen with different values in this trace
         self.role_values: dict[str, object] = {}
         self.varying_roles: set[str] = set()
+        self.stop_at_varying_role = False  # the first trace of a generation stops early
 
     def recursion_group(self, function: str) -> dict:
         return self.recursion.setdefault(function, {"roots": []})
@@ -215,7 +216,7 @@ class Tracer:
         if type(seen) is type(value) and seen == value or role in self.varying_roles:
             return
         self.varying_roles.add(role)
-        if not self.callback_depth:
+        if self.stop_at_varying_role and not self.callback_depth:
             raise VaryingRole(role)
 
     def read(self, value) -> None:

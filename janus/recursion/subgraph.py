@@ -4,8 +4,8 @@ A SubGraph is the converted body of a recursive function, traced once per Case
 with a `NodeProxy` standing for the node: its structural reads answer from the
 case, its data reads are per-node tensors, and each recursive call on a child
 is an InvokeOp, answered with that child's result. The body of each case runs
-under `tf.vectorized_map` over all nodes of that case on the current level
-(across all trees of the call); a `tf.while_loop` walks the levels bottom-up,
+vectorized (`pfor`, as `tf.vectorized_map` does) over all nodes of that case on the
+current level (across all trees of the call); a `tf.while_loop` walks the levels bottom-up,
 scattering results into a buffer that InvokeOps gather from. Gradients flow
 through the whole loop.
 """
@@ -15,6 +15,7 @@ import dataclasses
 
 import tensorflow as tf
 from tensorflow.python.ops import gen_resource_variable_ops
+from tensorflow.python.ops.parallel_for import control_flow_ops as _pfor_control
 from tensorflow.python.ops.parallel_for import pfor as _pfor
 
 from janus.errors import ConversionError
@@ -96,24 +97,30 @@ def run_batched(subgraph: SubGraph, run_case, table: dict):
         if _spec_leaves(case.result) != leaves:
             raise ConversionError("the recursive function returns differently shaped results "
                                   "for different node structures")
-    def run(c, case, rows):
-        """The case body over a slice of its nodes, batched: one row per node per leaf."""
+    def run(c, case, rows, count):
+        """The case body over `count` of its nodes (rows of its table), batched: one row
+        per node per leaf. Each node's children are gathered straight from the buffers
+        inside the vectorized body (one gather per child per leaf, no copies)."""
         inputs = {path: table[f"input_{c}_{k}"][rows] for k, (path, _) in enumerate(case.inputs)}
         child_rows = table[f"children_{c}"][rows]
-        children = [[tf.gather(b, child_rows[:, k]) for b in buffers_ref[0]]
-                    for k in range(len(case.children))]
+        child_columns = [child_rows[:, k] for k in range(len(case.children))]
+        buffers = buffers_ref[0]
 
-        def per_node(elems):
-            node_inputs, node_children = elems
-            structured = [_pack(result_spec, child) for child in node_children]
+        def per_node(i):
+            node_inputs = {path: tf.gather(column, i) for path, column in inputs.items()}
+            structured = []
+            for column in child_columns:
+                row = tf.gather(column, i)
+                structured.append(_pack(result_spec, [tf.gather(b, row) for b in buffers]))
             result = run_case(c, NodeProxy(case, node_inputs, structured))
             return [tf.convert_to_tensor(t) for t in _flatten(result)]
 
-        return tf.vectorized_map(per_node, (inputs, children), fallback_to_while_loop=True)
+        return _pfor_control.pfor(per_node, count, fallback_to_while_loop=True)
 
     everything = slice(None)
     buffers_ref = [None]
-    leaf_results = [run(c, case, everything) for c, case in enumerate(cases) if not case.children]
+    leaf_results = [run(c, case, everything, tf.shape(table[f"children_{c}"])[0])
+                    for c, case in enumerate(cases) if not case.children]
     buffers = [tf.concat([r[i] for r in leaf_results], 0) if leaf_results else
                tf.zeros([0, *shape], dtype) for i, (dtype, shape) in enumerate(leaves)]
 
@@ -123,7 +130,8 @@ def run_batched(subgraph: SubGraph, run_case, table: dict):
         for c, case in enumerate(cases):
             if case.children:
                 splits = table[f"splits_{c}"]
-                new.append(run(c, case, slice(splits[level], splits[level + 1])))
+                new.append(run(c, case, slice(splits[level], splits[level + 1]),
+                               splits[level + 1] - splits[level]))
         return level + 1, [tf.concat([b] + [r[i] for r in new], 0) for i, b in enumerate(buffers)]
 
     invariants = (tf.TensorShape([]), [tf.TensorShape([None, *shape]) for _, shape in leaves])

@@ -53,3 +53,24 @@ def test_not_reused_when_the_layer_config_or_variable_shapes_differ():
     wider = keras.layers.Dense(5, activation="tanh", name=first.name)  # other shapes
     wider.build((None, 3))
     assert _load(data, wider, x, jitted) is None
+
+
+def test_a_loaded_graph_is_called_without_formatting_its_inputs(monkeypatch):
+    """The pruned imported function was called by its structured signature, which never
+    binds: TF formatted every input (numpy repr) into an error and then fell back to the
+    flat signature -- tens of ms per call for a tree batch's node table."""
+    from tensorflow.python.framework import ops
+
+    x = tf.ones([2, 3])
+    layer = keras.layers.Dense(4, activation="tanh")
+    layer.build((None, 3))
+    data, jitted = _exported(layer, x)
+    spec = _load(data, layer, x, jitted)
+    assert spec is not None
+    formatted = []
+    original = ops._EagerTensorBase.__repr__
+    monkeypatch.setattr(ops._EagerTensorBase, "__repr__",
+                        lambda self: formatted.append(1) or original(self))
+    result = spec.run((layer, x), {}, ((layer, x), {}, apply.__globals__, ()))
+    np.testing.assert_allclose(result.numpy(), apply(layer, x).numpy(), rtol=1e-6)
+    assert formatted == []

@@ -113,3 +113,25 @@ def test_a_fed_int_handed_to_tensorflow_alone():
     calls = [(items(0, 1, 3),), (items(2, 2, 1),), (items(3, 0, 0),), (items(1, 3, 2),)]
     stats = assert_same(bare, calls)
     assert stats.graph_calls == 2
+
+
+class Many:
+    def __init__(self, k):
+        for name in "abcdefg":
+            setattr(self, name, (k * 3 + ord(name)) % 7)
+
+
+def many_fields(xs, x):
+    total = x
+    for item in xs:
+        total = total + item.a + item.b * 2 + item.c + item.d + item.e + item.f - item.g
+    return total
+
+
+def test_many_varying_fields_are_all_fed_in_one_generation():
+    calls = [([Many(k), Many(k + 1), Many(k + 2)], X) for k in range(6)]
+    jitted = janus.jit(many_fields)
+    stats = assert_same(many_fields, calls, jitted=jitted)
+    assert stats.generations == 1 and stats.generation_failures == 0
+    plan = jitted.specializations[0].plan
+    assert {f"args[0][*].{name}" for name in "abcdefg"} <= plan.scalars
