@@ -1,10 +1,12 @@
 """Run one workload under several executors on identical batches and measure.
 
-For each executor: fresh state from ``make_state``, wrap the step, run
-``warmup`` steps then up to ``steps`` measured steps (stopping early when the
-executor's wall-time budget is spent), time every call (the loss is pulled to
-the host, so the time covers the whole step), and compare each loss with the
-eager loss on the same batch.
+For each executor: fresh state from ``make_state``, wrap the step, run ``warmup`` steps
+then up to ``steps`` measured steps (stopping early when the executor's wall-time budget
+is spent), time every call (the loss is pulled to the host, so the time covers the whole
+step), and compare each loss with the eager loss on the same batch. After the warm-up,
+janus first finishes its background XLA compilations, untimed (``settle_s``), and the
+calls of an XLA trial under way still count as warm-up (``warmup_steps``); every
+executor runs the same batches.
 """
 from __future__ import annotations
 
@@ -82,6 +84,7 @@ def run_executor(workload: Workload, executor: str, batches: list, config: RunCo
 
     losses: list[float] = []
     times: list[float] = []
+    warmup = config.warmup  # grows while the executor still decides (see Prepared.settled)
     start = time.perf_counter()
     total = len(batches)
     for i, batch in enumerate(batches):
@@ -95,9 +98,15 @@ def run_executor(workload: Workload, executor: str, batches: list, config: RunCo
         elapsed = time.perf_counter() - t0
         losses.append(loss)
         times.append(elapsed)
+        if i + 1 == config.warmup:  # janus: wait for its background XLA compilations
+            t1 = time.perf_counter()
+            prepared.settle()
+            rec["settle_s"] = time.perf_counter() - t1
+        if i + 1 >= warmup and i + 1 < total - 1 and not prepared.settled():
+            warmup = i + 2  # a decision under way (XLA trial calls): still warming up
         if elapsed > SLOW_STEP_S:
             progress(f"{tag}: step {i + 1}/{total} took {elapsed:.1f}s")
-        if i + 1 >= config.warmup + 1 and i + 1 < total and time.perf_counter() - start > config.budget_s:
+        if i + 1 >= warmup + 1 and i + 1 < total and time.perf_counter() - start > config.budget_s:
             rec["truncated"] = True
             progress(f"{tag}: budget of {config.budget_s:.0f}s spent after {i + 1}/{total} steps")
             break
@@ -106,12 +115,13 @@ def run_executor(workload: Workload, executor: str, batches: list, config: RunCo
     except Exception as e:  # counters are a bonus; never fail the run for them
         rec["info_error"] = f"{type(e).__name__}: {e}"
 
-    measured = times[config.warmup:] if len(times) > config.warmup else times[1:]
+    measured = times[warmup:] if len(times) > warmup else times[1:]
     steps_per_s = median_throughput(measured, config.windows)
     rec.update(
         steps_run=len(times), measured_steps=len(measured),
         first_call_s=times[0] if times else None,
-        max_warmup_call_s=max(times[: config.warmup]) if times[: config.warmup] else None,
+        max_warmup_call_s=max(times[:warmup]) if times[:warmup] else None,
+        warmup_steps=min(warmup, len(times)),
         steps_per_s=steps_per_s,
         items_per_s=steps_per_s * workload.items_per_step if steps_per_s else None,
         mean_step_s=float(np.mean(measured)) if measured else None,

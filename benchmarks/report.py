@@ -33,6 +33,11 @@ def status_text(rec: dict) -> str:
         parts.append("janus " + " ".join(f"{k.replace('_calls', '')}={stats[k]}" for k in
                                           ("generations", "graph_calls", "fallback_calls", "profile_calls")
                                           if k in stats))
+    decided = [d.split(" (")[0] for d in rec.get("janus_xla") or [] if d]
+    if decided:
+        parts.append("xla " + "/".join(decided))
+    if rec.get("settle_s", 0) > 0.05:
+        parts.append(f"settled {rec['settle_s']:.1f}s")
     if rec.get("truncated"):
         parts.append(f"budget: {rec['steps_run']} steps")
     return ", ".join(parts)
@@ -89,7 +94,7 @@ def chart(results: dict, path: str) -> None:
     for m in models:
         executors += [e for e in m["executors"] if e not in executors]
     colors = {"eager": "#9e9e9e", "tf.function": "#f4a259", "janus": "#3b7dd8",
-              "expert": "#5b8e3e", "expert_xla": "#a3c585"}
+              "expert": "#5b8e3e", "expert_xla": "#a3c585", "janus_noxla": "#c9a0dc"}
     width = 0.8 / max(1, len(executors))
     fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(models) + 2), 4.2))
     ymax, ymin = 1.0, 1.0

@@ -23,8 +23,8 @@ from benchmarks.harness import RunConfig, run_workload
 DEFAULT_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 PRESETS = {
     # name: (size, RunConfig)
-    "full": ("full", RunConfig(warmup=3, steps=15, windows=5, budget_s=120.0)),
-    "quick": ("quick", RunConfig(warmup=3, steps=6, windows=3, budget_s=15.0)),
+    "full": ("full", RunConfig(warmup=5, steps=20, windows=5, budget_s=120.0)),
+    "quick": ("quick", RunConfig(warmup=5, steps=12, windows=3, budget_s=15.0)),
 }
 
 

@@ -21,6 +21,8 @@ import json
 import os
 import sys
 
+from janus.dot import graph_def_from_text, to_dot
+
 EXIT_USAGE = 2
 
 
@@ -128,7 +130,8 @@ def _spec_row(spec, function=None) -> dict:
             "generations": c.get("generations", 0), "generation_time": c.get("generation_time", 0.0),
             "guard_failures": sum(c.get("guard_failures", {}).values()),
             "created": r.get("created"), "last_used": c.get("last_used") or None,
-            "source_hash": r["function"].get("source_hash"), "versions": r.get("versions", {})}
+            "source_hash": r["function"].get("source_hash"), "versions": r.get("versions", {}),
+            "xla": c.get("xla", "")}
 
 
 def _function_row(f) -> dict:
@@ -171,7 +174,8 @@ def cmd_list(args) -> int:
             print(f"  {s['id']:<12}  {s['graph_runs']:>6}  {s['guards']:>6}  {s['in_graph_guards']:>8}"
                   f"  {s['ops']:>5}  {s['generations']:>3}  {s['guard_failures']:>5}  "
                   f"{_seconds(s['time_graph']):>10}  {_when(s['last_used']):<19}  "
-                  f"{'; '.join(s['plan'])}{'  (' + s['stale'] + ')' if s['stale'] else ''}")
+                  f"{'; '.join(s['plan'])}{'  (' + s['stale'] + ')' if s['stale'] else ''}"
+                  f"{'  [xla ' + s['xla'].split(' (')[0] + ']' if s['xla'] else ''}")
     return 0
 
 
@@ -262,6 +266,7 @@ def cmd_show(args) -> int:
           f"(build {v.get('janus_build')}), python {v.get('python')}")
     print(f"  created:   {_when(r.get('created'))}; last used {_when(c.get('last_used'))}")
     print(f"  plan:      {'; '.join(r.get('plan', []))}")
+    print(f"  xla:       {c.get('xla') or 'not decided (janus.config.xla; graphgen/xla.py)'}")
     stale = _spec_row(spec, function)["stale"]
     if stale:
         print(f"  note:      {stale}; kept for inspection until evicted")
@@ -354,75 +359,6 @@ def _check_output(path: str, directory: bool = False) -> str:
     return path
 
 
-def _graph_def(text: str):
-    from tensorflow.core.framework import graph_pb2
-    from google.protobuf import text_format
-    graph_def = graph_pb2.GraphDef()
-    text_format.Parse(text, graph_def)
-    return graph_def
-
-
-def _dot_id(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def to_dot(graph_def, title: str) -> str:
-    """Graphviz: the main graph, each library function as a cluster, calls as dotted edges."""
-    lines = [f"digraph {_dot_id(title)} {{", "  compound=true; rankdir=TB;",
-             "  node [shape=box, style=rounded, fontsize=10, fontname=Helvetica];",
-             f"  label={_dot_id(title)}; labelloc=t;"]
-    functions = {f.signature.name: f for f in graph_def.library.function}
-    anchors = {}
-
-    def emit(prefix: str, nodes, args, indent: str):
-        names = {n.name for n in nodes} | set(args)
-        for arg in args:
-            lines.append(f"{indent}{_dot_id(prefix + arg)} [label={_dot_id(arg)}, shape=ellipse];")
-        for node in nodes:
-            label = _dot_id(node.name)[:-1] + "\\n" + _dot_id(node.op)[1:]
-            lines.append(f"{indent}{_dot_id(prefix + node.name)} [label={label}];")
-        for node in nodes:
-            for inp in node.input:
-                control = inp.startswith("^")
-                source = inp.lstrip("^").split(":")[0]
-                if source in names:
-                    style = " [style=dashed]" if control else ""
-                    lines.append(f"{indent}{_dot_id(prefix + source)} -> "
-                                 f"{_dot_id(prefix + node.name)}{style};")
-        return [n.name for n in nodes] + list(args)
-
-    main = emit("", graph_def.node, [], "  ")
-    if main:
-        anchors["<main>"] = main[0]
-    for name, fn in functions.items():
-        lines.append(f"  subgraph {_dot_id('cluster_' + name)} {{")
-        lines.append(f"    label={_dot_id(name)}; style=dashed;")
-        args = [a.name for a in fn.signature.input_arg]
-        members = emit(name + "/", fn.node_def, args, "    ")
-        lines.append("  }")
-        if members:
-            anchors[name] = name + "/" + members[0]
-
-    def calls(prefix: str, nodes):
-        for node in nodes:
-            targets = [node.op] if node.op in functions else []
-            for attr_name, attr in node.attr.items():
-                if attr.HasField("func") and attr.func.name in functions:
-                    targets.append(attr.func.name)
-                elif attr.HasField("list"):
-                    targets += [f.name for f in attr.list.func if f.name in functions]
-            for target in targets:
-                if target in anchors:
-                    lines.append(f"  {_dot_id(prefix + node.name)} -> {_dot_id(anchors[target])} "
-                                 f"[style=dotted, lhead={_dot_id('cluster_' + target)}];")
-
-    calls("", graph_def.node)
-    for name, fn in functions.items():
-        calls(name + "/", fn.node_def)
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
 def cmd_export(args) -> int:
     store, listing = _open(args)
     spec = _find(listing, args.id)
@@ -440,14 +376,14 @@ def cmd_export(args) -> int:
               f"{sum(spec.record.get('op_histogram', {}).values())} ops")
     elif args.format == "dot":
         out = _check_output(args.out)
-        dot = to_dot(_graph_def(text), title)
+        dot = to_dot(graph_def_from_text(text), title)
         with open(out, "w") as f:
             f.write(dot)
         print(f"wrote {out}: Graphviz dot ({_size(len(dot))}); render with: dot -Tsvg {out} -o graph.svg")
     else:
         out = _check_output(args.out, directory=True)
         os.makedirs(out, exist_ok=True)
-        graph_def = _graph_def(text)
+        graph_def = graph_def_from_text(text)
         import tensorflow as tf
         writer = tf.summary.create_file_writer(out, filename_suffix=f".janus-{spec.id}")
         with writer.as_default():

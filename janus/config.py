@@ -25,8 +25,9 @@ class Config:
     max_profile_values: distinct Python values remembered per profiled site.
     mixed: when a function cannot become a graph, still run the user functions it
         calls as their own graphs and optimizer updates as one graph.
-    xla: try XLA on specializations with static shapes and keep it where it is
-        faster (measured on real calls; see janus/graphgen/xla.py).
+    xla: compile stable static-shape specializations with XLA in a background thread
+        and keep XLA where real calls measure it faster (janus/graphgen/xla.py); on by
+        default, `JANUS_XLA=0` turns it off.
     raise_internal_errors: an error in janus's own machinery raises
         `janus.errors.JanusInternalError` instead of running the call plainly
         (also `JANUS_RAISE_INTERNAL=1`; for tests).
@@ -43,7 +44,8 @@ class Config:
     disabled: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_DISABLE"))
     max_profile_values: int = 8
     mixed: bool = True
-    xla: bool = False
+    xla: bool = dataclasses.field(default_factory=lambda: os.environ.get(
+        "JANUS_XLA", "1").strip().lower() not in ("0", "false", "no", "off"))
     raise_internal_errors: bool = dataclasses.field(
         default_factory=lambda: _env_flag("JANUS_RAISE_INTERNAL"))
     max_reasons: int = 64

@@ -10,6 +10,7 @@ Events and their arguments:
     "fallback"       (jit, category: FallbackCategory, reason: str)
     "generalized"    (jit, old_plan, new_plan)
     "gave_up"        (jit, reason: str)
+    "xla_decided"    (jit, specialization)  (its `xla` says what and why)
     "internal_error" (jit, phase: str, reason: str)
 
 A subscriber that raises never breaks the user's call: the error is logged (or, with

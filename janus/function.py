@@ -43,8 +43,6 @@ from janus.stats import Stats
 from janus.transform import convert
 
 _GUARD_TAG = re.compile(r"janus-guard-(\d+)")
-_XLA_COMPILE_ERRORS = (tf.errors.InvalidArgumentError, tf.errors.UnimplementedError,
-                       tf.errors.InternalError)
 
 
 class JanusWarning(UserWarning):
@@ -306,6 +304,12 @@ class JitFunction:
                     self.last_decision = "graph loaded from the cache"
                     events.emit("generated", self, spec)
                     return spec
+        refused = self.profile.certain_refusal()
+        if refused:  # every profiled call did something a graph refuses: do not trace
+            with self._lock:
+                self._generation_failed(ConversionError(refused, function=self.__qualname__),
+                                        cfg)
+            return None
         start = time.perf_counter()
         try:
             spec = generate(self._next_id, converted, self.plan, self.profile, args, kwargs,
@@ -386,13 +390,14 @@ class JitFunction:
                 trial.record(elapsed)
                 if trial.done:
                     trial.conclude(spec)
-            elif trial is None and cfg.xla and spec.calls >= 5 and xla.eligible(spec) and \
-                    not self._busy:
-                spec.xla, build_xla, self._busy = "trying", True, True
+                    events.emit("xla_decided", self, spec)
+            elif trial is None and cfg.xla and spec.calls >= xla.MIN_CALLS and \
+                    xla.eligible(spec):
+                spec.xla, build_xla = "compiling (the plain graph serves meanwhile)", True
             events.emit("graph_run", self, spec, elapsed)
             self.last_decision = f"graph (specialization #{spec.id})"
         if build_xla:
-            self._start_xla_trial(spec, args, kwargs)
+            self._start_xla(spec, inputs)
         return value
 
     def _write_back(self, runner, results, env):
@@ -405,9 +410,10 @@ class JitFunction:
             self.report_internal("writing the graph's results back", exc, always_raise=True)
 
     def _call_failed(self, spec, runner, trial, exc, args, kwargs, cfg):
-        if isinstance(exc, _XLA_COMPILE_ERRORS) and runner is not spec and not trial.compiled:
-            with self._lock:
-                trial.failed(spec, exc)  # compilation failed: nothing ran
+        if (runner is not spec or spec.accelerated is not None) and isinstance(exc, Exception):
+            with self._lock:  # the XLA variant failed (before writing anything): plain graph
+                xla.failed(spec, exc)
+                events.emit("xla_decided", self, spec)
             return self._run_graph(spec, args, kwargs, cfg)
         if isinstance(exc, tf.errors.OpError):
             return self._graph_failed(spec, exc, args, kwargs, cfg)
@@ -446,19 +452,20 @@ class JitFunction:
         return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE, str(exc),
                                                 "profiled"))
 
-    def _start_xla_trial(self, spec: Specialization, args, kwargs):
-        """Build the XLA variant (holding the busy slot: this traces the function)."""
-        try:
-            candidate = generate(spec.id, spec.converted, spec.plan, self.profile, args, kwargs,
-                                 self._env(args, kwargs), spec.inputs, jit_compile=True)
-        except Exception as exc:  # noqa: BLE001 - no XLA variant: keep the plain graph
+    def _start_xla(self, spec: Specialization, inputs: list):
+        """Hand `spec` to the background XLA compiler (graphgen/xla.py); never waits."""
+        def done(variant, reason):
             with self._lock:
-                spec.xla = f"off (could not build: {type(exc).__name__})"
-            return
-        finally:
-            self._release()
-        with self._lock:
-            spec.trial = xla.XlaTrial(candidate)
+                if variant is not None:
+                    spec.xla = "measuring (compiled; real calls alternate with the plain graph)"
+                    spec.trial = xla.XlaTrial(variant)
+                else:
+                    spec.xla = f"off ({reason})"
+                    events.emit("xla_decided", self, spec)
+
+        if not xla.compiler.submit(spec, inputs, done):
+            with self._lock:
+                spec.xla = ""  # the compiler is busy: a later call tries again
 
     # -- failures and the generalization ladder
     def _count(self, counter, key):

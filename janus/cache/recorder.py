@@ -58,6 +58,9 @@ def _delta(now: dict, before: dict) -> dict:
             sub = _delta(value, before.get(key, {}))
             if sub:
                 out[key] = sub
+        elif isinstance(value, str):  # a state (the XLA decision): the latest one counts
+            if value != before.get(key, ""):
+                out[key] = value
         else:
             diff = value - before.get(key, 0)
             if diff:
@@ -68,18 +71,19 @@ def _delta(now: dict, before: dict) -> dict:
 class _SpecState:
     """Counters of one specialization, kept here so they survive the Specialization."""
 
-    __slots__ = ("sid", "runs", "time_graph", "failures", "snapshot")
+    __slots__ = ("sid", "runs", "time_graph", "failures", "snapshot", "xla")
 
     def __init__(self):
         self.sid = None
         self.runs = 0
         self.time_graph = 0.0
         self.failures: dict = {}
-        self.snapshot = {"graph_runs": 0, "time_graph": 0.0, "guard_failures": {}}
+        self.xla = ""  # the XLA decision (graphgen/xla.py), once made
+        self.snapshot = {"graph_runs": 0, "time_graph": 0.0, "guard_failures": {}, "xla": ""}
 
     def current(self):
         return {"graph_runs": self.runs, "time_graph": self.time_graph,
-                "guard_failures": dict(self.failures)}
+                "guard_failures": dict(self.failures), "xla": self.xla}
 
 
 class _JitState:
@@ -141,7 +145,8 @@ class Recorder:
         return [("generated", self.on_generated), ("graph_run", self.on_graph_run),
                 ("guard_failed", self.on_guard_failed),
                 ("fallback", self.on_fallback), ("generation_failed", self.on_generation_failed),
-                ("gave_up", self.on_gave_up), ("generalized", self.on_generalized)]
+                ("gave_up", self.on_gave_up), ("generalized", self.on_generalized),
+                ("xla_decided", self.on_xla_decided)]
 
     def close(self) -> None:
         """Stop the writer thread and write everything (registered with atexit)."""
@@ -246,6 +251,11 @@ class Recorder:
         state.gave_up = str(reason)[:500]
         state.active = True
         self._start()
+
+    def on_xla_decided(self, jit, spec) -> None:
+        spec_state = self._specs.get(id(spec))
+        if spec_state is not None and settings.is_enabled():
+            spec_state.xla = str(spec.xla)[:200]  # written with the next counter flush
 
     def on_generalized(self, jit, old_plan, new_plan) -> None:
         if settings.is_enabled():

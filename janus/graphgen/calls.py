@@ -31,6 +31,11 @@ def call_graph(concrete, inputs: list):
     return concrete(*inputs)
 
 
+def flat_callable(concrete) -> bool:
+    """Whether `call_graph` calls `concrete` flat (a ConcreteFunction of this process)."""
+    return _FLAT and type(concrete) is _ConcreteFunction
+
+
 def to_tensor(value, dtype_enum: int):
     """A new tensor of a fresh host value (a node-table array, a Python number)."""
     ctx = _context.context()

@@ -13,7 +13,7 @@ import types
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import active
+from janus.graphgen import active, refusals
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.sources import closure, global_
@@ -61,38 +61,6 @@ def _stand_in(spec):
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         return tf.raw_ops.Placeholder(dtype=tf.as_dtype(spec[0]), shape=spec[1])
     return type(spec)(_stand_in(s) for s in spec)
-
-
-def _refuse_impure(fn) -> None:
-    """Host-side randomness and clocks would be frozen into the graph at trace time."""
-    import random
-
-    import numpy as np
-
-    owner = getattr(fn, "__self__", None)
-    module = getattr(fn, "__module__", None) or ""
-    if isinstance(owner, (np.random.Generator, np.random.RandomState, random.Random)) or \
-            module.split(".")[0] in ("random", "time", "datetime", "secrets", "uuid") or \
-            module.startswith("numpy.random") or module == "os":
-        name = getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
-        raise ConversionError(f"calls {module + '.' if module else ''}{name}, whose result would be "
-                              "frozen into the graph (it differs on every call in Python)")
-
-
-def _python_callbacks() -> tuple:
-    return tuple(f for f in (tf.numpy_function, tf.py_function,
-                             getattr(tf.compat.v1, "py_func", None),
-                             getattr(tf.compat.v1, "numpy_function", None)) if f is not None)
-
-
-def _refuse_callbacks(fn) -> None:
-    """`tf.numpy_function(step, ...)`: TF calls `step` (the user's plain function, as it
-    is) while the graph runs; if the graph then fails a guard, the call reruns eagerly
-    and `step`'s side effects (an environment step) would happen twice."""
-    if any(fn is f for f in _python_callbacks()):
-        raise ConversionError(f"calls {getattr(fn, '__name__', fn)}: its Python function "
-                              "would run inside the graph, and again if the call had to "
-                              "rerun eagerly")
 
 
 def _maximum(x, y, name=None):
@@ -304,8 +272,7 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             if bound_self is not None:
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
-        _refuse_impure(fn)
-        _refuse_callbacks(fn)
+        refusals.refuse(fn)
         args, kwargs = traced_user_functions(self, site, fn, args, kwargs)
         safe = _GRAPH_SAFE.get(id(fn))
         if safe is not None and any(is_symbolic(a) for a in args):

@@ -42,6 +42,7 @@ class Specialization:
     subgraphs: tuple = ()     # recursion.subgraph.SubGraph run by this graph
     xla: str = ""             # the XLA decision, once made (see graphgen/xla.py)
     trial: object = None      # an XlaTrial under way
+    accelerated: object = None  # the XLA variant kept (graphgen/xla.py)
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
     functions: tuple = ()     # every ConvertedFunction traced into the graph
     tables: dict = dataclasses.field(default_factory=dict)  # recursion: fn -> (roots, cases)
@@ -60,7 +61,10 @@ class Specialization:
         return heap.write_back(self.effects, self.result, results, env)
 
     def call(self, inputs: list):
-        """The graph on the feed's inputs (see graphgen/calls.py)."""
+        """The graph (or its XLA variant, where kept) on the feed's inputs (see
+        graphgen/calls.py)."""
+        if self.accelerated is not None:
+            return self.accelerated.call(inputs)
         return calls.call_graph(self.concrete, inputs)
 
     def op_histogram(self) -> dict[str, int]:
@@ -148,7 +152,7 @@ def _code(source) -> str:
 
 
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
-             env: tuple, expected_inputs: list, jit_compile: bool = False) -> Specialization:
+             env: tuple, expected_inputs: list) -> Specialization:
     """Trace `converted` on this call's arguments under `plan` into a graph."""
     start = time.perf_counter()
     runtime = TraceRuntime.for_function(converted)
@@ -181,7 +185,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
         function = tf.function(body, input_signature=signature, autograph=False,
-                               reduce_retracing=False, jit_compile=jit_compile or None)
+                               reduce_retracing=False)
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")

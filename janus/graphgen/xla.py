@@ -1,41 +1,142 @@
-"""XLA as a per-specialization decision, measured (opt-in: `janus.config.xla = True`).
+"""XLA where it pays: a measured per-specialization decision, on by default, compiled
+without blocking the caller.
 
 XLA helps some graphs (fused RNN/LM cells) and hurts others (convolutions on CPU), and
-cannot compile graphs of dynamic size. So janus tries it only on a specialization whose
-inputs all have static shapes and that has no in-graph guards or recursion, after the
-specialization has run a few times: it builds the same graph with `jit_compile=True`,
-runs real calls alternately on both (the XLA variant's first call, which compiles, is
-not timed) and keeps the faster one. A variant that fails to compile fails before it
-changes anything, and the call runs on the plain graph instead.
+cannot compile graphs of dynamic size. A specialization is a candidate once it has run
+`MIN_CALLS` times as a graph (it is stable), taking at least `MIN_GRAPH_SECONDS` per call
+(below that, a compilation costing seconds of CPU cannot pay for itself), its inputs all
+have static shapes, and it has no in-graph guards, recursion or tf.distribute calls.
+Then:
+
+1. One background thread (`_Compiler`) wraps the specialization's own graph function in
+   a `jit_compile=True` function (no user code is traced again) and compiles it by
+   running it once on the inputs of a real call and on *copies* of the variables the
+   graph uses (snapshots of their values): the real variables and the heap are never
+   touched, and XLA's compilation cache keys on shapes, not on which variables. Graphs
+   with ops whose behavior XLA changes (stateful random ops draw other numbers;
+   assertions, prints and numeric checks are dropped) are not compiled.
+2. Meanwhile the plain graph keeps serving every call.
+3. Once compiled, real calls alternate between both variants, `ROUNDS` timed each; XLA
+   is kept when it is at least `MIN_GAIN` faster, else the plain graph serves again
+   (`spec.xla` says what was decided and why; the graph cache and `janus cache
+   list/show` record it).
+
+A call under a gradient tape always runs the plain graph (its gradient is TF's). An XLA
+call that fails turns XLA off for the specialization and the call reruns on the plain
+graph (an XLA cluster writes its variables only when it completes).
+
+`janus.config.xla = False` (or `JANUS_XLA=0`) turns it off. At most `MAX_PENDING`
+compilations wait at a time; each specialization is tried once.
 """
 from __future__ import annotations
 
+import atexit
+import os
+import queue
 import statistics
+import threading
+import time
 
-ROUNDS = 4          # timed calls per variant
+import tensorflow as tf
+from tensorflow.python.eager import record
+
+from janus.graphgen import calls
+
+MIN_CALLS = 3       # graph calls before a specialization counts as stable
+MIN_GRAPH_SECONDS = 0.002  # graphs quicker than this per call: XLA cannot pay for itself
+ROUNDS = 4          # timed real calls per variant before the decision
 MIN_GAIN = 1.03     # XLA must be at least this much faster to be kept
+MAX_PENDING = 8     # compilations waiting at a time (later candidates try again later)
+
+_UNSAFE_OPS = {"Assert", "CheckNumerics", "CheckNumericsV2", "Print", "PrintV2",
+               "EnsureShape"}
+_UNSAFE_PARTS = ("Random", "Rng", "Multinomial", "Shuffle", "Stateful", "Dropout")
 
 
 def eligible(spec) -> bool:
+    """Whether `spec` may be tried (cheap; the op check runs in the compiler thread)."""
     static = all(all(d is not None for d in shape) for _, _, (_, shape) in spec.inputs)
-    return static and not spec.in_graph and not spec.subgraphs and not spec.xla
+    return static and spec.time_graph >= MIN_GRAPH_SECONDS * spec.calls and not spec.in_graph and not spec.subgraphs and not spec.xla and \
+        not spec.distributed and not spec.context and calls.flat_callable(spec.concrete)
+
+
+def _ops(concrete) -> set:
+    graph_def = concrete.graph.as_graph_def()
+    ops = {node.op for node in graph_def.node}
+    for function in graph_def.library.function:
+        ops |= {node.op for node in function.node_def}
+    return ops
+
+
+def unsafe_ops(concrete) -> list[str]:
+    """Ops of the graph whose results or effects differ under XLA."""
+    return sorted(op for op in _ops(concrete)
+                  if op in _UNSAFE_OPS or any(part in op for part in _UNSAFE_PARTS))
+
+
+class XlaVariant:
+    """The specialization's graph function, compiled by XLA (see the module docstring)."""
+
+    def __init__(self, concrete, input_specs: list):
+        atomic = concrete._inference_function
+        captures = concrete.captured_inputs
+        specs = list(input_specs) + [tf.TensorSpec([], tf.resource) if c.dtype == tf.resource
+                                     else tf.TensorSpec(c.shape, c.dtype) for c in captures]
+
+        def compiled(*flat):
+            return atomic.call_flat(*flat)
+
+        self.concrete = tf.function(compiled, input_signature=specs, autograph=False,
+                                    jit_compile=True).get_concrete_function()
+        self.plain = concrete
+
+    def call(self, inputs: list):
+        if record.could_possibly_record():  # a tape watches: TF's gradient of the plain graph
+            return calls.call_graph(self.plain, inputs)
+        return self.concrete._call_flat(list(inputs) + self.plain.captured_inputs, [])
+
+    def compile(self, sample_inputs: list) -> None:
+        """Run once on copies of the graph's variables: XLA compiles, nothing real changes."""
+        variables = {id(v.handle): v for v in self.plain.graph.variables}
+        flat = list(sample_inputs)
+        for capture in self.plain.captured_inputs:
+            if capture.dtype == tf.resource:
+                variable = variables.get(id(capture))
+                if variable is None:
+                    raise ValueError("the graph uses a resource that is not a variable")
+                flat.append(tf.Variable(variable.read_value(), trainable=False).handle)
+            else:
+                flat.append(capture)
+        self.concrete._call_flat(flat, [])
+
+
+class _Runner:
+    """One trial call on the XLA variant, shaped like a Specialization for `_run_graph`."""
+
+    def __init__(self, spec, variant: XlaVariant):
+        self.spec, self.variant = spec, variant
+        self.feed, self.effects, self.result = spec.feed, spec.effects, spec.result
+
+    def call(self, inputs: list):
+        return self.variant.call(inputs)
 
 
 class XlaTrial:
-    def __init__(self, candidate):
-        self.candidate = candidate
+    """Once compiled, real calls alternate between the XLA variant and the plain graph,
+    `ROUNDS` each, all timed under the same conditions (the plain graph's calls while the
+    compiler ran would not be: it competes for the cores)."""
+
+    def __init__(self, variant: XlaVariant):
+        self.variant = variant
         self.times = {"xla": [], "plain": []}
-        self.compiled = False
+        self.compiled = True  # compiled in the background before the trial starts
         self.turn = "xla"
 
     def runner(self, spec):
-        return self.candidate if self.turn == "xla" else spec
+        return _Runner(spec, self.variant) if self.turn == "xla" else spec
 
     def record(self, seconds: float) -> None:
-        if self.turn == "xla" and not self.compiled:
-            self.compiled = True  # the first XLA call compiled: not timed
-        else:
-            self.times[self.turn].append(seconds)
+        self.times[self.turn].append(seconds)
         self.turn = "plain" if self.turn == "xla" else "xla"
 
     @property
@@ -47,13 +148,99 @@ class XlaTrial:
         xla, plain = (statistics.median(self.times[k]) for k in ("xla", "plain"))
         gain = plain / xla
         if gain >= MIN_GAIN:
-            for field in ("concrete", "feed", "result", "effects", "inputs"):
-                setattr(spec, field, getattr(self.candidate, field))
-            spec.xla = f"on ({gain:.2f}x faster than without)"
+            spec.accelerated = self.variant
+            spec.xla = f"on ({gain:.2f}x faster than without, measured on real calls)"
         else:
-            spec.xla = f"off (XLA was {gain:.2f}x the speed without it)"
+            spec.xla = f"off (XLA was {gain:.2f}x the speed without it, on real calls)"
         spec.trial = None
 
-    def failed(self, spec, exc: Exception) -> None:
-        spec.xla = f"off (does not compile: {type(exc).__name__}: {str(exc).splitlines()[0][:120]})"
-        spec.trial = None
+
+
+def failed(spec, exc: BaseException) -> None:
+    """An XLA call of `spec` failed (trial or kept): the plain graph serves from now on."""
+    spec.xla = f"off (failed: {type(exc).__name__}: {str(exc).splitlines()[0][:120]})" \
+        if str(exc) else f"off (failed: {type(exc).__name__})"
+    spec.trial = spec.accelerated = None
+
+
+class _Compiler:
+    """One daemon thread compiling XLA variants, `MAX_PENDING` jobs at most."""
+
+    def __init__(self):
+        self._queue: queue.Queue = queue.Queue(maxsize=MAX_PENDING)
+        self._thread = None
+        self._lock = threading.Lock()
+        self._stopping = False
+
+    def submit(self, spec, sample_inputs: list, done) -> bool:
+        """Compile `spec`'s XLA variant; `done(variant_or_None, reason)` is called from the
+        compiler thread. False when the queue is full (try again later)."""
+        with self._lock:
+            if self._stopping:
+                return False
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="janus-xla",
+                                                daemon=True)
+                self._thread.start()
+        try:
+            self._queue.put_nowait((spec, sample_inputs, done))
+        except queue.Full:
+            return False
+        return True
+
+    def _run(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                self._queue.task_done()
+                return
+            spec, sample_inputs, done = job
+            variant, reason = None, ""
+            try:
+                unsafe = unsafe_ops(spec.concrete)
+                if unsafe:
+                    reason = f"not tried: XLA changes what {', '.join(unsafe[:3])} does"
+                else:
+                    input_specs = [tf.TensorSpec(shape, dtype)
+                                   for _, _, (dtype, shape) in spec.inputs]
+                    variant = XlaVariant(spec.concrete, input_specs)
+                    variant.compile(sample_inputs)
+            except Exception as exc:  # noqa: BLE001 - no XLA for this graph: say why
+                variant = None
+                reason = f"does not compile: {type(exc).__name__}: " + \
+                    (str(exc).splitlines() or [""])[0][:120]
+            try:
+                done(variant, reason)
+            except Exception:  # noqa: BLE001 - the caller's bookkeeping; never kill the thread
+                pass
+            finally:
+                self._queue.task_done()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        with self._lock:
+            self._stopping = True
+            thread = self._thread
+        if thread is not None:
+            while True:  # drop what waits; the running compilation finishes
+                try:
+                    self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                self._queue.task_done()
+            self._queue.put(None)
+            thread.join(timeout)
+
+    def wait_idle(self, timeout: float = 60.0) -> bool:
+        """Wait until every submitted compilation finished (tests and benchmarks)."""
+        deadline = time.monotonic() + timeout
+        while self._queue.unfinished_tasks:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+
+compiler = _Compiler()
+atexit.register(lambda: compiler.stop())
+if hasattr(os, "register_at_fork"):  # the child has no compiler thread: start afresh
+    os.register_at_fork(after_in_child=lambda: globals().__setitem__("compiler", _Compiler()))

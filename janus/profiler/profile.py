@@ -59,6 +59,8 @@ class Profile:
         # a tf.distribute strategy spanning several workers that the function called
         # (its calls then agree across workers: janus/fallback/agreement.py)
         self.collective_strategy = None
+        # site key -> [why a graph refuses what ran there, last call seen, calls seen in]
+        self.refusals: dict[tuple, list] = {}
 
     def record_attribute(self, obj, name: str, value, write: bool) -> None:
         key = (type(obj).__qualname__, name)
@@ -71,6 +73,25 @@ class Profile:
         kind = type(value).__name__
         if kind not in entry["types"] and len(entry["types"]) < self.max_values:
             entry["types"].append(kind)
+
+    def record_refusal(self, key: tuple, reason: str) -> None:
+        """A profiled call did something at `key` a graph refuses (graphgen/refusals.py)."""
+        entry = self.refusals.get(key)
+        if entry is None:
+            if len(self.refusals) >= 4 * self.max_values:
+                return
+            entry = self.refusals[key] = [reason, -1, 0]
+        if entry[1] != self.calls:
+            entry[1] = self.calls
+            entry[2] += 1
+
+    def certain_refusal(self) -> str:
+        """Why a trace cannot succeed, when every profiled call did something a graph
+        refuses at the same site ("" otherwise): janus then does not trace at all."""
+        for reason, _, calls in self.refusals.values():
+            if self.calls and calls >= self.calls:
+                return reason
+        return ""
 
     def add_case(self, function: str, case) -> None:
         cases = self.cases.setdefault(function, [])

@@ -13,6 +13,7 @@ import tensorflow as tf
 from janus.config import config
 from janus.errors import ConversionError, JanusInternalError
 from janus.fallback.agreement import multi_worker_strategy
+from janus.graphgen import refusals
 from janus.profiler.profile import Profile
 from janus.recursion.cases import CaseRecorder
 from janus.transform import convert
@@ -83,6 +84,9 @@ class ProfileRuntime(Runtime):
         current = ProfileRuntime._current
         if not isinstance(obj, types.ModuleType):
             current.profile.record_attribute(obj, name, value, write=False)
+            refused = refusals.attribute_reason(obj, name)
+            if refused:
+                current.profile.record_refusal((self.key, "attr", name), refused)
         # A read belongs to the innermost invocation of a recursive function (and the
         # helpers it called), not to its ancestors.
         for function, recorder in reversed(current.frames):
@@ -107,6 +111,9 @@ class ProfileRuntime(Runtime):
         strategy = multi_worker_strategy(fn)
         if strategy is not None:
             current.profile.collective_strategy = strategy
+        refused = refusals.call_reason(fn, args) if target is None else ""
+        if refused:
+            current.profile.record_refusal((self.key, site), refused)
         current.profile._bounded_add(
             record.callees, getattr(target or fn, "__qualname__", type(fn).__name__))
         if target is None:

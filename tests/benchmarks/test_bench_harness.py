@@ -132,3 +132,32 @@ def test_tree_benchmark_runs_the_labelled_treelstm(tmp_path):
     for model in results["models"].values():
         assert model["executors"]["expert"]["status"] == "ok"
         assert model["executors"]["expert"]["ratio_to_expert"] == 1.0
+
+
+def test_an_executor_still_deciding_warms_up_longer_on_the_same_batches(monkeypatch):
+    """janus's XLA trial (Prepared.settled() False) extends its warm-up; its losses are
+    still compared batch by batch with eager's, and settle() runs once, untimed."""
+    from models import get_workload
+
+    wl = get_workload("gan", size="tiny")
+    calls, settles = [], []
+    real_prepare = executors.prepare
+
+    def prepare(name, workload, state):
+        prepared = real_prepare("eager", workload, state)
+        if name == "eager":
+            return prepared
+
+        def call(*batch):
+            calls.append(1)
+            return prepared.call(*batch)
+        return executors.Prepared(call, settle=lambda: settles.append(len(calls)),
+                                  settled=lambda: len(calls) >= 4)
+
+    monkeypatch.setattr(harness, "prepare", prepare)
+    result = harness.run_workload(wl, ["expert"], harness.RunConfig(warmup=1, steps=5, windows=1),
+                                  progress=lambda _: None)
+    rec = result["executors"]["expert"]
+    assert settles == [1] and "settle_s" in rec
+    assert rec["warmup_steps"] == 4 and rec["measured_steps"] == 2 and rec["steps_run"] == 6
+    assert rec["correct"] is True and rec["compared_steps"] == 6

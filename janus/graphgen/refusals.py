@@ -1,0 +1,70 @@
+"""Calls a graph refuses, recognizable before any tracing.
+
+The tracer refuses them (a ConversionError: the call runs eagerly); the profiler notes
+where a profiled call made one (`Profile.refusals`), so that janus can decide not to
+trace at all when every profiled call made one (`Profile.certain_refusal`): that trace
+would only fail.
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+from tensorflow.python.framework.ops import EagerTensor
+
+from janus.errors import ConversionError
+
+
+def impure_reason(fn) -> str:
+    """Host-side randomness and clocks would be frozen into the graph at trace time."""
+    import random
+
+    import numpy as np
+
+    owner = getattr(fn, "__self__", None)
+    module = getattr(fn, "__module__", None) or ""
+    if isinstance(owner, (np.random.Generator, np.random.RandomState, random.Random)) or \
+            module.split(".")[0] in ("random", "time", "datetime", "secrets", "uuid") or \
+            module.startswith("numpy.random") or module == "os":
+        name = getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
+        return (f"calls {module + '.' if module else ''}{name}, whose result would be "
+                "frozen into the graph (it differs on every call in Python)")
+    return ""
+
+
+def python_callbacks() -> tuple:
+    return tuple(f for f in (tf.numpy_function, tf.py_function,
+                             getattr(tf.compat.v1, "py_func", None),
+                             getattr(tf.compat.v1, "numpy_function", None)) if f is not None)
+
+
+def callback_reason(fn) -> str:
+    """`tf.numpy_function(step, ...)`: TF calls `step` (the user's plain function, as it
+    is) while the graph runs; if the graph then fails a guard, the call reruns eagerly
+    and `step`'s side effects (an environment step) would happen twice."""
+    if any(fn is f for f in python_callbacks()):
+        return (f"calls {getattr(fn, '__name__', fn)}: its Python function would run "
+                "inside the graph, and again if the call had to rerun eagerly")
+    return ""
+
+
+def refuse(fn) -> None:
+    """Raise the ConversionError the tracer gives for a call of `fn`, if any."""
+    reason = impure_reason(fn) or callback_reason(fn)
+    if reason:
+        raise ConversionError(reason)
+
+
+def call_reason(fn, args: tuple) -> str:
+    """Why tracing a call of `fn(*args)` cannot succeed ("" when it may): a refused
+    library call, or a tensor converted to a Python number."""
+    reason = impure_reason(fn) or callback_reason(fn)
+    if not reason and fn in (float, int, complex) and args and type(args[0]) is EagerTensor:
+        reason = f"converts a tensor to a Python {fn.__name__} (its value exists only " \
+            "when the graph runs)"
+    return reason
+
+
+def attribute_reason(obj, name: str) -> str:
+    """`t.numpy()` on a tensor: no value while tracing."""
+    if name == "numpy" and type(obj) is EagerTensor:
+        return "reads a tensor's value with .numpy() (it exists only when the graph runs)"
+    return ""
