@@ -50,14 +50,16 @@ MAX_PENDING = 8     # compilations waiting at a time (later candidates try again
 
 _UNSAFE_OPS = {"Assert", "CheckNumerics", "CheckNumericsV2", "Print", "PrintV2",
                "EnsureShape"}
-_UNSAFE_PARTS = ("Random", "Rng", "Multinomial", "Shuffle", "Stateful", "Dropout")
+_UNSAFE_PARTS = ("Random", "Rng", "Multinomial", "Shuffle", "Dropout")
+_CALLS = {"StatefulPartitionedCall", "PartitionedCall"}
 
 
 def eligible(spec) -> bool:
     """Whether `spec` may be tried (cheap; the op check runs in the compiler thread)."""
     static = all(all(d is not None for d in shape) for _, _, (_, shape) in spec.inputs)
-    return static and spec.time_graph >= MIN_GRAPH_SECONDS * spec.calls and not spec.in_graph and not spec.subgraphs and not spec.xla and \
-        not spec.distributed and not spec.context and calls.flat_callable(spec.concrete)
+    return static and spec.time_graph >= MIN_GRAPH_SECONDS * spec.calls and \
+        not spec.in_graph and not spec.subgraphs and not spec.xla and not spec.distributed \
+        and not spec.context and calls.flat_callable(spec.concrete)
 
 
 def _ops(concrete) -> set:
@@ -71,7 +73,8 @@ def _ops(concrete) -> set:
 def unsafe_ops(concrete) -> list[str]:
     """Ops of the graph whose results or effects differ under XLA."""
     return sorted(op for op in _ops(concrete)
-                  if op in _UNSAFE_OPS or any(part in op for part in _UNSAFE_PARTS))
+                  if op in _UNSAFE_OPS or any(part in op for part in _UNSAFE_PARTS) or
+                  op.startswith("Stateful") and op not in _CALLS)  # StatefulUniform...
 
 
 class XlaVariant:
@@ -98,16 +101,18 @@ class XlaVariant:
     def compile(self, sample_inputs: list) -> None:
         """Run once on copies of the graph's variables: XLA compiles, nothing real changes."""
         variables = {id(v.handle): v for v in self.plain.graph.variables}
-        flat = list(sample_inputs)
+        flat, copies = list(sample_inputs), []  # (the copies live until the run is done)
         for capture in self.plain.captured_inputs:
             if capture.dtype == tf.resource:
                 variable = variables.get(id(capture))
                 if variable is None:
                     raise ValueError("the graph uses a resource that is not a variable")
-                flat.append(tf.Variable(variable.read_value(), trainable=False).handle)
+                copies.append(tf.Variable(variable.read_value(), trainable=False))
+                flat.append(copies[-1].handle)
             else:
                 flat.append(capture)
         self.concrete._call_flat(flat, [])
+        del copies
 
 
 class _Runner:
