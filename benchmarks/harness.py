@@ -102,6 +102,7 @@ def run_executor(workload: Workload, executor: str, batches: list, config: RunCo
             t1 = time.perf_counter()
             prepared.settle()
             rec["settle_s"] = time.perf_counter() - t1
+            start += rec["settle_s"]  # not part of the executor's budget
         if i + 1 >= warmup and i + 1 < total - 1 and not prepared.settled():
             warmup = i + 2  # a decision under way (XLA trial calls): still warming up
         if elapsed > SLOW_STEP_S:

@@ -305,10 +305,11 @@ class JitFunction:
                     events.emit("generated", self, spec)
                     return spec
         refused = self.profile.certain_refusal()
-        if refused:  # every profiled call did something a graph refuses: do not trace
+        if refused is not None:  # every profiled call did something a graph refuses:
+            reason, (function, filename, lineno) = refused  # do not trace
             with self._lock:
-                self._generation_failed(ConversionError(refused, function=self.__qualname__),
-                                        cfg)
+                self._generation_failed(ConversionError(
+                    reason, function=function, filename=filename, lineno=lineno), cfg)
             return None
         start = time.perf_counter()
         try:

@@ -55,16 +55,15 @@ def refuse(fn) -> None:
 
 def call_reason(fn, args: tuple) -> str:
     """Why tracing a call of `fn(*args)` cannot succeed ("" when it may): a refused
-    library call, or a tensor converted to a Python number."""
+    library call, a tensor's value read with `.numpy()`, or a tensor converted to a
+    Python number."""
     reason = impure_reason(fn) or callback_reason(fn)
-    if not reason and fn in (float, int, complex) and args and type(args[0]) is EagerTensor:
-        reason = f"converts a tensor to a Python {fn.__name__} (its value exists only " \
-            "when the graph runs)"
-    return reason
-
-
-def attribute_reason(obj, name: str) -> str:
-    """`t.numpy()` on a tensor: no value while tracing."""
-    if name == "numpy" and type(obj) is EagerTensor:
+    if reason:
+        return reason
+    if getattr(fn, "__name__", "") == "numpy" and type(getattr(fn, "__self__", None)) is \
+            EagerTensor:
         return "reads a tensor's value with .numpy() (it exists only when the graph runs)"
+    if fn in (float, int, complex) and args and type(args[0]) is EagerTensor:
+        return f"converts a tensor to a Python {fn.__name__} (its value exists only when " \
+            "the graph runs)"
     return ""

@@ -59,7 +59,8 @@ class Profile:
         # a tf.distribute strategy spanning several workers that the function called
         # (its calls then agree across workers: janus/fallback/agreement.py)
         self.collective_strategy = None
-        # site key -> [why a graph refuses what ran there, last call seen, calls seen in]
+        # site key -> [why a graph refuses what ran there, last call seen, calls seen in,
+        # (function, filename, line)]
         self.refusals: dict[tuple, list] = {}
 
     def record_attribute(self, obj, name: str, value, write: bool) -> None:
@@ -74,24 +75,25 @@ class Profile:
         if kind not in entry["types"] and len(entry["types"]) < self.max_values:
             entry["types"].append(kind)
 
-    def record_refusal(self, key: tuple, reason: str) -> None:
+    def record_refusal(self, key: tuple, reason: str, where: tuple) -> None:
         """A profiled call did something at `key` a graph refuses (graphgen/refusals.py)."""
         entry = self.refusals.get(key)
         if entry is None:
             if len(self.refusals) >= 4 * self.max_values:
                 return
-            entry = self.refusals[key] = [reason, -1, 0]
+            entry = self.refusals[key] = [reason, -1, 0, where]
         if entry[1] != self.calls:
             entry[1] = self.calls
             entry[2] += 1
 
-    def certain_refusal(self) -> str:
-        """Why a trace cannot succeed, when every profiled call did something a graph
-        refuses at the same site ("" otherwise): janus then does not trace at all."""
-        for reason, _, calls in self.refusals.values():
+    def certain_refusal(self):
+        """(why, (function, filename, line)) when every profiled call did something a
+        graph refuses at the same site, else None: a trace cannot succeed, janus does
+        not attempt it."""
+        for reason, _, calls, where in self.refusals.values():
             if self.calls and calls >= self.calls:
-                return reason
-        return ""
+                return reason, where
+        return None
 
     def add_case(self, function: str, case) -> None:
         cases = self.cases.setdefault(function, [])

@@ -84,9 +84,6 @@ class ProfileRuntime(Runtime):
         current = ProfileRuntime._current
         if not isinstance(obj, types.ModuleType):
             current.profile.record_attribute(obj, name, value, write=False)
-            refused = refusals.attribute_reason(obj, name)
-            if refused:
-                current.profile.record_refusal((self.key, "attr", name), refused)
         # A read belongs to the innermost invocation of a recursive function (and the
         # helpers it called), not to its ancestors.
         for function, recorder in reversed(current.frames):
@@ -113,7 +110,9 @@ class ProfileRuntime(Runtime):
             current.profile.collective_strategy = strategy
         refused = refusals.call_reason(fn, args) if target is None else ""
         if refused:
-            current.profile.record_refusal((self.key, site), refused)
+            where = self.function.sites[site]
+            current.profile.record_refusal((self.key, site), refused,
+                                           (where.function, where.filename, where.lineno))
         current.profile._bounded_add(
             record.callees, getattr(target or fn, "__qualname__", type(fn).__name__))
         if target is None:

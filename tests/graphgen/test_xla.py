@@ -148,3 +148,11 @@ def test_a_failing_kept_xla_variant_is_dropped(monkeypatch):
     np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
     assert spec.accelerated is None and spec.xla.startswith("off (failed: InternalError")
     np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
+
+
+def test_which_ops_keep_a_graph_from_xla(monkeypatch):
+    monkeypatch.setattr(xla, "_ops", lambda concrete: concrete)
+    assert xla.unsafe_ops({"StatefulPartitionedCall", "PartitionedCall", "MatMul"}) == []
+    assert xla.unsafe_ops({"StatefulUniform", "RandomStandardNormal", "Assert", "PrintV2",
+                           "MatMul"}) == ["Assert", "PrintV2", "RandomStandardNormal",
+                                          "StatefulUniform"]
