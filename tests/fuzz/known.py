@@ -2,7 +2,7 @@
 
 QUICK: seeds of the quick mode that diverge because of an open finding -> finding id;
 `python -m tests.fuzz --quick-known` prints the current table (ids from `classify`;
-a "?" needs a look: minimize it, then name the finding here). Generator v3.
+a "?" needs a look: minimize it, then name the finding here). Generator v4.
 """
 from __future__ import annotations
 
