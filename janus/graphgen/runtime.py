@@ -118,7 +118,7 @@ def _traces_callbacks(library) -> bool:
 class TraceRuntime(GeneralControlFlow, Runtime):
     @property
     def key(self) -> str:
-        return self.function.qualname
+        return self.function.key
 
     @property
     def tracer(self):
@@ -260,8 +260,8 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             target = None  # lambdas are expressions over their arguments: traced as they are
         if target is not None:
             converted = convert(target)
-            node_index = tracer.profile.recursive.get(converted.qualname)
-            if node_index is not None and tracer.profile.cases.get(converted.qualname) and \
+            node_index = tracer.profile.recursive.get(converted.key)
+            if node_index is not None and tracer.profile.cases.get(converted.key) and \
                     node_index < len(args) and not kwargs:
                 if isinstance(args[node_index], NodeProxy):
                     return args[node_index].invoke()
@@ -373,11 +373,11 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         batched run. The first root call of a trace builds the run for all roots
         (known from the previous trace attempt); each returns its own result."""
         tracer = self.tracer
-        name = converted.qualname
+        name = converted.key
         source = tracer.source_of(args[node_index])
         if source is None:
-            raise ConversionError(f"recursion of {name} on an object janus cannot locate on "
-                                  "each call")
+            raise ConversionError(f"recursion of {converted.qualname} on an object janus "
+                                  "cannot locate on each call")
         subgraph = SubGraph(name, node_index, tuple(tracer.profile.cases[name]))
         group = tracer.recursion_group(name)
         index = len(group["roots"])

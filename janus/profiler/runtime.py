@@ -27,7 +27,7 @@ class ProfileRuntime(Runtime):
 
     @property
     def key(self) -> str:
-        return self.function.qualname
+        return self.function.key
 
     @staticmethod
     def _profiling() -> bool:
@@ -124,7 +124,7 @@ class ProfileRuntime(Runtime):
                 raise JanusInternalError(f"converting {target.__qualname__} failed") from exc
             return fn(*args, **kwargs)  # either way it runs plainly
         instance = type(self).for_function(converted).function_instance()
-        name = converted.qualname
+        name = converted.key
         node_index = _node_argument(args)
         frames = current.frames
         if frames and frames[-1][0] == name and node_index is not None and \

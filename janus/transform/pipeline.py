@@ -46,6 +46,14 @@ class ConvertedFunction:
     def qualname(self) -> str:
         return self.source.qualname
 
+    @property
+    def key(self) -> str:
+        """Its name in profiles and plans: the qualified name and where the def starts.
+        Functions sharing a qualified name (same-named nested defs in two branches,
+        helpers of two modules) never share site records; closures of one def (one
+        code, one site table) do."""
+        return f"{self.source.qualname}@{self.source.filename}:{self.source.first_line}"
+
     def instantiate(self, runtime) -> types.FunctionType:
         """The converted function bound to `runtime`, closing over the original's own
         cells (live: a rebinding in the enclosing function is seen) and globals."""

@@ -122,6 +122,9 @@ def while_loop(g):
 def for_loop(g):
     """for over range / the list argument / enumerate / a dict, with break/continue/else."""
     kind = g.rng.randint(0, 3)
+    # (an inner loop over the same list must not unmark it: the outer loop still iterates
+    # it, and appending to it there would never end, in plain Python too)
+    was_iterating = set(g.iterating)
     g.scopes.append({})
     g.loop_depth += 1
     try:
@@ -151,10 +154,7 @@ def for_loop(g):
     finally:
         g.loop_depth -= 1
         g.scopes.pop()
-        if kind in (1, 2):
-            g.iterating.discard("xs")
-        if kind == 3:
-            g.iterating.discard("s.d")
+        g.iterating = was_iterating
     lines = [head] + indent(body)
     if g.chance(0.25):
         lines += ["else:"] + indent(g.block(1))

@@ -228,13 +228,15 @@ def _run(source: str, calls: list[dict], timeout: int | None) -> Result:
     _isolate()
     plain = _Side(source, "plain", jit=False)
     jit = _Side(source, "janus", jit=True)
-    divergence, done = None, 0
+    divergence, done, side = None, 0, "plain"
     if timeout:
         signal.alarm(timeout)
     try:
         for i, spec in enumerate(calls):
             x, xs, n, flag = inputs.arguments(spec)
+            side = "plain"
             expected = plain.call(spec, x, n, flag, list(xs))
+            side = "janus"
             actual = jit.call(spec, x, n, flag, list(xs))
             done = i + 1
             found = _compare(expected, actual)
@@ -242,7 +244,9 @@ def _run(source: str, calls: list[dict], timeout: int | None) -> Result:
                 divergence = Divergence(found[0], i, found[1])
                 break
     except Timeout:
-        divergence = Divergence("timeout", done, f"call #{done} ran over {timeout}s")
+        # the plain program itself not ending is the generator's bug, not janus's
+        kind = "timeout" if side == "janus" else "plain-timeout"
+        divergence = Divergence(kind, done, f"call #{done} ran over {timeout}s ({side})")
     finally:
         if timeout:
             signal.alarm(0)
