@@ -61,6 +61,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError, JanusFallbackError, JanusInternalError
 from janus.profiler.runtime import ProfileRuntime
+from janus.transform import convert
 from janus.transform.runtime import user_function
 
 _JANUS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -234,9 +235,19 @@ class EffectWatch:
             _effect()  # the callee runs the callback (tf.foldl, tf.map_fn): unwatched
         elif not _pure_call(fn):
             target, _ = user_function(fn)
-            if target is None or not self.callees_watched:
-                _effect()
+            if target is None or not self.callees_watched or not _converts(target):
+                _effect()  # (a callee janus cannot convert runs plainly: unwatched)
         return super().call(site, fn, *args, **kwargs)
+
+
+def _converts(target) -> bool:
+    """Whether the profiler runs `target` converted (watched), not plainly (a lambda,
+    a function with `global`/try/except: fuzz finding F14)."""
+    try:
+        convert(target)
+    except Exception:  # noqa: BLE001 - any failure: it runs plainly
+        return False
+    return True
 
 
 class WatchedProfileRuntime(EffectWatch, ProfileRuntime):
