@@ -25,6 +25,9 @@ class Config:
     max_profile_values: distinct Python values remembered per profiled site.
     mixed: when a function cannot become a graph, still run the user functions it
         calls as their own graphs and optimizer updates as one graph.
+    segments: when a function cannot become one graph because of some statements
+        (graph breaks), split it there: the stretches between them run as graphs
+        of their own, the breaks in Python (janus/fallback/segmented.py).
     xla: try XLA on specializations with static shapes and keep it where it is
         faster (measured on real calls; see janus/graphgen/xla.py).
     raise_internal_errors: an error in janus's own machinery raises
@@ -43,6 +46,7 @@ class Config:
     disabled: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_DISABLE"))
     max_profile_values: int = 8
     mixed: bool = True
+    segments: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_SEGMENTS"))
     xla: bool = False
     raise_internal_errors: bool = dataclasses.field(
         default_factory=lambda: _env_flag("JANUS_RAISE_INTERNAL"))

@@ -14,6 +14,7 @@ import re
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.sources import Source, environment
 from janus.graphgen.values import DynamicList, SymbolicScalar
 
@@ -62,6 +63,8 @@ def skeleton(value, outputs: Outputs, tracer):
         return ("out", outputs.add(value))
     if isinstance(value, DynamicList):
         return ("unstack", outputs.add(value.stacked))
+    if isinstance(value, HostArray) and tracer.source_of(value) is None:  # a derived array
+        return ("ndarray", outputs.add(value.tensor))
     if isinstance(value, str):
         if "\x00janus" in value:
             slots = []
@@ -97,6 +100,8 @@ def rebuild(skel, results: list, env: tuple):
         return skel[2](results[skel[1]].numpy())
     if kind == "unstack":
         return list(tf.unstack(results[skel[1]]))
+    if kind == "ndarray":
+        return results[skel[1]].numpy()
     if kind == "source":
         return evaluate(skel[1], *env)
     if kind == "list":

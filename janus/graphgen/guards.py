@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR  # no tensor at import:
 # creating one would initialize TF's devices (tf.config could no longer set them up)
@@ -22,7 +23,7 @@ class Guard:
     """One assumption about one value. `kind` picks the check; `expected` is what
     the graph was built for; `where` is the user's line that made the assumption."""
 
-    kind: str  # type | id | value | len | keys | tensor | tensor_list
+    kind: str  # type | id | value | len | keys | tensor | tensor_list | array
     source: Source
     expected: Any
     where: str = ""
@@ -45,6 +46,8 @@ class Guard:
             text = f"list({self.source}) == {list(exp)!r}"
         elif self.kind == "tensor":
             text = f"{self.source} is a {_spec_text(exp)} tensor"
+        elif self.kind == "array":
+            text = f"{self.source} is a {_spec_text(exp)} numpy array"
         else:
             text = f"{self.source} is a non-empty list of {_spec_text(exp)} tensors"
         return text + (f"  [{self.where}]" if self.where else "")
@@ -85,6 +88,10 @@ def _dims(shape) -> tuple:
             not all(d is None or type(d) is int for d in shape):
         raise ValueError(f"not a tensor shape: {shape!r:.200}")
     return tuple(shape)
+
+
+def _array_shape(shape: tuple) -> str:
+    return "(" + "".join(f"{int(d)}, " for d in _dims(shape)) + ")"
 
 
 def _shape_test(var: str, shape: tuple) -> str:
@@ -149,6 +156,12 @@ class GuardSet:
                 env[f"D{index}"] = tf.as_dtype(dtype)
                 test = (f"type({var}) is EagerTensor and {var}.dtype == D{index} and "
                         + _shape_test(var, shape))
+            elif guard.kind == "array":  # a numpy array fed to a segment (host_arrays.py)
+                dtype, shape = guard.expected
+                env[f"D{index}"] = np.dtype(dtype)
+                env["ndarray"] = np.ndarray
+                test = (f"type({var}) is ndarray and {var}.dtype == D{index} and "
+                        f"{var}.shape == {_array_shape(shape)}")
             elif guard.kind == "tensor_list":
                 dtype, shape = guard.expected
                 env[f"D{index}"] = tf.as_dtype(dtype)

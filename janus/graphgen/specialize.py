@@ -135,6 +135,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     for _ in range(_MAX_TRACES):
         tracer = Tracer(plan, profile, inputs, tables)
         tracer.top_function = converted.original
+        tracer.host_arrays = getattr(converted.original, "__janus_source__", None) is not None
         tracer.functions[id(converted)] = converted
         captured = {}
 

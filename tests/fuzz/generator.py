@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 4
 
 HEADER = '''\
 import numpy as np
