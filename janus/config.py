@@ -25,6 +25,9 @@ class Config:
     max_profile_values: distinct Python values remembered per profiled site.
     mixed: when a function cannot become a graph, still run the user functions it
         calls as their own graphs and optimizer updates as one graph.
+    segments: when a function cannot become one graph because of some statements
+        (graph breaks), split it there: the stretches between them run as graphs
+        of their own, the breaks in Python (janus/fallback/segmented.py).
     xla: compile stable static-shape specializations with XLA in a background thread
         and keep XLA where real calls measure it faster (janus/graphgen/xla.py); on by
         default, `JANUS_XLA=0` turns it off.
@@ -44,6 +47,7 @@ class Config:
     disabled: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_DISABLE"))
     max_profile_values: int = 8
     mixed: bool = True
+    segments: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_SEGMENTS"))
     xla: bool = dataclasses.field(default_factory=lambda: os.environ.get(
         "JANUS_XLA", "1").strip().lower() not in ("0", "false", "no", "off"))
     raise_internal_errors: bool = dataclasses.field(

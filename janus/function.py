@@ -31,7 +31,7 @@ from janus import cache, events, introspect, ladder
 from janus.config import Config, config as global_config
 from janus.errors import (ConversionError, FallbackCategory, JanusFallbackError,
                           JanusInternalError)
-from janus.fallback import agreement, heap, mixed, safety
+from janus.fallback import agreement, heap, mixed, safety, segmented
 from janus.fallback.mixed import MixedRuntime
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
@@ -96,6 +96,8 @@ class JitFunction:
         self.plan_history: list[Plan] = []
         self.last_failure_reason = ""
         self._warm_graph = None  # set by a warm start: another process's recorded graph
+        self.segmented = None  # the function split at its graph breaks (fallback/segmented.py)
+        self.last_trace_error: Exception | None = None
         self._busy = False  # a thread is profiling or generating (see the module docstring)
 
     @property
@@ -186,6 +188,11 @@ class JitFunction:
         if self.unsupported is not None:
             return self._unsupported()
         if self.profile.calls == 0 and not self._busy:
+            if cfg.segments and self.stats.calls == 1:
+                breaks = segmented.static_breaks_of(self.fn)
+                if breaks:  # known breaks: no whole-function graph to profile for
+                    self.unsupported = safety.Reason(breaks)
+                    return self._unsupported()
             self._warm_start()  # a later process: restore profile + plan, skip profiling
         if self.profile.calls < cfg.profile_calls:
             if self._busy:
@@ -197,6 +204,8 @@ class JitFunction:
         return self._dispatch(args, kwargs, cfg)
 
     def _warm_start(self):
+        if getattr(self, "segment_of", None) is not None:
+            return  # a segment: split anew in each process
         try:
             cache.warm_start(self)
         except Exception as exc:  # noqa: BLE001 - start cold instead
@@ -340,6 +349,7 @@ class JitFunction:
 
     def _generation_failed(self, exc: Exception, cfg: Config):
         self.stats.generation_failures += 1
+        self.last_trace_error = exc
         self.last_failure_reason = safety.explain_exception(exc, self.fn)
         events.emit("generation_failed", self, self.last_failure_reason)
         if cache.abandoned_warm_start(self):
@@ -541,6 +551,11 @@ class JitFunction:
                     with self._lock:
                         self._busy = False
                         self._check_profile_bounds()
+            if mode == "mixed" and self.config.segments and \
+                    step.category is FallbackCategory.UNSUPPORTED:
+                split = self._segmented()
+                if split is not None:  # the user's exceptions propagate as they are
+                    return split(*args, **kwargs)
             if mode == "mixed" and self.config.mixed and \
                     step.category is FallbackCategory.UNSUPPORTED:
                 # Converted code exists: run it eagerly, its callees as their own graphs.
@@ -553,6 +568,19 @@ class JitFunction:
         finally:
             with self._lock:
                 self.stats.time_fallback += time.perf_counter() - start
+
+    def _segmented(self):
+        """The function split at its graph breaks, or None (it cannot be split)."""
+        with self._lock:
+            if self.segmented is None:
+                try:
+                    self.segmented = segmented.Segmented.for_function(self)
+                except ConversionError:
+                    self.segmented = False
+                except Exception as exc:  # noqa: BLE001 - run mixed instead
+                    self.segmented = False
+                    self.report_internal("splitting at graph breaks", exc, give_up=False)
+            return self.segmented or None
 
     def _converted_quietly(self):
         try:
@@ -629,6 +657,7 @@ class BoundJitFunction:
 
 
 mixed.make_jit = JitFunction  # the mixed runtime jits callees (no import cycle)
+segmented.make_jit = JitFunction  # segments are jitted functions of their own
 
 
 def jit(fn=None, **options):

@@ -22,6 +22,10 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
         if jit.unsupported is None:
             lines.append(f"  this call: {verdict}")
     lines.append(f"  last call: {jit.last_decision}")
+    if getattr(jit, "segmented", None):
+        lines.append(f"  split at graph breaks: {jit.stats.segmented_calls} calls, "
+                     f"{jit.stats.segment_graph_calls} segment graph runs")
+        lines += ["  " + line for line in jit.segmented.report()]
     for spec in jit.specializations:
         lines.append("  " + spec.describe().replace("\n", "\n  "))
     for what, actual in list(jit.failures)[-5:]:

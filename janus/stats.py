@@ -17,6 +17,8 @@ class Stats:
     generations: int = 0
     generation_failures: int = 0
     internal_errors: int = 0
+    segmented_calls: int = 0  # calls run split at graph breaks (fallback/segmented.py)
+    segment_graph_calls: int = 0  # segments of those calls that ran as graphs
     guard_failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     fallback_reasons: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     time_profiling: float = 0.0

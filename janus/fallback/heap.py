@@ -14,9 +14,11 @@ import re
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.sources import Source
 from janus.graphgen.sources import evaluate as _evaluate
 from janus.graphgen.values import DynamicList, SymbolicScalar
+
 
 def evaluate(source: Source, args: tuple, kwargs: dict, globals_: dict, cells: tuple):
     """The value at `source` for this call (`graphgen.sources.evaluate`: a getattr/getitem
@@ -55,6 +57,8 @@ def skeleton(value, outputs: Outputs, tracer):
         return ("out", outputs.add(value))
     if isinstance(value, DynamicList):
         return ("unstack", outputs.add(value.stacked))
+    if isinstance(value, HostArray) and tracer.source_of(value) is None:  # a derived array
+        return ("ndarray", outputs.add(value.tensor))
     if isinstance(value, str):
         if "\x00janus" in value:
             slots = []
@@ -90,6 +94,8 @@ def rebuild(skel, results: list, env: tuple):
         return skel[2](results[skel[1]].numpy())
     if kind == "unstack":
         return list(tf.unstack(results[skel[1]]))
+    if kind == "ndarray":
+        return results[skel[1]].numpy()
     if kind == "source":
         return evaluate(skel[1], *env)
     if kind == "list":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR  # no tensor at import:
 # creating one would initialize TF's devices (tf.config could no longer set them up)
@@ -22,7 +23,7 @@ class Guard:
     """One assumption about one value. `kind` picks the check; `expected` is what
     the graph was built for; `where` is the user's line that made the assumption."""
 
-    kind: str  # type | id | value | number | len | keys | tensor | tensor_list
+    kind: str  # type | id | value | number | len | keys | tensor | tensor_list | array
     source: Source
     expected: Any
     where: str = ""
@@ -48,6 +49,8 @@ class Guard:
             text = f"list({self.source}) == {list(exp)!r}"
         elif self.kind == "tensor":
             text = f"{self.source} is a {_spec_text(exp)} tensor"
+        elif self.kind == "array":
+            text = f"{self.source} is a {_spec_text(exp)} numpy array"
         else:
             text = f"{self.source} is a non-empty list of {_spec_text(exp)} tensors"
         return text + (f"  [{self.where}]" if self.where else "")
@@ -88,6 +91,10 @@ def _dims(shape) -> tuple:
             not all(d is None or type(d) is int for d in shape):
         raise ValueError(f"not a tensor shape: {shape!r:.200}")
     return tuple(shape)
+
+
+def _array_shape(shape: tuple) -> str:
+    return "(" + "".join(f"{int(d)}, " for d in _dims(shape)) + ")"
 
 
 def _shape_test(var: str, shape: tuple) -> str:
@@ -191,6 +198,12 @@ def _test(guard: Guard, var: str, const: str, type_name: str, dtype_name: str,
         env[dtype_name] = tf.as_dtype(dtype)
         return (f"type({var}) is EagerTensor and {var}.dtype == {dtype_name} and "
                 + _shape_test(var, shape))
+    if kind == "array":  # a numpy array fed to a segment (host_arrays.py)
+        dtype, shape = guard.expected
+        env[dtype_name] = np.dtype(dtype)
+        env["ndarray"] = np.ndarray
+        return (f"type({var}) is ndarray and {var}.dtype == {dtype_name} and "
+                f"{var}.shape == {_array_shape(shape)}")
     if kind == "tensor_list":
         dtype, shape = guard.expected
         env[dtype_name] = tf.as_dtype(dtype)

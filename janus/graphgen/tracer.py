@@ -17,7 +17,7 @@ from tensorflow.python.framework import ops
 from janus.errors import ConversionError
 from janus.fallback.heap import HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
-from janus.graphgen import active
+from janus.graphgen import active, host_arrays
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard
 from janus.graphgen.sources import Source
@@ -59,6 +59,7 @@ class Tracer:
         self.plan = plan
         self.profile = profile
         self.top_function = None  # the jitted function (its globals are `G`, cells `C`)
+        self.host_arrays = False  # numpy arrays become fed inputs (graphgen/host_arrays.py)
         self.functions: dict[int, object] = {}  # ConvertedFunctions traced, by id
         self.sources: dict[int, Source] = {}
         self.keepalive: list = []
@@ -159,6 +160,12 @@ class Tracer:
             spec = (value.dtype.name, shape)
             self.guard("tensor", source, spec)
             return self.input(source, "tensor", spec)
+        if self.host_arrays and host_arrays.supported(value):
+            spec = (value.dtype.name, tuple(value.shape))
+            self.guard("array", source, spec)
+            proxy = host_arrays.HostArray(self.input(source, "tensor", spec), value.dtype)
+            self._imported(proxy, source)
+            return proxy
         if isinstance(value, _SCALARS):
             if type(value) in (int, float):
                 if not self.plan.is_scalar(source):

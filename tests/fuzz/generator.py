@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 5
+GENERATOR_VERSION = 6
 
 HEADER = '''\
 import functools

@@ -675,3 +675,69 @@ def same_qualname(g):
             "            a = tf.tanh(a) + 0.5",
             "        return a",
             f"acc = {cb}({g.texpr()})"]
+
+
+# -- graph breaks (issue 10): host statements between tensor stretches ------------------
+
+_HOST_RNG = "HOST_RNG = np.random.default_rng(7)\n"
+
+
+def _host_rng(g) -> str:
+    if _HOST_RNG not in g.helpers:
+        g.helpers.append(_HOST_RNG)
+    return "HOST_RNG"
+
+
+@rule(1.0, eager=True)
+def graph_break(g):
+    """Tensor work, then a statement janus cannot put in a graph (`.numpy()`, `float(t)`,
+    host randomness, a host call with heap effects), then more tensor work reading it."""
+    z, t = g.fresh("zb"), g.fresh("tb")
+    host = g.choice([
+        f"{z} = float(tf.reduce_mean({t}).numpy())",
+        f"{z} = float({_host_rng(g)}.random()) + float(tf.reduce_sum({t}))",
+        f"{z} = {_host_rng(g)}.choice([0.5, 1.0, 2.0], p=[0.2, 0.3, 0.5]) * "
+        f"float(np.sum({t}.numpy()))",
+        f"{z} = host_env(s, float(tf.reduce_max({t})))",
+    ])
+    if "host_env" in host and not any(h.startswith("def host_env") for h in g.helpers):
+        g.helpers.append("def host_env(s, v):\n    s.hist.append(round(v, 3))\n"
+                         "    return len(s.hist) * 0.1 + v * 0.01\n")
+    lines = [f"{t} = {g.texpr()} * 0.5",
+             g.choice(["s.count = s.count + 1", "out.append(k)", f"G_LIST.append({t})",
+                       "pass"]),
+             host,
+             f"acc = acc + {t} * 0.1 + {z} * 0.01"]
+    if g.chance(0.5):
+        lines.append(g.choice([f"s.total = s.total + {z}", f"print('zb', round({z}, 3))",
+                               f"s.h = s.h + tf.reduce_sum({t})"]))
+    return lines
+
+
+@rule(0.8, max_depth=1, eager=True)
+def graph_break_loop(g):
+    """A loop body: tensor stretch, host sampling on its value, tensor stretch (the shape
+    of an RL episode), optionally leaving the loop on a host value."""
+    i, p, a = g.fresh("i"), g.fresh("p"), g.fresh("a")
+    rng = _host_rng(g)
+    lines = [f"for {i} in range({g.choice(['2', 'n % 3 + 1', '3'])}):",
+             f"    {p} = tf.nn.softmax(tf.stack([tf.reduce_sum(acc), tf.reduce_mean(x)]))",
+             f"    {a} = int({rng}.choice(2, p={p}.numpy() / {p}.numpy().sum()))",
+             f"    acc = acc * 0.9 + tf.cast({a}, acc.dtype) + tf.reduce_sum({p})",
+             f"    s.hist.append({a})"]
+    if g.chance(0.4):
+        lines += [f"    if {a} == 1 and {i} > 0:", "        break"]
+    return lines
+
+
+@rule(0.8, max_depth=1, eager=True)
+def graph_break_tape(g):
+    """A tape whose block holds a break: its segments run under the eager tape."""
+    tape, y, z, gr = g.fresh("tape"), g.fresh("y"), g.fresh("zb"), g.fresh("g")
+    return [f"with tf.GradientTape() as {tape}:",
+            f"    {y} = tf.reduce_sum(tf.cast(acc, tf.float32) * V0) + V1",
+            f"    {z} = float({y}.numpy())",
+            f"    {y} = {y} * {z} * 0.1 + tf.reduce_sum(tf.sin(tf.cast(x, tf.float32))) * V0",
+            f"{gr} = {tape}.gradient({y}, [V0, V1])",
+            f"V0.assign_sub(0.01 * {gr}[0])",
+            f"s.total = s.total + float({z})"]

@@ -52,20 +52,40 @@ _COUNTER = itertools.count()
 
 @contextlib.contextmanager
 def fuzz_settings():
-    """Strict internal errors (when janus has the switch) and no on-disk cache recording
-    (`JANUS_FUZZ_CACHE=1` keeps it), restored afterwards."""
+    """Strict internal errors (when janus has the switch), no on-disk cache recording
+    (`JANUS_FUZZ_CACHE=1` keeps it), and functions with graph breaks split into segments
+    whose graphs are kept whatever they cost (so their graph path is what is compared),
+    restored afterwards."""
     from janus.cache.config import settings
-    saved = (getattr(janus.config, "raise_internal_errors", None), settings.enabled)
+    saved = (getattr(janus.config, "raise_internal_errors", None), settings.enabled,
+             getattr(janus.config, "segments", None), _segmented_pays())
     if saved[0] is not None:
         janus.config.raise_internal_errors = True
     if os.environ.get("JANUS_FUZZ_CACHE", "") != "1":
         settings.enabled = False
+    if saved[2] is not None:
+        janus.config.segments = True
+        _segmented_pays(float("inf"))
     try:
         yield
     finally:
         if saved[0] is not None:
             janus.config.raise_internal_errors = saved[0]
         settings.enabled = saved[1]
+        if saved[2] is not None:
+            janus.config.segments = saved[2]
+            _segmented_pays(saved[3])
+
+
+def _segmented_pays(value=None):
+    """janus.fallback.segmented.PAYS (set it if `value` is given), or None without it."""
+    try:
+        from janus.fallback import segmented
+    except ImportError:
+        return None
+    if value is not None:
+        segmented.PAYS = value
+    return segmented.PAYS
 
 
 @dataclasses.dataclass

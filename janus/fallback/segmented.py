@@ -1,0 +1,327 @@
+"""Running a function with graph breaks: Python glue between graph segments.
+
+When a function cannot become one graph because of some statements (its *breaks*: a
+`.numpy()`, host randomness, an environment step...), janus splits it there
+(janus/transform/segments.py). The split function runs with plain semantics; each
+outlined stretch is a `Segment`: a function of its live-in names returning its
+live-out names, run through its own `janus.jit` (profiled, specialized, guarded, cached,
+falling back like any jitted function), with the outer function's globals and cells.
+
+Order of effects is plain Python's: a segment's effects are written back when its graph
+returns, before the next Python statement runs; a guard failing inside a segment leaves
+nothing of it behind and the segment reruns eagerly, so the call goes on plainly from
+there. Host randomness and clocks are breaks: they run in Python, in program order.
+
+Choosing: a segment first runs plainly (timed), then through its jit; once its graph has
+run a few times it is kept only if it is faster than the plain run. A segment handed a
+numpy array runs plainly (a graph would fold the array's values in). A segment whose
+trace fails at one of its lines makes that line a break: the function is split again
+before its next call (a bounded number of times).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+import inspect
+import time
+import traceback
+import types
+
+import gast
+import numpy as np
+
+from janus import source as source_mod
+from janus.errors import ConversionError
+from janus.graphgen import host_arrays
+from janus.stats import Stats
+from janus.transform import segments
+from janus.transform.segments import SEGMENTS, Split
+
+PLAIN_RUNS = 1
+"""Timed plain runs of a segment before its jit takes over."""
+GRAPH_RUNS = 3
+"""Graph runs of a segment before janus decides whether it pays."""
+PAYS = 0.8
+"""A segment is kept if its graph call takes at most this fraction of the plain run."""
+MAX_SPLITS = 8
+"""Times a function is split again because a segment found a new break."""
+
+make_jit = None
+"""The JitFunction class, set by janus.function (which imports this module)."""
+
+
+class Segment:
+    """One outlined stretch: its plain function, its jit, and whether the graph pays."""
+
+    def __init__(self, owner: "Segmented", stretch: segments.Stretch,
+                 plain: types.FunctionType, jit):
+        self.owner = owner
+        self.stretch = stretch
+        self.plain = plain
+        self.jit = jit
+        self.state = "measuring"  # -> "graph" -> "kept" | "eager"
+        self.why_eager = ""
+        self.plain_time = float("inf")
+        self.graph_time = float("inf")
+        self.graph_runs = 0
+        self.calls = 0
+
+    def __call__(self, *args):
+        self.calls += 1
+        state = self.state
+        if state == "kept":
+            before = self.jit.stats.graph_calls
+            result = self.jit(*args)
+            if self.jit.stats.graph_calls > before:
+                self.owner.stats.segment_graph_calls += 1
+            return result
+        if state == "eager":
+            return self.plain(*args)
+        for value in args:
+            if isinstance(value, np.ndarray) and not host_arrays.supported(value):
+                self.why_eager = "handed a numpy value it cannot feed to a graph"
+                return self.plain(*args)  # a graph would fold its values in
+        start = time.perf_counter()
+        if state == "measuring":
+            result = self.plain(*args)
+            self.plain_time = min(self.plain_time, time.perf_counter() - start)
+            if self.calls >= PLAIN_RUNS:
+                self.state = "graph"
+            return result
+        stats = self.jit.stats
+        before, failures, made = stats.graph_calls, stats.generation_failures, stats.generations
+        result = self.jit(*args)
+        if stats.generation_failures > failures:
+            self._trace_failed(self.jit.last_trace_error)
+        elif stats.graph_calls > before and stats.generations == made:
+            self.owner.stats.segment_graph_calls += 1
+            self.graph_time = min(self.graph_time, time.perf_counter() - start)
+            self.graph_runs += 1
+            if self.graph_runs >= GRAPH_RUNS:
+                if self.graph_time <= PAYS * self.plain_time:
+                    self.state = "kept"
+                else:
+                    self.drop(f"does not pay (graph {self.graph_time * 1e3:.3f} ms vs "
+                              f"eager {self.plain_time * 1e3:.3f} ms)")
+        elif self.jit.unsupported is not None:
+            self.drop("no graph: " + _first_line(self.jit.unsupported))
+        return result
+
+    def _trace_failed(self, exc) -> None:
+        """A trace failed at one of the segment's lines: that line is a break."""
+        line = self.owner.locate(exc, self.stretch.name, self.stretch)
+        if line is None:
+            if self.jit.unsupported is not None:
+                self.drop("no graph: " + _first_line(self.jit.unsupported))
+            return
+        self.owner.add_break(line, reason_of(exc))
+        self.drop(f"line {line} is a graph break: {reason_of(exc)}")
+
+    def drop(self, why: str) -> None:
+        self.state, self.why_eager = "eager", why
+
+    def describe(self) -> str:
+        s = self.stretch
+        where = f"lines {s.first_line}-{s.last_line}" if s.last_line != s.first_line \
+            else f"line {s.first_line}"
+        state = {"measuring": self.why_eager or "measuring eager time", "graph": "graph (on trial)",
+                 "kept": "graph", "eager": f"eager: {self.why_eager}"}[self.state]
+        io = f"({', '.join(s.inputs)}) -> ({', '.join(s.outputs)})"
+        return f"segment {s.index} ({where}) {io}: {state}; {self.calls} calls, " \
+               f"{self.jit.stats.graph_calls} as graph"
+
+
+def static_breaks_of(fn) -> str:
+    """The breaks of `fn` known from its source alone, described ("" if none)."""
+    try:
+        node, info = source_mod.parse_function(source_mod.unwrap(fn))
+    except ConversionError:
+        return ""
+    found = segments.static_breaks(node, getattr(fn, "__globals__", {}))
+    return "; ".join(f"{info.filename}:{line}: {why}" for line, why in sorted(found.items()))
+
+
+def reason_of(exc) -> str:
+    """A short reason for a failed trace."""
+    if isinstance(exc, ConversionError):
+        return exc.reason
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}"
+
+
+def _first_line(exc) -> str:
+    text = exc.describe() if hasattr(exc, "describe") else str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+@dataclasses.dataclass
+class Break:
+    line: int
+    reason: str
+    text: str = ""
+
+
+class Segmented:
+    """A function split at its breaks (see the module docstring); call it like the function."""
+
+    def __init__(self, fn: types.FunctionType, jit_options: dict, stats=None):
+        self.fn = fn
+        self.jit_options = dict(jit_options, segments=False)
+        self.stats = stats if stats is not None else Stats()
+        node, self.info = source_mod.parse_function(fn)
+        self.node = node
+        for child in gast.walk(node):
+            if isinstance(child, (gast.Global, gast.Nonlocal)):
+                raise ConversionError("declares global/nonlocal names: not split")
+        self.breaks: dict[int, Break] = {
+            line: Break(line, why, self.info.line(line))
+            for line, why in segments.static_breaks(node, fn.__globals__).items()}
+        self.splits = 0
+        self.calls_seen = False
+        self.pending: dict[int, str] = {}
+        self._segments: dict[str, Segment] = {}  # by generated source: kept across splits
+        self._build()
+
+    def add_break(self, line: int, reason: str) -> None:
+        """Split again before the next call, with `line` a break."""
+        if line not in self.breaks:
+            self.pending[line] = reason
+
+    def __call__(self, *args, **kwargs):
+        if not self.calls_seen:  # the first call's arguments show more breaks
+            self.calls_seen = True
+            self._breaks_from_arguments(args, kwargs)
+        if self.pending and self.splits < MAX_SPLITS:
+            for line, why in self.pending.items():
+                self.breaks[line] = Break(line, why, self.info.line(line))
+            self.pending = {}
+            self.splits += 1
+            self._build()
+        self.stats.segmented_calls += 1
+        return self.outer(*args, **kwargs)
+
+    def _breaks_from_arguments(self, args, kwargs) -> None:
+        try:
+            bound = inspect.signature(self.fn).bind(*args, **kwargs).arguments
+        except TypeError:
+            return
+        found = segments.static_breaks(self.node, self.fn.__globals__, dict(bound))
+        for line, why in found.items():
+            self.add_break(line, why)
+
+    def _build(self) -> None:
+        split = segments.split(self.node, set(self.breaks), self.fn.__globals__)
+        self.split = split
+        self.segments = [self._segment(s) for s in split.stretches]
+        self.outer = self._compile_outer(split)
+
+    def _segment(self, stretch: segments.Stretch) -> Segment:
+        node = stretch.function(self.node)
+        key = f"{stretch.inputs}{stretch.outputs}\n" + ast.unparse(gast.gast_to_ast(node))
+        seg = self._segments.get(key)
+        if seg is None:
+            plain = self._compile(node, {})
+            info = dataclasses.replace(
+                self.info, qualname=f"{self.info.qualname}.<segment {stretch.first_line}-"
+                                    f"{stretch.last_line}>")
+            plain.__janus_source__ = (node, info)
+            plain.__qualname__ = info.qualname
+            seg = self._segments[key] = Segment(self, stretch, plain,
+                                                make_jit(plain, **self.jit_options))
+            seg.jit.segment_of = self
+        seg.stretch = stretch
+        return seg
+
+    def _compile_outer(self, split: Split) -> types.FunctionType:
+        outer = copy.deepcopy(split.function)
+        outer.args.defaults = []
+        outer.args.kw_defaults = [None] * len(outer.args.kw_defaults)
+        outer.returns = None
+        for arg in outer.args.posonlyargs + outer.args.args + outer.args.kwonlyargs + \
+                [a for a in (outer.args.vararg, outer.args.kwarg) if a is not None]:
+            arg.annotation = None
+        fn = self._compile(outer, {SEGMENTS: self.segments})
+        fn.__defaults__ = self.fn.__defaults__
+        fn.__kwdefaults__ = self.fn.__kwdefaults__
+        return fn
+
+    def _compile(self, node: gast.FunctionDef, extra: dict) -> types.FunctionType:
+        """`node` compiled at the user's lines, closing over the original's cells (and
+        `extra` names, as cells of their own)."""
+        freevars = list(self.fn.__code__.co_freevars)
+        params = list(extra) + freevars
+        factory = gast.FunctionDef(
+            name="janus__factory",
+            args=gast.arguments(args=[gast.Name(id=p, ctx=gast.Param(), annotation=None,
+                                                type_comment=None) for p in params],
+                                posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                                kwarg=None, defaults=[]),
+            body=[node, gast.Return(value=gast.Name(id=node.name, ctx=gast.Load(),
+                                                    annotation=None, type_comment=None))],
+            decorator_list=[], returns=None, type_comment=None, type_params=[])
+        tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
+        _fill_locations(tree, self.info.first_line)
+        namespace: dict = {}
+        exec(compile(tree, self.info.filename, "exec"), {}, namespace)
+        inner = namespace["janus__factory"](*([None] * len(params))).__code__
+        cells = []
+        closure = self.fn.__closure__ or ()
+        for name in inner.co_freevars:
+            if name in extra:
+                cells.append(types.CellType(extra[name]))
+            else:
+                cells.append(closure[freevars.index(name)])
+        fn = types.FunctionType(inner, self.fn.__globals__, node.name, None, tuple(cells))
+        fn.__module__ = self.fn.__module__
+        return fn
+
+    # -- finding the line a trace failed at
+    def locate(self, exc: BaseException | None, name: str, within=None) -> int | None:
+        """The line of the code named `name` (the function's or a segment's, within the
+        lines of `within` if given) where `exc` (a failed trace) happened."""
+        if exc is None:
+            return None
+        line = None
+        for frame in traceback.extract_tb(exc.__traceback__):
+            if frame.name == name and frame.filename == self.info.filename:
+                line = frame.lineno
+                break
+        if line is None or within is not None and \
+                not within.first_line <= line <= within.last_line:
+            return None
+        return line
+
+    @classmethod
+    def for_function(cls, jit) -> "Segmented":
+        """The split of a jitted function janus could not make one graph of."""
+        fn = jit.fn
+        split = cls(fn, dict(jit.options), jit.stats)
+        line = split.locate(jit.last_trace_error, fn.__code__.co_name)
+        if line is not None and line != fn.__code__.co_firstlineno:
+            split.add_break(line, reason_of(jit.last_trace_error))
+        return split
+
+    def report(self) -> list[str]:
+        """Lines for explain: the breaks and the segments."""
+        lines = [f"graph breaks ({len(self.breaks)}), split {self.splits + 1} time(s):"]
+        for line in sorted(self.breaks):
+            b = self.breaks[line]
+            lines.append(f"  break at line {line}: {b.reason}" + (f"  `{b.text}`" if b.text
+                                                                    else ""))
+        for seg in self.segments:
+            lines.append("  " + seg.describe())
+        return lines
+
+
+def _fill_locations(tree, default_line: int) -> None:
+    def fill(node, lineno, col):
+        if "lineno" in node._attributes:
+            if getattr(node, "lineno", None) is None:
+                node.lineno, node.col_offset = lineno, col
+            if getattr(node, "end_lineno", None) is None:
+                node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+            lineno, col = node.lineno, node.col_offset
+        for child in ast.iter_child_nodes(node):
+            fill(child, lineno, col)
+    fill(tree, default_line, 0)

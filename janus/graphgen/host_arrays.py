@@ -1,0 +1,177 @@
+"""Numpy arrays handed to a graph segment: graph inputs fed on every call, not constants.
+
+Code with graph breaks keeps its data in numpy (`obs[idx]`, `advantages[idx]` in an RL
+update). In a segment's trace such an array is a `HostArray`: a stand-in holding a
+placeholder, fed with the array's current values on every call (guarded by type, dtype
+and shape). It does only what gives exactly the array's result:
+
+  - TensorFlow ops consume it (`tf.matmul(a, w)`, `tensor - a`): numpy hands them the
+    same values as a constant of the same dtype (float arrays cast to a requested float
+    dtype, as TF does when converting an array);
+  - `a[idx]` with an int array, `a[i:j]`, `a[:, 0]`, `a[3]` on 2-D arrays: numpy's
+    indexing (negative indices wrap; out of range fails the graph op, and the call
+    reruns plainly, where numpy raises);
+  - `a + b`, `a * 0.5`, `-a` on float arrays with float arrays of the same dtype or Python
+    numbers: numpy's float arithmetic (an op with a tensor defers to the tensor, as numpy
+    does for TF's tensors); `len(a)`, `a.shape`, `a.ndim`, `a.dtype` (static: guarded).
+
+Anything else (numpy methods, comparisons, truth value, printing, in-place writes) raises
+ConversionError: the trace fails at that line, which becomes a graph break. A derived
+array that leaves the segment is written back as a numpy array of the same values.
+"""
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from janus.errors import ConversionError
+
+_KINDS = "fiub"  # numeric and bool arrays only
+
+
+def supported(value) -> bool:
+    """Arrays a segment takes as graph inputs (numeric, at least 1-D)."""
+    return type(value) is np.ndarray and value.dtype.kind in _KINDS and value.ndim >= 1
+
+
+class HostArray:
+    """A numpy array inside a segment's trace (see the module docstring)."""
+
+    __array_priority__ = 200  # numpy defers binary ops to us, as it does to tf.Tensor
+
+    def __init__(self, tensor: tf.Tensor, dtype: np.dtype):
+        object.__setattr__(self, "tensor", tensor)
+        object.__setattr__(self, "dtype", np.dtype(dtype))
+
+    # -- what numpy would give exactly
+    @property
+    def shape(self) -> tuple:
+        dims = self.tensor.shape.as_list()
+        if any(d is None for d in dims):
+            _refuse("the shape of an array whose shape varies")
+        return tuple(dims)
+
+    @property
+    def ndim(self) -> int:
+        return self.tensor.shape.rank
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, key):
+        if isinstance(key, HostArray):
+            if key.dtype.kind not in "iu" or key.ndim != 1:
+                _refuse("indexing with a non-integer or multi-dimensional array")
+            n = tf.shape(self.tensor, out_type=tf.int64)[0]
+            idx = tf.cast(key.tensor, tf.int64)
+            return HostArray(tf.gather(self.tensor, tf.where(idx < 0, idx + n, idx)),
+                             self.dtype)
+        parts = key if isinstance(key, tuple) else (key,)
+        for part in parts:
+            if isinstance(part, slice):
+                if not all(v is None or type(v) is int for v in (part.start, part.stop)) or \
+                        part.step is not None:
+                    _refuse("a slice other than a[i:j] with Python ints")
+            elif type(part) is not int:
+                _refuse(f"indexing with {type(part).__name__}")
+        ints = sum(type(p) is int for p in parts)
+        if len(parts) > self.ndim or ints >= self.ndim:
+            _refuse("indexing down to a numpy scalar")
+        return HostArray(self.tensor[key], self.dtype)
+
+    def _arith(self, other, op, reverse=False):
+        if tf.is_tensor(other):
+            return NotImplemented if not reverse else NotImplemented
+        if self.dtype.kind != "f":
+            _refuse("arithmetic on a non-float array")
+        if isinstance(other, HostArray):
+            if other.dtype != self.dtype:
+                _refuse("arithmetic between arrays of different dtypes")
+            y = other.tensor
+        elif type(other) in (int, float):
+            y = tf.constant(other, dtype=self.tensor.dtype)
+        else:
+            _refuse(f"arithmetic with {type(other).__name__}")
+        x = self.tensor
+        return HostArray(op(y, x) if reverse else op(x, y), self.dtype)
+
+    def __add__(self, other):
+        return self._arith(other, tf.add)
+
+    def __radd__(self, other):
+        return self._arith(other, tf.add, True)
+
+    def __sub__(self, other):
+        return self._arith(other, tf.subtract)
+
+    def __rsub__(self, other):
+        return self._arith(other, tf.subtract, True)
+
+    def __mul__(self, other):
+        return self._arith(other, tf.multiply)
+
+    def __rmul__(self, other):
+        return self._arith(other, tf.multiply, True)
+
+    def __truediv__(self, other):
+        return self._arith(other, tf.divide)
+
+    def __rtruediv__(self, other):
+        return self._arith(other, tf.divide, True)
+
+    def __neg__(self):
+        if self.dtype.kind != "f":
+            _refuse("negating a non-float array")
+        return HostArray(-self.tensor, self.dtype)
+
+    # -- everything else is numpy's own: refused
+    def __getattr__(self, name):
+        if not hasattr(np.ndarray, name):  # numpy arrays lack it too (`__tf_tensor__`...)
+            raise AttributeError(f"'numpy.ndarray' object has no attribute '{name}'")
+        _refuse(f"`.{name}`")
+
+    def __setattr__(self, name, value):
+        _refuse(f"setting `.{name}`")
+
+    def __setitem__(self, key, value):
+        _refuse("writing into the array")
+
+    def __bool__(self):
+        _refuse("its truth value")
+
+    def __iter__(self):
+        _refuse("iterating over it")
+
+    def __repr__(self):
+        _refuse("printing it")
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        _refuse("formatting it")
+
+    def __array__(self, *args, **kwargs):
+        _refuse("handing it to numpy")
+
+    def _compare(self, other):
+        _refuse("comparing it")
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _compare
+    __hash__ = None
+
+
+def _refuse(what: str):
+    raise ConversionError(f"uses a numpy array as numpy inside a graph segment ({what})")
+
+
+def _convert(value: HostArray, dtype=None, name=None, as_ref=False):
+    tensor = value.tensor
+    if dtype is None or tf.as_dtype(dtype) == tensor.dtype:
+        return tensor
+    dtype = tf.as_dtype(dtype)
+    if dtype.is_floating and tensor.dtype.is_floating:
+        return tf.cast(tensor, dtype)  # TF converts a float array to a requested float dtype
+    _refuse(f"converting a {tensor.dtype.name} array to {dtype.name}")
+
+
+tf.register_tensor_conversion_function(HostArray, _convert)
