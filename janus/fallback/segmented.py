@@ -46,6 +46,10 @@ GRAPH_RUNS = 3
 PAYS = 0.8
 """A segment is kept if its graph call takes at most this fraction of the plain run."""
 MAX_SPLITS = 8
+MAX_MISSES = 4
+"""A kept segment whose jit regenerates/profiles/falls back this often runs eagerly."""
+MAX_TRIAL_MISSES = 12
+"""Calls of a segment on trial that may miss its graph before it runs eagerly."""
 """Times a function is split again because a segment found a new break."""
 
 make_jit = None
@@ -66,16 +70,21 @@ class Segment:
         self.plain_time = float("inf")
         self.graph_time = float("inf")
         self.graph_runs = 0
+        self.misses_when_kept = 0
         self.calls = 0
 
     def __call__(self, *args):
         self.calls += 1
         state = self.state
         if state == "kept":
-            before = self.jit.stats.graph_calls
+            stats = self.jit.stats
+            before = stats.graph_calls
             result = self.jit(*args)
-            if self.jit.stats.graph_calls > before:
+            if stats.graph_calls > before:
                 self.owner.stats.segment_graph_calls += 1
+            elif _misses(stats) - self.misses_when_kept >= MAX_MISSES:
+                self.drop(f"its graph kept missing ({MAX_MISSES} calls regenerated, profiled "
+                          "or ran eagerly after it was kept)")
             return result
         if state == "eager":
             return self.plain(*args)
@@ -100,7 +109,11 @@ class Segment:
             error = self.jit.last_trace_error
             # a break once the jit gives up (a known limit at once); until then it may
             # retreat to a more specialized plan that traces
-            if self.jit.unsupported is not None:
+            line = self.owner.locate(error, self.stretch.name, self.stretch)
+            inside = line is not None and _compound_around(self.stretch.body, line) is not None
+            # (before any graph, a failure inside a loop/if/with opens it at once: retrying
+            # the whole statement costs a long trace each time)
+            if self.jit.unsupported is not None or inside and not self.jit.specializations:
                 self._trace_failed(error)
         elif stats.graph_calls > before and stats.generations == made:
             self.owner.stats.segment_graph_calls += 1
@@ -109,11 +122,15 @@ class Segment:
             if self.graph_runs >= GRAPH_RUNS:
                 if self.graph_time <= PAYS * self.plain_time:
                     self.state = "kept"
+                    self.misses_when_kept = _misses(stats)
                 else:
                     self.drop(f"does not pay (graph {self.graph_time * 1e3:.3f} ms vs "
                               f"eager {self.plain_time * 1e3:.3f} ms)")
         elif self.jit.unsupported is not None:
             self.drop("no graph: " + _first_line(self.jit.unsupported))
+        elif self.state == "graph" and _misses(stats) >= MAX_TRIAL_MISSES:
+            self.drop(f"no steady graph after {MAX_TRIAL_MISSES} calls that regenerated, "
+                      "profiled or ran eagerly")
         return result
 
     def _guard_failed(self) -> None:
@@ -198,6 +215,12 @@ def reason_of(exc) -> str:
 _WHERE = re.compile(r":(\d+)\]\s*$")
 
 
+def _misses(stats) -> int:
+    """Calls of a segment's jit that did not run an existing graph."""
+    return stats.generations + stats.generation_failures + stats.fallback_calls + \
+        stats.profile_calls
+
+
 def _compound_around(stmts: list, line: int):
     """The compound statement of `stmts` whose body holds `line` (not its header line)."""
     for stmt in stmts:
@@ -224,8 +247,7 @@ class Segmented:
 
     def __init__(self, fn: types.FunctionType, jit_options: dict, stats=None):
         self.fn = fn
-        self.jit_options = dict(jit_options, segments=False, mixed=False,
-                                max_generation_failures=6)
+        self.jit_options = dict(jit_options, segments=False, mixed=False)
         self.stats = stats if stats is not None else Stats()
         node, self.info = source_mod.parse_function(fn)
         self.node = node
