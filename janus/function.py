@@ -553,7 +553,7 @@ class JitFunction:
                         self._check_profile_bounds()
             if mode == "mixed" and self.config.segments and \
                     step.category is FallbackCategory.UNSUPPORTED:
-                split = self._segmented()
+                split = segmented.of(self)
                 if split is not None:  # the user's exceptions propagate as they are
                     return split(*args, **kwargs)
             if mode == "mixed" and self.config.mixed and \
@@ -568,19 +568,6 @@ class JitFunction:
         finally:
             with self._lock:
                 self.stats.time_fallback += time.perf_counter() - start
-
-    def _segmented(self):
-        """The function split at its graph breaks, or None (it cannot be split)."""
-        with self._lock:
-            if self.segmented is None:
-                try:
-                    self.segmented = segmented.Segmented.for_function(self)
-                except ConversionError:
-                    self.segmented = False
-                except Exception as exc:  # noqa: BLE001 - run mixed instead
-                    self.segmented = False
-                    self.report_internal("splitting at graph breaks", exc, give_up=False)
-            return self.segmented or None
 
     def _converted_quietly(self):
         try:

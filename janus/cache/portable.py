@@ -202,6 +202,8 @@ def _export(spec) -> dict:
             expected = expected.__name__
         elif guard.kind in ("tensor", "tensor_list"):
             expected = [expected[0], list(expected[1])]
+        elif guard.kind == "array":
+            raise NotPortable("a numpy array fed to a graph segment")
         if guard.source.is_process_local:
             raise NotPortable("a closure cell of another function")
         guards.append([guard.kind, guard.source.to_json(), expected, guard.where])

@@ -308,7 +308,7 @@ def decode_dataclass(cls, data: dict):
 def _expected_text(kind: str, expected) -> str:
     if kind == "type":
         return f"{getattr(expected, '__module__', '?')}.{getattr(expected, '__qualname__', expected)}"
-    if kind in ("tensor", "tensor_list"):
+    if kind in ("tensor", "tensor_list", "array"):
         dtype, shape = expected
         return f"{dtype}[{', '.join('?' if d is None else str(d) for d in shape)}]"
     if kind == "id":

@@ -24,6 +24,7 @@ import ast
 import copy
 import dataclasses
 import inspect
+import re
 import time
 import traceback
 import types
@@ -45,6 +46,10 @@ GRAPH_RUNS = 3
 PAYS = 0.8
 """A segment is kept if its graph call takes at most this fraction of the plain run."""
 MAX_SPLITS = 8
+MAX_MISSES = 4
+"""A kept segment whose jit regenerates/profiles/falls back this often runs eagerly."""
+MAX_TRIAL_MISSES = 12
+"""Calls of a segment on trial that may miss its graph before it runs eagerly."""
 """Times a function is split again because a segment found a new break."""
 
 make_jit = None
@@ -65,16 +70,21 @@ class Segment:
         self.plain_time = float("inf")
         self.graph_time = float("inf")
         self.graph_runs = 0
+        self.misses_when_kept = 0
         self.calls = 0
 
     def __call__(self, *args):
         self.calls += 1
         state = self.state
         if state == "kept":
-            before = self.jit.stats.graph_calls
+            stats = self.jit.stats
+            before = stats.graph_calls
             result = self.jit(*args)
-            if self.jit.stats.graph_calls > before:
+            if stats.graph_calls > before:
                 self.owner.stats.segment_graph_calls += 1
+            elif _misses(stats) - self.misses_when_kept >= MAX_MISSES:
+                self.drop(f"its graph kept missing ({MAX_MISSES} calls regenerated, profiled "
+                          "or ran eagerly after it was kept)")
             return result
         if state == "eager":
             return self.plain(*args)
@@ -91,9 +101,20 @@ class Segment:
             return result
         stats = self.jit.stats
         before, failures, made = stats.graph_calls, stats.generation_failures, stats.generations
+        guards = sum(stats.guard_failures.values())
         result = self.jit(*args)
+        if sum(stats.guard_failures.values()) > guards:
+            self._guard_failed()
         if stats.generation_failures > failures:
-            self._trace_failed(self.jit.last_trace_error)
+            error = self.jit.last_trace_error
+            # a break once the jit gives up (a known limit at once); until then it may
+            # retreat to a more specialized plan that traces
+            line = self.owner.locate(error, self.stretch.name, self.stretch)
+            inside = line is not None and _compound_around(self.stretch.body, line) is not None
+            # (before any graph, a failure inside a loop/if/with opens it at once: retrying
+            # the whole statement costs a long trace each time)
+            if self.jit.unsupported is not None or inside and not self.jit.specializations:
+                self._trace_failed(error)
         elif stats.graph_calls > before and stats.generations == made:
             self.owner.stats.segment_graph_calls += 1
             self.graph_time = min(self.graph_time, time.perf_counter() - start)
@@ -101,12 +122,33 @@ class Segment:
             if self.graph_runs >= GRAPH_RUNS:
                 if self.graph_time <= PAYS * self.plain_time:
                     self.state = "kept"
+                    self.misses_when_kept = _misses(stats)
                 else:
                     self.drop(f"does not pay (graph {self.graph_time * 1e3:.3f} ms vs "
                               f"eager {self.plain_time * 1e3:.3f} ms)")
         elif self.jit.unsupported is not None:
             self.drop("no graph: " + _first_line(self.jit.unsupported))
+        elif self.state == "graph" and _misses(stats) >= MAX_TRIAL_MISSES:
+            self.drop(f"no steady graph after {MAX_TRIAL_MISSES} calls that regenerated, "
+                      "profiled or ran eagerly")
         return result
+
+    def _guard_failed(self) -> None:
+        """An in-graph guard on an `if` that leaves the loop failed again: the branch
+        flips from call to call, so the `if` runs in Python (a tensor test that jumps
+        cannot be generalized into the graph)."""
+        what, _ = self.jit.failures[-1]
+        match = _WHERE.search(what)
+        if match is None:
+            return
+        line = int(match.group(1))
+        for stmt in self.stretch.body:
+            if isinstance(stmt, gast.If) and stmt.lineno == line and \
+                    segments.leaves_loop(stmt) and \
+                    sum(n for k, n in self.jit.stats.guard_failures.items()
+                        if _WHERE.search(k) and _WHERE.search(k).group(1) == str(line)) >= 2:
+                self.owner.open(line)
+                self.drop(f"the test at line {line} that leaves the loop flips between calls")
 
     def _trace_failed(self, exc) -> None:
         """A trace failed at one of the segment's lines: that line is a break."""
@@ -114,6 +156,12 @@ class Segment:
         if line is None:
             if self.jit.unsupported is not None:
                 self.drop("no graph: " + _first_line(self.jit.unsupported))
+            return
+        compound = _compound_around(self.stretch.body, line)
+        if compound is not None:  # open it: its parts get segments of their own
+            self.owner.open(compound.lineno)
+            self.drop(f"a trace failed at line {line}, inside the statement at line "
+                      f"{compound.lineno}: {reason_of(exc)}")
             return
         self.owner.add_break(line, reason_of(exc))
         self.drop(f"line {line} is a graph break: {reason_of(exc)}")
@@ -130,6 +178,20 @@ class Segment:
         io = f"({', '.join(s.inputs)}) -> ({', '.join(s.outputs)})"
         return f"segment {s.index} ({where}) {io}: {state}; {self.calls} calls, " \
                f"{self.jit.stats.graph_calls} as graph"
+
+
+def of(jit) -> "Segmented | None":
+    """`jit`'s function split at its graph breaks (made once), or None if it cannot be."""
+    with jit._lock:
+        if jit.segmented is None:
+            try:
+                jit.segmented = Segmented.for_function(jit)
+            except ConversionError:
+                jit.segmented = False
+            except Exception as exc:  # noqa: BLE001 - run mixed instead
+                jit.segmented = False
+                jit.report_internal("splitting at graph breaks", exc, give_up=False)
+        return jit.segmented or None
 
 
 def static_breaks_of(fn) -> str:
@@ -150,6 +212,24 @@ def reason_of(exc) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
+_WHERE = re.compile(r":(\d+)\]\s*$")
+
+
+def _misses(stats) -> int:
+    """Calls of a segment's jit that did not run an existing graph."""
+    return stats.generations + stats.generation_failures + stats.fallback_calls + \
+        stats.profile_calls
+
+
+def _compound_around(stmts: list, line: int):
+    """The compound statement of `stmts` whose body holds `line` (not its header line)."""
+    for stmt in stmts:
+        last = getattr(stmt, "end_lineno", stmt.lineno) or stmt.lineno
+        if isinstance(stmt, segments.COMPOUND) and stmt.lineno < line <= last:
+            return stmt
+    return None
+
+
 def _first_line(exc) -> str:
     text = exc.describe() if hasattr(exc, "describe") else str(exc)
     return text.splitlines()[0] if text else type(exc).__name__
@@ -167,7 +247,7 @@ class Segmented:
 
     def __init__(self, fn: types.FunctionType, jit_options: dict, stats=None):
         self.fn = fn
-        self.jit_options = dict(jit_options, segments=False)
+        self.jit_options = dict(jit_options, segments=False, mixed=False)
         self.stats = stats if stats is not None else Stats()
         node, self.info = source_mod.parse_function(fn)
         self.node = node
@@ -180,8 +260,15 @@ class Segmented:
         self.splits = 0
         self.calls_seen = False
         self.pending: dict[int, str] = {}
+        self.opened: set[int] = set()
+        self.pending_open: set[int] = set()
         self._segments: dict[str, Segment] = {}  # by generated source: kept across splits
         self._build()
+
+    def open(self, line: int) -> None:
+        """Split again before the next call, with the compound statement at `line` Python."""
+        if line not in self.opened:
+            self.pending_open.add(line)
 
     def add_break(self, line: int, reason: str) -> None:
         """Split again before the next call, with `line` a break."""
@@ -192,10 +279,11 @@ class Segmented:
         if not self.calls_seen:  # the first call's arguments show more breaks
             self.calls_seen = True
             self._breaks_from_arguments(args, kwargs)
-        if self.pending and self.splits < MAX_SPLITS:
+        if (self.pending or self.pending_open) and self.splits < MAX_SPLITS:
             for line, why in self.pending.items():
                 self.breaks[line] = Break(line, why, self.info.line(line))
-            self.pending = {}
+            self.opened |= self.pending_open
+            self.pending, self.pending_open = {}, set()
             self.splits += 1
             self._build()
         self.stats.segmented_calls += 1
@@ -211,7 +299,8 @@ class Segmented:
             self.add_break(line, why)
 
     def _build(self) -> None:
-        split = segments.split(self.node, set(self.breaks), self.fn.__globals__)
+        split = segments.split(self.node, set(self.breaks), self.fn.__globals__,
+                               frozenset(self.opened))
         self.split = split
         self.segments = [self._segment(s) for s in split.stretches]
         self.outer = self._compile_outer(split)
@@ -299,7 +388,11 @@ class Segmented:
         split = cls(fn, dict(jit.options), jit.stats)
         line = split.locate(jit.last_trace_error, fn.__code__.co_name)
         if line is not None and line != fn.__code__.co_firstlineno:
-            split.add_break(line, reason_of(jit.last_trace_error))
+            compound = _compound_around(split.node.body, line)
+            if compound is not None:  # open it: the failing line may do in a part of it
+                split.open(compound.lineno)
+            else:
+                split.add_break(line, reason_of(jit.last_trace_error))
         return split
 
     def report(self) -> list[str]:
@@ -309,6 +402,9 @@ class Segmented:
             b = self.breaks[line]
             lines.append(f"  break at line {line}: {b.reason}" + (f"  `{b.text}`" if b.text
                                                                     else ""))
+        for line in sorted(self.opened):
+            lines.append(f"  opened the statement at line {line}: a trace failed inside it  "
+                         f"`{self.info.line(line)}`")
         for seg in self.segments:
             lines.append("  " + seg.describe())
         return lines

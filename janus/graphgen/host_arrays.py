@@ -25,6 +25,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen.values import SymbolicScalar
 
 _KINDS = "fiub"  # numeric and bool arrays only
 
@@ -69,11 +70,15 @@ class HostArray:
         parts = key if isinstance(key, tuple) else (key,)
         for part in parts:
             if isinstance(part, slice):
-                if not all(v is None or type(v) is int for v in (part.start, part.stop)) or \
-                        part.step is not None:
+                if not all(v is None or type(v) is int or _symbolic_int(v)
+                           for v in (part.start, part.stop)) or part.step is not None:
                     _refuse("a slice other than a[i:j] with Python ints")
             elif type(part) is not int:
                 _refuse(f"indexing with {type(part).__name__}")
+        if any(isinstance(p, slice) and (_symbolic_int(p.start) or _symbolic_int(p.stop))
+               for p in parts):  # a varying Python int as a bound (Python's slice rules)
+            key = tuple(slice(_tensor_of(p.start), _tensor_of(p.stop)) if isinstance(p, slice)
+                        else p for p in parts)
         ints = sum(type(p) is int for p in parts)
         if len(parts) > self.ndim or ints >= self.ndim:
             _refuse("indexing down to a numpy scalar")
@@ -158,6 +163,14 @@ class HostArray:
 
     __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _compare
     __hash__ = None
+
+
+def _symbolic_int(value) -> bool:
+    return isinstance(value, SymbolicScalar) and value.kind is int
+
+
+def _tensor_of(value):
+    return value.tensor if isinstance(value, SymbolicScalar) else value
 
 
 def _refuse(what: str):

@@ -44,7 +44,7 @@ SEGMENTS = "janus__segs"
 """The name under which the split function sees its segments (a list)."""
 
 _ESCAPES = (gast.Return, gast.Yield, gast.YieldFrom, gast.Await)
-_COMPOUND = (gast.For, gast.AsyncFor, gast.While, gast.If, gast.With, gast.AsyncWith, gast.Try)
+COMPOUND = _COMPOUND = (gast.For, gast.AsyncFor, gast.While, gast.If, gast.With, gast.AsyncWith, gast.Try)
 _NESTED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 _HOST_MODULES = (np, math)
 
@@ -103,23 +103,28 @@ def tape_names(fn: gast.FunctionDef) -> set[str]:
     return names
 
 
-def split(fn: gast.FunctionDef, breaks: set[int], env: dict) -> Split:
+def split(fn: gast.FunctionDef, breaks: set[int], env: dict,
+          opened: frozenset = frozenset()) -> Split:
     """Outline the stretches of `fn` (a parsed function; not modified) around the statements
-    at lines `breaks`; `env` (the function's globals) tells builtins/numpy calls apart."""
-    return _Splitter(fn, breaks, env).run()
+    at lines `breaks`; `env` (the function's globals) tells builtins/numpy calls apart;
+    compound statements starting at lines `opened` stay Python (their bodies are split)."""
+    return _Splitter(fn, breaks, env, opened).run()
 
 
 class _Splitter:
-    def __init__(self, fn, breaks, env):
+    def __init__(self, fn, breaks, env, opened):
         self.fn = copy.deepcopy(fn)
         self.breaks = set(breaks)
+        self.opened = set(opened)
         self.env = env
         self.locals = scope.local_names(self.fn)
         self.tapes = tape_names(self.fn) & self.locals
         self.forced: dict[int, str] = {}  # id(stmt) -> why it stays Python
         self.taken = {n.id for n in gast.walk(self.fn) if isinstance(n, gast.Name)}
         self.ret = _fresh("janus_return", self.taken)
-        self.locals.add(self.ret)
+        self.jump = _fresh("janus_jump", self.taken)
+        self.locals |= {self.ret, self.jump}
+        self.in_loop = False
         self._reads_after: dict[int, set[str]] = {}
 
     def run(self) -> Split:
@@ -163,6 +168,8 @@ class _Splitter:
         if id(stmt) in self.forced:
             return self.forced[id(stmt)]
         first, last = stmt.lineno, getattr(stmt, "end_lineno", stmt.lineno) or stmt.lineno
+        if isinstance(stmt, _COMPOUND) and first in self.opened:
+            return "a trace of it failed inside"
         if any(first <= line <= last for line in self.breaks):
             return "graph break"
         for node in _own_nodes(stmt):
@@ -174,9 +181,10 @@ class _Splitter:
                 return "try statement"
             if isinstance(node, _NESTED) and self._free_locals(node):
                 return "defines a function over the function's local variables"
-        if _loose_jumps(stmt):
+        if _loose_jumps(stmt) and not self.in_loop:
             return "break/continue of an enclosing loop"
-        if isinstance(stmt, _COMPOUND) and not self._has_work([stmt]):
+        if isinstance(stmt, (gast.For, gast.AsyncFor, gast.While)) and \
+                not self._has_work([stmt]):
             return "host code (no call a graph would speed up)"
         return None
 
@@ -224,6 +232,7 @@ class _Splitter:
             later_reads[i] = set(acc)
             acc |= liveness.reads(stmts[i])
         for i, stmt in enumerate(stmts):
+            self.in_loop = in_loop
             why = self._why_python(stmt)
             if why is None:
                 if not run:
@@ -276,19 +285,22 @@ class _Splitter:
         after = run[-1][1]
         if not self._has_work(stmts):
             return stmts
+        original, jumps = stmts, in_loop and any(_loose_jumps(s) for s in stmts)
+        if jumps:  # `break`/`continue` of the Python loop: a flag the call site tests
+            stmts = [_assign(self.jump, 0, stmts[0])] + _jumps_to_flag(stmts, self.jump)
         if self.caught:  # an exception leaving a segment would lose its local bindings
-            for s in stmts:
+            for s in original:
                 self.python.append((s.lineno, "inside a try or a with that may catch"))
-            return stmts
+            return original
         needed = liveness.inputs(stmts, set()) & self.locals
         written = liveness.bound(stmts) & self.locals
         reads_later = after | (needed if in_loop else set())  # (the next iteration's)
-        outputs = written & reads_later
+        outputs = written & reads_later | ({self.jump} if jumps else set())
         needed |= outputs - liveness.surely_bound(stmts, set())
         if needed - defined:  # Python might not have them bound here: keep it Python
-            for s in stmts:
+            for s in original:
                 self.python.append((s.lineno, "reads a name that may be unbound here"))
-            return stmts
+            return original
         index = len(self.stretches)
         stretch = Stretch(index, f"{self.fn.name}__segment_{index}", sorted(needed),
                           sorted(outputs), stmts, stmts[0].lineno,
@@ -305,7 +317,19 @@ class _Splitter:
         else:
             node = gast.Expr(value=call)
         _locate(node, stretch.first_line)
-        return [node]
+        if not jumps:
+            return [node]
+        tests = []
+        kinds = {type(n) for s in original for n in gast.walk(s)}
+        for code, jump in ((1, gast.Break()), (2, gast.Continue())):
+            if type(jump) not in kinds:
+                continue
+            test = gast.Compare(left=_load(self.jump), ops=[gast.Eq()],
+                                comparators=[gast.Constant(value=code, kind=None)])
+            tests.append(gast.If(test=test, body=[jump], orelse=[]))
+        for t in tests:
+            _locate(t, stretch.last_line)
+        return [node] + tests
 
     def _tape_conflicts(self) -> bool:
         """Force to Python what would hand a tape across a boundary; True if anything was."""
@@ -332,9 +356,55 @@ class _Splitter:
         return changed
 
 
+def _assign(name: str, value: int, where) -> gast.Assign:
+    node = gast.Assign(targets=[_store(name)], value=gast.Constant(value=value, kind=None),
+                       type_comment=None)
+    gast.copy_location(node, where)
+    _locate(node, where.lineno)
+    return node
+
+
+def _jumps_to_flag(stmts: list, flag: str) -> list:
+    """`stmts` with their loose `break`/`continue` setting `flag` to 1/2 instead; what
+    follows a statement that may jump runs under `if flag == 0:`."""
+    out = []
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, (gast.Break, gast.Continue)):
+            out.append(_assign(flag, 1 if isinstance(stmt, gast.Break) else 2, stmt))
+            return out  # the rest of the block is dead code
+        if not _loose_jumps(stmt):
+            out.append(stmt)
+            continue
+        stmt = copy.copy(stmt)
+        if isinstance(stmt, (gast.For, gast.AsyncFor, gast.While)):
+            stmt.orelse = _jumps_to_flag(stmt.orelse, flag)
+        else:
+            stmt.body = _jumps_to_flag(stmt.body, flag)
+            if getattr(stmt, "orelse", None):
+                stmt.orelse = _jumps_to_flag(stmt.orelse, flag)
+        out.append(stmt)
+        rest = stmts[i + 1:]
+        if rest:
+            test = gast.Compare(left=_load(flag), ops=[gast.Eq()],
+                                comparators=[gast.Constant(value=0, kind=None)])
+            guard = gast.If(test=test, body=_jumps_to_flag(rest, flag), orelse=[])
+            _locate(guard, rest[0].lineno)
+            out.append(guard)
+        return out
+    return out
+
+
 def _own_nodes(stmt):
     """Nodes of `stmt` outside nested function/class bodies (their headers included)."""
     yield from scope.walk_own_scope([stmt])
+
+
+def leaves_loop(stmt) -> bool:
+    """Whether `stmt` (of a stretch) holds a break/continue of the loop around it (made a
+    `janus_jump` flag by `_jumps_to_flag`)."""
+    return _loose_jumps(stmt) or any(
+        isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store) and
+        n.id.startswith("janus_jump") for n in gast.walk(stmt))
 
 
 def _loose_jumps(stmt) -> bool:

@@ -286,7 +286,7 @@ def test_split_renders_as_documented():
     assert text == GOLDEN_EPISODE, text
     assert [(s.inputs, s.outputs) for s in split.stretches] == [
         ([], ["total"]), (["agent", "obs"], ["probs", "value"]),
-        (["action", "agent", "probs", "total", "value"], ["done", "obs", "total"])]
+        (["action", "agent", "probs", "t", "total", "value"], ["janus_jump", "obs", "total"])]
 
 
 GOLDEN_EPISODE = """def episode(agent, obs, steps):
@@ -294,9 +294,75 @@ GOLDEN_EPISODE = """def episode(agent, obs, steps):
     for t in range(steps):
         probs, value = janus__segs[1](agent, obs)
         action = int(agent.rng.choice(2, p=probs.numpy()[0] / probs.numpy()[0].sum()))
-        done, obs, total = janus__segs[2](action, agent, probs, total, value)
-        if done:
-            print('done at', t)
+        janus_jump, obs, total = janus__segs[2](action, agent, probs, t, total, value)
+        if janus_jump == 1:
             break
     janus_return = total * 2.0
     return janus_return"""
+
+
+class Model:
+    def __init__(self):
+        self.w = tf.Variable([1.0, 2.0])
+        self.opt = keras.optimizers.SGD(0.1)
+
+
+def train_in_loop(m, xs, k):
+    """Two updates in one graph lose their gradients (janus's variable shadows): the trace
+    of the loop fails inside it, so the loop runs in Python and its body is one segment."""
+    host = float(np.float32(k))
+    for x in xs:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(m.w * x) * host
+        g = tape.gradient(loss, [m.w])
+        m.opt.apply_gradients(zip(g, [m.w]))
+    return loss
+
+
+def test_a_trace_failing_inside_a_loop_opens_the_loop(keep_graphs):
+    jitted = janus.jit(train_in_loop, segments=True)
+    calls = [([tf.constant([1.0, float(k)]), tf.constant([0.5, 1.0])], k) for k in range(9)]
+    stats = assert_same(train_in_loop, calls, make_state=Model, jitted=jitted)
+    assert stats.segment_graph_calls > 0
+    assert jitted.segmented.opened and not jitted.segmented.breaks
+    assert len(jitted.segmented.segments) == 1  # the whole loop body, tape included
+
+
+def early_stop(b, limits):
+    """`break` on a tensor test inside a stretch: a flag the Python loop tests; when the
+    test flips between calls the `if` moves to Python."""
+    order = b.rng.permutation(6)
+    out = []
+    for start in range(0, 6, 2):
+        idx = order[start:start + 2]
+        x = tf.reduce_sum(b.obs[idx]) * 2.0
+        out.append(x)
+        if x > limits:
+            print("stop at", start)
+            break
+        b.w.assign_add([[0.1], [0.0]])
+    return tf.stack(out)
+
+
+def test_breaking_out_of_a_python_loop_from_a_segment(keep_graphs):
+    calls = [(10.0,)] * 6 + [(1.0,), (10.0,), (1.5,), (0.5,), (10.0,), (2.0,)]
+    stats = assert_same(early_stop, calls, make_state=Buffer, segments=True)
+    assert stats.segment_graph_calls > 0
+
+
+def test_jumps_become_a_flag_in_the_segment():
+    import ast
+
+    import gast
+
+    from janus import source
+    from janus.transform import segments
+
+    node, _ = source.parse_function(early_stop)
+    line = node.body[1].lineno  # order = b.rng.permutation(6) (body[0]: the docstring)
+    loop = next(s for s in node.body if isinstance(s, gast.For))
+    split = segments.split(node, {line}, globals(), frozenset({loop.lineno}))
+    text = "\n".join(ast.unparse(gast.gast_to_ast(s.function(None))) for s in split.stretches)
+    assert "janus_jump = 1" in text and "if janus_jump == 0:" in text, text
+    outer = ast.unparse(gast.gast_to_ast(split.function))
+    assert "if janus_jump == 1:\n            break" in outer, outer
