@@ -165,7 +165,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         tracer = Tracer(plan, profile, inputs, tables)
         tracer.stop_at_varying_role = not promotions  # later traces collect every role
         tracer.top_function = converted.original
-        tracer.host_arrays = getattr(converted.original, "__janus_source__", None) is not None
+        tracer.host_arrays = True  # an array read by a graph is fed, never folded (F16)
         tracer.functions[id(converted)] = converted
         captured = {}
 

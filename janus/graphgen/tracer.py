@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import types
 
+import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework import ops
 
@@ -166,6 +167,9 @@ class Tracer:
             proxy = host_arrays.HostArray(self.input(source, "tensor", spec), value.dtype)
             self._imported(proxy, source)
             return proxy
+        if isinstance(value, np.ndarray):  # 0-d, strings, objects: its values could change
+            raise ConversionError(f"reads a numpy array ({value.dtype}, {value.ndim}-d) "
+                                  "janus cannot feed to a graph")
         if isinstance(value, _SCALARS):
             if type(value) in (int, float):
                 if not self.plan.is_scalar(source):

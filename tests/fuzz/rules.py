@@ -741,3 +741,25 @@ def graph_break_tape(g):
             f"{gr} = {tape}.gradient({y}, [V0, V1])",
             f"V0.assign_sub(0.01 * {gr}[0])",
             f"s.total = s.total + float({z})"]
+
+
+# -- numpy arrays read by tensor code, changed in place between calls (finding F16) ------
+
+@rule(0.6, eager=True)
+def numpy_array_in_place(g):
+    """A global numpy array read by tensor code and changed in place at the end of the
+    call (`A[i] = ...`, a graph break: the runner turns segments on): the segment graph
+    reading it must see its current values on every call, not those it was traced with."""
+    arr, i = g.fresh("ARR"), g.fresh("i")
+    size = g.rng.randint(1, 3)
+    g.helpers.append(f"{arr} = np.linspace(0.5, 1.5, {size}).astype(np.float32)\n")
+    use = g.rng.choice(["sum", "scale", "index"])
+    if use == "sum":
+        lines = [f"acc = acc + tf.reduce_sum({arr})"]
+    elif use == "scale":
+        lines = [f"acc = acc * {arr}[0] + {arr}[-1]"]
+    else:
+        lines = [f"acc = acc + tf.reduce_mean(tf.gather({arr}, [0, {size} - 1]))"]
+    lines += [f"for {i} in range({size}):",
+              f"    {arr}[{i}] = {arr}[{i}] * 0.5 + {g.rng.choice(['0.25', '1.0', '-0.5'])}"]
+    return lines
