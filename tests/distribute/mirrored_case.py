@@ -98,10 +98,13 @@ def run(strategy, mode: str, jit, counting: bool) -> dict:
 
 def main():
     mode, counting = sys.argv[1], sys.argv[2] == "counting"
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(
-        cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    if sys.argv[4:] == ["gpu"]:  # one replica per visible GPU (tests/distribute/test_gpu.py)
+        strategy = tf.distribute.MirroredStrategy()
+    else:
+        cpu = tf.config.list_physical_devices("CPU")[0]
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+        strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
     print(json.dumps({"eager": run(strategy, mode, lambda fn: fn, counting),
                       "janus": run(strategy, mode, janus.jit, counting)}))
 
