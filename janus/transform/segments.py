@@ -126,6 +126,14 @@ class _Splitter:
         self.locals |= {self.ret, self.jump}
         self.in_loop = False
         self._reads_after: dict[int, set[str]] = {}
+        # locals a nested def/lambda reads (closure cells: a segment's copy of one would
+        # not be what the nested function sees), and those a nested def rebinds (nonlocal)
+        nested = [n for n in gast.walk(self.fn) if isinstance(n, _NESTED) and n is not self.fn]
+        self.cells = set().union(*(self._free_locals(n) for n in nested)) if nested else set()
+        self.cells |= {name for n in nested for m in gast.walk(n)
+                       if isinstance(m, gast.Nonlocal) for name in m.names}
+        self.rebound_cells = {name for n in nested for m in gast.walk(n)
+                              if isinstance(m, gast.Nonlocal) for name in m.names}
 
     def run(self) -> Split:
         self.fn.body = self._returns_outlined(self.fn.body)
@@ -294,6 +302,13 @@ class _Splitter:
             return original
         needed = liveness.inputs(stmts, set()) & self.locals
         written = liveness.bound(stmts) & self.locals
+        if written & self.cells or needed & self.rebound_cells:
+            # binding a closure cell (or reading one a nested def rebinds): the segment
+            # would change or read its own copy, not the cell the nested function uses
+            for s in original:
+                self.python.append((s.lineno, "binds or reads a variable a nested function "
+                                    "shares (a closure cell)"))
+            return original
         reads_later = after | (needed if in_loop else set())  # (the next iteration's)
         outputs = written & reads_later | ({self.jump} if jumps else set())
         needed |= outputs - liveness.surely_bound(stmts, set())
