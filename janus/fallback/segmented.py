@@ -37,6 +37,7 @@ from janus.errors import ConversionError
 from janus.graphgen import host_arrays
 from janus.stats import Stats
 from janus.transform import segments
+from janus.transform.pipeline import fill_locations
 from janus.transform.segments import SEGMENTS, Split
 
 PLAIN_RUNS = 1
@@ -350,7 +351,7 @@ class Segmented:
                                                     annotation=None, type_comment=None))],
             decorator_list=[], returns=None, type_comment=None, type_params=[])
         tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
-        _fill_locations(tree, self.info.first_line)
+        fill_locations(tree, self.info.first_line)
         namespace: dict = {}
         exec(compile(tree, self.info.filename, "exec"), {}, namespace)
         inner = namespace["janus__factory"](*([None] * len(params))).__code__
@@ -409,15 +410,3 @@ class Segmented:
             lines.append("  " + seg.describe())
         return lines
 
-
-def _fill_locations(tree, default_line: int) -> None:
-    def fill(node, lineno, col):
-        if "lineno" in node._attributes:
-            if getattr(node, "lineno", None) is None:
-                node.lineno, node.col_offset = lineno, col
-            if getattr(node, "end_lineno", None) is None:
-                node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
-            lineno, col = node.lineno, node.col_offset
-        for child in ast.iter_child_nodes(node):
-            fill(child, lineno, col)
-    fill(tree, default_line, 0)

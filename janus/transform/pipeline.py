@@ -150,7 +150,7 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     # must stay what it is in the original (a global, say, for a recursive helper).
     node.name = _CODE_NAME
     tree = _module(node, freevars)
-    _fill_locations(tree, info.first_line)
+    fill_locations(tree, info.first_line)
     try:
         compiled = compile(tree, info.filename, "exec")
         namespace: dict = {}
@@ -228,11 +228,11 @@ def _module(node: gast.FunctionDef, freevars: tuple[str, ...]) -> ast.Module:
 
 def _render(node: gast.FunctionDef, freevars: tuple[str, ...], first_line: int) -> str:
     tree = _module(node, freevars)
-    _fill_locations(tree, first_line)
+    fill_locations(tree, first_line)
     return astunparse.unparse(tree)
 
 
-def _fill_locations(tree: ast.AST, default_line: int) -> None:
+def fill_locations(tree: ast.AST, default_line: int) -> None:
     """Nodes made by passes inherit the location of their nearest located ancestor."""
     def fill(node, lineno, col):
         if "lineno" in node._attributes:
