@@ -265,12 +265,15 @@ class Recorder:
 
     # -- writing
     def _run(self) -> None:
+        # Waits in short slices so that a changed flush_interval counts at once (a
+        # wait begun under the old interval would otherwise flush on the old clock).
         while not self._stopping:
-            self._wake.wait(settings.flush_interval)
+            woken = self._wake.wait(min(settings.flush_interval, 1.0))
             self._wake.clear()
             if self._stopping:
                 break
-            self.flush()
+            if woken or time.time() - self.last_flush >= settings.flush_interval:
+                self.flush()
 
     def problem(self, message: str) -> None:
         """One warning per distinct problem; the program goes on."""
