@@ -29,6 +29,7 @@ def run_seed(task: tuple[int, int, int | None]) -> dict:
 
     program = generator.generate(seed, n_calls)
     row = {"seed": seed, "n_calls": n_calls, "rules": program.rules, "calls": 0, "graph_calls": 0,
+           "ill_conditioned": "",
            "kind": None, "signature": None, "detail": "", "call": None, "eager": ""}
     try:
         result = runner.run(program.source, program.calls, timeout=timeout)
@@ -37,7 +38,7 @@ def run_seed(task: tuple[int, int, int | None]) -> dict:
                    detail=str(exc)[:300])
         return row
     row.update(calls=result.stats["calls"], graph_calls=result.stats["graph_calls"],
-               eager=result.eager_reason)
+               eager=result.eager_reason, ill_conditioned=result.ill_conditioned)
     if result.divergence:
         d = result.divergence
         row.update(kind=d.kind, signature=d.signature(), detail=d.detail[:500], call=d.call)
@@ -148,6 +149,11 @@ def _progress(rows, total, start):
           flush=True)
 
 
+def runner_perturb() -> str:
+    from tests.fuzz import runner
+    return f"{runner.PERTURB:g} (relative)"
+
+
 def _summary(rows, start) -> dict:
     calls = sum(r["calls"] for r in rows)
     graphs = sum(r["graph_calls"] for r in rows)
@@ -159,6 +165,11 @@ def _summary(rows, start) -> dict:
     print(f"\n{len(rows)} programs in {time.time() - start:.0f}s, {calls} calls, {graphs} "
           f"ran as graphs ({100 * graphs / max(calls, 1):.1f}%); {some_graph} programs ran "
           f"at least one graph")
+    noisy = [r for r in rows if r.get("ill_conditioned")]
+    if noisy:
+        print(f"{len(noisy)} programs stopped at a float difference plain Python shows too on "
+              f"inputs {runner_perturb()} apart (ill-conditioned, not counted; seeds "
+              f"{', '.join(str(r['seed']) for r in noisy[:6])})")
     print(f"{sum(len(v) for v in by_class.values())} programs diverged, "
           f"{len(by_class)} classes:")
     for signature, members in sorted(by_class.items(), key=lambda kv: -len(kv[1])):

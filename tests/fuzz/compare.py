@@ -55,7 +55,7 @@ def _short(snap) -> str:
     return text if len(text) < 200 else text[:200] + "..."
 
 
-def difference(expected, actual, where: str = "value") -> str | None:
+def difference(expected, actual, where: str = "value", tol: float = TOL) -> str | None:
     if type(actual) is not type(expected) or actual[0] != expected[0]:
         return f"{where}: plain {_short(expected)}, janus {_short(actual)}"
     kind = expected[0]
@@ -68,7 +68,7 @@ def difference(expected, actual, where: str = "value") -> str | None:
         if a.shape != e.shape:
             return f"{where}: shape plain {e.shape}, janus {a.shape}"
         if e.dtype.kind in "fc":
-            ok = np.allclose(a, e, rtol=TOL, atol=TOL, equal_nan=True)
+            ok = np.allclose(a, e, rtol=tol, atol=tol, equal_nan=True)
         else:
             ok = np.array_equal(a, e)
         return None if ok else f"{where}: plain {e!r}, janus {a!r}"
@@ -76,7 +76,7 @@ def difference(expected, actual, where: str = "value") -> str | None:
         if len(actual[1]) != len(expected[1]):
             return f"{where}: length plain {len(expected[1])}, janus {len(actual[1])}"
         for i, (e, a) in enumerate(zip(expected[1], actual[1])):
-            d = difference(e, a, f"{where}[{i}]")
+            d = difference(e, a, f"{where}[{i}]", tol)
             if d:
                 return d
         return None
@@ -85,7 +85,7 @@ def difference(expected, actual, where: str = "value") -> str | None:
         if ke != ka:
             return f"{where}: keys plain {ke}, janus {ka}"
         for (k, e), (_, a) in zip(expected[1], actual[1]):
-            d = difference(e, a, f"{where}[{k}]")
+            d = difference(e, a, f"{where}[{k}]", tol)
             if d:
                 return d
         return None
@@ -94,13 +94,13 @@ def difference(expected, actual, where: str = "value") -> str | None:
         if actual[1] != expected[1] or ne != na:
             return f"{where}: plain {expected[1]}{ne}, janus {actual[1]}{na}"
         for (k, e), (_, a) in zip(expected[2], actual[2]):
-            d = difference(e, a, f"{where}.{k}")
+            d = difference(e, a, f"{where}.{k}", tol)
             if d:
                 return d
         return None
     if kind == "float":
         e, a = expected[1], actual[1]
-        if a == e or abs(a - e) <= TOL + TOL * abs(e) or (a != a and e != e):
+        if a == e or abs(a - e) <= tol + tol * abs(e) or (a != a and e != e):
             return None
         return f"{where}: plain {e!r}, janus {a!r}"
     if actual != expected:
@@ -130,7 +130,7 @@ def _skeleton(text: str) -> list[str]:
     return parts
 
 
-def text_difference(expected: str, actual: str) -> str | None:
+def text_difference(expected: str, actual: str, tol: float = TOL) -> str | None:
     """Printed output must match exactly, except that decimal numbers (printed tensors and
     floats) may differ within the tensor tolerance, and so the spaces numpy pads them
     with: graphs may round the last bit differently from eager kernels, as in the
@@ -143,6 +143,6 @@ def text_difference(expected: str, actual: str) -> str | None:
         return f"plain {expected!r}; janus {actual!r}"[:400]
     for e, a in zip(numbers_e, numbers_a):
         fe, fa = float(e), float(a)
-        if not (fe == fa or abs(fa - fe) <= TOL + TOL * abs(fe)):
+        if not (fe == fa or abs(fa - fe) <= tol + tol * abs(fe)):
             return f"plain {expected!r}; janus {actual!r}"[:400]
     return None

@@ -38,6 +38,9 @@ def _bodies(tree: ast.AST):
 def _protected(stmt: ast.stmt, parent: ast.AST) -> bool:
     if isinstance(parent, ast.Module) and isinstance(stmt, (ast.Import, ast.ImportFrom)):
         return True
+    if isinstance(parent, ast.Module) and isinstance(stmt, ast.Assign) and \
+            any(isinstance(t, ast.Name) and t.id == "JIT" for t in stmt.targets):
+        return True   # `JIT = globals().get(...)`: a repro file must run standalone
     return isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) and stmt.name in _KEEP
 
 

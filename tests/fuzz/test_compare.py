@@ -53,3 +53,32 @@ def test_a_program_that_mutates_its_module_differently_is_caught():
         runner.unload(plain.module)
         runner.unload(jit.module)
     assert found is not None and found[0] in ("heap", "result", "stdout")
+
+
+_SENSITIVE = """
+import tensorflow as tf
+JIT = globals().get("JIT", lambda fn: fn)
+class State:
+    def __init__(self):
+        self.total = 0.0
+def f(s, x, xs, n, flag):
+    s.total = float(tf.reduce_sum(tf.sin(x * 1e6)).numpy())
+"""
+
+
+def test_a_float_difference_counts_unless_plain_python_moves_as_much():
+    """Ill-conditioned programs: plain Python itself moves beyond the tolerance when its
+    inputs move by a few ulps; a well-conditioned one does not, so its differences count."""
+    calls = [{"shape": [3], "dtype": "float32", "seed": 1, "len": 0, "n": 0, "flag": True,
+              "obj": "main"}]
+    for source, sensitive in ((_SENSITIVE, True),
+                              (_SENSITIVE.replace("tf.sin(x * 1e6)", "x"), False)):
+        side = runner._Side(source, "plain", jit=False)
+        x, xs, n, flag = inputs.arguments(calls[0])
+        expected = side.call(calls[0], x, n, flag, list(xs))
+        runner.unload(side.module)
+        assert runner._ill_conditioned(source, calls, expected) is sensitive
+    # only differences below LOOSE can be noise at all
+    assert compare.difference(compare.snapshot(1.0), compare.snapshot(1.0001), tol=runner.LOOSE) \
+        is None
+    assert compare.difference(compare.snapshot(1.0), compare.snapshot(1.01), tol=runner.LOOSE)
