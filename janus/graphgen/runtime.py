@@ -277,7 +277,6 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         safe = _GRAPH_SAFE.get(id(fn))
         if safe is not None and any(is_symbolic(a) for a in args):
             fn = safe
-        given = (args, kwargs)
         args = tuple(self._traced_callback(site, fn, a) for a in args)
         kwargs = {k: self._traced_callback(site, fn, v) for k, v in kwargs.items()}
         if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
@@ -285,11 +284,10 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             kwargs = {k: pack_scalars(v) for k, v in kwargs.items()}
         # TF's map_fn/scan/foldl set the variable scope's caching device while they trace
         # a callback and only reset it when it returns: a callback that refuses to convert
-        # must not leave it set (later eager variable creation would fail)
-        scope = tf.compat.v1.get_variable_scope() if \
-            any(a is not b for a, b in zip(args, given[0])) or \
-            any(kwargs[k] is not v for k, v in given[1].items()) else None
-        caching_device = scope.caching_device if scope is not None else None
+        # (a wrapped user function, or a lambda whose hooked reads refuse) must not leave
+        # it set (later eager variable creation would fail). Trace time only: cheap.
+        scope = tf.compat.v1.get_variable_scope()
+        caching_device = scope.caching_device
         owner = getattr(fn, "__self__", None)
         if not (id(owner) in tracer.copy_sources and
                 getattr(fn, "__name__", "") in ("append", "extend")):
@@ -299,8 +297,7 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         try:  # (here in `call`: an error of the library call is the user's, not janus's)
             result = fn(*args, **kwargs)
         except BaseException:
-            if scope is not None:
-                scope.set_caching_device(caching_device)
+            scope.set_caching_device(caching_device)
             raise
         if isinstance(fn, type) and not tracer.is_static(result):
             tracer.local_objects.add(id(result))

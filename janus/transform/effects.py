@@ -41,6 +41,7 @@ class EffectsTransformer(gast.NodeTransformer):
         self.free_names = free_names  # closure variables of the user's function
         self.temp_counter = 0
         self.depth = -1  # >0 inside nested user functions/lambdas (the function itself is 0)
+        self.lambda_names: list[set] = []  # names each enclosing lambda binds itself
 
     def _temp(self) -> str:
         self.temp_counter += 1
@@ -59,14 +60,24 @@ class EffectsTransformer(gast.NodeTransformer):
         return node
 
     def visit_Lambda(self, node):
+        # the lambda's own names (parameters, comprehension targets) are not the function's;
+        # every other name it reads is read like in the function body (a global through
+        # `ld_global`, so that a trace sees `LOG` in `lambda v: LOG.append(v)` as heap)
+        bound = {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and
+                 not isinstance(n.ctx, gast.Load)}
+        self.lambda_names.append(bound)
         self.depth += 1
         self.generic_visit(node)
         self.depth -= 1
+        self.lambda_names.pop()
         return node
 
     # -- loads
     def visit_Name(self, node):
-        if not isinstance(node.ctx, gast.Load) or self.depth or node.id.startswith("janus__"):
+        if not isinstance(node.ctx, gast.Load) or node.id.startswith("janus__"):
+            return node
+        if self.depth and (len(self.lambda_names) != self.depth or
+                           any(node.id in names for names in self.lambda_names)):
             return node
         if node.id in self.local_names:
             return node

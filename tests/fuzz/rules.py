@@ -764,3 +764,21 @@ def numpy_array_in_place(g):
               f"    {arr}[{i}] = {arr}[{i}] * 0.5 + {g.rng.choice(['0.25', '1.0', '-0.5'])}"]
     return lines
 
+
+# -- lambdas of the program with heap effects, called directly (finding F15) -------------
+
+@rule(0.6)
+def lambda_effect(g):
+    """A lambda defined in `f` that writes the heap (a global list, an attribute, a dict)
+    and returns a tensor expression, called directly, maybe in a loop: its effects must
+    happen once per call as in plain Python, also on the call that traces a graph."""
+    fn, v = g.fresh("lam"), g.fresh("v")
+    effect = g.rng.choice([f"G_LIST.append({v})", f"G_DICT.setdefault('lam', []).append({v})",
+                           f"s.hist.append({v})"])
+    lines = [f"{fn} = lambda {v}: ({effect}, acc * 0.5 + {v})[1]"]
+    if g.chance(0.5):
+        i = g.fresh("i")
+        lines += [f"for {i} in range(n % 3 + 1):", f"    acc = {fn}({i})"]
+    else:
+        lines += [f"acc = {fn}(len(xs))"]
+    return lines

@@ -220,6 +220,18 @@ def _compare(plain: _Outcome, jit: _Outcome, tol: float = compare.TOL) -> tuple[
     return None
 
 
+def _leaked_tf_state() -> tuple[str, str] | None:
+    """TensorFlow state a call must not leave behind (TF's map_fn/scan set the variable
+    scope's caching device while they trace a callback; left set, every later variable
+    creation in the process fails): reset, and a divergence of its own."""
+    scope = tf.compat.v1.get_variable_scope()
+    if scope.caching_device is not None:
+        device = scope.caching_device
+        scope._caching_device = None   # (its setter refuses in eager mode)
+        return "leaked-tf-state", f"the variable scope's caching device was left set: {device!r}"
+    return None
+
+
 def _isolate() -> None:
     """Forget conversions of earlier programs: janus caches them per code object, and equal
     code objects of another module would be reused with that module's globals (finding F2);
@@ -260,7 +272,7 @@ def _run(source: str, calls: list[dict], timeout: int | None) -> Result:
             side = "janus"
             actual = jit.call(spec, x, n, flag, list(xs))
             done = i + 1
-            found = _compare(expected, actual)
+            found = _compare(expected, actual) or _leaked_tf_state()
             if found and _numeric(found[0]) and _compare(expected, actual, LOOSE) is None \
                     and _ill_conditioned(source, calls[:i + 1], expected):
                 ill_conditioned = f"call {i}: {found[1]}"
