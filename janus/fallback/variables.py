@@ -75,9 +75,25 @@ def _patched_read(cls):
     def read(self, *args, **kwargs):
         shadow = _shadow()
         if shadow is not None and id(self) in shadow.values:
-            return tf.identity(shadow.values[id(self)][1])
+            # the real read (recorded by a tape as an access of the variable) carries the
+            # gradient; the local copy carries the value
+            return _read_as_variable(shadow.values[id(self)][1], original(self, *args, **kwargs))
         return original(self, *args, **kwargs)
     return read
+
+
+@tf.custom_gradient
+def _read_as_variable(local, variable_read):
+    """The local copy's value, differentiated like a read of the variable itself.
+
+    In eager code a variable read is a leaf: `v.assign(x * 2); y = v * 3` gives
+    dy/dv = 3 and no gradient to `x`. Reading the copy directly would give the
+    reverse (dy/dx = 6, dy/dv = None: two updates of one variable in one graph lost
+    their gradients, fuzz seed 401313); this read gives eager's answer.
+    """
+    def grad(upstream):
+        return None, upstream
+    return tf.identity(local), grad
 
 
 def _scatter(op):

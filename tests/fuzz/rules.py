@@ -782,3 +782,24 @@ def lambda_effect(g):
     else:
         lines += [f"acc = {fn}(len(xs))"]
     return lines
+
+
+# -- a variable updated, then read under a tape in the same call (fuzz seed 401313) -------
+
+@rule(0.8)
+def variable_update_then_tape(g):
+    """A variable assigned from the input, then read under a tape: its gradient must be a
+    read's (a leaf: nothing flows to what was assigned), also tested for None."""
+    tape, y, gv, ga = g.fresh("tape"), g.fresh("y"), g.fresh("gv"), g.fresh("ga")
+    var = g.rng.choice(["V0", "V1"])
+    update = g.rng.choice([f"{var}.assign(tf.reduce_mean(tf.cast(acc, tf.float32)))",
+                           f"{var}.assign_add(tf.cast(tf.reduce_mean(acc), tf.float32) * 0.1)"])
+    return [update,
+            f"with tf.GradientTape() as {tape}:",
+            f"    {tape}.watch(acc)",
+            f"    {y} = tf.reduce_sum(tf.cast(acc, tf.float32) * {var} * {var})",
+            f"{gv}, {ga} = {tape}.gradient({y}, [{var}, acc])",
+            f"if {gv} is not None:",
+            f"    {var}.assign_sub(0.01 * {gv})",
+            f"if {ga} is not None:",
+            f"    acc = acc + 0.1 * {ga}"]
