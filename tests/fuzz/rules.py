@@ -764,3 +764,17 @@ def numpy_array_in_place(g):
               f"    {arr}[{i}] = {arr}[{i}] * 0.5 + {g.rng.choice(['0.25', '1.0', '-0.5'])}"]
     return lines
 
+
+
+# -- a tensor handed on unchanged (fuzz seed 401626) --------------------------------------
+
+@rule(0.6)
+def alias_input(g):
+    """`acc` becomes the argument itself (or an item of the list argument), maybe stored
+    on the state object, then tested for identity: Python hands on the very object."""
+    k = g.fresh("same")
+    lines = [g.rng.choice(["acc = x", "acc = xs[0] if xs else x"])]
+    if g.chance(0.5):
+        lines.append("s.h = acc")
+    lines += [f"{k} = acc is x", f"if {k}:", "    k += 1"]
+    return lines
