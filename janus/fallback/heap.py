@@ -54,6 +54,9 @@ def skeleton(value, outputs: Outputs, tracer):
     if tf.is_tensor(value):
         if hasattr(value, "numpy"):  # an eager tensor captured at trace time
             return ("const", value)
+        source = tracer.tensor_inputs.get(id(value))
+        if source is not None:  # `acc = x; return acc`: Python hands back x itself (a
+            return ("source", source)  # tape watching it must see the same tensor)
         return ("out", outputs.add(value))
     if isinstance(value, DynamicList):
         return ("unstack", outputs.add(value.stacked))

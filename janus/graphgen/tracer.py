@@ -80,6 +80,9 @@ class Tracer:
         # graph inputs: (source, kind, spec); kind is "tensor" or "stack"
         self.expected_inputs = expected_inputs
         self.placeholders: dict[str, object] = {}
+        # id(placeholder) -> source, for tensor arguments/heap tensors read as they are: a
+        # graph handing one back unchanged hands back that very object (see heap.skeleton)
+        self.tensor_inputs: dict[int, Source] = {}
         self.graph = None  # the graph being traced (set by `bind_inputs`)
         self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph
         self.used_inputs: list = []
@@ -160,7 +163,9 @@ class Tracer:
             shape = self.plan.tensor_shape(source.expr, tuple(value.shape))
             spec = (value.dtype.name, shape)
             self.guard("tensor", source, spec)
-            return self.input(source, "tensor", spec)
+            tensor = self.input(source, "tensor", spec)
+            self.tensor_inputs[id(tensor)] = source
+            return tensor
         if self.host_arrays and host_arrays.supported(value):
             spec = (value.dtype.name, tuple(value.shape))
             self.guard("array", source, spec)

@@ -803,3 +803,17 @@ def variable_update_then_tape(g):
             f"    {var}.assign_sub(0.01 * {gv})",
             f"if {ga} is not None:",
             f"    acc = acc + 0.1 * {ga}"]
+
+
+# -- a tensor handed on unchanged (fuzz seed 401626) --------------------------------------
+
+@rule(0.6)
+def alias_input(g):
+    """`acc` becomes the argument itself (or an item of the list argument), maybe stored
+    on the state object, then tested for identity: Python hands on the very object."""
+    k = g.fresh("same")
+    lines = [g.rng.choice(["acc = x", "acc = xs[0] if xs else x"])]
+    if g.chance(0.5):
+        lines.append("s.h = acc")
+    lines += [f"{k} = acc is x", f"if {k}:", "    k += 1"]
+    return lines
