@@ -24,7 +24,8 @@ from janus.graphgen.guards import Guard, GuardSet
 from janus.graphgen.sources import SourceError, evaluate, from_record, is_name
 
 FORMAT = 2
-_GUARD_KINDS = ("type", "id", "value", "number", "len", "keys", "tensor", "tensor_list")
+_GUARD_KINDS = ("type", "id", "value", "number", "len", "keys", "tensor", "tensor_list",
+                "aliases")
 _NUMBERS = {"int": int, "float": float}
 _EFFECT_KINDS = ("setattr", "delattr", "contents", "extend")
 _VALUE_TYPES = (bool, int, float, str, type(None))
@@ -204,6 +205,10 @@ def _export(spec) -> dict:
             expected = [expected[0], list(expected[1])]
         elif guard.kind == "array":
             raise NotPortable("a numpy array fed to a graph segment")
+        elif guard.kind == "aliases":
+            if any(source.is_process_local for source, _ in expected):
+                raise NotPortable("a closure cell of another function")
+            expected = [[source.to_json(), cls] for source, cls in expected]
         if guard.source.is_process_local:
             raise NotPortable("a closure cell of another function")
         guards.append([guard.kind, guard.source.to_json(), expected, guard.where])
@@ -337,6 +342,11 @@ def _parse(data: dict) -> dict:
             expected = _NUMBERS[expected]
         elif kind == "id":
             _require(isinstance(expected, dict), "an identity")
+        elif kind == "aliases":
+            _require(isinstance(expected, list) and len(expected) >= 2 and
+                     all(isinstance(e, list) and len(e) == 2 and type(e[1]) is int and
+                         0 <= e[1] < len(expected) for e in expected), "tensor aliases")
+            expected = tuple((from_record(e[0]), e[1]) for e in expected)
         else:
             _require(isinstance(expected, list) and len(expected) == 2 and
                      type(expected[0]) is str and isinstance(expected[1], list) and

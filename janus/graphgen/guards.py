@@ -23,7 +23,7 @@ class Guard:
     """One assumption about one value. `kind` picks the check; `expected` is what
     the graph was built for; `where` is the user's line that made the assumption."""
 
-    kind: str  # type | id | value | number | len | keys | tensor | tensor_list | array
+    kind: str  # type | id | value | number | len | keys | tensor | tensor_list | array | aliases
     source: Source
     expected: Any
     where: str = ""
@@ -51,6 +51,12 @@ class Guard:
             text = f"{self.source} is a {_spec_text(exp)} tensor"
         elif self.kind == "array":
             text = f"{self.source} is a {_spec_text(exp)} numpy array"
+        elif self.kind == "aliases":
+            classes = {}
+            for source, cls in exp:
+                classes.setdefault(cls, []).append(str(source))
+            text = "tensor objects: " + "; ".join(
+                " is ".join(names) for names in classes.values()) + " (and no others alike)"
         else:
             text = f"{self.source} is a non-empty list of {_spec_text(exp)} tensors"
         return text + (f"  [{self.where}]" if self.where else "")
@@ -164,6 +170,12 @@ class GuardSet:
                 done.update(group.members)
                 continue
             lines.append(f"        g = {index}")
+            if guard.kind == "aliases":
+                names = ", ".join(value_of(source) for source, _ in guard.expected)
+                env[f"E{index}"] = tuple(cls for _, cls in guard.expected)
+                env["same_objects"] = same_objects
+                lines.append(f"        if not same_objects(({names},), E{index}): return {index}")
+                continue
             var = value_of(guard.source)
             const = f"E{index}"
             env[const] = guard.expected
@@ -176,6 +188,28 @@ class GuardSet:
         code = "\n".join(lines)
         exec(compile(code, "<janus guards>", "exec"), env)
         return code, env["check"]
+
+
+def aliases_guard(sources: list[Source], objects: list) -> Guard | None:
+    """The guard that the tensors read from `sources` are the same objects exactly where
+    they were in the trace (`objects`): `acc = x` makes both one graph input and a tape
+    over one differentiates the other; two different tensors are two inputs."""
+    if len(sources) < 2:
+        return None
+    classes: dict[int, int] = {}
+    expected = tuple((source, classes.setdefault(id(obj), len(classes)))
+                     for source, obj in zip(sources, objects))
+    return Guard("aliases", sources[0], expected)
+
+
+def same_objects(values: tuple, classes: tuple) -> bool:
+    """Whether values[i] is values[j] exactly when classes[i] == classes[j]."""
+    first: dict[int, int] = {}
+    seen: dict[int, int] = {}
+    for value, cls in zip(values, classes):
+        if first.setdefault(cls, id(value)) != id(value) or seen.setdefault(id(value), cls) != cls:
+            return False
+    return True
 
 
 def _test(guard: Guard, var: str, const: str, type_name: str, dtype_name: str,

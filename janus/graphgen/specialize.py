@@ -225,7 +225,9 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             f"{len(tracer.in_graph)} in-graph guard(s) (first: {tracer.in_graph[0].describe()}) "
             "in a graph with collectives across workers: a guard failing on one worker only "
             "would leave it rerunning the step while the others committed theirs")
-    guards = GuardSet(list(tracer.guards.values()), env[2], env[3])
+    aliases = tracer.aliases_guard()
+    guards = GuardSet(list(tracer.guards.values()) + ([aliases] if aliases else []),
+                      env[2], env[3])
     return Specialization(
         id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,
         concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables, guards.guards),

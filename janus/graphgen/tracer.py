@@ -20,7 +20,7 @@ from janus.fallback.heap import HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import active, host_arrays
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
-from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard
+from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
 from janus.graphgen.sources import Source
 from janus.graphgen.values import AppendOnlyList, DynamicList, SymbolicScalar
 from janus.transform.pipeline import made_by_converted_code
@@ -83,6 +83,10 @@ class Tracer:
         # id(placeholder) -> source, for tensor arguments/heap tensors read as they are: a
         # graph handing one back unchanged hands back that very object (see heap.skeleton)
         self.tensor_inputs: dict[int, Source] = {}
+        # every source a tensor object was read from, in order, with the object: which of
+        # them are one object is an assumption (guards.aliases_guard)
+        self.tensor_reads: dict[str, tuple] = {}
+        self.tensor_objects: dict[int, Source] = {}  # id(eager tensor) -> first source
         self.graph = None  # the graph being traced (set by `bind_inputs`)
         self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph
         self.used_inputs: list = []
@@ -128,6 +132,11 @@ class Tracer:
         if key not in self.guards:
             self.guards[key] = Guard(kind, source, expected, where)
 
+    def aliases_guard(self):
+        """The guard on which tensor reads were one object (None if fewer than two)."""
+        reads = list(self.tensor_reads.values())
+        return aliases_guard([s for s, _ in reads], [v for _, v in reads])
+
     def is_static(self, value) -> bool:
         """Values a graph can hand back as they are (modules, functions, library objects);
         not a function made while tracing that closes over the trace's values."""
@@ -162,6 +171,10 @@ class Tracer:
         if isinstance(value, EAGER_TENSOR):
             shape = self.plan.tensor_shape(source.expr, tuple(value.shape))
             spec = (value.dtype.name, shape)
+            self.tensor_reads.setdefault(source.expr, (source, value))
+            first = self.tensor_objects.setdefault(id(value), source)
+            if first.expr != source.expr:   # one object read through two paths: one input
+                return self.import_value(value, first)
             self.guard("tensor", source, spec)
             tensor = self.input(source, "tensor", spec)
             self.tensor_inputs[id(tensor)] = source

@@ -58,3 +58,20 @@ def test_a_graph_hands_back_the_argument_object_itself():
         assert same is x and state.h is x
         assert scaled.numpy().tolist() == [2.0, 4.0]
     assert janus.stats(jitted).graph_calls == 3
+
+
+def tape_over_two_arguments(a, b):
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        y = tf.reduce_sum(tf.tanh(a) * b)
+    return tape.gradient(y, a), a is b
+
+
+def test_one_tensor_passed_twice_is_one_input_and_guarded():
+    """Fuzz seed 403481: `acc = x` live into a segment as two inputs (acc, x): the tape
+    watching acc missed the x term. Aliasing is part of what a graph assumes: the same
+    object twice, then two objects, then the same again, each equal to eager."""
+    x, y = tf.constant([0.5, -1.0]), tf.constant([2.0, 3.0])
+    calls = [(x, x)] * 4 + [(x, y)] * 3 + [(y, y)] * 2 + [(x, y)]
+    stats = assert_same(tape_over_two_arguments, calls)
+    assert stats.graph_calls >= 5, stats
