@@ -36,22 +36,28 @@ from janus import source as source_mod
 from janus.errors import ConversionError
 from janus.graphgen import host_arrays
 from janus.stats import Stats
-from janus.transform import segments
+from janus.transform import breaks, segments
 from janus.transform.pipeline import fill_locations
 from janus.transform.segments import SEGMENTS, Split
 
-PLAIN_RUNS = 1
-"""Timed plain runs of a segment before its jit takes over."""
+PLAIN_RUNS = 2
+"""Timed plain runs of a segment before its jit takes over (the fastest counts: a first
+run pays TensorFlow's one-time costs)."""
 GRAPH_RUNS = 3
 """Graph runs of a segment before janus decides whether it pays."""
 PAYS = 0.8
 """A segment is kept if its graph call takes at most this fraction of the plain run."""
+MIN_PLAIN_S = 0.0005
+"""A segment whose plain run takes less than this runs inline without a trace: a graph
+call costs about as much (0.3-0.5 ms here)."""
 MAX_SPLITS = 8
+"""Times a function is split again because a segment found a new break."""
+MAX_INLINED = 32
+"""Times a function is rebuilt to run a segment that does not pay inline."""
 MAX_MISSES = 4
 """A kept segment whose jit regenerates/profiles/falls back this often runs eagerly."""
 MAX_TRIAL_MISSES = 12
 """Calls of a segment on trial that may miss its graph before it runs eagerly."""
-"""Times a function is split again because a segment found a new break."""
 
 make_jit = None
 """The JitFunction class, set by janus.function (which imports this module)."""
@@ -99,6 +105,9 @@ class Segment:
             self.plain_time = min(self.plain_time, time.perf_counter() - start)
             if self.calls >= PLAIN_RUNS:
                 self.state = "graph"
+                if self.plain_time < MIN_PLAIN_S:
+                    self.drop(f"too short to pay for a graph call (eager "
+                              f"{self.plain_time * 1e3:.3f} ms)")
             return result
         stats = self.jit.stats
         before, failures, made = stats.graph_calls, stats.generation_failures, stats.generations
@@ -143,13 +152,25 @@ class Segment:
         if match is None:
             return
         line = int(match.group(1))
+        flips = sum(n for k, n in self.jit.stats.guard_failures.items()
+                    if _WHERE.search(k) and _WHERE.search(k).group(1) == str(line))
+        if flips < 2:
+            return
         for stmt in self.stretch.body:
-            if isinstance(stmt, gast.If) and stmt.lineno == line and \
-                    segments.leaves_loop(stmt) and \
-                    sum(n for k, n in self.jit.stats.guard_failures.items()
-                        if _WHERE.search(k) and _WHERE.search(k).group(1) == str(line)) >= 2:
-                self.owner.open(line)
+            if isinstance(stmt, gast.If) and stmt.lineno == line and segments.leaves_loop(stmt):
+                self.owner.open(line, "its tensor test flips between calls")
                 self.drop(f"the test at line {line} that leaves the loop flips between calls")
+                return
+        # an `if` leaving a loop inside the stretch: the loop runs in Python, the `if` too
+        loop = _compound_around(self.stretch.body, line)
+        if isinstance(loop, (gast.For, gast.While)) and any(
+                isinstance(n, gast.If) and n.lineno == line and breaks.leaves(n)
+                for n in gast.walk(loop)):
+            self.owner.open(loop.lineno, f"the test at line {line} that leaves it flips "
+                            "between calls")
+            self.owner.open(line, "its tensor test flips between calls")
+            self.drop(f"the test at line {line} that leaves the loop at line {loop.lineno} "
+                      "flips between calls")
 
     def _trace_failed(self, exc) -> None:
         """A trace failed at one of the segment's lines: that line is a break."""
@@ -168,7 +189,9 @@ class Segment:
         self.drop(f"line {line} is a graph break: {reason_of(exc)}")
 
     def drop(self, why: str) -> None:
+        """Run eagerly from now on: inline in the function once it is rebuilt."""
         self.state, self.why_eager = "eager", why
+        self.owner.run_inline(self.stretch)
 
     def describe(self) -> str:
         s = self.stretch
@@ -195,13 +218,18 @@ def of(jit) -> "Segmented | None":
         return jit.segmented or None
 
 
-def static_breaks_of(fn) -> str:
-    """The breaks of `fn` known from its source alone, described ("" if none)."""
+def static_breaks_of(fn, args: tuple = (), kwargs: dict | None = None) -> str:
+    """The breaks of `fn` known from its source and the arguments of a call (read through
+    instance dictionaries only), described ("" if none)."""
     try:
         node, info = source_mod.parse_function(source_mod.unwrap(fn))
     except ConversionError:
         return ""
-    found = segments.static_breaks(node, getattr(fn, "__globals__", {}))
+    try:
+        params = dict(inspect.signature(fn).bind(*args, **(kwargs or {})).arguments)
+    except (TypeError, ValueError):
+        params = None
+    found = breaks.static_breaks(node, getattr(fn, "__globals__", {}), params)
     return "; ".join(f"{info.filename}:{line}: {why}" for line, why in sorted(found.items()))
 
 
@@ -257,19 +285,30 @@ class Segmented:
                 raise ConversionError("declares global/nonlocal names: not split")
         self.breaks: dict[int, Break] = {
             line: Break(line, why, self.info.line(line))
-            for line, why in segments.static_breaks(node, fn.__globals__).items()}
+            for line, why in breaks.static_breaks(node, fn.__globals__).items()}
         self.splits = 0
         self.calls_seen = False
         self.pending: dict[int, str] = {}
-        self.opened: set[int] = set()
+        self.open_reasons = breaks.static_openings(node)
+        self.opened: set[int] = set(self.open_reasons)
         self.pending_open: set[int] = set()
+        self.inline: set[tuple[int, int]] = set()
+        self.pending_inline: set[tuple[int, int]] = set()
         self._segments: dict[str, Segment] = {}  # by generated source: kept across splits
-        self._build()
+        self.segments: list[Segment] = []
+        self.outer = None  # built at the first call (its arguments may show more breaks)
 
-    def open(self, line: int) -> None:
+    def open(self, line: int, why: str = "a trace failed inside it") -> None:
         """Split again before the next call, with the compound statement at `line` Python."""
         if line not in self.opened:
             self.pending_open.add(line)
+            self.open_reasons.setdefault(line, why)
+
+    def run_inline(self, stretch: segments.Stretch) -> None:
+        """Rebuild before the next call with `stretch` Python (no call layer around it)."""
+        span = (stretch.first_line, stretch.last_line)
+        if span not in self.inline:
+            self.pending_inline.add(span)
 
     def add_break(self, line: int, reason: str) -> None:
         """Split again before the next call, with `line` a break."""
@@ -280,14 +319,23 @@ class Segmented:
         if not self.calls_seen:  # the first call's arguments show more breaks
             self.calls_seen = True
             self._breaks_from_arguments(args, kwargs)
+        rebuild = False
         if (self.pending or self.pending_open) and self.splits < MAX_SPLITS:
             for line, why in self.pending.items():
                 self.breaks[line] = Break(line, why, self.info.line(line))
             self.opened |= self.pending_open
             self.pending, self.pending_open = {}, set()
             self.splits += 1
+            rebuild = True
+        if self.pending_inline and len(self.inline) < MAX_INLINED:
+            self.inline |= self.pending_inline
+            rebuild = True
+        self.pending_inline = set()
+        if rebuild or self.outer is None:
             self._build()
         self.stats.segmented_calls += 1
+        if not self.segments:  # nothing left to run as a graph: the function as it is
+            return self.fn(*args, **kwargs)
         return self.outer(*args, **kwargs)
 
     def _breaks_from_arguments(self, args, kwargs) -> None:
@@ -295,13 +343,13 @@ class Segmented:
             bound = inspect.signature(self.fn).bind(*args, **kwargs).arguments
         except TypeError:
             return
-        found = segments.static_breaks(self.node, self.fn.__globals__, dict(bound))
+        found = breaks.static_breaks(self.node, self.fn.__globals__, dict(bound))
         for line, why in found.items():
             self.add_break(line, why)
 
     def _build(self) -> None:
         split = segments.split(self.node, set(self.breaks), self.fn.__globals__,
-                               frozenset(self.opened))
+                               frozenset(self.opened), frozenset(self.inline))
         self.split = split
         self.segments = [self._segment(s) for s in split.stretches]
         self.outer = self._compile_outer(split)
@@ -404,9 +452,14 @@ class Segmented:
             lines.append(f"  break at line {line}: {b.reason}" + (f"  `{b.text}`" if b.text
                                                                     else ""))
         for line in sorted(self.opened):
-            lines.append(f"  opened the statement at line {line}: a trace failed inside it  "
+            why = self.open_reasons.get(line, "a trace failed inside it")
+            lines.append(f"  opened the statement at line {line}: {why}  "
                          f"`{self.info.line(line)}`")
         for seg in self.segments:
             lines.append("  " + seg.describe())
+        for seg in self._segments.values():
+            s = seg.stretch
+            if seg.state == "eager" and (s.first_line, s.last_line) in self.inline:
+                lines.append(f"  lines {s.first_line}-{s.last_line} run inline: {seg.why_eager}")
         return lines
 

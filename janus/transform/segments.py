@@ -38,10 +38,15 @@ import types
 import gast
 import numpy as np
 
+from janus.transform import breaks as breaks_mod
 from janus.transform import liveness, scope
+from janus.transform.breaks import static_breaks  # noqa: F401 - re-exported
 
 SEGMENTS = "janus__segs"
 """The name under which the split function sees its segments (a list)."""
+TINY_OPS = 8
+"""A stretch of fewer operations than this (TensorFlow calls and operators, no loop, no
+call of user code) stays Python: a graph call costs more than it saves."""
 
 _ESCAPES = (gast.Return, gast.Yield, gast.YieldFrom, gast.Await)
 COMPOUND = _COMPOUND = (gast.For, gast.AsyncFor, gast.While, gast.If, gast.With, gast.AsyncWith, gast.Try)
@@ -104,18 +109,21 @@ def tape_names(fn: gast.FunctionDef) -> set[str]:
 
 
 def split(fn: gast.FunctionDef, breaks: set[int], env: dict,
-          opened: frozenset = frozenset()) -> Split:
+          opened: frozenset = frozenset(), inline: frozenset = frozenset()) -> Split:
     """Outline the stretches of `fn` (a parsed function; not modified) around the statements
     at lines `breaks`; `env` (the function's globals) tells builtins/numpy calls apart;
-    compound statements starting at lines `opened` stay Python (their bodies are split)."""
-    return _Splitter(fn, breaks, env, opened).run()
+    compound statements starting at lines `opened` stay Python (their bodies are split);
+    stretches spanning `(first, last)` lines in `inline` stay Python (their graphs did not
+    pay), and so do tiny stretches (`TINY_OPS`)."""
+    return _Splitter(fn, breaks, env, opened, inline).run()
 
 
 class _Splitter:
-    def __init__(self, fn, breaks, env, opened):
+    def __init__(self, fn, breaks, env, opened, inline=frozenset()):
         self.fn = copy.deepcopy(fn)
         self.breaks = set(breaks)
         self.opened = set(opened)
+        self.inline = set(inline)
         self.env = env
         self.locals = scope.local_names(self.fn)
         self.tapes = tape_names(self.fn) & self.locals
@@ -293,6 +301,17 @@ class _Splitter:
         after = run[-1][1]
         if not self._has_work(stmts):
             return stmts
+        span = (stmts[0].lineno,
+                max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts))
+        if span in self.inline:
+            for s in stmts:
+                self.python.append((s.lineno, "its segment's graph did not pay"))
+            return stmts
+        ops = breaks_mod.op_count(stmts, self.env, self.locals, self._host_call)
+        if ops is not None and ops < TINY_OPS:
+            for s in stmts:
+                self.python.append((s.lineno, f"too small for a graph ({ops} operations)"))
+            return stmts
         original, jumps = stmts, in_loop and any(_loose_jumps(s) for s in stmts)
         if jumps:  # `break`/`continue` of the Python loop: a flag the call site tests
             stmts = [_assign(self.jump, 0, stmts[0])] + _jumps_to_flag(stmts, self.jump)
@@ -463,65 +482,3 @@ def _locate(node, line: int) -> None:
         if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
             child.lineno, child.col_offset = line, 0
             child.end_lineno, child.end_col_offset = line, 0
-
-
-_HOST_STATE_TYPES = (np.random.Generator, np.random.RandomState, __import__("random").Random)
-_HOST_STATE_MODULES = ("random", "time", "datetime", "secrets", "uuid", "numpy.random")
-
-
-def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None) -> dict[int, str]:
-    """Lines that are breaks whatever the values: `.numpy()` and calls of host randomness,
-    clocks and numpy, resolved through `env` (the globals) and `params` (the arguments of a
-    call: only through instance dictionaries, so no property runs)."""
-    found = {}
-    local = scope.local_names(fn)
-    params = params or {}
-    for node in gast.walk(fn):
-        if not isinstance(node, gast.Call):
-            continue
-        func = node.func
-        if isinstance(func, gast.Attribute) and func.attr == "numpy" and not node.args:
-            found.setdefault(node.lineno, "calls .numpy() on a tensor")
-            continue
-        chain = []
-        while isinstance(func, gast.Attribute):
-            chain.append(func.attr)
-            func = func.value
-        if isinstance(func, gast.Name) and func.id in params and chain:
-            owner = _through_dicts(params[func.id], chain[:0:-1])
-            if isinstance(owner, _HOST_STATE_TYPES):
-                found.setdefault(node.lineno, f"calls {type(owner).__name__}.{chain[0]} "
-                                 "(host randomness: it stays on the host)")
-            continue
-        if not isinstance(func, gast.Name) or func.id in local or func.id not in env:
-            continue
-        value = env[func.id]
-        if isinstance(value, _HOST_STATE_TYPES):
-            found.setdefault(node.lineno, f"calls a method of the global {func.id} "
-                             "(host randomness: it stays on the host)")
-            continue
-        owner = value
-        for attr in reversed(chain):
-            if not isinstance(value, types.ModuleType):
-                break
-            owner, value = value, getattr(value, attr, None)
-        module = getattr(value, "__module__", None) or getattr(owner, "__name__", "") or ""
-        if isinstance(value, types.ModuleType):
-            module = value.__name__
-        name = f"{module}.{chain[0] if chain else func.id}"
-        if any(module == m or module.startswith(m + ".") for m in _HOST_STATE_MODULES):
-            found.setdefault(node.lineno, f"calls {name} (host randomness or clock: it stays "
-                             "on the host)")
-        elif module.split(".")[0] == "numpy" and callable(value) and not isinstance(value, type):
-            found.setdefault(node.lineno, f"calls {name} (numpy work stays on the host)")
-    return found
-
-
-def _through_dicts(value, attrs: list[str]):
-    """`value.a.b...` read from instance dictionaries only (None where one lacks it)."""
-    for attr in attrs:
-        try:
-            value = vars(value).get(attr)
-        except TypeError:
-            return None
-    return value
