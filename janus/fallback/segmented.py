@@ -36,9 +36,11 @@ from janus import source as source_mod
 from janus.errors import ConversionError
 from janus.graphgen import host_arrays
 from janus.stats import Stats
-from janus.transform import breaks, segments
-from janus.transform.pipeline import fill_locations
-from janus.transform.segments import SEGMENTS, Split
+from janus.transform import breaks, liveness, scope, segments
+from janus.fallback import safety
+from janus.fallback.mixed import MixedRuntime
+from janus.transform.pipeline import convert, fill_locations
+from janus.transform.segments import Split
 
 PLAIN_RUNS = 2
 """Timed plain runs of a segment before its jit takes over (the fastest counts: a first
@@ -58,6 +60,8 @@ MAX_MISSES = 4
 """A kept segment whose jit regenerates/profiles/falls back this often runs eagerly."""
 MAX_TRIAL_MISSES = 12
 """Calls of a segment on trial that may miss its graph before it runs eagerly."""
+MAX_TRIAL_GENERATIONS = 3
+"""Graphs a segment on trial may generate (each a trace) before it runs eagerly."""
 
 make_jit = None
 """The JitFunction class, set by janus.function (which imports this module)."""
@@ -79,6 +83,7 @@ class Segment:
         self.graph_runs = 0
         self.misses_when_kept = 0
         self.calls = 0
+        self.structures: set = set()  # of the arguments of its plain runs
 
     def __call__(self, *args):
         self.calls += 1
@@ -103,11 +108,15 @@ class Segment:
         if state == "measuring":
             result = self.plain(*args)
             self.plain_time = min(self.plain_time, time.perf_counter() - start)
+            self.structures.add(_structure(args))
             if self.calls >= PLAIN_RUNS:
                 self.state = "graph"
                 if self.plain_time < MIN_PLAIN_S:
                     self.drop(f"too short to pay for a graph call (eager "
                               f"{self.plain_time * 1e3:.3f} ms)")
+                elif len(self.structures) > 1:
+                    self.drop("its inputs change structure between calls (a list's length: "
+                              "each would cost a trace)")
             return result
         stats = self.jit.stats
         before, failures, made = stats.graph_calls, stats.generation_failures, stats.generations
@@ -138,6 +147,9 @@ class Segment:
                               f"eager {self.plain_time * 1e3:.3f} ms)")
         elif self.jit.unsupported is not None:
             self.drop("no graph: " + _first_line(self.jit.unsupported))
+        elif self.state == "graph" and stats.generations >= MAX_TRIAL_GENERATIONS:
+            self.drop(f"no steady graph after {stats.generations} generations (its inputs "
+                      "keep changing what it specializes on)")
         elif self.state == "graph" and _misses(stats) >= MAX_TRIAL_MISSES:
             self.drop(f"no steady graph after {MAX_TRIAL_MISSES} calls that regenerated, "
                       "profiled or ran eagerly")
@@ -236,12 +248,19 @@ def static_breaks_of(fn, args: tuple = (), kwargs: dict | None = None) -> str:
 def reason_of(exc) -> str:
     """A short reason for a failed trace."""
     if isinstance(exc, ConversionError):
-        return exc.reason
+        return getattr(exc, "reason", None) or _first_line(exc)
     text = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {text}"
 
 
 _WHERE = re.compile(r":(\d+)\]\s*$")
+
+
+def _structure(args) -> tuple:
+    """The types of `args`, with the lengths of lists, tuples and dicts (a change of
+    these makes a specialized graph trace again)."""
+    return tuple((type(a), len(a)) if isinstance(a, (list, tuple, dict)) else type(a)
+                 for a in args)
 
 
 def _misses(stats) -> int:
@@ -274,8 +293,9 @@ class Break:
 class Segmented:
     """A function split at its breaks (see the module docstring); call it like the function."""
 
-    def __init__(self, fn: types.FunctionType, jit_options: dict, stats=None):
+    def __init__(self, fn: types.FunctionType, jit_options: dict, stats=None, jit=None):
         self.fn = fn
+        self.jit = jit  # the function's own jit: runs the Python parts mixed (see _mixed)
         self.jit_options = dict(jit_options, segments=False, mixed=False)
         self.stats = stats if stats is not None else Stats()
         node, self.info = source_mod.parse_function(fn)
@@ -296,6 +316,13 @@ class Segmented:
         self.pending_inline: set[tuple[int, int]] = set()
         self._segments: dict[str, Segment] = {}  # by generated source: kept across splits
         self.segments: list[Segment] = []
+        self.whole_failed = ""  # why a trace of the whole function failed, if unlocated
+        self.inline_reasons: dict[tuple[int, int], str] = {}
+        args = node.args
+        params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs} | \
+            {a.id for a in (args.vararg, args.kwarg) if a is not None}
+        self.unbound_reads = liveness.inputs(node.body, params) & scope.local_names(node)
+        """Locals the function may read before Python has bound them."""
         self.outer = None  # built at the first call (its arguments may show more breaks)
 
     def open(self, line: int, why: str = "a trace failed inside it") -> None:
@@ -334,9 +361,7 @@ class Segmented:
         if rebuild or self.outer is None:
             self._build()
         self.stats.segmented_calls += 1
-        if not self.segments:  # nothing left to run as a graph: the function as it is
-            return self.fn(*args, **kwargs)
-        return self.outer(*args, **kwargs)
+        return self.runner(*args, **kwargs)
 
     def _breaks_from_arguments(self, args, kwargs) -> None:
         try:
@@ -350,9 +375,43 @@ class Segmented:
     def _build(self) -> None:
         split = segments.split(self.node, set(self.breaks), self.fn.__globals__,
                                frozenset(self.opened), frozenset(self.inline))
+        body = [b for b in self.node.body if not (
+            isinstance(b, gast.Expr) and isinstance(b.value, gast.Constant) or
+            isinstance(b, gast.Return) and isinstance(b.value, (gast.Name, gast.Constant)))]
+        whole = [s for s in split.stretches if self.whole_failed and body and
+                 s.first_line <= body[0].lineno and
+                 s.last_line >= (getattr(body[-1], "end_lineno", None) or body[-1].lineno)]
+        if whole:  # the function's whole body: known not to make a graph
+            self.inline.add((whole[0].first_line, whole[0].last_line))
+            self.inline_reasons[(whole[0].first_line, whole[0].last_line)] = \
+                f"no graph: {self.whole_failed}"
+            split = segments.split(self.node, set(self.breaks), self.fn.__globals__,
+                                   frozenset(self.opened), frozenset(self.inline))
         self.split = split
         self.segments = [self._segment(s) for s in split.stretches]
         self.outer = self._compile_outer(split)
+        # nothing left to run as a graph: the function as it is
+        fn = self.outer if self.segments else self.fn
+        # (converted code reads a local Python has not bound as a placeholder, not as
+        # UnboundLocalError: a function that may do so runs plainly)
+        self.runner = fn if self.unbound_reads else self._mixed(fn)
+
+    def _mixed(self, fn):
+        """`fn` run as janus runs a function it cannot make a graph of (mixed: the user
+        functions it calls through their own jit, an optimizer update as one graph), so
+        the Python between segments is not slower than without segments; `fn` itself
+        where that is off or cannot be."""
+        jit = self.jit
+        if jit is None or not jit.config.mixed:
+            return fn
+        try:
+            converted = convert(fn)
+        except Exception:  # noqa: BLE001 - (a try/except, a `global`...): plainly
+            return fn
+        mixed_fn = converted.instantiate(MixedRuntime.for_function(converted))
+        return lambda *args, **kwargs: safety.run_watched(
+            jit, "running split at graph breaks", lambda: mixed_fn(*args, **kwargs), args,
+            kwargs)
 
     def _segment(self, stretch: segments.Stretch) -> Segment:
         node = stretch.function(self.node)
@@ -379,9 +438,11 @@ class Segmented:
         for arg in outer.args.posonlyargs + outer.args.args + outer.args.kwonlyargs + \
                 [a for a in (outer.args.vararg, outer.args.kwarg) if a is not None]:
             arg.annotation = None
-        fn = self._compile(outer, {SEGMENTS: self.segments})
+        fn = self._compile(outer, {split.segments_name: self.segments})
         fn.__defaults__ = self.fn.__defaults__
         fn.__kwdefaults__ = self.fn.__kwdefaults__
+        fn.__janus_source__ = (split.function, self.info)
+        fn.__qualname__ = self.info.qualname
         return fn
 
     def _compile(self, node: gast.FunctionDef, extra: dict) -> types.FunctionType:
@@ -434,7 +495,7 @@ class Segmented:
     def for_function(cls, jit) -> "Segmented":
         """The split of a jitted function janus could not make one graph of."""
         fn = jit.fn
-        split = cls(fn, dict(jit.options), jit.stats)
+        split = cls(fn, dict(jit.options), jit.stats, jit)
         line = split.locate(jit.last_trace_error, fn.__code__.co_name)
         if line is not None and line != fn.__code__.co_firstlineno:
             compound = _compound_around(split.node.body, line)
@@ -442,6 +503,10 @@ class Segmented:
                 split.open(compound.lineno)
             else:
                 split.add_break(line, reason_of(jit.last_trace_error))
+        elif jit.unsupported is not None or jit.last_trace_error is not None:
+            # failed somewhere janus cannot point at (a callee janus refused): a segment
+            # of the whole body would fail the same way
+            split.whole_failed = reason_of(jit.unsupported or jit.last_trace_error)
         return split
 
     def report(self) -> list[str]:
@@ -461,5 +526,7 @@ class Segmented:
             s = seg.stretch
             if seg.state == "eager" and (s.first_line, s.last_line) in self.inline:
                 lines.append(f"  lines {s.first_line}-{s.last_line} run inline: {seg.why_eager}")
+        for (first, last), why in self.inline_reasons.items():
+            lines.append(f"  lines {first}-{last} run inline: {why}")
         return lines
 

@@ -6,13 +6,13 @@ a break, and without a `return`/`break`/`continue`/`yield` leaving the stretch, 
 nested functions of their own; the function keeps the breaks and calls the stretches:
 
     def step(model, x):                        def step(model, x):
-        h = model(x)                               h, = janus__segs[0](model, x)
+        h = model(x)                               h, = janus_segs[0](model, x)
         a = np.random.choice(2, p=h.numpy())       a = np.random.choice(2, p=h.numpy())
         for t in range(3):                         for t in range(3):
-            y = model(h) * a                           y, = janus__segs[1](a, h, model)
+            y = model(h) * a                           y, = janus_segs[1](a, h, model)
             obs = env.step(y.numpy())      ->          obs = env.step(y.numpy())
-        return tf.reduce_sum(y)                    janus__return, = janus__segs[2](y)
-                                                   return janus__return
+        return tf.reduce_sum(y)                    janus_return, = janus_segs[2](y)
+                                                   return janus_return
     segment 0: def step__segment_0(model, x):
                    h = model(x)
                    return (h,)
@@ -42,8 +42,9 @@ from janus.transform import breaks as breaks_mod
 from janus.transform import liveness, scope
 from janus.transform.breaks import static_breaks  # noqa: F401 - re-exported
 
-SEGMENTS = "janus__segs"
-"""The name under which the split function sees its segments (a list)."""
+SEGMENTS = "janus_segs"
+"""The name under which the split function sees its segments (a list; renamed if the
+function uses it: `Split.segments_name`)."""
 TINY_OPS = 8
 """A stretch of fewer operations than this (TensorFlow calls and operators, no loop, no
 call of user code) stays Python: a graph call costs more than it saves."""
@@ -90,6 +91,7 @@ class Split:
     function: gast.FunctionDef
     stretches: list[Stretch]
     python: list[tuple[int, str]]  # (line, why it stayed Python), for explain
+    segments_name: str = SEGMENTS
 
 
 def tape_names(fn: gast.FunctionDef) -> set[str]:
@@ -131,6 +133,7 @@ class _Splitter:
         self.taken = {n.id for n in gast.walk(self.fn) if isinstance(n, gast.Name)}
         self.ret = _fresh("janus_return", self.taken)
         self.jump = _fresh("janus_jump", self.taken)
+        self.segs = _fresh(SEGMENTS, self.taken)
         self.locals |= {self.ret, self.jump}
         self.in_loop = False
         self._reads_after: dict[int, set[str]] = {}
@@ -154,7 +157,7 @@ class _Splitter:
                 break
         out = copy.copy(self.fn)
         out.body = body
-        return Split(out, self.stretches, sorted(set(self.python)))
+        return Split(out, self.stretches, sorted(set(self.python)), self.segs)
 
     # -- `return e` -> `janus_return = e; return janus_return`
     def _returns_outlined(self, stmts):
@@ -340,7 +343,7 @@ class _Splitter:
                           sorted(outputs), stmts, stmts[0].lineno,
                           max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts))
         self.stretches.append(stretch)
-        call = gast.Call(func=gast.Subscript(value=_load(SEGMENTS),
+        call = gast.Call(func=gast.Subscript(value=_load(self.segs),
                                              slice=gast.Constant(value=index, kind=None),
                                              ctx=gast.Load()),
                          args=[_load(n) for n in stretch.inputs], keywords=[])

@@ -21,6 +21,7 @@ def keep_graphs(monkeypatch):
     """Segments keep their graphs whatever they cost (the choice is tested on its own)."""
     monkeypatch.setattr(segmented, "PAYS", float("inf"))
     monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
+    monkeypatch.setattr(segmented, "MAX_TRIAL_GENERATIONS", 12)
     monkeypatch.setattr(segments, "TINY_OPS", 0)
 
 
@@ -296,11 +297,11 @@ def test_split_renders_as_documented(keep_graphs):
 
 
 GOLDEN_EPISODE = """def episode(agent, obs, steps):
-    total, = janus__segs[0]()
+    total, = janus_segs[0]()
     for t in range(steps):
-        probs, value = janus__segs[1](agent, obs)
+        probs, value = janus_segs[1](agent, obs)
         action = int(agent.rng.choice(2, p=probs.numpy()[0] / probs.numpy()[0].sum()))
-        janus_jump, obs, total = janus__segs[2](action, agent, probs, t, total, value)
+        janus_jump, obs, total = janus_segs[2](action, agent, probs, t, total, value)
         if janus_jump == 1:
             break
     janus_return = total * 2.0
