@@ -60,7 +60,7 @@ MAX_MISSES = 4
 """A kept segment whose jit regenerates/profiles/falls back this often runs eagerly."""
 MAX_TRIAL_MISSES = 12
 """Calls of a segment on trial that may miss its graph before it runs eagerly."""
-MAX_TRIAL_GENERATIONS = 3
+MAX_TRIAL_GENERATIONS = 4
 """Graphs a segment on trial may generate (each a trace) before it runs eagerly."""
 
 make_jit = None
@@ -232,7 +232,8 @@ def of(jit) -> "Segmented | None":
 
 def static_breaks_of(fn, args: tuple = (), kwargs: dict | None = None) -> str:
     """The breaks of `fn` known from its source and the arguments of a call (read through
-    instance dictionaries only), described ("" if none)."""
+    instance dictionaries only) that run whenever `fn` runs, described ("" if none): no
+    graph of the whole function can be made."""
     try:
         node, info = source_mod.parse_function(source_mod.unwrap(fn))
     except ConversionError:
@@ -241,7 +242,7 @@ def static_breaks_of(fn, args: tuple = (), kwargs: dict | None = None) -> str:
         params = dict(inspect.signature(fn).bind(*args, **(kwargs or {})).arguments)
     except (TypeError, ValueError):
         params = None
-    found = breaks.static_breaks(node, getattr(fn, "__globals__", {}), params)
+    found = breaks.static_breaks(node, getattr(fn, "__globals__", {}), params, surely_run=True)
     return "; ".join(f"{info.filename}:{line}: {why}" for line, why in sorted(found.items()))
 
 
@@ -254,6 +255,7 @@ def reason_of(exc) -> str:
 
 
 _WHERE = re.compile(r":(\d+)\]\s*$")
+_LOCATED = re.compile(r"(\S+) \((.+):(\d+)\): ")
 
 
 def _structure(args) -> tuple:
@@ -343,9 +345,13 @@ class Segmented:
             self.pending[line] = reason
 
     def __call__(self, *args, **kwargs):
-        if not self.calls_seen:  # the first call's arguments show more breaks
-            self.calls_seen = True
+        if not self.calls_seen:  # the first call's arguments show more breaks (known
+            self.calls_seen = True  # before the first build: not a split again)
             self._breaks_from_arguments(args, kwargs)
+            if self.outer is None:
+                for line, why in self.pending.items():
+                    self.breaks[line] = Break(line, why, self.info.line(line))
+                self.pending = {}
         rebuild = False
         if (self.pending or self.pending_open) and self.splits < MAX_SPLITS:
             for line, why in self.pending.items():
@@ -486,6 +492,12 @@ class Segmented:
             if frame.name == name and frame.filename == self.info.filename:
                 line = frame.lineno
                 break
+        if line is None:  # a refusal (no trace ran): "f.<segment 3-9> (file:7): why"
+            match = _LOCATED.match(exc.describe() if hasattr(exc, "describe") else str(exc))
+            if match and match.group(1).split(".<segment")[0] == self.info.qualname and \
+                    match.group(2) == self.info.filename and self.node.lineno <= \
+                    int(match.group(3)) <= (self.node.end_lineno or self.node.lineno):
+                line = int(match.group(3))
         if line is None or within is not None and \
                 not within.first_line <= line <= within.last_line:
             return None

@@ -39,16 +39,21 @@ _CONTAINER_METHODS = frozenset((
 _UPDATES = frozenset(("apply_gradients", "minimize", "assign", "assign_add", "assign_sub"))
 
 
-def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None) -> dict[int, str]:
+def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
+                  surely_run: bool = False) -> dict[int, str]:
     """Lines that are breaks whatever the values: `.numpy()` and calls of host randomness,
     clocks and numpy, resolved through `env` (the globals) and `params` (the arguments of a
     call: only through instance dictionaries, so no property runs), and numpy methods
-    called on locals that only ever hold numpy values."""
+    called on locals that only ever hold numpy values. `surely_run`: only those that run
+    whenever the function runs (not in a branch, handler or nested function)."""
     found = {}
     local = scope.local_names(fn)
     params = params or {}
     arrays = numpy_locals(fn, env)
+    skipped = _conditional(fn) if surely_run else set()
     for node in gast.walk(fn):
+        if id(node) in skipped:
+            continue
         if isinstance(node, (gast.Assign, gast.AugAssign)):
             targets = node.targets if isinstance(node, gast.Assign) else [node.target]
             for target in targets:
@@ -97,6 +102,32 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None) -
         elif module.split(".")[0] == "numpy" and _numpy_function(value, chain):
             found.setdefault(node.lineno, f"calls {name} (numpy work stays on the host)")
     return found
+
+
+def _conditional(fn: gast.FunctionDef) -> set[int]:
+    """Ids of the nodes of `fn` that run only on some paths: in an `if` (statement or
+    expression), after the first operand of `and`/`or`, in an exception handler or a
+    loop's `else`, in a comprehension's condition, in a nested function or lambda."""
+    parts = []
+    for node in gast.walk(fn):
+        if isinstance(node, (gast.If, gast.IfExp)):
+            parts += [node.body, node.orelse]
+        elif isinstance(node, gast.BoolOp):
+            parts += node.values[1:]
+        elif isinstance(node, gast.Try):
+            parts += node.handlers + node.orelse
+        elif isinstance(node, (gast.For, gast.AsyncFor, gast.While)):
+            parts += node.orelse
+        elif isinstance(node, gast.comprehension):
+            parts += node.ifs
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
+                               gast.ClassDef)) and node is not fn:
+            parts.append(node)
+    skipped = set()
+    for part in parts:
+        for node in part if isinstance(part, list) else [part]:
+            skipped |= {id(n) for n in gast.walk(node)}
+    return skipped
 
 
 def _module_of(value, chain: list[str]) -> str:

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 8
+GENERATOR_VERSION = 9
 
 HEADER = '''\
 import functools
