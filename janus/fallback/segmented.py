@@ -25,6 +25,7 @@ import copy
 import dataclasses
 import inspect
 import re
+import threading
 import time
 import traceback
 import types
@@ -297,6 +298,7 @@ class Segmented:
 
     def __init__(self, fn: types.FunctionType, jit_options: dict, stats=None, jit=None):
         self.fn = fn
+        self._lock = threading.RLock()
         self.jit = jit  # the function's own jit: runs the Python parts mixed (see _mixed)
         self.jit_options = dict(jit_options, segments=False, mixed=False)
         self.stats = stats if stats is not None else Stats()
@@ -329,22 +331,31 @@ class Segmented:
 
     def open(self, line: int, why: str = "a trace failed inside it") -> None:
         """Split again before the next call, with the compound statement at `line` Python."""
-        if line not in self.opened:
-            self.pending_open.add(line)
-            self.open_reasons.setdefault(line, why)
+        with self._lock:
+            if line not in self.opened:
+                self.pending_open.add(line)
+                self.open_reasons.setdefault(line, why)
 
     def run_inline(self, stretch: segments.Stretch) -> None:
         """Rebuild before the next call with `stretch` Python (no call layer around it)."""
         span = (stretch.first_line, stretch.last_line)
-        if span not in self.inline:
-            self.pending_inline.add(span)
+        with self._lock:
+            if span not in self.inline:
+                self.pending_inline.add(span)
 
     def add_break(self, line: int, reason: str) -> None:
         """Split again before the next call, with `line` a break."""
-        if line not in self.breaks:
-            self.pending[line] = reason
+        with self._lock:
+            if line not in self.breaks:
+                self.pending[line] = reason
 
     def __call__(self, *args, **kwargs):
+        with self._lock:  # (threads: one builds, the others wait for its runner)
+            runner = self._prepare(args, kwargs)
+        return runner(*args, **kwargs)
+
+    def _prepare(self, args, kwargs):
+        """Split again if a segment asked for it (or for the first time); the runner."""
         if not self.calls_seen:  # the first call's arguments show more breaks (known
             self.calls_seen = True  # before the first build: not a split again)
             self._breaks_from_arguments(args, kwargs)
@@ -367,7 +378,7 @@ class Segmented:
         if rebuild or self.outer is None:
             self._build()
         self.stats.segmented_calls += 1
-        return self.runner(*args, **kwargs)
+        return self.runner
 
     def _breaks_from_arguments(self, args, kwargs) -> None:
         try:

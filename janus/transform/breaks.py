@@ -99,7 +99,8 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
         if any(module == m or module.startswith(m + ".") for m in _HOST_STATE_MODULES):
             found.setdefault(node.lineno, f"calls {name} (host randomness or clock: it stays "
                              "on the host)")
-        elif module.split(".")[0] == "numpy" and _numpy_function(value, chain):
+        elif module.split(".")[0] == "numpy" and _numpy_function(value, chain) and \
+                not _constant_arguments(node, env):
             found.setdefault(node.lineno, f"calls {name} (numpy work stays on the host)")
     return found
 
@@ -128,6 +129,27 @@ def _conditional(fn: gast.FunctionDef) -> set[int]:
         for node in part if isinstance(part, list) else [part]:
             skipped |= {id(n) for n in gast.walk(node)}
     return skipped
+
+
+def _constant_arguments(call: gast.Call, env: dict) -> bool:
+    """Whether `call`'s arguments are constants (`np.sqrt(2.0)`, `np.log(np.pi)`): a graph
+    folds its result in, no tensor can reach numpy there."""
+    def constant(expr) -> bool:
+        if isinstance(expr, gast.Constant):
+            return True
+        if isinstance(expr, gast.UnaryOp):
+            return constant(expr.operand)
+        if isinstance(expr, gast.BinOp):
+            return constant(expr.left) and constant(expr.right)
+        if isinstance(expr, (gast.Tuple, gast.List)):
+            return all(constant(e) for e in expr.elts)
+        if isinstance(expr, gast.Attribute) and isinstance(expr.value, gast.Name):
+            module = env.get(expr.value.id)
+            return isinstance(module, types.ModuleType) and module.__name__ == "numpy" and \
+                isinstance(getattr(module, expr.attr, None), (int, float))
+        return False
+    return all(constant(a) for a in call.args) and \
+        all(constant(k.value) for k in call.keywords)
 
 
 def _module_of(value, chain: list[str]) -> str:

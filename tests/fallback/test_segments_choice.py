@@ -203,3 +203,50 @@ def test_a_break_that_may_not_run_does_not_stop_a_whole_graph():
     stats = assert_same(dead_branch_numpy, [(tf.constant([1.0, float(k)]), False)
                                             for k in range(6)], segments=True)
     assert stats.graph_calls > 0 and stats.segmented_calls == 0
+
+
+def numpy_constants(x, k):
+    scale = np.sqrt(4.0) * np.log(np.e)  # folded into the graph: not a break
+    return tf.reduce_sum(x) * scale + float(k) * np.float32(0.5)
+
+
+def test_numpy_on_constants_is_not_a_break():
+    stats = assert_same(numpy_constants, [(tf.constant([1.0, float(k)]), 1) for k in range(6)],
+                        segments=True)
+    assert stats.graph_calls > 0 and stats.segmented_calls == 0
+
+
+class Raiser:
+    def __init__(self):
+        self.w = tf.Variable([1.0, 2.0])
+        self.log = []
+
+
+def raising(s, x):
+    y = tf.reduce_sum(x * s.w) + tf.reduce_max(x) * tf.reduce_min(s.w)
+    host = float(y.numpy())
+    s.log.append(host)
+    s.w.assign_add(x * 0.1)
+    tf.debugging.assert_less(tf.reduce_sum(x) * s.w[0], 100.0)
+    z = tf.reduce_sum(tf.exp(x)) * s.w[1] + tf.square(y)
+    if host > 50:
+        raise ValueError("big")
+    return z
+
+
+def test_user_errors_in_and_between_segments_stay_plain_pythons(any_size):
+    """(the Python between segments runs mixed: a failed assert in a segment's graph and a
+    `raise` after a break reach the caller as plain Python raises them)"""
+    calls = [(tf.constant([1.0, float(k)]),) for k in range(8)] + \
+        [(tf.constant([60.0, 1.0]),), (tf.constant([1.0, 2.0]),), (tf.constant([90.0, 5.0]),),
+         (tf.constant([1.0, 2.0]),)]
+    stats = assert_same(raising, calls, make_state=Raiser, segments=True)
+    assert stats.segment_graph_calls > 0
+
+
+def test_segments_are_on_by_default(monkeypatch):
+    from janus.config import Config
+    monkeypatch.delenv("JANUS_SEGMENTS", raising=False)
+    assert Config().segments
+    monkeypatch.setenv("JANUS_SEGMENTS", "0")
+    assert not Config().segments
