@@ -2,21 +2,28 @@
 
 When a function cannot become one graph because of some statements (its *breaks*: a
 `.numpy()`, host randomness, an environment step...), janus splits it there
-(janus/transform/segments.py). The split function runs with plain semantics; each
-outlined stretch is a `Segment`: a function of its live-in names returning its
-live-out names, run through its own `janus.jit` (profiled, specialized, guarded, cached,
-falling back like any jitted function), with the outer function's globals and cells.
+(janus/transform/segments.py); breaks known from the source (janus/transform/breaks.py)
+are split at the first call, before any trace. The split function runs with plain
+semantics, mixed like a function janus cannot convert (the user functions it calls
+through their own jit); each outlined stretch is a `Segment`: a function of its live-in
+names returning its live-out names, run through its own `janus.jit` (profiled,
+specialized, guarded, cached, falling back like any jitted function), with the outer
+function's globals and cells.
 
 Order of effects is plain Python's: a segment's effects are written back when its graph
 returns, before the next Python statement runs; a guard failing inside a segment leaves
 nothing of it behind and the segment reruns eagerly, so the call goes on plainly from
 there. Host randomness and clocks are breaks: they run in Python, in program order.
 
-Choosing: a segment first runs plainly (timed), then through its jit; once its graph has
-run a few times it is kept only if it is faster than the plain run. A segment handed a
-numpy array runs plainly (a graph would fold the array's values in). A segment whose
-trace fails at one of its lines makes that line a break: the function is split again
-before its next call (a bounded number of times).
+Choosing: a segment first runs plainly (timed, twice), then through its jit; once its
+graph has run a few times it is kept only if it is faster than the plain run. It is
+never traced if its plain run is too short to pay for a graph call, or if its inputs
+changed structure between the plain runs (each new list length would trace again); it
+stops being tried after a few generations. A segment that does not pay runs inline:
+the function is rebuilt without it (no call layer). A segment handed a numpy array
+runs plainly (a graph would fold the array's values in). A segment whose trace fails at
+one of its lines makes that line a break: the function is split again before its next
+call (a bounded number of times).
 """
 from __future__ import annotations
 

@@ -25,7 +25,8 @@ bodies are split the same way. A gradient tape never crosses a boundary: a `with
 tape is used after a later break stays Python (its body split; the segments inside run
 under the eager tape, which records them), and statements using a tape bound outside
 their stretch stay Python. Stretches without work (no call other than builtins, numpy
-and math) stay Python: a graph cannot make them faster.
+and math), stretches of fewer than `TINY_OPS` operations, and those listed inline (their
+graphs did not pay) stay Python: a graph call would cost more than it saves.
 """
 from __future__ import annotations
 
