@@ -27,7 +27,8 @@ class Config:
         calls as their own graphs and optimizer updates as one graph.
     segments: when a function cannot become one graph because of some statements
         (graph breaks), split it there: the stretches between them run as graphs
-        of their own, the breaks in Python (janus/fallback/segmented.py).
+        of their own, the breaks in Python (janus/fallback/segmented.py); on by
+        default, `JANUS_SEGMENTS=0` turns it off.
     xla: compile stable static-shape specializations with XLA in a background thread
         and keep XLA where real calls measure it faster (janus/graphgen/xla.py); on by
         default, `JANUS_XLA=0` turns it off.
@@ -47,7 +48,8 @@ class Config:
     disabled: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_DISABLE"))
     max_profile_values: int = 8
     mixed: bool = True
-    segments: bool = dataclasses.field(default_factory=lambda: _env_flag("JANUS_SEGMENTS"))
+    segments: bool = dataclasses.field(default_factory=lambda: os.environ.get(
+        "JANUS_SEGMENTS", "1").strip().lower() not in ("0", "false", "no", "off"))
     xla: bool = dataclasses.field(default_factory=lambda: os.environ.get(
         "JANUS_XLA", "1").strip().lower() not in ("0", "false", "no", "off"))
     raise_internal_errors: bool = dataclasses.field(

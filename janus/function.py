@@ -189,7 +189,7 @@ class JitFunction:
             return self._unsupported()
         if self.profile.calls == 0 and not self._busy:
             if cfg.segments and self.stats.calls == 1:
-                breaks = segmented.static_breaks_of(self.fn)
+                breaks = segmented.static_breaks_of(self.fn, args, kwargs)
                 if breaks:  # known breaks: no whole-function graph to profile for
                     self.unsupported = safety.Reason(breaks)
                     return self._unsupported()

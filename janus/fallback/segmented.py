@@ -2,21 +2,28 @@
 
 When a function cannot become one graph because of some statements (its *breaks*: a
 `.numpy()`, host randomness, an environment step...), janus splits it there
-(janus/transform/segments.py). The split function runs with plain semantics; each
-outlined stretch is a `Segment`: a function of its live-in names returning its
-live-out names, run through its own `janus.jit` (profiled, specialized, guarded, cached,
-falling back like any jitted function), with the outer function's globals and cells.
+(janus/transform/segments.py); breaks known from the source (janus/transform/breaks.py)
+are split at the first call, before any trace. The split function runs with plain
+semantics, mixed like a function janus cannot convert (the user functions it calls
+through their own jit); each outlined stretch is a `Segment`: a function of its live-in
+names returning its live-out names, run through its own `janus.jit` (profiled,
+specialized, guarded, cached, falling back like any jitted function), with the outer
+function's globals and cells.
 
 Order of effects is plain Python's: a segment's effects are written back when its graph
 returns, before the next Python statement runs; a guard failing inside a segment leaves
 nothing of it behind and the segment reruns eagerly, so the call goes on plainly from
 there. Host randomness and clocks are breaks: they run in Python, in program order.
 
-Choosing: a segment first runs plainly (timed), then through its jit; once its graph has
-run a few times it is kept only if it is faster than the plain run. A segment handed a
-numpy array runs plainly (a graph would fold the array's values in). A segment whose
-trace fails at one of its lines makes that line a break: the function is split again
-before its next call (a bounded number of times).
+Choosing: a segment first runs plainly (timed, twice), then through its jit; once its
+graph has run a few times it is kept only if it is faster than the plain run. It is
+never traced if its plain run is too short to pay for a graph call, or if its inputs
+changed structure between the plain runs (each new list length would trace again); it
+stops being tried after a few generations. A segment that does not pay runs inline:
+the function is rebuilt without it (no call layer). A segment handed a numpy array
+runs plainly (a graph would fold the array's values in). A segment whose trace fails at
+one of its lines makes that line a break: the function is split again before its next
+call (a bounded number of times).
 """
 from __future__ import annotations
 
@@ -25,6 +32,7 @@ import copy
 import dataclasses
 import inspect
 import re
+import threading
 import time
 import traceback
 import types
@@ -36,22 +44,32 @@ from janus import source as source_mod
 from janus.errors import ConversionError
 from janus.graphgen import host_arrays
 from janus.stats import Stats
-from janus.transform import segments
-from janus.transform.pipeline import fill_locations
-from janus.transform.segments import SEGMENTS, Split
+from janus.transform import breaks, liveness, scope, segments
+from janus.fallback import safety
+from janus.fallback.mixed import MixedRuntime
+from janus.transform.pipeline import convert, fill_locations
+from janus.transform.segments import Split
 
-PLAIN_RUNS = 1
-"""Timed plain runs of a segment before its jit takes over."""
+PLAIN_RUNS = 2
+"""Timed plain runs of a segment before its jit takes over (the fastest counts: a first
+run pays TensorFlow's one-time costs)."""
 GRAPH_RUNS = 3
 """Graph runs of a segment before janus decides whether it pays."""
 PAYS = 0.8
 """A segment is kept if its graph call takes at most this fraction of the plain run."""
+MIN_PLAIN_S = 0.0005
+"""A segment whose plain run takes less than this runs inline without a trace: a graph
+call costs about as much (0.3-0.5 ms here)."""
 MAX_SPLITS = 8
+"""Times a function is split again because a segment found a new break."""
+MAX_INLINED = 32
+"""Times a function is rebuilt to run a segment that does not pay inline."""
 MAX_MISSES = 4
 """A kept segment whose jit regenerates/profiles/falls back this often runs eagerly."""
 MAX_TRIAL_MISSES = 12
 """Calls of a segment on trial that may miss its graph before it runs eagerly."""
-"""Times a function is split again because a segment found a new break."""
+MAX_TRIAL_GENERATIONS = 4
+"""Graphs a segment on trial may generate (each a trace) before it runs eagerly."""
 
 make_jit = None
 """The JitFunction class, set by janus.function (which imports this module)."""
@@ -73,6 +91,7 @@ class Segment:
         self.graph_runs = 0
         self.misses_when_kept = 0
         self.calls = 0
+        self.structures: set = set()  # of the arguments of its plain runs
 
     def __call__(self, *args):
         self.calls += 1
@@ -97,8 +116,15 @@ class Segment:
         if state == "measuring":
             result = self.plain(*args)
             self.plain_time = min(self.plain_time, time.perf_counter() - start)
+            self.structures.add(_structure(args))
             if self.calls >= PLAIN_RUNS:
                 self.state = "graph"
+                if self.plain_time < MIN_PLAIN_S:
+                    self.drop(f"too short to pay for a graph call (eager "
+                              f"{self.plain_time * 1e3:.3f} ms)")
+                elif len(self.structures) > 1:
+                    self.drop("its inputs change structure between calls (a list's length: "
+                              "each would cost a trace)")
             return result
         stats = self.jit.stats
         before, failures, made = stats.graph_calls, stats.generation_failures, stats.generations
@@ -129,6 +155,9 @@ class Segment:
                               f"eager {self.plain_time * 1e3:.3f} ms)")
         elif self.jit.unsupported is not None:
             self.drop("no graph: " + _first_line(self.jit.unsupported))
+        elif self.state == "graph" and stats.generations >= MAX_TRIAL_GENERATIONS:
+            self.drop(f"no steady graph after {stats.generations} generations (its inputs "
+                      "keep changing what it specializes on)")
         elif self.state == "graph" and _misses(stats) >= MAX_TRIAL_MISSES:
             self.drop(f"no steady graph after {MAX_TRIAL_MISSES} calls that regenerated, "
                       "profiled or ran eagerly")
@@ -143,13 +172,25 @@ class Segment:
         if match is None:
             return
         line = int(match.group(1))
+        flips = sum(n for k, n in self.jit.stats.guard_failures.items()
+                    if _WHERE.search(k) and _WHERE.search(k).group(1) == str(line))
+        if flips < 2:
+            return
         for stmt in self.stretch.body:
-            if isinstance(stmt, gast.If) and stmt.lineno == line and \
-                    segments.leaves_loop(stmt) and \
-                    sum(n for k, n in self.jit.stats.guard_failures.items()
-                        if _WHERE.search(k) and _WHERE.search(k).group(1) == str(line)) >= 2:
-                self.owner.open(line)
+            if isinstance(stmt, gast.If) and stmt.lineno == line and segments.leaves_loop(stmt):
+                self.owner.open(line, "its tensor test flips between calls")
                 self.drop(f"the test at line {line} that leaves the loop flips between calls")
+                return
+        # an `if` leaving a loop inside the stretch: the loop runs in Python, the `if` too
+        loop = _compound_around(self.stretch.body, line)
+        if isinstance(loop, (gast.For, gast.While)) and any(
+                isinstance(n, gast.If) and n.lineno == line and breaks.leaves(n)
+                for n in gast.walk(loop)):
+            self.owner.open(loop.lineno, f"the test at line {line} that leaves it flips "
+                            "between calls")
+            self.owner.open(line, "its tensor test flips between calls")
+            self.drop(f"the test at line {line} that leaves the loop at line {loop.lineno} "
+                      "flips between calls")
 
     def _trace_failed(self, exc) -> None:
         """A trace failed at one of the segment's lines: that line is a break."""
@@ -168,7 +209,9 @@ class Segment:
         self.drop(f"line {line} is a graph break: {reason_of(exc)}")
 
     def drop(self, why: str) -> None:
+        """Run eagerly from now on: inline in the function once it is rebuilt."""
         self.state, self.why_eager = "eager", why
+        self.owner.run_inline(self.stretch)
 
     def describe(self) -> str:
         s = self.stretch
@@ -195,25 +238,39 @@ def of(jit) -> "Segmented | None":
         return jit.segmented or None
 
 
-def static_breaks_of(fn) -> str:
-    """The breaks of `fn` known from its source alone, described ("" if none)."""
+def static_breaks_of(fn, args: tuple = (), kwargs: dict | None = None) -> str:
+    """The breaks of `fn` known from its source and the arguments of a call (read through
+    instance dictionaries only) that run whenever `fn` runs, described ("" if none): no
+    graph of the whole function can be made."""
     try:
         node, info = source_mod.parse_function(source_mod.unwrap(fn))
     except ConversionError:
         return ""
-    found = segments.static_breaks(node, getattr(fn, "__globals__", {}))
+    try:
+        params = dict(inspect.signature(fn).bind(*args, **(kwargs or {})).arguments)
+    except (TypeError, ValueError):
+        params = None
+    found = breaks.static_breaks(node, getattr(fn, "__globals__", {}), params, surely_run=True)
     return "; ".join(f"{info.filename}:{line}: {why}" for line, why in sorted(found.items()))
 
 
 def reason_of(exc) -> str:
     """A short reason for a failed trace."""
     if isinstance(exc, ConversionError):
-        return exc.reason
+        return getattr(exc, "reason", None) or _first_line(exc)
     text = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {text}"
 
 
 _WHERE = re.compile(r":(\d+)\]\s*$")
+_LOCATED = re.compile(r"(\S+) \((.+):(\d+)\): ")
+
+
+def _structure(args) -> tuple:
+    """The types of `args`, with the lengths of lists, tuples and dicts (a change of
+    these makes a specialized graph trace again)."""
+    return tuple((type(a), len(a)) if isinstance(a, (list, tuple, dict)) else type(a)
+                 for a in args)
 
 
 def _misses(stats) -> int:
@@ -246,8 +303,10 @@ class Break:
 class Segmented:
     """A function split at its breaks (see the module docstring); call it like the function."""
 
-    def __init__(self, fn: types.FunctionType, jit_options: dict, stats=None):
+    def __init__(self, fn: types.FunctionType, jit_options: dict, stats=None, jit=None):
         self.fn = fn
+        self._lock = threading.RLock()
+        self.jit = jit  # the function's own jit: runs the Python parts mixed (see _mixed)
         self.jit_options = dict(jit_options, segments=False, mixed=False)
         self.stats = stats if stats is not None else Stats()
         node, self.info = source_mod.parse_function(fn)
@@ -257,54 +316,126 @@ class Segmented:
                 raise ConversionError("declares global/nonlocal names: not split")
         self.breaks: dict[int, Break] = {
             line: Break(line, why, self.info.line(line))
-            for line, why in segments.static_breaks(node, fn.__globals__).items()}
+            for line, why in breaks.static_breaks(node, fn.__globals__).items()}
         self.splits = 0
         self.calls_seen = False
         self.pending: dict[int, str] = {}
-        self.opened: set[int] = set()
+        self.open_reasons = breaks.static_openings(node)
+        self.opened: set[int] = set(self.open_reasons)
         self.pending_open: set[int] = set()
+        self.inline: set[tuple[int, int]] = set()
+        self.pending_inline: set[tuple[int, int]] = set()
         self._segments: dict[str, Segment] = {}  # by generated source: kept across splits
-        self._build()
+        self.segments: list[Segment] = []
+        self.whole_failed = ""  # why a trace of the whole function failed, if unlocated
+        self.inline_reasons: dict[tuple[int, int], str] = {}
+        args = node.args
+        params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs} | \
+            {a.id for a in (args.vararg, args.kwarg) if a is not None}
+        self.unbound_reads = liveness.inputs(node.body, params) & scope.local_names(node)
+        """Locals the function may read before Python has bound them."""
+        self.outer = None  # built at the first call (its arguments may show more breaks)
 
-    def open(self, line: int) -> None:
+    def open(self, line: int, why: str = "a trace failed inside it") -> None:
         """Split again before the next call, with the compound statement at `line` Python."""
-        if line not in self.opened:
-            self.pending_open.add(line)
+        with self._lock:
+            if line not in self.opened:
+                self.pending_open.add(line)
+                self.open_reasons.setdefault(line, why)
+
+    def run_inline(self, stretch: segments.Stretch) -> None:
+        """Rebuild before the next call with `stretch` Python (no call layer around it)."""
+        span = (stretch.first_line, stretch.last_line)
+        with self._lock:
+            if span not in self.inline:
+                self.pending_inline.add(span)
 
     def add_break(self, line: int, reason: str) -> None:
         """Split again before the next call, with `line` a break."""
-        if line not in self.breaks:
-            self.pending[line] = reason
+        with self._lock:
+            if line not in self.breaks:
+                self.pending[line] = reason
 
     def __call__(self, *args, **kwargs):
-        if not self.calls_seen:  # the first call's arguments show more breaks
-            self.calls_seen = True
+        with self._lock:  # (threads: one builds, the others wait for its runner)
+            runner = self._prepare(args, kwargs)
+        return runner(*args, **kwargs)
+
+    def _prepare(self, args, kwargs):
+        """Split again if a segment asked for it (or for the first time); the runner."""
+        if not self.calls_seen:  # the first call's arguments show more breaks (known
+            self.calls_seen = True  # before the first build: not a split again)
             self._breaks_from_arguments(args, kwargs)
+            if self.outer is None:
+                for line, why in self.pending.items():
+                    self.breaks[line] = Break(line, why, self.info.line(line))
+                self.pending = {}
+        rebuild = False
         if (self.pending or self.pending_open) and self.splits < MAX_SPLITS:
             for line, why in self.pending.items():
                 self.breaks[line] = Break(line, why, self.info.line(line))
             self.opened |= self.pending_open
             self.pending, self.pending_open = {}, set()
             self.splits += 1
+            rebuild = True
+        if self.pending_inline and len(self.inline) < MAX_INLINED:
+            self.inline |= self.pending_inline
+            rebuild = True
+        self.pending_inline = set()
+        if rebuild or self.outer is None:
             self._build()
         self.stats.segmented_calls += 1
-        return self.outer(*args, **kwargs)
+        return self.runner
 
     def _breaks_from_arguments(self, args, kwargs) -> None:
         try:
             bound = inspect.signature(self.fn).bind(*args, **kwargs).arguments
         except TypeError:
             return
-        found = segments.static_breaks(self.node, self.fn.__globals__, dict(bound))
+        found = breaks.static_breaks(self.node, self.fn.__globals__, dict(bound))
         for line, why in found.items():
             self.add_break(line, why)
 
     def _build(self) -> None:
         split = segments.split(self.node, set(self.breaks), self.fn.__globals__,
-                               frozenset(self.opened))
+                               frozenset(self.opened), frozenset(self.inline))
+        body = [b for b in self.node.body if not (
+            isinstance(b, gast.Expr) and isinstance(b.value, gast.Constant) or
+            isinstance(b, gast.Return) and isinstance(b.value, (gast.Name, gast.Constant)))]
+        whole = [s for s in split.stretches if self.whole_failed and body and
+                 s.first_line <= body[0].lineno and
+                 s.last_line >= (getattr(body[-1], "end_lineno", None) or body[-1].lineno)]
+        if whole:  # the function's whole body: known not to make a graph
+            self.inline.add((whole[0].first_line, whole[0].last_line))
+            self.inline_reasons[(whole[0].first_line, whole[0].last_line)] = \
+                f"no graph: {self.whole_failed}"
+            split = segments.split(self.node, set(self.breaks), self.fn.__globals__,
+                                   frozenset(self.opened), frozenset(self.inline))
         self.split = split
         self.segments = [self._segment(s) for s in split.stretches]
         self.outer = self._compile_outer(split)
+        # nothing left to run as a graph: the function as it is
+        fn = self.outer if self.segments else self.fn
+        # (converted code reads a local Python has not bound as a placeholder, not as
+        # UnboundLocalError: a function that may do so runs plainly)
+        self.runner = fn if self.unbound_reads else self._mixed(fn)
+
+    def _mixed(self, fn):
+        """`fn` run as janus runs a function it cannot make a graph of (mixed: the user
+        functions it calls through their own jit, an optimizer update as one graph), so
+        the Python between segments is not slower than without segments; `fn` itself
+        where that is off or cannot be."""
+        jit = self.jit
+        if jit is None or not jit.config.mixed:
+            return fn
+        try:
+            converted = convert(fn)
+        except Exception:  # noqa: BLE001 - (a try/except, a `global`...): plainly
+            return fn
+        mixed_fn = converted.instantiate(MixedRuntime.for_function(converted))
+        return lambda *args, **kwargs: safety.run_watched(
+            jit, "running split at graph breaks", lambda: mixed_fn(*args, **kwargs), args,
+            kwargs)
 
     def _segment(self, stretch: segments.Stretch) -> Segment:
         node = stretch.function(self.node)
@@ -331,9 +462,11 @@ class Segmented:
         for arg in outer.args.posonlyargs + outer.args.args + outer.args.kwonlyargs + \
                 [a for a in (outer.args.vararg, outer.args.kwarg) if a is not None]:
             arg.annotation = None
-        fn = self._compile(outer, {SEGMENTS: self.segments})
+        fn = self._compile(outer, {split.segments_name: self.segments})
         fn.__defaults__ = self.fn.__defaults__
         fn.__kwdefaults__ = self.fn.__kwdefaults__
+        fn.__janus_source__ = (split.function, self.info)
+        fn.__qualname__ = self.info.qualname
         return fn
 
     def _compile(self, node: gast.FunctionDef, extra: dict) -> types.FunctionType:
@@ -377,6 +510,12 @@ class Segmented:
             if frame.name == name and frame.filename == self.info.filename:
                 line = frame.lineno
                 break
+        if line is None:  # a refusal (no trace ran): "f.<segment 3-9> (file:7): why"
+            match = _LOCATED.match(exc.describe() if hasattr(exc, "describe") else str(exc))
+            if match and match.group(1).split(".<segment")[0] == self.info.qualname and \
+                    match.group(2) == self.info.filename and self.node.lineno <= \
+                    int(match.group(3)) <= (self.node.end_lineno or self.node.lineno):
+                line = int(match.group(3))
         if line is None or within is not None and \
                 not within.first_line <= line <= within.last_line:
             return None
@@ -386,7 +525,7 @@ class Segmented:
     def for_function(cls, jit) -> "Segmented":
         """The split of a jitted function janus could not make one graph of."""
         fn = jit.fn
-        split = cls(fn, dict(jit.options), jit.stats)
+        split = cls(fn, dict(jit.options), jit.stats, jit)
         line = split.locate(jit.last_trace_error, fn.__code__.co_name)
         if line is not None and line != fn.__code__.co_firstlineno:
             compound = _compound_around(split.node.body, line)
@@ -394,6 +533,10 @@ class Segmented:
                 split.open(compound.lineno)
             else:
                 split.add_break(line, reason_of(jit.last_trace_error))
+        elif jit.unsupported is not None or jit.last_trace_error is not None:
+            # failed somewhere janus cannot point at (a callee janus refused): a segment
+            # of the whole body would fail the same way
+            split.whole_failed = reason_of(jit.unsupported or jit.last_trace_error)
         return split
 
     def report(self) -> list[str]:
@@ -404,9 +547,16 @@ class Segmented:
             lines.append(f"  break at line {line}: {b.reason}" + (f"  `{b.text}`" if b.text
                                                                     else ""))
         for line in sorted(self.opened):
-            lines.append(f"  opened the statement at line {line}: a trace failed inside it  "
+            why = self.open_reasons.get(line, "a trace failed inside it")
+            lines.append(f"  opened the statement at line {line}: {why}  "
                          f"`{self.info.line(line)}`")
         for seg in self.segments:
             lines.append("  " + seg.describe())
+        for seg in self._segments.values():
+            s = seg.stretch
+            if seg.state == "eager" and (s.first_line, s.last_line) in self.inline:
+                lines.append(f"  lines {s.first_line}-{s.last_line} run inline: {seg.why_eager}")
+        for (first, last), why in self.inline_reasons.items():
+            lines.append(f"  lines {first}-{last} run inline: {why}")
         return lines
 

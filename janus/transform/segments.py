@@ -6,13 +6,13 @@ a break, and without a `return`/`break`/`continue`/`yield` leaving the stretch, 
 nested functions of their own; the function keeps the breaks and calls the stretches:
 
     def step(model, x):                        def step(model, x):
-        h = model(x)                               h, = janus__segs[0](model, x)
+        h = model(x)                               h, = janus_segs[0](model, x)
         a = np.random.choice(2, p=h.numpy())       a = np.random.choice(2, p=h.numpy())
         for t in range(3):                         for t in range(3):
-            y = model(h) * a                           y, = janus__segs[1](a, h, model)
+            y = model(h) * a                           y, = janus_segs[1](a, h, model)
             obs = env.step(y.numpy())      ->          obs = env.step(y.numpy())
-        return tf.reduce_sum(y)                    janus__return, = janus__segs[2](y)
-                                                   return janus__return
+        return tf.reduce_sum(y)                    janus_return, = janus_segs[2](y)
+                                                   return janus_return
     segment 0: def step__segment_0(model, x):
                    h = model(x)
                    return (h,)
@@ -25,7 +25,8 @@ bodies are split the same way. A gradient tape never crosses a boundary: a `with
 tape is used after a later break stays Python (its body split; the segments inside run
 under the eager tape, which records them), and statements using a tape bound outside
 their stretch stay Python. Stretches without work (no call other than builtins, numpy
-and math) stay Python: a graph cannot make them faster.
+and math), stretches of fewer than `TINY_OPS` operations, and those listed inline (their
+graphs did not pay) stay Python: a graph call would cost more than it saves.
 """
 from __future__ import annotations
 
@@ -38,10 +39,16 @@ import types
 import gast
 import numpy as np
 
+from janus.transform import breaks as breaks_mod
 from janus.transform import liveness, scope
+from janus.transform.breaks import static_breaks  # noqa: F401 - re-exported
 
-SEGMENTS = "janus__segs"
-"""The name under which the split function sees its segments (a list)."""
+SEGMENTS = "janus_segs"
+"""The name under which the split function sees its segments (a list; renamed if the
+function uses it: `Split.segments_name`)."""
+TINY_OPS = 8
+"""A stretch of fewer operations than this (TensorFlow calls and operators, no loop, no
+call of user code) stays Python: a graph call costs more than it saves."""
 
 _ESCAPES = (gast.Return, gast.Yield, gast.YieldFrom, gast.Await)
 COMPOUND = _COMPOUND = (gast.For, gast.AsyncFor, gast.While, gast.If, gast.With, gast.AsyncWith, gast.Try)
@@ -85,6 +92,7 @@ class Split:
     function: gast.FunctionDef
     stretches: list[Stretch]
     python: list[tuple[int, str]]  # (line, why it stayed Python), for explain
+    segments_name: str = SEGMENTS
 
 
 def tape_names(fn: gast.FunctionDef) -> set[str]:
@@ -104,18 +112,21 @@ def tape_names(fn: gast.FunctionDef) -> set[str]:
 
 
 def split(fn: gast.FunctionDef, breaks: set[int], env: dict,
-          opened: frozenset = frozenset()) -> Split:
+          opened: frozenset = frozenset(), inline: frozenset = frozenset()) -> Split:
     """Outline the stretches of `fn` (a parsed function; not modified) around the statements
     at lines `breaks`; `env` (the function's globals) tells builtins/numpy calls apart;
-    compound statements starting at lines `opened` stay Python (their bodies are split)."""
-    return _Splitter(fn, breaks, env, opened).run()
+    compound statements starting at lines `opened` stay Python (their bodies are split);
+    stretches spanning `(first, last)` lines in `inline` stay Python (their graphs did not
+    pay), and so do tiny stretches (`TINY_OPS`)."""
+    return _Splitter(fn, breaks, env, opened, inline).run()
 
 
 class _Splitter:
-    def __init__(self, fn, breaks, env, opened):
+    def __init__(self, fn, breaks, env, opened, inline=frozenset()):
         self.fn = copy.deepcopy(fn)
         self.breaks = set(breaks)
         self.opened = set(opened)
+        self.inline = set(inline)
         self.env = env
         self.locals = scope.local_names(self.fn)
         self.tapes = tape_names(self.fn) & self.locals
@@ -123,6 +134,7 @@ class _Splitter:
         self.taken = {n.id for n in gast.walk(self.fn) if isinstance(n, gast.Name)}
         self.ret = _fresh("janus_return", self.taken)
         self.jump = _fresh("janus_jump", self.taken)
+        self.segs = _fresh(SEGMENTS, self.taken)
         self.locals |= {self.ret, self.jump}
         self.in_loop = False
         self._reads_after: dict[int, set[str]] = {}
@@ -146,7 +158,7 @@ class _Splitter:
                 break
         out = copy.copy(self.fn)
         out.body = body
-        return Split(out, self.stretches, sorted(set(self.python)))
+        return Split(out, self.stretches, sorted(set(self.python)), self.segs)
 
     # -- `return e` -> `janus_return = e; return janus_return`
     def _returns_outlined(self, stmts):
@@ -293,6 +305,17 @@ class _Splitter:
         after = run[-1][1]
         if not self._has_work(stmts):
             return stmts
+        span = (stmts[0].lineno,
+                max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts))
+        if span in self.inline:
+            for s in stmts:
+                self.python.append((s.lineno, "its segment's graph did not pay"))
+            return stmts
+        ops = breaks_mod.op_count(stmts, self.env, self.locals, self._host_call)
+        if ops is not None and ops < TINY_OPS:
+            for s in stmts:
+                self.python.append((s.lineno, f"too small for a graph ({ops} operations)"))
+            return stmts
         original, jumps = stmts, in_loop and any(_loose_jumps(s) for s in stmts)
         if jumps:  # `break`/`continue` of the Python loop: a flag the call site tests
             stmts = [_assign(self.jump, 0, stmts[0])] + _jumps_to_flag(stmts, self.jump)
@@ -321,7 +344,7 @@ class _Splitter:
                           sorted(outputs), stmts, stmts[0].lineno,
                           max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts))
         self.stretches.append(stretch)
-        call = gast.Call(func=gast.Subscript(value=_load(SEGMENTS),
+        call = gast.Call(func=gast.Subscript(value=_load(self.segs),
                                              slice=gast.Constant(value=index, kind=None),
                                              ctx=gast.Load()),
                          args=[_load(n) for n in stretch.inputs], keywords=[])
@@ -463,65 +486,3 @@ def _locate(node, line: int) -> None:
         if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
             child.lineno, child.col_offset = line, 0
             child.end_lineno, child.end_col_offset = line, 0
-
-
-_HOST_STATE_TYPES = (np.random.Generator, np.random.RandomState, __import__("random").Random)
-_HOST_STATE_MODULES = ("random", "time", "datetime", "secrets", "uuid", "numpy.random")
-
-
-def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None) -> dict[int, str]:
-    """Lines that are breaks whatever the values: `.numpy()` and calls of host randomness,
-    clocks and numpy, resolved through `env` (the globals) and `params` (the arguments of a
-    call: only through instance dictionaries, so no property runs)."""
-    found = {}
-    local = scope.local_names(fn)
-    params = params or {}
-    for node in gast.walk(fn):
-        if not isinstance(node, gast.Call):
-            continue
-        func = node.func
-        if isinstance(func, gast.Attribute) and func.attr == "numpy" and not node.args:
-            found.setdefault(node.lineno, "calls .numpy() on a tensor")
-            continue
-        chain = []
-        while isinstance(func, gast.Attribute):
-            chain.append(func.attr)
-            func = func.value
-        if isinstance(func, gast.Name) and func.id in params and chain:
-            owner = _through_dicts(params[func.id], chain[:0:-1])
-            if isinstance(owner, _HOST_STATE_TYPES):
-                found.setdefault(node.lineno, f"calls {type(owner).__name__}.{chain[0]} "
-                                 "(host randomness: it stays on the host)")
-            continue
-        if not isinstance(func, gast.Name) or func.id in local or func.id not in env:
-            continue
-        value = env[func.id]
-        if isinstance(value, _HOST_STATE_TYPES):
-            found.setdefault(node.lineno, f"calls a method of the global {func.id} "
-                             "(host randomness: it stays on the host)")
-            continue
-        owner = value
-        for attr in reversed(chain):
-            if not isinstance(value, types.ModuleType):
-                break
-            owner, value = value, getattr(value, attr, None)
-        module = getattr(value, "__module__", None) or getattr(owner, "__name__", "") or ""
-        if isinstance(value, types.ModuleType):
-            module = value.__name__
-        name = f"{module}.{chain[0] if chain else func.id}"
-        if any(module == m or module.startswith(m + ".") for m in _HOST_STATE_MODULES):
-            found.setdefault(node.lineno, f"calls {name} (host randomness or clock: it stays "
-                             "on the host)")
-        elif module.split(".")[0] == "numpy" and callable(value) and not isinstance(value, type):
-            found.setdefault(node.lineno, f"calls {name} (numpy work stays on the host)")
-    return found
-
-
-def _through_dicts(value, attrs: list[str]):
-    """`value.a.b...` read from instance dictionaries only (None where one lacks it)."""
-    for attr in attrs:
-        try:
-            value = vars(value).get(attr)
-        except TypeError:
-            return None
-    return value

@@ -23,7 +23,7 @@ def step(w, optimizer, x):
 def test_unconvertible_function_equals_eager_and_its_callee_runs_as_graph():
     w_eager, w_janus = (tf.Variable(np.full((3, 2), 0.3, np.float32)) for _ in range(2))
     opt_eager, opt_janus = keras.optimizers.Adam(0.1), keras.optimizers.Adam(0.1)
-    jitted = janus.jit(step)
+    jitted = janus.jit(step, segments=False)  # mixed mode as such (segments: test_segments)
     for i in range(6):
         x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) / (i + 1))
         expected = step(w_eager, opt_eager, x)

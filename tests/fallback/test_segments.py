@@ -12,6 +12,7 @@ import tensorflow as tf
 
 import janus
 from janus.fallback import segmented
+from janus.transform import segments
 from tests.differential import Call, assert_same
 
 
@@ -19,6 +20,9 @@ from tests.differential import Call, assert_same
 def keep_graphs(monkeypatch):
     """Segments keep their graphs whatever they cost (the choice is tested on its own)."""
     monkeypatch.setattr(segmented, "PAYS", float("inf"))
+    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
+    monkeypatch.setattr(segmented, "MAX_TRIAL_GENERATIONS", 12)
+    monkeypatch.setattr(segments, "TINY_OPS", 0)
 
 
 class Env:
@@ -165,9 +169,12 @@ def test_segments_that_do_not_pay_run_eagerly(monkeypatch):
     stats = assert_same(episode, [(_obs(k), 3) for k in range(8)], make_state=Agent,
                         jitted=jitted)
     assert stats.segmented_calls > 0
-    states = [s.state for s in jitted.segmented.segments]
+    states = [s.state for s in jitted.segmented._segments.values()]
     assert "kept" not in states and "eager" in states, states
     assert "does not pay" in jitted.explain()
+    # a segment that does not pay runs inline: the function no longer calls it
+    dropped = [s for s in jitted.segmented._segments.values() if s.state == "eager"]
+    assert all(s not in jitted.segmented.segments for s in dropped)
 
 
 def unbound_maybe(x, flag):
@@ -272,7 +279,7 @@ def test_numpy_methods_on_arrays_become_breaks(keep_graphs):
     assert "uses a numpy array as numpy" in jitted.explain()
 
 
-def test_split_renders_as_documented():
+def test_split_renders_as_documented(keep_graphs):
     import ast
 
     import gast
@@ -290,11 +297,11 @@ def test_split_renders_as_documented():
 
 
 GOLDEN_EPISODE = """def episode(agent, obs, steps):
-    total, = janus__segs[0]()
+    total, = janus_segs[0]()
     for t in range(steps):
-        probs, value = janus__segs[1](agent, obs)
+        probs, value = janus_segs[1](agent, obs)
         action = int(agent.rng.choice(2, p=probs.numpy()[0] / probs.numpy()[0].sum()))
-        janus_jump, obs, total = janus__segs[2](action, agent, probs, t, total, value)
+        janus_jump, obs, total = janus_segs[2](action, agent, probs, t, total, value)
         if janus_jump == 1:
             break
     janus_return = total * 2.0

@@ -817,3 +817,36 @@ def alias_input(g):
         lines.append("s.h = acc")
     lines += [f"{k} = acc is x", f"if {k}:", "    k += 1"]
     return lines
+
+
+# -- graph breaks known from the source (issue 10: segments on by default) ----------------
+
+@rule(0.6, eager=True)
+def graph_break_numpy_values(g):
+    """A local holding numpy values (`.numpy()`), its numpy methods and an in-place write
+    (breaks known before any trace), then tensor code reading it; a user helper called
+    between segments (run as its own graph)."""
+    hv = g.fresh("hv")
+    if not any(h.startswith("def host_scale") for h in g.helpers):
+        g.helpers.append("def host_scale(t):\n    return tf.reduce_sum(tf.tanh(t)) * 0.5\n")
+    return [f"{hv} = tf.reshape(tf.cast(acc, tf.float32), [-1]).numpy()",
+            f"{hv} = ({hv} - {hv}.mean()) / ({hv}.std() + 1e-3)",
+            f"if {hv}.size:",
+            f"    {hv}[0] = {hv}[0] * 0.5 + {g.choice(['1.0', '-0.25', 'float(k)'])}",
+            f"acc = acc + tf.cast(tf.reduce_sum(tf.constant({hv}) * 0.1) + "
+            f"host_scale(tf.cast(x, tf.float32)), acc.dtype)"]
+
+
+@rule(0.5, max_depth=1, eager=True)
+def graph_break_update_loop(g):
+    """A loop that records a tape and updates a variable each iteration, leaving on a
+    tensor test (opened before any trace: the loop and its `if` stay Python)."""
+    i, tape, y, gr = g.fresh("i"), g.fresh("tape"), g.fresh("y"), g.fresh("g")
+    return [f"for {i} in range({g.choice(['2', '3', 'n % 3 + 1'])}):",
+            f"    with tf.GradientTape() as {tape}:",
+            f"        {y} = tf.reduce_sum(tf.cast(acc, tf.float32) * V0) + V1 * float({i} + 1)",
+            f"    {gr} = {tape}.gradient({y}, [V0, V1])",
+            f"    V0.assign_sub(0.01 * {gr}[0])",
+            f"    s.hist.append(round(float({y}), 3))",
+            f"    if tf.reduce_sum(tf.cast(x, tf.float32)) * V0 > {g.choice(['0.0', '1.0', '-1.0'])}:",
+            "        break"]

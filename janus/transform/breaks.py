@@ -1,0 +1,335 @@
+"""What the source alone says about splitting a function at its graph breaks.
+
+Read before the first trace (janus/transform/segments.py splits with it), so that known
+breaks are split at once instead of found by failing traces:
+
+    static_breaks(fn, env)    lines that are breaks whatever the values: `.numpy()`,
+                              host randomness/clocks, numpy calls, numpy methods on a
+                              local that only ever holds numpy values
+    static_openings(fn)       compound statements better left Python with their bodies
+                              split: a loop that updates variables from a gradient tape
+                              each iteration, an `if` that leaves a loop
+    op_count(stmts, ...)      how many operations a stretch runs (None: a call of user
+                              code, a loop: unknown): a stretch of a few operations
+                              cannot pay for a graph call and runs inline
+
+    advantages = np.zeros_like(rewards)                # break: numpy call
+    advantages = (advantages - advantages.mean()) / 2  # break: `advantages` is numpy
+    for start in range(0, n, mb):                      # opened: tape + apply_gradients
+        if approx_kl > 0.03:                           # opened: leaves the loop
+            break
+"""
+from __future__ import annotations
+
+import random
+import types
+
+import gast
+import numpy as np
+
+from janus.transform import scope
+
+_HOST_STATE_TYPES = (np.random.Generator, np.random.RandomState, random.Random)
+_HOST_STATE_MODULES = ("random", "time", "datetime", "secrets", "uuid", "numpy.random")
+_LOOPS = (gast.For, gast.AsyncFor, gast.While)
+_CONTAINER_METHODS = frozenset((
+    "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add",
+    "discard", "get", "items", "keys", "values", "copy", "count", "index", "popitem"))
+"""Methods of Python lists/dicts/sets: a call of one on a local is host bookkeeping."""
+_UPDATES = frozenset(("apply_gradients", "minimize", "assign", "assign_add", "assign_sub"))
+
+
+def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
+                  surely_run: bool = False) -> dict[int, str]:
+    """Lines that are breaks whatever the values: `.numpy()` and calls of host randomness,
+    clocks and numpy, resolved through `env` (the globals) and `params` (the arguments of a
+    call: only through instance dictionaries, so no property runs), and numpy methods
+    called on locals that only ever hold numpy values. `surely_run`: only those that run
+    whenever the function runs (not in a branch, handler or nested function)."""
+    found = {}
+    local = scope.local_names(fn)
+    params = params or {}
+    arrays = numpy_locals(fn, env)
+    skipped = _conditional(fn) if surely_run else set()
+    for node in gast.walk(fn):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, (gast.Assign, gast.AugAssign)):
+            targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, gast.Subscript) and (
+                        isinstance(target.value, gast.Name) and target.value.id in arrays or
+                        isinstance(_param_value(target.value, params), np.ndarray)):
+                    found.setdefault(node.lineno, "writes into a numpy array in place "
+                                     "(host state: it stays on the host)")
+            continue
+        if not isinstance(node, gast.Call):
+            continue
+        func = node.func
+        if isinstance(func, gast.Attribute) and func.attr == "numpy" and not node.args:
+            found.setdefault(node.lineno, "calls .numpy() on a tensor")
+            continue
+        if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
+                func.value.id in arrays:
+            found.setdefault(node.lineno, f"calls .{func.attr}() of {func.value.id}, a numpy "
+                             "value (numpy work stays on the host)")
+            continue
+        chain = []
+        while isinstance(func, gast.Attribute):
+            chain.append(func.attr)
+            func = func.value
+        if isinstance(func, gast.Name) and func.id in params and chain:
+            owner = _through_dicts(params[func.id], chain[:0:-1])
+            if isinstance(owner, _HOST_STATE_TYPES):
+                found.setdefault(node.lineno, f"calls {type(owner).__name__}.{chain[0]} "
+                                 "(host randomness: it stays on the host)")
+            elif isinstance(owner, np.ndarray) and len(chain) > 1:
+                found.setdefault(node.lineno, f"calls .{chain[0]}() of a numpy array "
+                                 "(numpy work stays on the host)")
+            continue
+        if not isinstance(func, gast.Name) or func.id in local or func.id not in env:
+            continue
+        value = env[func.id]
+        if isinstance(value, _HOST_STATE_TYPES):
+            found.setdefault(node.lineno, f"calls a method of the global {func.id} "
+                             "(host randomness: it stays on the host)")
+            continue
+        module = _module_of(value, chain)
+        name = f"{module}.{chain[0] if chain else func.id}"
+        if any(module == m or module.startswith(m + ".") for m in _HOST_STATE_MODULES):
+            found.setdefault(node.lineno, f"calls {name} (host randomness or clock: it stays "
+                             "on the host)")
+        elif module.split(".")[0] == "numpy" and _numpy_function(value, chain) and \
+                not _constant_arguments(node, env):
+            found.setdefault(node.lineno, f"calls {name} (numpy work stays on the host)")
+    return found
+
+
+def _conditional(fn: gast.FunctionDef) -> set[int]:
+    """Ids of the nodes of `fn` that run only on some paths: in an `if` (statement or
+    expression), after the first operand of `and`/`or`, in an exception handler or a
+    loop's `else`, in a comprehension's condition, in a nested function or lambda."""
+    parts = []
+    for node in gast.walk(fn):
+        if isinstance(node, (gast.If, gast.IfExp)):
+            parts += [node.body, node.orelse]
+        elif isinstance(node, gast.BoolOp):
+            parts += node.values[1:]
+        elif isinstance(node, gast.Try):
+            parts += node.handlers + node.orelse
+        elif isinstance(node, (gast.For, gast.AsyncFor, gast.While)):
+            parts += node.orelse
+        elif isinstance(node, gast.comprehension):
+            parts += node.ifs
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
+                               gast.ClassDef)) and node is not fn:
+            parts.append(node)
+    skipped = set()
+    for part in parts:
+        for node in part if isinstance(part, list) else [part]:
+            skipped |= {id(n) for n in gast.walk(node)}
+    return skipped
+
+
+def _constant_arguments(call: gast.Call, env: dict) -> bool:
+    """Whether `call`'s arguments are constants (`np.sqrt(2.0)`, `np.log(np.pi)`): a graph
+    folds its result in, no tensor can reach numpy there."""
+    def constant(expr) -> bool:
+        if isinstance(expr, gast.Constant):
+            return True
+        if isinstance(expr, gast.UnaryOp):
+            return constant(expr.operand)
+        if isinstance(expr, gast.BinOp):
+            return constant(expr.left) and constant(expr.right)
+        if isinstance(expr, (gast.Tuple, gast.List)):
+            return all(constant(e) for e in expr.elts)
+        if isinstance(expr, gast.Attribute) and isinstance(expr.value, gast.Name):
+            module = env.get(expr.value.id)
+            return isinstance(module, types.ModuleType) and module.__name__ == "numpy" and \
+                isinstance(getattr(module, expr.attr, None), (int, float))
+        return False
+    return all(constant(a) for a in call.args) and \
+        all(constant(k.value) for k in call.keywords)
+
+
+def _module_of(value, chain: list[str]) -> str:
+    owner = value
+    for attr in reversed(chain):
+        if not isinstance(value, types.ModuleType):
+            break
+        owner, value = value, getattr(value, attr, None)
+    if isinstance(value, types.ModuleType):
+        return value.__name__
+    return getattr(value, "__module__", None) or getattr(owner, "__name__", "") or ""
+
+
+def _numpy_function(value, chain) -> bool:
+    value = _resolve(value, chain)
+    return callable(value) and not isinstance(value, type)
+
+
+def _resolve(value, chain):
+    for attr in reversed(chain):
+        if not isinstance(value, types.ModuleType):
+            return None
+        value = getattr(value, attr, None)
+    return value
+
+
+def _param_value(expr, params: dict):
+    """The value of `param.a.b` (instance dictionaries only; None if not such a path)."""
+    chain = []
+    while isinstance(expr, gast.Attribute):
+        chain.append(expr.attr)
+        expr = expr.value
+    if not isinstance(expr, gast.Name) or expr.id not in params:
+        return None
+    return _through_dicts(params[expr.id], chain[::-1])
+
+
+def _through_dicts(value, attrs: list[str]):
+    """`value.a.b...` read from instance dictionaries only (None where one lacks it)."""
+    for attr in attrs:
+        try:
+            value = vars(value).get(attr)
+        except TypeError:
+            return None
+    return value
+
+
+def numpy_locals(fn: gast.FunctionDef, env: dict) -> set[str]:
+    """Locals every binding of which is a numpy value: a numpy call's result (arrays),
+    `<tensor>.numpy()` (and items of it), or arithmetic of such values and constants."""
+    bindings: dict[str, list] = {}
+    simple = set()  # the Name nodes of plain `name = value` bindings
+    nodes = list(scope.walk_own_scope(fn.body))
+    for node in nodes:
+        if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign)):
+            targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, gast.Name):
+                    simple.add(id(target))
+                    value = node.value if not isinstance(node, gast.AugAssign) else \
+                        gast.BinOp(left=target, op=node.op, right=node.value)
+                    bindings.setdefault(target.id, []).append(value)
+    for node in nodes:  # any other binding (unpacking, for/with/except targets, def...)
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)) and \
+                id(node) not in simple:
+            bindings.setdefault(node.id, []).append(None)
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            bindings.setdefault(node.name, []).append(None)
+        elif isinstance(node, gast.alias):
+            bindings.setdefault((node.asname or node.name).split(".")[0], []).append(None)
+    args = fn.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs} | \
+        {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    arrays = {name for name, values in bindings.items() if values and name not in params}
+    changed = True
+    while changed:  # drop names with a binding not surely numpy, until nothing changes
+        changed = False
+        for name in list(arrays):
+            if not all(v is not None and _is_numpy(v, arrays, env) for v in bindings[name]):
+                arrays.discard(name)
+                changed = True
+    return arrays
+
+
+def _is_numpy(expr, arrays: set[str], env: dict) -> bool:
+    if isinstance(expr, gast.Name):
+        return expr.id in arrays
+    if isinstance(expr, gast.Constant):
+        return isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
+    if isinstance(expr, gast.BinOp):
+        sides = [expr.left, expr.right]
+        return all(_is_numpy(s, arrays, env) for s in sides) and \
+            any(not isinstance(s, gast.Constant) for s in sides)
+    if isinstance(expr, gast.UnaryOp):
+        return _is_numpy(expr.operand, arrays, env)
+    if isinstance(expr, gast.Subscript):
+        return _is_numpy(expr.value, arrays, env)
+    if isinstance(expr, gast.Call):
+        func = expr.func
+        if isinstance(func, gast.Attribute) and func.attr == "numpy" and not expr.args:
+            return True
+        if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
+                func.value.id in arrays:
+            return True  # `a.mean()`, `a.astype(...)`
+        chain = []
+        while isinstance(func, gast.Attribute):
+            chain.append(func.attr)
+            func = func.value
+        if not isinstance(func, gast.Name) or func.id not in env or not chain:
+            return False
+        value = env[func.id]
+        return isinstance(value, types.ModuleType) and value.__name__ == "numpy" and \
+            chain[-1] != "random" and _numpy_function(value, chain)
+    return False
+
+
+def static_openings(fn: gast.FunctionDef) -> dict[int, str]:
+    """Compound statements (by line) better kept Python, their bodies split: a loop whose
+    body records a gradient tape and updates variables (two updates in one graph lose
+    their gradients), and an `if` that leaves a loop (a tensor test there flips between
+    calls; in a graph each flip would cost a new trace)."""
+    found = {}
+    for node in scope.walk_own_scope(fn.body):
+        if isinstance(node, _LOOPS):
+            inner = list(scope.walk_own_scope(node.body))
+            tape = any(isinstance(n, gast.Call) and _called_name(n) == "GradientTape"
+                       for n in inner)
+            update = any(isinstance(n, gast.Call) and _called_name(n) in _UPDATES
+                         for n in inner)
+            if tape and update:
+                found[node.lineno] = "a loop updating variables from a gradient tape"
+            for stmt in inner:
+                if isinstance(stmt, gast.If) and leaves(stmt):
+                    found.setdefault(stmt.lineno, "an `if` that leaves the loop")
+    return found
+
+
+def leaves(stmt) -> bool:
+    """Whether `stmt` holds a break/continue of a loop around it (not of a loop inside)."""
+    if isinstance(stmt, (gast.Break, gast.Continue)):
+        return True
+    if isinstance(stmt, _LOOPS):
+        return any(leaves(s) for s in stmt.orelse)
+    if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)):
+        return False
+    return any(leaves(s) for field in ("body", "orelse", "finalbody")
+               for s in getattr(stmt, field, None) or []) or \
+        any(leaves(s) for h in getattr(stmt, "handlers", []) for s in h.body)
+
+
+def _called_name(call: gast.Call) -> str:
+    return getattr(call.func, "attr", getattr(call.func, "id", ""))
+
+
+def op_count(stmts: list, env: dict, local: set[str], host_call) -> int | None:
+    """Operations `stmts` run, at most: TensorFlow calls and operators, each one (None
+    when unknown: a loop, or a call of user code or of a local). `host_call(func)` tells
+    calls of builtins/numpy (no tensor work) apart."""
+    count = 0
+    for node in scope.walk_own_scope(stmts):
+        if isinstance(node, _LOOPS + (gast.ListComp, gast.SetComp, gast.DictComp,
+                                      gast.GeneratorExp)):
+            return None
+        if isinstance(node, (gast.BinOp, gast.UnaryOp, gast.Compare, gast.Subscript,
+                             gast.AugAssign)):
+            count += 1
+        elif isinstance(node, gast.Call):
+            func = node.func
+            if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
+                    func.value.id in local and func.attr in _CONTAINER_METHODS:
+                continue
+            if host_call(func):
+                continue
+            root = func
+            while isinstance(root, gast.Attribute):
+                root = root.value
+            value = env.get(root.id) if isinstance(root, gast.Name) and \
+                root.id not in local else None
+            if root is func or not isinstance(value, types.ModuleType) or \
+                    value.__name__.split(".")[0] != "tensorflow":
+                return None  # user code: could be anything
+            count += 1
+    return count

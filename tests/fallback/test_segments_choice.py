@@ -1,0 +1,252 @@
+"""Splitting cheaply: breaks known from the source before any trace, no trace where a graph
+cannot pay, and the Python between segments as fast as without segments.
+
+Every test compares janus with plain Python call by call (tests/differential.py) and then
+checks what janus did (or did not) trace.
+"""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import janus
+from janus.fallback import mixed, segmented
+from janus.transform import segments
+from tests.differential import assert_same
+
+
+class Buffer:
+    def __init__(self):
+        self.obs = np.arange(12, dtype=np.float32).reshape(6, 2) / 10.0
+        self.w = tf.Variable([[0.5], [-0.25]])
+        self.v = tf.Variable(0.5)
+        self.rng = np.random.default_rng(3)
+        self.hist = []
+
+
+def _line(fn, text: str) -> int:
+    """The line of `fn`'s source holding `text`."""
+    import inspect
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+def _traces(jitted) -> list:
+    """(generations, failed generations) of every segment the function was ever split into."""
+    return [(s.jit.stats.generations, s.jit.stats.generation_failures)
+            for s in jitted.segmented._segments.values()]
+
+
+def numpy_values(b, k):
+    """A local holding numpy values, its methods, a write into it, an argument's RNG."""
+    idx = b.rng.permutation(6)[:4]
+    pred = tf.matmul(b.obs[idx], b.w)[:, 0]
+    host = pred.numpy()
+    host = (host - host.mean()) / (host.std() + 1e-3)
+    host[0] = host[0] + float(k)
+    loss = tf.reduce_sum(tf.square(pred - host)) + tf.reduce_sum(tf.tanh(pred))
+    return loss * 2.0 + tf.reduce_mean(b.w)
+
+
+@pytest.fixture
+def any_size(monkeypatch):
+    """Stretches are outlined and traced whatever their size (size rules tested apart)."""
+    monkeypatch.setattr(segments, "TINY_OPS", 0)
+    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
+    monkeypatch.setattr(segmented, "PAYS", float("inf"))
+
+
+def test_breaks_known_from_the_source_are_split_before_any_trace(any_size):
+    jitted = janus.jit(numpy_values, segments=True)
+    stats = assert_same(numpy_values, [(k,) for k in range(12)], make_state=Buffer,
+                        jitted=jitted)
+    assert stats.segment_graph_calls > 0 and stats.profile_calls == 0
+    lines = {_line(numpy_values, t) for t in ("permutation", ".numpy()", ".mean()", "host[0] =")}
+    assert lines <= set(jitted.segmented.breaks)
+    assert jitted.segmented.splits == 0  # split once, at the first call
+    assert all(failed == 0 for _, failed in _traces(jitted))
+
+
+def update_loop(b, limit):
+    """Per-iteration tape + update, leaving the loop on a tensor test."""
+    order = b.rng.permutation(6)
+    for start in range(0, 6, 2):
+        idx = order[start:start + 2]
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.matmul(b.obs[idx], b.w)) * b.v
+        grads = tape.gradient(loss, [b.w, b.v])
+        b.w.assign_sub(0.1 * grads[0])
+        b.v.assign_sub(0.1 * grads[1])
+        b.hist.append(start)
+        if loss > limit:
+            break
+    return tf.reduce_sum(b.w) + b.v
+
+
+def test_a_loop_updating_from_a_tape_and_a_leaving_if_are_opened_up_front(any_size):
+    jitted = janus.jit(update_loop, segments=True)
+    calls = [(1.0,), (0.1,), (5.0,), (0.2,), (1.0,), (0.05,), (3.0,), (0.3,)] * 2
+    stats = assert_same(update_loop, calls, make_state=Buffer, jitted=jitted)
+    assert stats.segment_graph_calls > 0
+    assert {_line(update_loop, "for start"), _line(update_loop, "if loss")} <= \
+        jitted.segmented.opened
+    assert all(failed == 0 for _, failed in _traces(jitted))  # no trace failed to find it
+
+
+def host_float(b, k):
+    h = tf.reduce_sum(tf.matmul(b.obs, b.w)) * float(k)
+    b.hist.append(round(float(h), 3))  # found by the profiler, not from the source
+    return h * tf.reduce_max(b.w) + tf.reduce_sum(tf.exp(b.w)) + tf.reduce_min(b.w)
+
+
+def test_a_break_the_profiler_refuses_becomes_a_break_not_a_whole_eager_stretch(any_size):
+    jitted = janus.jit(host_float, segments=True)
+    stats = assert_same(host_float, [(k,) for k in range(12)], make_state=Buffer,
+                        jitted=jitted)
+    assert _line(host_float, "b.hist.append") in jitted.segmented.breaks
+    assert stats.segment_graph_calls > 0
+
+
+def small(b, k):
+    h = tf.reduce_sum(b.w) * float(k)
+    host = float(h.numpy())
+    return h + host
+
+
+def test_tiny_stretches_stay_python():
+    from janus import source
+    node, _ = source.parse_function(small)
+    split = segments.split(node, set(segments.static_breaks(node, globals())), globals())
+    assert split.stretches == []
+    stats = assert_same(small, [(k,) for k in range(4)], make_state=Buffer, segments=True)
+    assert stats.segmented_calls == 4
+
+
+def test_a_stretch_too_short_to_pay_is_never_traced_and_runs_inline(monkeypatch):
+    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 10.0)  # every plain run is "too short"
+    jitted = janus.jit(numpy_values, segments=True)
+    assert_same(numpy_values, [(k,) for k in range(6)], make_state=Buffer, jitted=jitted)
+    split = jitted.segmented
+    assert split.segments == [] and split._segments  # all inline now
+    assert all(s.jit.stats.profile_calls == 0 and s.jit.stats.generations == 0
+               for s in split._segments.values())
+    assert "too short to pay" in jitted.explain()
+
+
+def episode_loss(b, steps):
+    rewards = []
+    logits = []
+    for t in range(steps):
+        logits.append(tf.reduce_sum(b.w) * float(t + 1))
+        rewards.append(float(b.rng.random()))
+    total = tf.reduce_sum(tf.stack(logits) * tf.constant(rewards)) + tf.reduce_mean(b.w)
+    total = total * tf.reduce_max(b.w) + tf.reduce_min(b.w) * b.v
+    return total
+
+
+def test_inputs_changing_structure_are_not_traced(monkeypatch):
+    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
+    monkeypatch.setattr(segments, "TINY_OPS", 0)
+    jitted = janus.jit(episode_loss, segments=True)
+    assert_same(episode_loss, [(k % 4 + 1,) for k in range(8)], make_state=Buffer,
+                jitted=jitted)
+    split = jitted.segmented
+    changing = [s for s in split._segments.values() if "change structure" in s.why_eager]
+    assert changing and all(s.jit.stats.generations == 0 for s in changing)
+
+
+def helper(w, x):
+    return tf.tanh(tf.matmul(x, w)) * 2.0
+
+
+def python_calls_helper(b, k):
+    x = tf.convert_to_tensor(b.obs[:2] * 1.0)
+    h = helper(b.w, x) + tf.reduce_sum(b.w) * tf.reduce_mean(x) + tf.square(b.v)
+    scale = float(np.sum(helper(b.w, x).numpy()))  # a break calling user code
+    return h * scale + tf.reduce_sum(tf.exp(h)) * tf.reduce_mean(tf.sin(h)) + float(k)
+
+
+def test_python_between_segments_runs_callees_as_graphs(any_size):
+    mixed._callees.pop(helper, None)
+    stats = assert_same(python_calls_helper, [(k,) for k in range(12)], make_state=Buffer,
+                        segments=True)
+    assert stats.segment_graph_calls > 0
+    assert mixed._callees[helper].stats.graph_calls > 0  # the break's call of helper
+
+
+def refused(x):
+    return float(tf.reduce_sum(x).numpy()) * 2.0
+
+
+def calls_refused(x, k):
+    y = tf.reduce_sum(tf.square(x)) * float(k)
+    z = refused(x) + 1.0
+    return y * z + tf.reduce_mean(x)
+
+
+def test_a_failure_janus_cannot_locate_is_not_traced_again():
+    jitted = janus.jit(calls_refused, segments=True)
+    stats = assert_same(calls_refused, [(tf.constant([1.0, 2.0 + k]), k) for k in range(6)],
+                        jitted=jitted)
+    assert stats.segmented_calls > 0
+    assert all(failed == 0 for _, failed in _traces(jitted))
+    assert "no graph" in jitted.explain()
+
+
+def dead_branch_numpy(x, debug):
+    y = tf.reduce_sum(x) * 2.0
+    if debug:
+        print("y is", y.numpy())
+    return y + tf.reduce_max(x) if not debug else y
+
+
+def test_a_break_that_may_not_run_does_not_stop_a_whole_graph():
+    stats = assert_same(dead_branch_numpy, [(tf.constant([1.0, float(k)]), False)
+                                            for k in range(6)], segments=True)
+    assert stats.graph_calls > 0 and stats.segmented_calls == 0
+
+
+def numpy_constants(x, k):
+    scale = np.sqrt(4.0) * np.log(np.e)  # folded into the graph: not a break
+    return tf.reduce_sum(x) * scale + float(k) * np.float32(0.5)
+
+
+def test_numpy_on_constants_is_not_a_break():
+    stats = assert_same(numpy_constants, [(tf.constant([1.0, float(k)]), 1) for k in range(6)],
+                        segments=True)
+    assert stats.graph_calls > 0 and stats.segmented_calls == 0
+
+
+class Raiser:
+    def __init__(self):
+        self.w = tf.Variable([1.0, 2.0])
+        self.log = []
+
+
+def raising(s, x):
+    y = tf.reduce_sum(x * s.w) + tf.reduce_max(x) * tf.reduce_min(s.w)
+    host = float(y.numpy())
+    s.log.append(host)
+    s.w.assign_add(x * 0.1)
+    tf.debugging.assert_less(tf.reduce_sum(x) * s.w[0], 100.0)
+    z = tf.reduce_sum(tf.exp(x)) * s.w[1] + tf.square(y)
+    if host > 50:
+        raise ValueError("big")
+    return z
+
+
+def test_user_errors_in_and_between_segments_stay_plain_pythons(any_size):
+    """(the Python between segments runs mixed: a failed assert in a segment's graph and a
+    `raise` after a break reach the caller as plain Python raises them)"""
+    calls = [(tf.constant([1.0, float(k)]),) for k in range(8)] + \
+        [(tf.constant([60.0, 1.0]),), (tf.constant([1.0, 2.0]),), (tf.constant([90.0, 5.0]),),
+         (tf.constant([1.0, 2.0]),)]
+    stats = assert_same(raising, calls, make_state=Raiser, segments=True)
+    assert stats.segment_graph_calls > 0
+
+
+def test_segments_are_on_by_default(monkeypatch):
+    from janus.config import Config
+    monkeypatch.delenv("JANUS_SEGMENTS", raising=False)
+    assert Config().segments
+    monkeypatch.setenv("JANUS_SEGMENTS", "0")
+    assert not Config().segments
