@@ -315,8 +315,9 @@ class Model:
 
 
 def train_in_loop(m, xs, k):
-    """Two updates in one graph lose their gradients (janus's variable shadows): the trace
-    of the loop fails inside it, so the loop runs in Python and its body is one segment."""
+    """Two optimizer updates in one call: they used to lose their gradients in one graph
+    (janus's variable shadows), so the loop ran in Python with its body one segment; a
+    shadowed variable now reads like the variable (fallback/variables.py)."""
     host = float(np.float32(k))
     for x in xs:
         with tf.GradientTape() as tape:
@@ -326,16 +327,11 @@ def train_in_loop(m, xs, k):
     return loss
 
 
-def test_a_trace_failing_inside_a_loop_opens_the_loop(keep_graphs):
+def test_two_updates_in_a_loop_run_as_graphs(keep_graphs):
     jitted = janus.jit(train_in_loop, segments=True)
     calls = [([tf.constant([1.0, float(k)]), tf.constant([0.5, 1.0])], k) for k in range(9)]
     stats = assert_same(train_in_loop, calls, make_state=Model, jitted=jitted)
-    assert stats.segment_graph_calls > 0
-    # the loop runs in Python (opened, or its `for` line the break): no statement of its
-    # body is a break
-    loop_line = train_in_loop.__code__.co_firstlineno + 4
-    assert all(line <= loop_line for line in jitted.segmented.breaks), jitted.segmented.breaks
-    assert len(jitted.segmented.segments) == 1  # the whole loop body, tape included
+    assert stats.graph_calls + stats.segment_graph_calls >= 5, stats
 
 
 def early_stop(b, limits):

@@ -43,8 +43,11 @@ def hands_back_its_argument(s, x, k):
 
 
 def test_a_segment_handing_back_its_input_keeps_the_tape_connected(monkeypatch):
-    monkeypatch.setattr(segmented, "PAYS", float("inf"))
-    calls = [(tf.constant([1.0, 2.0, 3.0]),)] * 5
+    from janus.transform import segments
+    monkeypatch.setattr(segmented, "PAYS", float("inf"))   # every stretch a graph
+    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
+    monkeypatch.setattr(segments, "TINY_OPS", 0)
+    calls = [(tf.constant([1.0, 2.0, 3.0]),)] * 9
     stats = assert_same(alias_then_tape, calls, make_state=State, segments=True)
     assert stats.segment_graph_calls > 0, stats
 
