@@ -1,6 +1,7 @@
 """Trace-time stand-ins for Python values that have no fixed size in a general graph."""
 from __future__ import annotations
 
+import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
@@ -129,6 +130,8 @@ class SymbolicScalar:
     number would.
     """
 
+    __array_ufunc__ = None  # numpy scalars/arrays defer to the reflected method below
+
     def __init__(self, tensor, kind: type):
         self.tensor = tensor
         self.kind = kind
@@ -138,6 +141,11 @@ class SymbolicScalar:
         return tf.float64 if kind is float else tf.bool if kind is bool else tf.int64
 
     def _binary(self, other, op, reflected=False, kind=None):
+        if isinstance(other, np.generic):
+            # numpy's promotion (float + np.float64 is np.float64, float + np.float32 is
+            # np.float64...) is not Python's: such a mix runs where numpy does
+            raise ConversionError(f"arithmetic between a Python {self.kind.__name__} janus "
+                                  f"feeds to the graph and a numpy {type(other).__name__}")
         if isinstance(other, SymbolicScalar):
             other_kind, other_tensor = other.kind, other.tensor
         elif isinstance(other, (bool, int, float)):

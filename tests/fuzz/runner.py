@@ -63,9 +63,12 @@ def fuzz_settings():
         janus.config.raise_internal_errors = True
     if os.environ.get("JANUS_FUZZ_CACHE", "") != "1":
         settings.enabled = False
+    knobs = _segment_knobs()
     if saved[2] is not None:
         janus.config.segments = True
         _segmented_pays(float("inf"))
+    for (module, name), value in knobs.items():  # every stretch is traced, however small
+        setattr(module, name, 0)
     try:
         yield
     finally:
@@ -75,6 +78,23 @@ def fuzz_settings():
         if saved[2] is not None:
             janus.config.segments = saved[2]
             _segmented_pays(saved[3])
+        for (module, name), value in knobs.items():
+            setattr(module, name, value)
+
+
+def _segment_knobs() -> dict:
+    """{(module, name): value} of the thresholds below which a stretch is not traced
+    (too few operations, too short a plain run), where janus has them."""
+    knobs = {}
+    try:
+        from janus.fallback import segmented
+        from janus.transform import segments
+    except ImportError:
+        return knobs
+    for module, name in ((segmented, "MIN_PLAIN_S"), (segments, "TINY_OPS")):
+        if hasattr(module, name):
+            knobs[(module, name)] = getattr(module, name)
+    return knobs
 
 
 def _segmented_pays(value=None):
