@@ -45,14 +45,14 @@ class Recorder:
         self._traces = 0
 
     def install(self):
-        from janus import events, function
+        from janus import events, generation
         from janus.graphgen import specialize
 
         def on_failed(jit, reason):
             self.failure_events += 1
         events.subscribe("generation_failed", on_failed)
 
-        original, tracer_cls = function.generate, specialize.Tracer
+        original, tracer_cls = generation.generate, specialize.Tracer
         recorder = self
 
         class CountingTracer(tracer_cls):
@@ -75,8 +75,8 @@ class Recorder:
             self.traces_ok.append(recorder._traces)
             return spec
 
-        function.generate, specialize.Tracer = generate, CountingTracer
-        return lambda: (setattr(function, "generate", original),
+        generation.generate, specialize.Tracer = generate, CountingTracer
+        return lambda: (setattr(generation, "generate", original),
                         setattr(specialize, "Tracer", tracer_cls),
                         events.unsubscribe("generation_failed", on_failed))
 

@@ -5,8 +5,9 @@ then up to ``steps`` measured steps (stopping early when the executor's wall-tim
 is spent), time every call (the loss is pulled to the host, so the time covers the whole
 step), and compare each loss with the eager loss on the same batch. After the warm-up,
 janus first finishes its background XLA compilations, untimed (``settle_s``), and the
-calls of an XLA trial under way still count as warm-up (``warmup_steps``); every
-executor runs the same batches.
+calls of an XLA trial under way still count as warm-up (``warmup_steps``), for up to
+``decide_steps`` more batches; every executor runs the same batches (eager, the
+reference, runs them all; every executor measures ``steps`` of them).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ class RunConfig:
     steps: int = 10        # measured steps
     windows: int = 5       # throughput = median over this many windows of measured steps
     budget_s: float = 60.0  # wall time per executor; measured steps stop once it is spent
+    decide_steps: int = 16  # extra warm-up batches for an executor still deciding (XLA trial)
 
 
 def median_throughput(step_times: Sequence[float], windows: int) -> Optional[float]:
@@ -65,7 +67,8 @@ def _snapshot(variables: list) -> list[np.ndarray]:
 def run_executor(workload: Workload, executor: str, batches: list, config: RunConfig,
                  reference: Optional[dict] = None,
                  progress: Callable[[str], None] = print) -> tuple[dict, Optional[list]]:
-    """Run one executor; returns (result record, final variable values or None)."""
+    """Run one executor; returns (result record, final variable values or None; for eager,
+    the reference, {steps run: variable values} from ``warmup + steps`` steps on)."""
     rec: dict[str, Any] = {"executor": executor, "status": "ok", "error": None, "error_type": None,
                            "error_first_line": None, "error_step": None, "truncated": False}
     tag = f"[{workload.name}] {executor}"
@@ -84,6 +87,7 @@ def run_executor(workload: Workload, executor: str, batches: list, config: RunCo
 
     losses: list[float] = []
     times: list[float] = []
+    snapshots: dict[int, list] = {}  # eager: the reference variables after each late step
     warmup = config.warmup  # grows while the executor still decides (see Prepared.settled)
     start = time.perf_counter()
     total = len(batches)
@@ -98,15 +102,19 @@ def run_executor(workload: Workload, executor: str, batches: list, config: RunCo
         elapsed = time.perf_counter() - t0
         losses.append(loss)
         times.append(elapsed)
+        if executor == "eager" and i + 1 >= config.warmup + config.steps:
+            snapshots[i + 1] = _snapshot(workload.variables(state))
         if i + 1 == config.warmup:  # janus: wait for its background XLA compilations
             t1 = time.perf_counter()
             prepared.settle()
             rec["settle_s"] = time.perf_counter() - t1
             start += rec["settle_s"]  # not part of the executor's budget
-        if i + 1 >= warmup and i + 1 < total - 1 and not prepared.settled():
+        if i + 1 >= warmup and i + 1 + config.steps < total and not prepared.settled():
             warmup = i + 2  # a decision under way (XLA trial calls): still warming up
         if elapsed > SLOW_STEP_S:
             progress(f"{tag}: step {i + 1}/{total} took {elapsed:.1f}s")
+        if executor != "eager" and i + 1 >= warmup + config.steps:
+            break  # (eager runs every batch: the reference for whoever warmed up longer)
         if i + 1 >= warmup + 1 and i + 1 < total and time.perf_counter() - start > config.budget_s:
             rec["truncated"] = True
             progress(f"{tag}: budget of {config.budget_s:.0f}s spent after {i + 1}/{total} steps")
@@ -116,7 +124,7 @@ def run_executor(workload: Workload, executor: str, batches: list, config: RunCo
     except Exception as e:  # counters are a bonus; never fail the run for them
         rec["info_error"] = f"{type(e).__name__}: {e}"
 
-    measured = times[warmup:] if len(times) > warmup else times[1:]
+    measured = times[warmup:warmup + config.steps] if len(times) > warmup else times[1:]
     steps_per_s = median_throughput(measured, config.windows)
     rec.update(
         steps_run=len(times), measured_steps=len(measured),
@@ -133,15 +141,15 @@ def run_executor(workload: Workload, executor: str, batches: list, config: RunCo
         rec["error"] = rec["error_first_line"] = "non-finite loss"
     _compare(rec, workload, reference)
     final = _snapshot(workload.variables(state)) if rec["status"] == "ok" else None
-    if reference is not None and final is not None and reference.get("variables") is not None \
-            and rec["steps_run"] == len(reference["losses"]):
+    expected = (reference or {}).get("variables", {}).get(rec["steps_run"])
+    if final is not None and expected is not None:
         rec["max_abs_variable_diff"] = float(max(
-            (np.max(np.abs(a - b)) if a.size else 0.0) for a, b in zip(final, reference["variables"])))
+            (np.max(np.abs(a - b)) if a.size else 0.0) for a, b in zip(final, expected)))
     thr = f"{steps_per_s:.2f} steps/s" if steps_per_s else "no throughput"
     check = "" if rec.get("correct") is None or rec["status"] != "ok" else (
         "  correct" if rec["correct"] else "  WRONG RESULTS")
     progress(f"{tag}: {rec['status']}, {thr}, first call {rec['first_call_s'] or 0:.2f}s{check}")
-    return rec, final
+    return rec, (snapshots if executor == "eager" else final)
 
 
 def _record_error(rec: dict, e: BaseException, step: Optional[int]) -> None:
@@ -173,7 +181,7 @@ def run_workload(workload: Workload, executors: Sequence[str], config: RunConfig
                  progress: Callable[[str], None] = print) -> dict:
     """All executors on one workload; eager always runs first (it is the reference)."""
     order = ["eager"] + [e for e in executors if e != "eager"]
-    batches = workload.batches(config.warmup + config.steps)
+    batches = workload.batches(config.warmup + config.steps + config.decide_steps)
     result = {"name": workload.name, "category": workload.category, "size": workload.size,
               "items_per_step": workload.items_per_step, "item_name": workload.item_name,
               "tolerance": workload.tolerance, "params": workload.params,

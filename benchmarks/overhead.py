@@ -2,24 +2,30 @@
 
     python -m benchmarks.overhead [--quick] [--models rnn,treelstm,...] [--calls N] [--out DIR]
 
-For each model: janus runs its step until it is steady (its calls run as graphs), then,
-on one batch, every phase of a janus call is timed on its own over many repetitions
-(median of several rounds, microseconds per call):
+For each model: janus runs its step until it is steady, then, on one batch, every phase
+of a janus call is timed on its own over many repetitions (median of several rounds,
+microseconds per call):
 
 - ``dispatch``: deciding how to run the call (host guard check included);
 - ``guards``: the host guard check alone;
 - ``feed``: reading the graph's inputs (node tables for recursion included);
 - ``tables``: building the node tables alone (recursive models);
-- ``graph``: calling the graph the way janus does;
+- ``graph``: calling the graph the way janus does (flat: no signature binding);
 - ``bare``: ``ConcreteFunction(*inputs)``, the plain TF call of the same graph;
 - ``write_back``: heap write-back and result rebuilding;
 - ``janus``: the whole ``fn(state, *batch)`` call;
-- ``overhead``: ``janus - bare`` (janus's host cost beyond a bare graph call).
+- ``overhead``: ``janus - bare`` (janus's host cost beyond a bare graph call);
+- ``host cpu``: ``janus - graph`` in the calling thread's CPU time (`time.thread_time`:
+  what janus's own Python costs per call, hardly moved by other processes' load).
 
-Next to it: the expert's whole call and its host work (time outside its
-``tf.function`` calls: e.g. linearizing trees into a node table), naive
-``tf.function``'s call, and one-off latencies: janus's first call (profiling), its time
-generating graphs, and naive ``tf.function``'s first call (its trace).
+Every model, also one janus runs in segments or mixed (no whole-function graph), gets
+per-step host time: the step's wall time minus the time inside graph calls (janus's
+``call_graph``; the expert's outermost ``tf.function`` calls): ``j.host`` next to
+``exp.host`` (the expert's host work: e.g. linearizing trees into a node table).
+
+Next to it: the expert's whole call, naive ``tf.function``'s call, and one-off latencies:
+janus's first call (profiling), its time generating graphs, and naive ``tf.function``'s
+first call (its trace).
 
 The machine may be shared: numbers are as measured (medians of rounds).
 """
@@ -39,20 +45,54 @@ QUICK_MODELS = ("rnn", "treelstm", "treernn", "lenet", "lstm_lm")
 ROUNDS = 5
 
 
-def per_call(fns: dict, calls: int, rounds: int = ROUNDS) -> dict:
+def per_call(fns: dict, calls: int, rounds: int = ROUNDS, clock=time.perf_counter) -> dict:
     """Seconds per call of each zero-argument function in `fns`: the median over `rounds`
     of the mean over `calls` calls, the functions taking turns in each round (so a burst
-    of load on the shared machine hits all of them alike)."""
+    of load on the shared machine hits all of them alike). `clock`: wall time, or
+    `time.thread_time` for the calling thread's CPU time."""
     times: dict = {name: [] for name in fns}
     for fn in fns.values():
         fn()
     for _ in range(rounds):
         for name, fn in fns.items():
-            start = time.perf_counter()
+            start = clock()
             for _ in range(calls):
                 fn()
-            times[name].append((time.perf_counter() - start) / calls)
+            times[name].append((clock() - start) / calls)
     return {name: statistics.median(t) for name, t in times.items()}
+
+
+@contextlib.contextmanager
+def time_inside_janus_graphs():
+    """Accumulate the seconds janus spends inside its graph calls (`calls.call_graph`)."""
+    from janus.graphgen import calls
+
+    original = calls.call_graph
+    spent = {"seconds": 0.0}
+
+    def timed(concrete, inputs):
+        start = time.perf_counter()
+        try:
+            return original(concrete, inputs)
+        finally:
+            spent["seconds"] += time.perf_counter() - start
+
+    calls.call_graph = timed
+    try:
+        yield spent
+    finally:
+        calls.call_graph = original
+
+
+def host_per_step(call, timer, n: int) -> tuple[float, float]:
+    """(wall, host) seconds per call of `call()`: host is wall minus the time `timer`
+    (one of the context managers here) saw inside graph calls."""
+    with timer() as spent:
+        start = time.perf_counter()
+        for _ in range(n):
+            call()
+        total = time.perf_counter() - start
+    return total / n, (total - spent["seconds"]) / n
 
 
 @contextlib.contextmanager
@@ -135,13 +175,9 @@ def measure_model(name: str, size: str, calls: int, seed: int = 0) -> dict:
         expert = workload.expert(state)
         expert(*batch)
         out["expert_us"] = per_call({"": lambda: expert(*batch)}, calls)[""] * 1e6
-        with time_inside_tf_functions() as spent:
-            n = calls * ROUNDS
-            start = time.perf_counter()
-            for _ in range(n):
-                expert(*batch)
-            total = time.perf_counter() - start
-        out["expert_host_us"] = (total - spent["seconds"]) / n * 1e6
+        _, host = host_per_step(lambda: expert(*batch), time_inside_tf_functions,
+                                calls * ROUNDS)
+        out["expert_host_us"] = host * 1e6
 
     state = workload.make_state()
     fn = janus.jit(workload.step, xla=False)  # host cost: the same graph as the bare call
@@ -161,8 +197,13 @@ def measure_model(name: str, size: str, calls: int, seed: int = 0) -> dict:
         if spec is not None:
             break
         fn(*args)
-    if spec is None:
-        out["error"] = "no specialization fits the measured batch"
+    fn(*args)  # (the measured batch's own first call is not measured)
+    wall, host = host_per_step(lambda: fn(*args), time_inside_janus_graphs, calls * ROUNDS)
+    out.update(janus_step_us=wall * 1e6, janus_host_us=host * 1e6)
+    if "expert_us" in out:
+        out["ratio_to_expert"] = out["expert_us"] / out["janus_step_us"]
+    if spec is None:  # segments or a mixed run: the per-step numbers above only
+        out["note"] = "no whole-function graph (segments or mixed): per-step host time only"
         return out
     inputs = spec.feed(args, kwargs)
     results = spec.concrete(*inputs)
@@ -186,6 +227,9 @@ def measure_model(name: str, size: str, calls: int, seed: int = 0) -> dict:
     for phase, seconds in per_call(phases, calls).items():
         out[f"{phase}_us"] = seconds * 1e6
     out["overhead_us"] = out["janus_us"] - out["bare_us"]
+    cpu = per_call({"janus": phases["janus"], "graph": phases["graph"]}, calls,
+                   clock=time.thread_time)
+    out["host_cpu_us"] = (cpu["janus"] - cpu["graph"]) * 1e6
     out["janus_graph_calls"] = janus.stats(fn).graph_calls
     if "expert_us" in out:
         out["ratio_to_expert"] = out["expert_us"] / out["janus_us"]
@@ -193,8 +237,9 @@ def measure_model(name: str, size: str, calls: int, seed: int = 0) -> dict:
 
 
 COLUMNS = [("janus", "janus_us"), ("bare", "bare_us"), ("overhead", "overhead_us"),
-           ("dispatch", "dispatch_us"), ("guards", "guards_us"), ("feed", "feed_us"),
-           ("tables", "tables_us"), ("graph", "graph_us"), ("write", "write_back_us"),
+           ("host cpu", "host_cpu_us"), ("dispatch", "dispatch_us"), ("guards", "guards_us"),
+           ("feed", "feed_us"), ("tables", "tables_us"), ("graph", "graph_us"),
+           ("write", "write_back_us"), ("j.step", "janus_step_us"), ("j.host", "janus_host_us"),
            ("expert", "expert_us"), ("exp.host", "expert_host_us"),
            ("tf.func", "tf_function_us")]
 

@@ -22,6 +22,7 @@ import os
 import sys
 
 from janus.dot import graph_def_from_text, to_dot
+from janus.fallback import split_report
 
 EXIT_USAGE = 2
 
@@ -141,6 +142,7 @@ def _function_row(f) -> dict:
             "filename": ident.get("filename"), "first_line": ident.get("first_line"),
             "source_hash": ident.get("source_hash"), "processes": (f.index or {}).get("processes", 0),
             "counters": c, "gave_up": (f.index or {}).get("gave_up"),
+            "segments": (f.index or {}).get("segments"),
             "evicted": (f.index or {}).get("evicted", 0),
             "specializations": [_spec_row(s, f) for s in f.specs]}
 
@@ -165,6 +167,8 @@ def cmd_list(args) -> int:
               f"; {row['processes']} process(es)")
         if row["gave_up"]:
             print(f"  gave up: {row['gave_up']}")
+        if row["segments"]:
+            print(f"  {split_report.headline(row['segments'], c)}")
         if not row["specializations"]:
             print("  (no specializations)")
             continue
@@ -200,10 +204,16 @@ def _show_function(store, listing, f) -> int:
     print(f"function {row['qualname']}  ({row['module']}, {row['filename']}:{row['first_line']})")
     print(f"  source hash {row['source_hash']}; {row['processes']} process(es) recorded it")
     _print_function_counters(c, f.index or {})
+    if row["segments"]:
+        print(f"  {split_report.headline(row['segments'], c)}")
+        for line in split_report.lines(row["segments"]):
+            print(f"  {line}")
     print(f"specializations ({len(f.specs)}):")
     for s in row["specializations"]:
         print(f"  {s['id']}  runs {s['graph_runs']}, {s['guards']} guards, {s['ops']} ops, "
               f"plan: {'; '.join(s['plan'])}")
+        if s["xla"]:
+            print(f"      xla: {s['xla']}")
     _print_history(f.index or {})
     return 0
 
@@ -238,8 +248,9 @@ def _print_history(index: dict) -> None:
     if events:
         print(f"events (last {len(events)}):")
         for note in events:
+            spec = f" [specialization {note['spec']}]" if note.get("spec") else ""
             print(f"  {_when(note.get('time'))}  {note.get('event', '?').replace('_', ' ')}: "
-                  f"{note.get('reason', '')}")
+                  f"{note.get('reason', '')}{spec}")
 
 
 def cmd_show(args) -> int:

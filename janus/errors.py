@@ -15,6 +15,13 @@ class FallbackCategory(enum.Enum):
     BUSY = "another thread is profiling or generating"
 
 
+class EagerRun:
+    """A call that runs eagerly: why, and how ("plain", "mixed" or "profiled")."""
+
+    def __init__(self, category: FallbackCategory, reason: str, mode: str = "plain"):
+        self.category, self.reason, self.mode = category, reason, mode
+
+
 class ConversionError(Exception):
     """janus cannot turn this code into a graph; the call runs eagerly instead.
 

@@ -9,6 +9,7 @@ Events and their arguments:
     "guard_failed"   (jit, specialization, guard, actual: str)
     "fallback"       (jit, category: FallbackCategory, reason: str)
     "generalized"    (jit, old_plan, new_plan)
+    "dropped"        (jit, specialization)  (an outdated plan's graph, at the limit)
     "gave_up"        (jit, reason: str)
     "xla_decided"    (jit, specialization)  (its `xla` says what and why)
     "internal_error" (jit, phase: str, reason: str)

@@ -27,17 +27,17 @@ import warnings
 
 import tensorflow as tf
 
-from janus import cache, events, introspect, ladder
+from janus import cache, events, introspect
 from janus.config import Config, config as global_config
-from janus.errors import (ConversionError, FallbackCategory, JanusFallbackError,
-                          JanusInternalError)
+from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
+                          JanusFallbackError, JanusInternalError)
 from janus.fallback import agreement, heap, mixed, safety, segmented
 from janus.fallback.mixed import MixedRuntime
+from janus.generation import Generation
 from janus.graphgen.plan import Plan, plan_from_profile
-from janus.graphgen.sources import evaluate
-from janus.graphgen import distribute, xla
-from janus.graphgen.specialize import Specialization, generate
-from janus.profiler import Profile, describe_value, profile_call
+from janus.graphgen import distribute, xla, xla_trial
+from janus.graphgen.specialize import Specialization
+from janus.profiler import Profile, profile_call
 from janus.recursion.table import NoCase
 from janus.stats import Stats
 from janus.transform import convert
@@ -49,19 +49,12 @@ class JanusWarning(UserWarning):
     """janus gave up on something: it says so once per function."""
 
 
-class _Eager:
-    """A call that runs eagerly: why, and how ("plain", "mixed" or "profiled")."""
-
-    def __init__(self, category: FallbackCategory, reason: str, mode: str = "plain"):
-        self.category, self.reason, self.mode = category, reason, mode
-
-
 _DISAGREED = _Eager(FallbackCategory.GUARD_FAILURE, "the workers of a multi-worker strategy "
                     "decided differently (a host guard or generation differed): every worker "
                     "runs this call plainly", "plain")
 
 
-class JitFunction:
+class JitFunction(Generation):
     """One jitted user function: its profile, its specializations, its counters.
 
     Use `janus.jit(fn)`; as a method decorator it binds like a function
@@ -84,6 +77,7 @@ class JitFunction:
         self.profile = Profile(cfg.max_profile_values)
         self.specializations: list[Specialization] = []
         self.plan: Plan | None = None
+        self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
         self.failure_counts: collections.Counter = collections.Counter()
         self.failures: collections.deque = collections.deque(maxlen=64)
@@ -182,7 +176,8 @@ class JitFunction:
 
     def _decide(self, args, kwargs, cfg: Config):
         """Under the lock: "profile", "generate", a Specialization to run, or _Eager."""
-        if distribute.in_replica_context():  # see janus/graphgen/distribute.py
+        context = distribute.context_key()  # (one query per call: see distribute.py)
+        if context and not context[1]:  # in a replica context: see graphgen/distribute.py
             return _Eager(FallbackCategory.UNSUPPORTED, "called in a tf.distribute replica "
                           "context (replica steps run as plain Python)", "plain")
         if self.unsupported is not None:
@@ -201,7 +196,7 @@ class JitFunction:
                 return self._unsupported()
             self._busy = True
             return "profile"
-        return self._dispatch(args, kwargs, cfg)
+        return self._dispatch(args, kwargs, cfg, context)
 
     def _warm_start(self):
         if getattr(self, "segment_of", None) is not None:
@@ -224,6 +219,15 @@ class JitFunction:
             self.report_internal("converting the function", exc)
         return None
 
+    def _drop_outdated(self):
+        """At the limit, the least recently used specialization traced under a plan the
+        function has since generalized makes room (the current plan's graphs stay)."""
+        for spec in reversed(self.specializations):
+            if spec.plan != self.plan:
+                self.specializations.remove(spec)
+                events.emit("dropped", self, spec)
+                return
+
     def _release(self):
         with self._lock:
             self._busy = False
@@ -243,10 +247,9 @@ class JitFunction:
                 self._check_profile_bounds()
                 events.emit("profiled", self, self.profile)
 
-    def _dispatch(self, args, kwargs, cfg: Config):
+    def _dispatch(self, args, kwargs, cfg: Config, context: tuple):
         start = time.perf_counter()
         misses = []
-        context = distribute.context_key()
         for spec in self.specializations:
             if spec.context != context:
                 continue  # traced under another tf.distribute strategy or context
@@ -260,12 +263,14 @@ class JitFunction:
             misses.append((spec, failed))
         self.stats.time_guards += time.perf_counter() - start
         if self.plan is None:
-            self.plan = plan_from_profile(self.profile)
+            self.plan = plan_from_profile(self.profile, self.plan_seed)
             if self.plan != Plan():  # if the general graph fails, retreat to specialized ones
                 self.plan_history = [Plan()]
         if misses:
             spec, failed = misses[0]
             self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
+        if len(self.specializations) >= cfg.max_specializations:
+            self._drop_outdated()
         if len(self.specializations) >= cfg.max_specializations:
             self._warn_once("limit", f"{self.__qualname__}: {cfg.max_specializations} "
                             "specializations made and none fits this call; it runs eagerly. "
@@ -277,95 +282,6 @@ class JitFunction:
             return self._unsupported()
         self._busy = True
         return "generate"
-
-    def _generate_unlocked(self, args, kwargs, cfg: Config):
-        """Trace a new specialization (holding the busy slot, not the lock)."""
-        try:
-            spec = self._generate(args, kwargs, cfg)
-        finally:
-            self._release()
-        if isinstance(spec, _Eager):
-            return spec
-        if spec is None:
-            return self._unsupported() if self.unsupported else \
-                _Eager(FallbackCategory.UNSUPPORTED, self.last_failure_reason)
-        return spec
-
-    def _generate(self, args, kwargs, cfg: Config):
-        converted = convert(self.fn)
-        context = distribute.context_key()
-        with self._lock:
-            recorded, self._warm_graph = self._warm_graph, None
-        if recorded is not None and not context:  # records assume no tf.distribute strategy
-            from janus.cache import portable
-            start = time.perf_counter()
-            try:
-                spec = portable.load(recorded, args, kwargs, self._env(args, kwargs),
-                                     self._next_id, self.plan, converted)
-            except Exception as exc:  # noqa: BLE001 - generate instead
-                self.report_internal("loading a recorded graph", exc, give_up=False)
-                spec = None
-            with self._lock:
-                self.stats.time_generating += time.perf_counter() - start
-                if spec is not None:
-                    self._next_id += 1
-                    self.specializations.insert(0, spec)
-                    self.last_decision = "graph loaded from the cache"
-                    events.emit("generated", self, spec)
-                    return spec
-        refused = self.profile.certain_refusal()
-        if refused is not None:  # every profiled call did something a graph refuses:
-            reason, (function, filename, lineno) = refused  # do not trace
-            with self._lock:
-                self._generation_failed(ConversionError(
-                    reason, function=function, filename=filename, lineno=lineno), cfg)
-            return None
-        start = time.perf_counter()
-        try:
-            spec = generate(self._next_id, converted, self.plan, self.profile, args, kwargs,
-                            self._env(args, kwargs), self._expected_inputs)
-        except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
-            internal = None
-            if safety.raised_by_janus(exc):  # a bug, not a limit: say so (tests raise it)
-                internal = self.report_internal("tracing a graph", exc, give_up=False)
-            with self._lock:
-                self._generation_failed(safety.known_limit(exc), cfg)
-            return internal
-        finally:
-            with self._lock:
-                self.stats.time_generating += time.perf_counter() - start
-        spec.context = context
-        if spec.collective_strategy is not None:  # (also when profiling was skipped)
-            self.profile.collective_strategy = spec.collective_strategy
-        with self._lock:
-            if spec.plan != self.plan:  # the trace fed values it found varying (by role)
-                self._generalize(spec.plan)
-            self._next_id += 1
-            self.stats.generations += 1
-            self._expected_inputs = spec.inputs
-            self.specializations.insert(0, spec)
-            events.emit("generated", self, spec)
-        return spec
-
-    def _generation_failed(self, exc: Exception, cfg: Config):
-        self.stats.generation_failures += 1
-        self.last_trace_error = exc
-        self.last_failure_reason = safety.explain_exception(exc, self.fn)
-        events.emit("generation_failed", self, self.last_failure_reason)
-        if cache.abandoned_warm_start(self):
-            return  # the warm-start profile did not fit: profile afresh
-        retreated = bool(self.plan_history)
-        if retreated:  # the general graph failed: back to the more specialized plan
-            self.blocked_plans.add(self.plan)
-            self.plan = self.plan_history.pop()
-        if self.stats.generation_failures >= cfg.max_generation_failures or \
-                isinstance(exc, ConversionError) and not retreated and \
-                not self.specializations:
-            self.unsupported = exc if isinstance(exc, ConversionError) else \
-                safety.Reason(self.last_failure_reason)
-            self._warn_once("giveup", f"janus gives up on {self.__qualname__} and runs it "
-                            f"eagerly from now on: {self.last_failure_reason}")
-            events.emit("gave_up", self, self.last_failure_reason)
 
     # -- running a graph
     def _run_graph(self, spec: Specialization, args, kwargs, cfg: Config):
@@ -397,13 +313,15 @@ class JitFunction:
             self.stats.time_graph += elapsed
             spec.time_graph += elapsed
             build_xla = False
-            if trial is not None and spec.trial is trial:
-                trial.record(elapsed)
-                if trial.done:
-                    trial.conclude(spec)
+            if trial is not None or spec.accelerated is not None:  # graphgen/xla_trial.py
+                change = xla_trial.after_call(spec, trial, runner is not spec or
+                                              spec.accelerated is not None, elapsed)
+                if change:
                     events.emit("xla_decided", self, spec)
-            elif trial is None and cfg.xla and spec.calls >= xla.MIN_CALLS and \
-                    xla.eligible(spec):
+                if change == "dropped":
+                    self._warn_once(f"xla{spec.id}", f"{self.__qualname__}: XLA turned off "
+                                    f"for specialization #{spec.id}: {spec.xla}")
+            elif cfg.xla and spec.calls >= xla.MIN_CALLS and xla.eligible(spec):
                 spec.xla, build_xla = "compiling (the plain graph serves meanwhile)", True
             events.emit("graph_run", self, spec, elapsed)
             self.last_decision = f"graph (specialization #{spec.id})"
@@ -423,7 +341,7 @@ class JitFunction:
     def _call_failed(self, spec, runner, trial, exc, args, kwargs, cfg):
         if (runner is not spec or spec.accelerated is not None) and isinstance(exc, Exception):
             with self._lock:  # the XLA variant failed (before writing anything): plain graph
-                xla.failed(spec, exc)
+                xla_trial.failed(spec, exc)
                 events.emit("xla_decided", self, spec)
             return self._run_graph(spec, args, kwargs, cfg)
         if isinstance(exc, tf.errors.OpError):
@@ -469,7 +387,7 @@ class JitFunction:
             with self._lock:
                 if variant is not None:
                     spec.xla = "measuring (compiled; real calls alternate with the plain graph)"
-                    spec.trial = xla.XlaTrial(variant)
+                    spec.trial = xla_trial.XlaTrial(variant)
                 else:
                     spec.xla = f"off ({reason})"
                     events.emit("xla_decided", self, spec)
@@ -485,41 +403,6 @@ class JitFunction:
                             f"{self.config.max_reasons} distinct guard-failure/fallback "
                             "reasons; later ones are counted as '(other)' "
                             "(janus.config.max_reasons)")
-
-    def _record_failure(self, spec, guard, actual: str):
-        self.failure_counts[guard.key] += 1
-        spec.failures[guard.describe()] += 1
-        self._count(self.stats.guard_failures, guard.describe())
-        self.failures.append((guard.describe(), actual))
-        events.emit("guard_failed", self, spec, guard, actual)
-        return self.failure_counts[guard.key]
-
-    def _host_guard_failed(self, spec, guard, args, kwargs, cfg):
-        try:
-            value = evaluate(guard.source, *self._env(args, kwargs))
-            actual = repr(describe_value(value))
-        except Exception as exc:  # noqa: BLE001
-            value, actual = None, f"unreadable ({type(exc).__name__})"
-        count = self._record_failure(spec, guard, actual)
-        # A Python number that changed once (a step counter, a decayed rate) most likely
-        # keeps changing: it becomes a tensor input at once, not after a second graph.
-        number = guard.kind == "value" and type(guard.expected) in (int, float)
-        if count >= (1 if number else cfg.failures_to_generalize):
-            self._generalize(ladder.next_plan(self.plan, guard, value, spec))
-
-    def _in_graph_guard_failed(self, spec, guard, cfg):
-        count = self._record_failure(spec, guard, f"{not guard.expected}")
-        if count >= cfg.failures_to_generalize:
-            self._generalize(self.plan.with_general_branch(guard.key[1:]))
-            if spec in self.specializations:
-                self.specializations.remove(spec)
-
-    def _generalize(self, plan):
-        if plan is None or plan == self.plan or plan in self.blocked_plans:
-            return
-        self.plan_history = (self.plan_history + [self.plan])[-self.config.max_plan_history:]
-        events.emit("generalized", self, self.plan, plan)
-        self.plan = plan
 
     # -- running eagerly
     def _eager(self, args, kwargs, step: _Eager):

@@ -4,6 +4,7 @@ varying length). A number is generalized by role: `args[1][3].label` failing fee
 `args[1][*].label`, the label of every item."""
 from __future__ import annotations
 
+import numpy as np
 import tensorflow as tf
 
 from janus.graphgen.plan import Plan
@@ -22,6 +23,11 @@ def next_plan(plan: Plan, guard, value, spec):
     if guard.kind == "tensor" and tf.is_tensor(value) and hasattr(value, "shape"):
         dtype, shape = guard.expected
         if value.dtype.name == dtype and len(value.shape) == len(shape):
+            dims = [i for i, (a, b) in enumerate(zip(shape, value.shape)) if a != b]
+            return plan.with_dynamic_dims(expr, dims)
+    if guard.kind == "array" and type(value) is np.ndarray:  # (fed to a segment)
+        dtype, shape = guard.expected
+        if value.dtype.name == dtype and value.ndim == len(shape):
             dims = [i for i, (a, b) in enumerate(zip(shape, value.shape)) if a != b]
             return plan.with_dynamic_dims(expr, dims)
     if guard.kind == "tensor_list" and isinstance(value, list) and value and tf.is_tensor(value[0]):

@@ -77,11 +77,10 @@ def step(state: TreeState, trees, labels) -> tf.Tensor:
     return train_step(state.model, trees, labels, state.optimizer)
 
 
-def make_expert(state: TreeState, jit_compile: bool = False) -> Callable[..., tf.Tensor]:
-    """Level-batched symbolic TreeLSTM step (one trace for all tree shapes)."""
-    model, optimizer = state.model, state.optimizer
+def level_batched_logits(model: TreeLSTM) -> Callable[..., tf.Tensor]:
+    """The experts' cell: `(words, left, right, level_starts, roots) -> root logits`,
+    each level of the node table one batched leaf or compose step (symbolic code)."""
     hidden = model.hidden
-    variables = model.trainable_variables
 
     def leaf_fn(words):
         h, c = model.leaf(tf.nn.embedding_lookup(model.embedding, words))
@@ -91,13 +90,25 @@ def make_expert(state: TreeState, jit_compile: bool = False) -> Callable[..., tf
         h, c = model.compose(tf.split(left, 2, axis=1), tf.split(right, 2, axis=1))
         return tf.concat([h, c], axis=1)
 
+    def roots_logits(words, left, right, level_starts, roots):
+        states = run_levels(words, left, right, level_starts, roots, leaf_fn, compose_fn,
+                            2 * hidden)
+        return model.project(states[:, :hidden])
+
+    return roots_logits
+
+
+def make_expert(state: TreeState, jit_compile: bool = False) -> Callable[..., tf.Tensor]:
+    """Level-batched symbolic TreeLSTM step (one trace for all tree shapes)."""
+    model, optimizer = state.model, state.optimizer
+    variables = model.trainable_variables
+    roots_logits = level_batched_logits(model)
     signature = table_signature() + [tf.TensorSpec([None], tf.int32)]
 
     @tf.function(input_signature=signature, jit_compile=jit_compile, autograph=False)
     def graph_step(words, left, right, level_starts, roots, labels):
         with tf.GradientTape() as tape:
-            states = run_levels(words, left, right, level_starts, roots, leaf_fn, compose_fn, 2 * hidden)
-            logits = model.project(states[:, :hidden])
+            logits = roots_logits(words, left, right, level_starts, roots)
             losses = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
             loss = tf.reduce_sum(losses) / tf.cast(tf.shape(labels)[0], tf.float32)
         grads = tape.gradient(loss, variables)

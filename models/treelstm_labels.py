@@ -20,8 +20,8 @@ import tensorflow as tf
 from models import sst
 from models.common import Workload, check_size, run_script
 from models.tree_workload import SIZES, TreeState
-from models.treelstm import TreeLSTM
-from models.trees import NodeTable, run_levels, synthetic_trees, table_signature
+from models.treelstm import TreeLSTM, level_batched_logits
+from models.trees import NodeTable, synthetic_trees, table_signature
 
 LEARNING_RATE = 0.05
 
@@ -80,25 +80,6 @@ def predict(state: TreeState, trees):
 
 # --- expert: host linearization + one level-batched graph -------------------------
 
-def _expert_parts(model: TreeLSTM):
-    hidden = model.hidden
-
-    def leaf_fn(words):
-        h, c = model.leaf(tf.nn.embedding_lookup(model.embedding, words))
-        return tf.concat([h, c], axis=1)
-
-    def compose_fn(left, right):
-        h, c = model.compose(tf.split(left, 2, axis=1), tf.split(right, 2, axis=1))
-        return tf.concat([h, c], axis=1)
-
-    def roots_logits(words, left, right, level_starts, roots):
-        states = run_levels(words, left, right, level_starts, roots, leaf_fn, compose_fn,
-                            2 * hidden)
-        return model.project(states[:, :hidden])
-
-    return roots_logits
-
-
 def linearize(trees) -> tuple:
     """The batch's trees as level arrays plus the labels, as tensors (host work)."""
     table = NodeTable(trees)
@@ -110,7 +91,7 @@ def make_expert(state: TreeState, jit_compile: bool = False) -> Callable[..., tf
     """Level-batched training step: the same loss and SGD, all trees at once."""
     model, optimizer = state.model, state.optimizer
     variables = model.trainable_variables
-    roots_logits = _expert_parts(model)
+    roots_logits = level_batched_logits(model)
     signature = table_signature() + [tf.TensorSpec([None], tf.int32)]
 
     @tf.function(input_signature=signature, jit_compile=jit_compile, autograph=False)
@@ -127,7 +108,7 @@ def make_expert(state: TreeState, jit_compile: bool = False) -> Callable[..., tf
 
 
 def make_inference_expert(state: TreeState, jit_compile: bool = False) -> Callable:
-    roots_logits = _expert_parts(state.model)
+    roots_logits = level_batched_logits(state.model)
 
     @tf.function(input_signature=table_signature(), jit_compile=jit_compile, autograph=False)
     def forward(words, left, right, level_starts, roots):

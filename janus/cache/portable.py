@@ -18,6 +18,7 @@ import json
 import sys
 
 import tensorflow as tf
+from tensorflow.python.framework.ops import EagerTensor
 
 from janus.cache.store import warn_once
 from janus.graphgen.guards import Guard, GuardSet
@@ -310,12 +311,13 @@ class _ImportedGraph:
         self.count = len(outputs)
 
     def __call__(self, *inputs):
-        inputs = [tf.convert_to_tensor(x) for x in inputs]
-        # by the flat signature: the pruned function's structured one never binds, and TF
-        # formats every input (numpy's repr of each array) into the error before falling
-        # back to the flat one -- 65 ms per call for a tree batch's node table
-        return list(self.function._call_with_flat_signature(  # noqa: SLF001
-            [*inputs, *self.handles], {})[:self.count])
+        # the feed hands over tensors of the traced dtypes and shapes (graphgen/calls.py):
+        # called flat, as a graph of this process is (no per-input conversion or binding;
+        # the structured signature would never bind, and TF formats every input into that
+        # error before trying the flat one: 65 ms per call for a tree batch's node table)
+        inputs = [x if type(x) is EagerTensor else tf.convert_to_tensor(x) for x in inputs]
+        return list(self.function._call_flat(  # noqa: SLF001
+            [*inputs, *self.handles], self.function.captured_inputs)[:self.count])
 
 
 def _parse(data: dict) -> dict:

@@ -32,7 +32,7 @@ from janus.cache.store import (CacheBusy, CacheStore, add_counters, current_stor
 log = logging.getLogger("janus.cache")
 _STAT_NUMBERS = ("calls", "graph_calls", "profile_calls", "fallback_calls", "generations",
                  "generation_failures", "time_profiling", "time_generating", "time_graph",
-                 "time_fallback", "time_guards")
+                 "time_fallback", "time_guards", "segmented_calls", "segment_graph_calls")
 
 
 def _copy_counter(counter) -> dict:
@@ -49,6 +49,13 @@ def _stats_snapshot(stats) -> dict:
     snap["guard_failures"] = _copy_counter(stats.guard_failures)
     snap["fallback_reasons"] = _copy_counter(stats.fallback_reasons)
     return snap
+
+
+def _split_summary(state) -> dict | None:
+    """The summary of the function's split at graph breaks (fallback/split_report.py)."""
+    jit = state.ref()
+    segmented = getattr(jit, "segmented", None) if jit is not None else None
+    return segmented.summary() if segmented else None
 
 
 def _delta(now: dict, before: dict) -> dict:
@@ -103,6 +110,7 @@ class _JitState:
         self.last_reasons: dict = {}
         self.gave_up = None
         self.counted_process = False
+        self.split = None  # the last summary of its split at graph breaks written
 
     def stats_now(self):
         jit = self.ref()
@@ -256,6 +264,9 @@ class Recorder:
         spec_state = self._specs.get(id(spec))
         if spec_state is not None and settings.is_enabled():
             spec_state.xla = str(spec.xla)[:200]  # written with the next counter flush
+            if spec.xla.startswith(("on", "off")):  # a decision, kept in the history too
+                self._state(jit).notes.append({"time": time.time(), "event": "xla",
+                                               "spec": spec_state, "reason": spec_state.xla})
 
     def on_generalized(self, jit, old_plan, new_plan) -> None:
         if settings.is_enabled():
@@ -407,7 +418,12 @@ class Recorder:
             except IndexError:
                 break
         reasons = dict(state.last_reasons)
-        if not (delta or spec_deltas or new or notes or state.gave_up or not state.counted_process):
+        split = _split_summary(state)
+        if split == state.split:
+            split = None
+        # (a split changes only with calls, which change the counters: not a reason alone)
+        if not (delta or spec_deltas or new or notes or state.gave_up or
+                not state.counted_process):
             return
         identity = self._identity(state)
         now_time = time.time()
@@ -447,8 +463,11 @@ class Recorder:
                 index.setdefault("last_fallback_reasons", {}).update(reasons)
             if state.gave_up:
                 index["gave_up"] = state.gave_up
+            if split:
+                index["segments"] = split
 
         store.update_index(identity.key, mutate)
+        state.split = split or state.split
         self.index_writes += 1
         state.counted_process = True
         state.snapshot = now

@@ -43,9 +43,11 @@ import numpy as np
 from janus import source as source_mod
 from janus.errors import ConversionError
 from janus.graphgen import host_arrays
+from janus.graphgen.plan import Plan
+from janus.graphgen.tracer import EAGER_TENSOR
 from janus.stats import Stats
 from janus.transform import breaks, liveness, scope, segments
-from janus.fallback import safety
+from janus.fallback import safety, split_report
 from janus.fallback.mixed import MixedRuntime
 from janus.transform.pipeline import convert, fill_locations
 from janus.transform.segments import Split
@@ -53,7 +55,7 @@ from janus.transform.segments import Split
 PLAIN_RUNS = 2
 """Timed plain runs of a segment before its jit takes over (the fastest counts: a first
 run pays TensorFlow's one-time costs)."""
-GRAPH_RUNS = 3
+GRAPH_RUNS = 5
 """Graph runs of a segment before janus decides whether it pays."""
 PAYS = 0.8
 """A segment is kept if its graph call takes at most this fraction of the plain run."""
@@ -71,6 +73,10 @@ MAX_TRIAL_MISSES = 12
 MAX_TRIAL_GENERATIONS = 4
 """Graphs a segment on trial may generate (each a trace) before it runs eagerly."""
 
+_clock = time.thread_time
+"""What segments are timed with: the CPU time of the calling thread, which neither other
+processes' load on a shared machine nor janus's background work (an XLA compilation)
+inflates as they do wall time."""
 make_jit = None
 """The JitFunction class, set by janus.function (which imports this module)."""
 
@@ -91,7 +97,13 @@ class Segment:
         self.graph_runs = 0
         self.misses_when_kept = 0
         self.calls = 0
-        self.structures: set = set()  # of the arguments of its plain runs
+        self.structures: list = []  # of the arguments of its plain runs
+        self.appended = frozenset(i for i, name in enumerate(stretch.inputs)
+                                  if name in stretch.appended)
+        self.trial_plain = float("inf")  # plain runs interleaved with the graph's trial
+        self.trial_plain_runs = 0
+        self.plain_next = False
+        self.array_shapes: dict = {}  # argument index -> shape in the first plain run
 
     def __call__(self, *args):
         self.calls += 1
@@ -112,19 +124,26 @@ class Segment:
             if isinstance(value, np.ndarray) and not host_arrays.supported(value):
                 self.why_eager = "handed a numpy value it cannot feed to a graph"
                 return self.plain(*args)  # a graph would fold its values in
-        start = time.perf_counter()
+        start = _clock()
         if state == "measuring":
             result = self.plain(*args)
-            self.plain_time = min(self.plain_time, time.perf_counter() - start)
-            self.structures.add(_structure(args))
+            self.plain_time = min(self.plain_time, _clock() - start)
+            self.structures.append(_structure(args, self.appended))
+            self._note_array_shapes(args)
             if self.calls >= PLAIN_RUNS:
                 self.state = "graph"
                 if self.plain_time < MIN_PLAIN_S:
                     self.drop(f"too short to pay for a graph call (eager "
                               f"{self.plain_time * 1e3:.3f} ms)")
-                elif len(self.structures) > 1:
-                    self.drop("its inputs change structure between calls (a list's length: "
-                              "each would cost a trace)")
+                elif len(set(self.structures)) > 1:
+                    self._split_off_varying()
+            return result
+        if self.plain_next:  # (on trial: plain and graph runs alternate, timed alike)
+            self.plain_next = False
+            result = self.plain(*args)
+            self.trial_plain = min(self.trial_plain, _clock() - start)
+            self.trial_plain_runs += 1
+            self._decide()
             return result
         stats = self.jit.stats
         before, failures, made = stats.graph_calls, stats.generation_failures, stats.generations
@@ -136,7 +155,7 @@ class Segment:
             error = self.jit.last_trace_error
             # a break once the jit gives up (a known limit at once); until then it may
             # retreat to a more specialized plan that traces
-            line = self.owner.locate(error, self.stretch.name, self.stretch)
+            line = self.owner.locate(error, self.plain.__code__.co_name, self.stretch)
             inside = line is not None and _compound_around(self.stretch.body, line) is not None
             # (before any graph, a failure inside a loop/if/with opens it at once: retrying
             # the whole statement costs a long trace each time)
@@ -144,15 +163,10 @@ class Segment:
                 self._trace_failed(error)
         elif stats.graph_calls > before and stats.generations == made:
             self.owner.stats.segment_graph_calls += 1
-            self.graph_time = min(self.graph_time, time.perf_counter() - start)
+            self.graph_time = min(self.graph_time, _clock() - start)
             self.graph_runs += 1
-            if self.graph_runs >= GRAPH_RUNS:
-                if self.graph_time <= PAYS * self.plain_time:
-                    self.state = "kept"
-                    self.misses_when_kept = _misses(stats)
-                else:
-                    self.drop(f"does not pay (graph {self.graph_time * 1e3:.3f} ms vs "
-                              f"eager {self.plain_time * 1e3:.3f} ms)")
+            self.plain_next = self.trial_plain_runs < GRAPH_RUNS
+            self._decide()
         elif self.jit.unsupported is not None:
             self.drop("no graph: " + _first_line(self.jit.unsupported))
         elif self.state == "graph" and stats.generations >= MAX_TRIAL_GENERATIONS:
@@ -162,6 +176,55 @@ class Segment:
             self.drop(f"no steady graph after {MAX_TRIAL_MISSES} calls that regenerated, "
                       "profiled or ran eagerly")
         return result
+
+    def _note_array_shapes(self, args) -> None:
+        """A numpy argument whose shape changed between the plain runs is fed with those
+        dimensions dynamic from its first graph on (no trace per shape first)."""
+        seed = self.jit.plan_seed
+        for i, value in enumerate(args):
+            if type(value) is np.ndarray:
+                first = self.array_shapes.setdefault(i, value.shape)
+                if len(first) == value.ndim and first != value.shape:
+                    seed = seed.with_dynamic_dims(f"args[{i}]", [
+                        d for d, (a, b) in enumerate(zip(first, value.shape)) if a != b])
+        self.jit.plan_seed = seed
+
+    def _split_off_varying(self) -> None:
+        """Inputs changed structure between the plain runs (a list of numbers or objects
+        whose length changes: each length would cost a trace): in a loop, the statements
+        reading them become breaks, so the rest of the stretch can still be a graph;
+        elsewhere the stretch runs inline."""
+        varying = sorted({self.stretch.inputs[i] for i in range(len(self.stretch.inputs))
+                          if len({s[i] for s in self.structures}) > 1})
+        why = f"reads {', '.join(varying)}: a list whose length changes between calls " \
+              "(each length would cost a trace)"
+        readers = [s for s in self.stretch.body if liveness.reads(s) & set(varying)]
+        # (only inside a loop: a segment run once per call would pay its new traces back
+        # only after hundreds of calls)
+        if self.stretch.in_loop and readers and len(readers) < len(self.stretch.body):
+            for stmt in readers:
+                if isinstance(stmt, segments.COMPOUND):
+                    self.owner.open(stmt.lineno, why)
+                else:
+                    self.owner.add_break(stmt.lineno, why)
+            self.drop(f"split again: {why}")
+        else:
+            self.drop(f"its inputs change structure between calls: {why}")
+
+    def _decide(self) -> None:
+        """Keep the graph or run inline, once both have run `GRAPH_RUNS` times on trial
+        (alternating, so a machine's changing load weighs on both alike)."""
+        if self.state != "graph" or self.graph_runs < GRAPH_RUNS or \
+                self.trial_plain_runs < GRAPH_RUNS:
+            return
+        plain = self.trial_plain
+        self.plain_time = min(self.plain_time, plain)
+        if self.graph_time <= PAYS * plain:
+            self.state = "kept"
+            self.misses_when_kept = _misses(self.jit.stats)
+        else:
+            self.drop(f"does not pay (graph {self.graph_time * 1e3:.3f} ms vs "
+                      f"eager {plain * 1e3:.3f} ms)")
 
     def _guard_failed(self) -> None:
         """An in-graph guard on an `if` that leaves the loop failed again: the branch
@@ -194,12 +257,13 @@ class Segment:
 
     def _trace_failed(self, exc) -> None:
         """A trace failed at one of the segment's lines: that line is a break."""
-        line = self.owner.locate(exc, self.stretch.name, self.stretch)
+        line = self.owner.locate(exc, self.plain.__code__.co_name, self.stretch)
         if line is None:
             if self.jit.unsupported is not None:
                 self.drop("no graph: " + _first_line(self.jit.unsupported))
             return
-        compound = _compound_around(self.stretch.body, line)
+        compound = _compound_at(self.stretch.body, line) or \
+            _compound_around(self.stretch.body, line)
         if compound is not None:  # open it: its parts get segments of their own
             self.owner.open(compound.lineno)
             self.drop(f"a trace failed at line {line}, inside the statement at line "
@@ -266,11 +330,22 @@ _WHERE = re.compile(r":(\d+)\]\s*$")
 _LOCATED = re.compile(r"(\S+) \((.+):(\d+)\): ")
 
 
-def _structure(args) -> tuple:
+def _structure(args, appended: frozenset = frozenset()) -> tuple:
     """The types of `args`, with the lengths of lists, tuples and dicts (a change of
-    these makes a specialized graph trace again)."""
-    return tuple((type(a), len(a)) if isinstance(a, (list, tuple, dict)) else type(a)
-                 for a in args)
+    these makes a specialized graph trace again), except for lists the segment only
+    appends to (`appended`: their length is no assumption) and lists of eager tensors of
+    one dtype (a graph takes them stacked, of any length)."""
+    return tuple(_structure_of(a, i in appended) for i, a in enumerate(args))
+
+
+def _structure_of(value, appended: bool):
+    if not isinstance(value, (list, tuple, dict)) or appended and type(value) is list:
+        return type(value)
+    if type(value) is list and value and all(type(v) is EAGER_TENSOR for v in value):
+        dtypes = {v.dtype for v in value}
+        if len(dtypes) == 1:
+            return (list, "tensors", dtypes.pop())
+    return (type(value), len(value))
 
 
 def _misses(stats) -> int:
@@ -285,6 +360,16 @@ def _compound_around(stmts: list, line: int):
         last = getattr(stmt, "end_lineno", stmt.lineno) or stmt.lineno
         if isinstance(stmt, segments.COMPOUND) and stmt.lineno < line <= last:
             return stmt
+    return None
+
+
+def _compound_at(stmts: list, line: int):
+    """The compound statement of `stmts` (or nested in them) whose header is at `line`: a
+    trace failing there (a loop's converted body is a function of its own, so the loop's
+    frame points at its header) opens it rather than making the whole loop a break."""
+    for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
+        if isinstance(node, segments.COMPOUND) and node.lineno == line:
+            return node
     return None
 
 
@@ -439,7 +524,9 @@ class Segmented:
 
     def _segment(self, stretch: segments.Stretch) -> Segment:
         node = stretch.function(self.node)
-        key = f"{stretch.inputs}{stretch.outputs}\n" + ast.unparse(gast.gast_to_ast(node))
+        named = copy.copy(node)
+        named.name = "segment"  # (its index changes when an earlier stretch runs inline)
+        key = f"{stretch.inputs}{stretch.outputs}\n" + ast.unparse(gast.gast_to_ast(named))
         seg = self._segments.get(key)
         if seg is None:
             plain = self._compile(node, {})
@@ -451,6 +538,8 @@ class Segmented:
             seg = self._segments[key] = Segment(self, stretch, plain,
                                                 make_jit(plain, **self.jit_options))
             seg.jit.segment_of = self
+            seg.jit.plan_seed = Plan(append_only=frozenset(
+                f"args[{i}]" for i in sorted(seg.appended)))
         seg.stretch = stretch
         return seg
 
@@ -528,7 +617,8 @@ class Segmented:
         split = cls(fn, dict(jit.options), jit.stats, jit)
         line = split.locate(jit.last_trace_error, fn.__code__.co_name)
         if line is not None and line != fn.__code__.co_firstlineno:
-            compound = _compound_around(split.node.body, line)
+            compound = _compound_at(split.node.body, line) or \
+                _compound_around(split.node.body, line)
             if compound is not None:  # open it: the failing line may do in a part of it
                 split.open(compound.lineno)
             else:
@@ -539,24 +629,11 @@ class Segmented:
             split.whole_failed = reason_of(jit.unsupported or jit.last_trace_error)
         return split
 
-    def report(self) -> list[str]:
-        """Lines for explain: the breaks and the segments."""
-        lines = [f"graph breaks ({len(self.breaks)}), split {self.splits + 1} time(s):"]
-        for line in sorted(self.breaks):
-            b = self.breaks[line]
-            lines.append(f"  break at line {line}: {b.reason}" + (f"  `{b.text}`" if b.text
-                                                                    else ""))
-        for line in sorted(self.opened):
-            why = self.open_reasons.get(line, "a trace failed inside it")
-            lines.append(f"  opened the statement at line {line}: {why}  "
-                         f"`{self.info.line(line)}`")
-        for seg in self.segments:
-            lines.append("  " + seg.describe())
-        for seg in self._segments.values():
-            s = seg.stretch
-            if seg.state == "eager" and (s.first_line, s.last_line) in self.inline:
-                lines.append(f"  lines {s.first_line}-{s.last_line} run inline: {seg.why_eager}")
-        for (first, last), why in self.inline_reasons.items():
-            lines.append(f"  lines {first}-{last} run inline: {why}")
-        return lines
+    def summary(self) -> dict:
+        """The split as a JSON-able dict (see janus/fallback/split_report.py)."""
+        with self._lock:
+            return split_report.summarize(self)
 
+    def report(self) -> list[str]:
+        """Lines for explain: the breaks, the segments, what runs inline and why."""
+        return split_report.lines(self.summary())

@@ -33,7 +33,9 @@ def in_replica_context() -> bool:
 
 
 def context_key() -> tuple:
-    """The distribution context a graph traced now would assume."""
+    """The distribution context a graph traced now would assume: () without a strategy,
+    else (id(strategy), in its cross-replica context); `key and not key[1]`: a call in a
+    replica context (`in_replica_context`)."""
     if not tf.distribute.has_strategy():
         return ()
     return (id(tf.distribute.get_strategy()), tf.distribute.in_cross_replica_context())

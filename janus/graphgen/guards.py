@@ -171,10 +171,8 @@ class GuardSet:
                 continue
             lines.append(f"        g = {index}")
             if guard.kind == "aliases":
-                names = ", ".join(value_of(source) for source, _ in guard.expected)
-                env[f"E{index}"] = tuple(cls for _, cls in guard.expected)
-                env["same_objects"] = same_objects
-                lines.append(f"        if not same_objects(({names},), E{index}): return {index}")
+                test = _aliases_test([(value_of(source), cls) for source, cls in guard.expected])
+                lines.append(f"        if not ({test}): return {index}")
                 continue
             var = value_of(guard.source)
             const = f"E{index}"
@@ -190,26 +188,51 @@ class GuardSet:
         return code, env["check"]
 
 
-def aliases_guard(sources: list[Source], objects: list) -> Guard | None:
-    """The guard that the tensors read from `sources` are the same objects exactly where
-    they were in the trace (`objects`): `acc = x` makes both one graph input and a tape
-    over one differentiates the other; two different tensors are two inputs."""
-    if len(sources) < 2:
+def aliases_guard(objects: list[tuple[list[Source], tuple]]) -> Guard | None:
+    """The guard that tensors read in a trace are one object exactly where they were
+    (`objects`: per tensor object, the sources it was read from and its (dtype, shape)):
+    `acc = x` makes both one graph input and a tape over one differentiates the other;
+    two different tensors are two inputs. Only reads that could be one object on a
+    later call are checked: an object read twice, and objects whose tensor guards could
+    both hold for one tensor (`float32[4]` and `int32[]` never do). None if nothing is."""
+    kept = [sources for k, (sources, spec) in enumerate(objects)
+            if len(sources) > 1 or any(_may_be_one(spec, other) for j, (_, other)
+                                       in enumerate(objects) if j != k)]
+    if sum(len(sources) for sources in kept) < 2:
         return None
-    classes: dict[int, int] = {}
-    expected = tuple((source, classes.setdefault(id(obj), len(classes)))
-                     for source, obj in zip(sources, objects))
-    return Guard("aliases", sources[0], expected)
+    expected = tuple((source, cls) for cls, sources in enumerate(kept) for source in sources)
+    return Guard("aliases", expected[0][0], expected)
 
 
-def same_objects(values: tuple, classes: tuple) -> bool:
-    """Whether values[i] is values[j] exactly when classes[i] == classes[j]."""
-    first: dict[int, int] = {}
-    seen: dict[int, int] = {}
-    for value, cls in zip(values, classes):
-        if first.setdefault(cls, id(value)) != id(value) or seen.setdefault(id(value), cls) != cls:
-            return False
-    return True
+def _may_be_one(a: tuple, b: tuple) -> bool:
+    """Whether one tensor could satisfy both (dtype, shape) guards (None: any size)."""
+    (dtype_a, shape_a), (dtype_b, shape_b) = a, b
+    return dtype_a == dtype_b and len(shape_a) == len(shape_b) and \
+        all(x is None or y is None or x == y for x, y in zip(shape_a, shape_b))
+
+
+_PAIRWISE = 4  # up to this many distinct objects: `is not` tests, beyond: one set of ids
+
+
+def _aliases_test(reads: list) -> str:
+    """The test of an aliases guard on guard variables (`[(var, class), ...]`): reads[i]
+    is reads[j] exactly when their classes are equal. Each read is its class's first
+    read (`v3 is v1`), and the classes' first reads are distinct objects (`v1 is not
+    v2`, or `len({id(v1), ...}) == n` for many): inline, no call."""
+    firsts: dict[int, str] = {}
+    tests = []
+    for var, cls in reads:
+        if type(cls) is not int or not var.isidentifier():
+            raise ValueError(f"not an aliases read: {var!r:.50}, {cls!r:.50}")
+        first = firsts.setdefault(cls, var)
+        if first != var:
+            tests.append(f"{var} is {first}")
+    distinct = list(firsts.values())
+    if len(distinct) <= _PAIRWISE:
+        tests += [f"{a} is not {b}" for i, a in enumerate(distinct) for b in distinct[i + 1:]]
+    else:
+        tests.append(f"len({{{', '.join(f'id({v})' for v in distinct)}}}) == {len(distinct)}")
+    return " and ".join(tests) or "True"
 
 
 def _test(guard: Guard, var: str, const: str, type_name: str, dtype_name: str,
@@ -228,22 +251,27 @@ def _test(guard: Guard, var: str, const: str, type_name: str, dtype_name: str,
         return f"len({var}) == {const}"
     if kind == "keys":
         return f"list({var}) == {const}"
-    if kind == "tensor":
+    if kind == "tensor":  # (`_datatype_enum()`: ~15x cheaper than comparing DTypes)
         dtype, shape = guard.expected
-        env[dtype_name] = tf.as_dtype(dtype)
-        return (f"type({var}) is EagerTensor and {var}.dtype == {dtype_name} and "
+        env[dtype_name] = tf.as_dtype(dtype).as_datatype_enum
+        return (f"type({var}) is EagerTensor and {var}._datatype_enum() == {dtype_name} and "
                 + _shape_test(var, shape))
     if kind == "array":  # a numpy array fed to a segment (host_arrays.py)
         dtype, shape = guard.expected
         env[dtype_name] = np.dtype(dtype)
         env["ndarray"] = np.ndarray
+        if any(d is None for d in _dims(shape)):  # (dynamic dims: any length there)
+            test = " and ".join([f"len(s) == {len(shape)}"] + [
+                f"s[{i}] == {int(d)}" for i, d in enumerate(_dims(shape)) if d is not None])
+            return (f"type({var}) is ndarray and {var}.dtype == {dtype_name} and "
+                    f"(lambda s: {test})({var}.shape)")
         return (f"type({var}) is ndarray and {var}.dtype == {dtype_name} and "
                 f"{var}.shape == {_array_shape(shape)}")
     if kind == "tensor_list":
         dtype, shape = guard.expected
-        env[dtype_name] = tf.as_dtype(dtype)
+        env[dtype_name] = tf.as_dtype(dtype).as_datatype_enum
         return (f"type({var}) is list and len({var}) > 0 and all(type(e) is EagerTensor"
-                f" and e.dtype == {dtype_name} and {_shape_test('e', shape)} "
+                f" and e._datatype_enum() == {dtype_name} and {_shape_test('e', shape)} "
                 f"for e in {var})")
     raise ValueError(f"unknown guard kind {kind}")
 

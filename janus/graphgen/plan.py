@@ -63,10 +63,11 @@ class Plan:
         return lines or ["fully specialized"]
 
 
-def plan_from_profile(profile) -> Plan:
+def plan_from_profile(profile, seed: Plan = Plan()) -> Plan:
     """Generalize what already varied while profiling: tensor dims of the arguments,
-    list lengths, tensor-valued branches that went both ways."""
-    plan = Plan()
+    list lengths, tensor-valued branches that went both ways (starting from `seed`: a list
+    known to be only appended to stays so, not fed as a stacked tensor)."""
+    plan = seed
     signatures = profile.signatures
     if len(signatures) >= 2:
         first = signatures[0]
@@ -89,6 +90,8 @@ def _compare(plan: Plan, a, b, expr: str) -> Plan:
         dims = [i for i, (p, q) in enumerate(zip(a[2], b[2])) if p != q]
         return plan.with_dynamic_dims(expr, dims) if dims else plan
     if a[0] == "list" and b[0] == "list":
+        if expr in plan.append_only:
+            return plan
         if a[1] != b[1] and a[2] and b[2] and all(x[0] == "tensor" for x in a[2] + b[2]):
             specs = {(x[1], len(x[2])) for x in a[2] + b[2]}
             if len(specs) == 1:

@@ -19,6 +19,7 @@ from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
 from janus.graphgen.sources import Source, arg, environment, kwarg
 from janus.graphgen.tracer import Tracer, VaryingRole
+from janus.graphgen.values import FedScalarMisuse
 from janus.recursion.subgraph import SubGraph
 from janus.recursion.table import compile_builder
 
@@ -151,6 +152,17 @@ def _code(source) -> str:
     return source.code()
 
 
+def _fed_scalar_misuse(exc: BaseException):
+    """The FedScalarMisuse behind `exc` (raised by user code, wrapped by TF), if any."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, FedScalarMisuse):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
              env: tuple, expected_inputs: list) -> Specialization:
     """Trace `converted` on this call's arguments under `plan` into a graph."""
@@ -193,12 +205,19 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 concrete = function.get_concrete_function()
         except VaryingRole:
             pass
-        except Exception:  # noqa: BLE001 - retried below, or raised
-            if not promoted:
-                raise
-            # feeding these roles failed (an index, a count...): their values stay guarded
-            plan, promoted = plan.with_kept(promoted), set()
-            continue
+        except Exception as exc:  # noqa: BLE001 - retried below, or raised
+            misuse = _fed_scalar_misuse(exc)
+            if promoted:
+                # feeding these roles failed (an index, a count...): their values stay guarded
+                plan, promoted = plan.with_kept(promoted), set()
+                continue
+            if misuse is not None and plan.scalars:
+                # a number the ladder fed is used as a count (`range(depth)`): it stays
+                # guarded, one graph per value, and the plan remembers (no second failure)
+                known = misuse.role in plan.scalars
+                plan = plan.with_kept({misuse.role} if known else plan.scalars)
+                continue
+            raise
         new_roles = tracer.varying_roles - plan.scalars
         if new_roles and promotions < _MAX_PROMOTIONS:
             promotions += 1

@@ -83,10 +83,10 @@ class Tracer:
         # id(placeholder) -> source, for tensor arguments/heap tensors read as they are: a
         # graph handing one back unchanged hands back that very object (see heap.skeleton)
         self.tensor_inputs: dict[int, Source] = {}
-        # every source a tensor object was read from, in order, with the object: which of
-        # them are one object is an assumption (guards.aliases_guard)
-        self.tensor_reads: dict[str, tuple] = {}
-        self.tensor_objects: dict[int, Source] = {}  # id(eager tensor) -> first source
+        # id(eager tensor) -> (the tensor, its spec, every source it was read from, first
+        # first): one object read through two paths is one graph input, and which reads
+        # are one object is an assumption (guards.aliases_guard)
+        self.tensor_objects: dict[int, tuple[object, tuple, list[Source]]] = {}
         self.graph = None  # the graph being traced (set by `bind_inputs`)
         self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph
         self.used_inputs: list = []
@@ -133,9 +133,10 @@ class Tracer:
             self.guards[key] = Guard(kind, source, expected, where)
 
     def aliases_guard(self):
-        """The guard on which tensor reads were one object (None if fewer than two)."""
-        reads = list(self.tensor_reads.values())
-        return aliases_guard([s for s, _ in reads], [v for _, v in reads])
+        """The guard on which tensor reads were one object (None if no two reads could
+        be one object on a later call)."""
+        return aliases_guard([(sources, spec) for _, spec, sources in
+                              self.tensor_objects.values()])
 
     def is_static(self, value) -> bool:
         """Values a graph can hand back as they are (modules, functions, library objects);
@@ -171,8 +172,12 @@ class Tracer:
         if isinstance(value, EAGER_TENSOR):
             shape = self.plan.tensor_shape(source.expr, tuple(value.shape))
             spec = (value.dtype.name, shape)
-            self.tensor_reads.setdefault(source.expr, (source, value))
-            first = self.tensor_objects.setdefault(id(value), source)
+            read = self.tensor_objects.get(id(value))
+            if read is None:
+                read = self.tensor_objects[id(value)] = (value, spec, [source])
+            elif all(s.expr != source.expr for s in read[2]):
+                read[2].append(source)
+            first = read[2][0]
             if first.expr != source.expr:   # one object read through two paths: one input
                 return self.import_value(value, first)
             self.guard("tensor", source, spec)
@@ -180,7 +185,7 @@ class Tracer:
             self.tensor_inputs[id(tensor)] = source
             return tensor
         if self.host_arrays and host_arrays.supported(value):
-            spec = (value.dtype.name, tuple(value.shape))
+            spec = (value.dtype.name, self.plan.tensor_shape(source.expr, tuple(value.shape)))
             self.guard("array", source, spec)
             proxy = host_arrays.HostArray(self.input(source, "tensor", spec), value.dtype)
             self._imported(proxy, source)
@@ -196,7 +201,7 @@ class Tracer:
                     self.guard("number", source, type(value))
                     dtype = "float64" if type(value) is float else "int64"
                     return SymbolicScalar(self.input(source, "tensor", (dtype, ())),
-                                          type(value))
+                                          type(value), source.role)
             self.guard("value", source, value)
             return value
         if isinstance(value, types.ModuleType) or isinstance(value, (types.FunctionType, type,
@@ -271,11 +276,9 @@ class Tracer:
             self._imported(proxy, source)
             self.copy_sources[id(proxy)] = source
             return proxy
-        if self.plan.is_dynamic_list(source.expr) and value and \
-                all(isinstance(v, EAGER_TENSOR) for v in value):
-            first = value[0]
-            shape = self.plan.tensor_shape(source.expr + "[*]", tuple(first.shape))
-            spec = (first.dtype.name, shape)
+        spec = self._stackable(value, source)
+        if spec is not None:
+            shape = spec[1]
             self.guard("tensor_list", source, spec)
             stacked = self.input(source, "stack", (spec[0], (None,) + tuple(shape)))
             result = DynamicList(stacked)
@@ -288,6 +291,22 @@ class Tracer:
         self._imported(copy, source)
         self.copy_sources[id(copy)] = source
         return copy
+
+    def _stackable(self, value: list, source: Source):
+        """(dtype, shape) of a dynamic list fed as one stacked tensor, or None: every item
+        must be an eager tensor of the first one's dtype and fit its planned shape, or the
+        list is imported item by item (its tensor_list guard would reject this very call)."""
+        if not (self.plan.is_dynamic_list(source.expr) and value and
+                all(isinstance(v, EAGER_TENSOR) for v in value)):
+            return None
+        first = value[0]
+        shape = self.plan.tensor_shape(source.expr + "[*]", tuple(first.shape))
+        for item in value:
+            dims = tuple(item.shape)
+            if item.dtype != first.dtype or len(dims) != len(shape) or any(
+                    want is not None and want != have for want, have in zip(shape, dims)):
+                return None
+        return first.dtype.name, shape
 
     def _imported(self, value, source: Source) -> None:
         self.imported.add(id(value))

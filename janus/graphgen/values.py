@@ -120,6 +120,15 @@ class AppendOnlyList(_NotAPythonValue):
         return self
 
 
+class FedScalarMisuse(ConversionError):
+    """A fed Python number used where only a constant works (a count, an index, a
+    condition outside a test): its role (when known) stays guarded and the trace is redone."""
+
+    def __init__(self, reason: str, role: str | None):
+        super().__init__(reason)
+        self.role = role
+
+
 class SymbolicScalar:
     """A Python int/float whose value changes from call to call, fed as a scalar tensor.
 
@@ -132,9 +141,10 @@ class SymbolicScalar:
 
     __array_ufunc__ = None  # numpy scalars/arrays defer to the reflected method below
 
-    def __init__(self, tensor, kind: type):
+    def __init__(self, tensor, kind: type, role: str | None = None):
         self.tensor = tensor
         self.kind = kind
+        self.role = role  # the fed role it was read from (None once computed with)
 
     @staticmethod
     def _dtype(kind):
@@ -189,11 +199,12 @@ class SymbolicScalar:
     __hash__ = object.__hash__
 
     def __bool__(self):
-        raise ConversionError("a Python number that changes per call is used as a condition "
-                              "outside an `if`/`while` test")
+        raise FedScalarMisuse("a Python number that changes per call is used as a condition "
+                              "outside an `if`/`while` test", self.role)
 
     def __index__(self):
-        raise ConversionError("a Python int that changes per call is used as an index or count")
+        raise FedScalarMisuse("a Python int that changes per call is used as an index or "
+                              "count", self.role)
 
     __int__ = __float__ = __index__
 

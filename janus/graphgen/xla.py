@@ -16,11 +16,12 @@ Then:
    with ops whose behavior XLA changes (stateful random ops draw other numbers;
    assertions, prints and numeric checks are dropped) are not compiled.
 2. Meanwhile the plain graph keeps serving every call.
-3. Once compiled, real calls alternate between both variants, `ROUNDS` timed each (after
-   one untimed call each); XLA is kept when its fastest call is at least `MIN_GAIN`
-   faster than the plain graph's, else the plain graph serves again
-   (`spec.xla` says what was decided and why; the graph cache and `janus cache
-   list/show` record it).
+   The compiler thread runs at a lower priority (`NICE`) so that the calls it
+   serves keep their speed on a busy machine.
+3. Once compiled, real calls alternate between both variants and XLA is kept only
+   where it is clearly faster; a kept variant is measured again later, and turned off
+   (with a warning) when it no longer is (graphgen/xla_trial.py). `spec.xla` says what
+   was decided and why; the graph cache and `janus cache list/show` record it.
 
 A call under a gradient tape always runs the plain graph (its gradient is TF's). An XLA
 call that fails turns XLA off for the specialization and the call reruns on the plain
@@ -44,9 +45,8 @@ from janus.graphgen import calls
 
 MIN_CALLS = 3       # graph calls before a specialization counts as stable
 MIN_GRAPH_SECONDS = 0.002  # graphs quicker than this per call: XLA cannot pay for itself
-ROUNDS = 4          # timed real calls per variant before the decision
-MIN_GAIN = 1.03     # XLA must be at least this much faster to be kept
 MAX_PENDING = 8     # compilations waiting at a time (later candidates try again later)
+NICE = 10           # the compiler thread's priority, lower than the callers' by this much
 
 _UNSAFE_OPS = {"Assert", "CheckNumerics", "CheckNumericsV2", "Print", "PrintV2",
                "EnsureShape"}
@@ -92,6 +92,7 @@ class XlaVariant:
         self.concrete = tf.function(compiled, input_signature=specs, autograph=False,
                                     jit_compile=True).get_concrete_function()
         self.plain = concrete
+        self.watch = None  # once kept: its recent calls (graphgen/xla_trial.py)
 
     def call(self, inputs: list):
         if record.could_possibly_record():  # a tape watches: TF's gradient of the plain graph
@@ -113,64 +114,6 @@ class XlaVariant:
                 flat.append(capture)
         self.concrete._call_flat(flat, [])
         del copies
-
-
-class _Runner:
-    """One trial call on the XLA variant, shaped like a Specialization for `_run_graph`."""
-
-    def __init__(self, spec, variant: XlaVariant):
-        self.spec, self.variant = spec, variant
-        self.feed, self.effects, self.result = spec.feed, spec.effects, spec.result
-
-    def call(self, inputs: list):
-        return self.variant.call(inputs)
-
-
-class XlaTrial:
-    """Once compiled, real calls alternate between the XLA variant and the plain graph,
-    `ROUNDS` each, all timed under the same conditions (the plain graph's calls while the
-    compiler ran would not be: it competes for the cores)."""
-
-    def __init__(self, variant: XlaVariant):
-        self.variant = variant
-        self.times = {"xla": [], "plain": []}
-        self.untimed = {"xla": 1, "plain": 1}  # each variant's first call warms it up
-        self.compiled = True  # compiled in the background before the trial starts
-        self.turn = "xla"
-
-    def runner(self, spec):
-        return _Runner(spec, self.variant) if self.turn == "xla" else spec
-
-    def record(self, seconds: float) -> None:
-        if self.untimed[self.turn]:
-            self.untimed[self.turn] -= 1
-        else:
-            self.times[self.turn].append(seconds)
-        self.turn = "plain" if self.turn == "xla" else "xla"
-
-    @property
-    def done(self) -> bool:
-        return min(len(t) for t in self.times.values()) >= ROUNDS
-
-    def conclude(self, spec) -> None:
-        """Keep the faster variant in `spec` and note the decision. Each variant's fastest
-        call counts: the load of a shared machine only ever slows calls down."""
-        xla, plain = (min(self.times[k]) for k in ("xla", "plain"))
-        gain = plain / xla
-        if gain >= MIN_GAIN:
-            spec.accelerated = self.variant
-            spec.xla = f"on ({gain:.2f}x faster than without, measured on real calls)"
-        else:
-            spec.xla = f"off (XLA was {gain:.2f}x the speed without it, on real calls)"
-        spec.trial = None
-
-
-
-def failed(spec, exc: BaseException) -> None:
-    """An XLA call of `spec` failed (trial or kept): the plain graph serves from now on."""
-    spec.xla = f"off (failed: {type(exc).__name__}: {str(exc).splitlines()[0][:120]})" \
-        if str(exc) else f"off (failed: {type(exc).__name__})"
-    spec.trial = spec.accelerated = None
 
 
 class _Compiler:
@@ -199,6 +142,7 @@ class _Compiler:
         return True
 
     def _run(self) -> None:
+        _lower_priority()
         while True:
             job = self._queue.get()
             if job is None:
@@ -248,6 +192,19 @@ class _Compiler:
                 return False
             time.sleep(0.01)
         return True
+
+
+def _lower_priority() -> None:
+    """Lower the calling thread's priority by `NICE` (on Linux a thread has its own;
+    elsewhere this would lower the whole process's, so it is left alone)."""
+    if not hasattr(os, "setpriority") or not hasattr(threading, "get_native_id") or \
+            not os.uname().sysname == "Linux":
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + NICE))
+    except OSError:
+        pass
 
 
 compiler = _Compiler()

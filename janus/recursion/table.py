@@ -31,6 +31,28 @@ def _path(path) -> str:
     return "n." + path
 
 
+def _case_tests(c: int, case: Case, env: dict, singletons: bool = False) -> list[str]:
+    """The Python tests that node `n` is of case `c`: its tested attributes' types or
+    values and its inputs' types (expected values go into `env`; `singletons`: None and
+    bools are tested with one `is`)."""
+    tests = []
+    for k, (path, expected) in enumerate(case.tests):
+        read = _path(path)
+        if isinstance(expected, tuple) and expected[:1] == ("type",):
+            env[f"T{c}_{k}"] = expected[1]
+            tests.append(f"type({read}) is T{c}_{k}")
+        elif singletons and (expected is None or type(expected) is bool):
+            env[f"V{c}_{k}"] = expected
+            tests.append(f"{read} is V{c}_{k}")
+        else:
+            env[f"V{c}_{k}"] = expected
+            tests.append(f"type({read}) is type(V{c}_{k}) and {read} == V{c}_{k}")
+    for k, (path, kind) in enumerate(case.inputs):
+        env[f"I{c}_{k}"] = kind
+        tests.append(f"type({_path(path)}) is I{c}_{k}")
+    return tests
+
+
 def compile_visitor(cases: list[Case]):
     """`visit(node) -> (case index, children, inputs)`, the case tests compiled into one
     Python function (this runs for every node of every call). Only checked attribute
@@ -38,18 +60,7 @@ def compile_visitor(cases: list[Case]):
     lines = ["def visit(n):"]
     env = {"NoCase": NoCase, "CASES": cases}
     for c, case in enumerate(cases):
-        tests = []
-        for k, (path, expected) in enumerate(case.tests):
-            read = _path(path)
-            if isinstance(expected, tuple) and expected[:1] == ("type",):
-                env[f"T{c}_{k}"] = expected[1]
-                tests.append(f"type({read}) is T{c}_{k}")
-            else:
-                env[f"V{c}_{k}"] = expected
-                tests.append(f"type({read}) is type(V{c}_{k}) and {read} == V{c}_{k}")
-        for k, (path, kind) in enumerate(case.inputs):
-            env[f"I{c}_{k}"] = kind
-            tests.append(f"type({_path(path)}) is I{c}_{k}")
+        tests = _case_tests(c, case, env)
         children = "".join(f"{_path(p)}, " for p in case.children)
         inputs = "".join(f"{_path(p)}, " for p, _ in case.inputs)
         lines.append("    try:")
@@ -72,21 +83,7 @@ def compile_builder(cases: list[Case]):
             "            return i", "        c = -1"]
     state = ["    ids = {}", "    level = []", "    ncase = []", "    keep = []"]
     for c, case in enumerate(cases):
-        tests = []
-        for k, (path, expected) in enumerate(case.tests):
-            read = _path(path)
-            if isinstance(expected, tuple) and expected[:1] == ("type",):
-                env[f"T{c}_{k}"] = expected[1]
-                tests.append(f"type({read}) is T{c}_{k}")
-            elif expected is None or type(expected) is bool:  # singletons: one `is`
-                env[f"V{c}_{k}"] = expected
-                tests.append(f"{read} is V{c}_{k}")
-            else:
-                env[f"V{c}_{k}"] = expected
-                tests.append(f"type({read}) is type(V{c}_{k}) and {read} == V{c}_{k}")
-        for k, (path, kind) in enumerate(case.inputs):
-            env[f"I{c}_{k}"] = kind
-            tests.append(f"type({_path(path)}) is I{c}_{k}")
+        tests = _case_tests(c, case, env, singletons=True)
         reads = [f"x{k} = {_path(p)}" for k, p in enumerate(case.children)] + \
             [f"y{k} = {_path(p)}" for k, (p, _) in enumerate(case.inputs)]
         state.append(f"    M{c} = []")

@@ -67,6 +67,8 @@ class Stretch:
     body: list
     first_line: int
     last_line: int
+    appended: frozenset = frozenset()  # inputs it only appends to (`xs.append(v)`)
+    in_loop: bool = False  # inside a loop of the function (called many times per call)
 
     def function(self, template: gast.FunctionDef) -> gast.FunctionDef:
         """The segment as a function definition (located at the user's lines)."""
@@ -241,6 +243,14 @@ class _Splitter:
         return isinstance(value, types.ModuleType) and \
             any(value is m or value.__name__.startswith(m.__name__ + ".") for m in _HOST_MODULES)
 
+    def _only_optimizer_steps(self, stmts) -> bool:
+        """Whether the only calls `stmts` make (besides builtins/numpy) are
+        `optimizer.apply_gradients(...)`: a graph of its own would trace the update again."""
+        calls = [n for n in scope.walk_own_scope(stmts)
+                 if isinstance(n, gast.Call) and not self._host_call(n.func)]
+        return bool(calls) and all(isinstance(c.func, gast.Attribute) and
+                                   c.func.attr == "apply_gradients" for c in calls)
+
     # -- splitting a block
     def _block(self, stmts, defined, after, in_loop):
         """`stmts` with stretches outlined; `defined`: names surely bound before them;
@@ -311,6 +321,11 @@ class _Splitter:
             for s in stmts:
                 self.python.append((s.lineno, "its segment's graph did not pay"))
             return stmts
+        if self._only_optimizer_steps(stmts):
+            for s in stmts:
+                self.python.append((s.lineno, "an optimizer step only (the Python between "
+                                    "segments runs it as one graph)"))
+            return stmts
         ops = breaks_mod.op_count(stmts, self.env, self.locals, self._host_call)
         if ops is not None and ops < TINY_OPS:
             for s in stmts:
@@ -342,7 +357,8 @@ class _Splitter:
         index = len(self.stretches)
         stretch = Stretch(index, f"{self.fn.name}__segment_{index}", sorted(needed),
                           sorted(outputs), stmts, stmts[0].lineno,
-                          max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts))
+                          max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts),
+                          appended_only(stmts, needed - written), in_loop)
         self.stretches.append(stretch)
         call = gast.Call(func=gast.Subscript(value=_load(self.segs),
                                              slice=gast.Constant(value=index, kind=None),
@@ -392,6 +408,25 @@ class _Splitter:
                         self.forced[id(stmt)] = "creates a gradient tape used outside the segment"
                         changed = True
         return changed
+
+
+_APPENDS = frozenset(("append", "extend"))
+
+
+def appended_only(stmts: list, names: set[str]) -> frozenset:
+    """Those of `names` that `stmts` only append to: every use is `name.append(...)` or
+    `name.extend(...)` (and no nested function sees it). A segment handed such a list
+    neither reads its items nor its length, so its length is no assumption of the graph."""
+    uses: dict[str, int] = {}
+    appends: dict[str, int] = {}
+    for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
+        if isinstance(node, gast.Name) and node.id in names:
+            uses[node.id] = uses.get(node.id, 0) + 1
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+                node.func.attr in _APPENDS and isinstance(node.func.value, gast.Name) and \
+                node.func.value.id in names and len(node.args) == 1 and not node.keywords:
+            appends[node.func.value.id] = appends.get(node.func.value.id, 0) + 1
+    return frozenset(n for n, k in appends.items() if uses.get(n) == k)
 
 
 def _assign(name: str, value: int, where) -> gast.Assign:

@@ -44,3 +44,7 @@ def test_the_xla_decision_is_recorded_and_shown(cache_dir):
     shown = run_main(["--cache-dir", str(cache_dir), "cache", "show", sid])
     assert shown.returncode == 0, shown
     assert f"  xla:       {spec.xla}" in shown.stdout
+    function = run_main(["--cache-dir", str(cache_dir), "cache", "show", "cell"])
+    assert function.returncode == 0, function
+    assert f"      xla: {spec.xla}" in function.stdout  # under its specialization's line
+    assert f"  xla: {spec.xla} [specialization {sid}]" in function.stdout  # in the history

@@ -191,7 +191,8 @@ def _break(monkeypatch, where):
         real = GuardSet._compile
         monkeypatch.setattr(GuardSet, "_compile", staticmethod(lambda *a: (real(*a)[0], boom)))
     elif where == "generation":
-        monkeypatch.setattr(function, "generate", boom)
+        from janus import generation
+        monkeypatch.setattr(generation, "generate", boom)
     elif where == "conversion":
         monkeypatch.setattr(function, "convert", boom)
     elif where == "warm start":

@@ -165,6 +165,7 @@ def test_heap_effects_and_errors_keep_plain_order(keep_graphs):
 
 def test_segments_that_do_not_pay_run_eagerly(monkeypatch):
     monkeypatch.setattr(segmented, "PAYS", 0.0)  # nothing pays: every segment is dropped
+    monkeypatch.setattr(segmented, "GRAPH_RUNS", 2)
     jitted = janus.jit(episode, segments=True)
     stats = assert_same(episode, [(_obs(k), 3) for k in range(8)], make_state=Agent,
                         jitted=jitted)

@@ -819,6 +819,27 @@ def alias_input(g):
     return lines
 
 
+@rule(0.5)
+def alias_arguments(g):
+    """A helper called with one tensor twice or with two (by `flag`/`n`, which the calls
+    change; one of another dtype, which can never be the same object): which arguments
+    are one object is an assumption of the helper's own graphs (a callee jitted on its
+    own) and of the aliases guard; `is` and a tape over one argument observe it."""
+    if not any(h.startswith("def pair_tape") for h in g.helpers):
+        g.helpers.append(
+            "def pair_tape(a, b):\n"
+            "    with tf.GradientTape() as tape:\n"
+            "        tape.watch(a)\n"
+            "        y = tf.reduce_sum(tf.tanh(a) * tf.cast(b, a.dtype))\n"
+            "    ga = tape.gradient(y, a)\n"
+            "    return a is b, (tf.zeros_like(a) if ga is None else ga)\n")
+    same, gr = g.fresh("same"), g.fresh("gr")
+    other = g.choice(["x if flag else acc", "acc if n % 2 else x", "xs[0] if xs else x",
+                      "x if flag else tf.cast(tf.round(acc), tf.int32)"])
+    return [f"{same}, {gr} = pair_tape(x, {other})", f"if {same}:", "    k += 1",
+            f"acc = acc + {gr} * 0.1"]
+
+
 # -- graph breaks known from the source (issue 10: segments on by default) ----------------
 
 @rule(0.6, eager=True)
@@ -850,3 +871,58 @@ def graph_break_update_loop(g):
             f"    s.hist.append(round(float({y}), 3))",
             f"    if tf.reduce_sum(tf.cast(x, tf.float32)) * V0 > {g.choice(['0.0', '1.0', '-1.0'])}:",
             "        break"]
+
+
+# -- growing per-step lists handed across segments, loops opened by a failed trace -----
+
+@rule(0.6, max_depth=1, eager=True)
+def graph_break_growing_lists(g):
+    """An RL-style rollout: per-step lists that grow (tensors only appended to, floats,
+    then read after the loop), a numpy array whose length changes between calls fed to
+    the next stretch (segments: append-only lists, stacked lists, dynamic numpy dims)."""
+    i, p, a = g.fresh("i"), g.fresh("p"), g.fresh("a")
+    lp, rw, ret = g.fresh("lp"), g.fresh("rw"), g.fresh("ret")
+    rng = _host_rng(g)
+    return [f"{lp}, {rw} = [], []",
+            f"for {i} in range({g.choice(['n % 3 + 1', 'n % 4 + 2', '3'])}):",
+            f"    {p} = tf.nn.softmax(tf.stack([tf.reduce_sum(tf.cast(acc, tf.float32)), "
+            f"tf.reduce_mean(tf.cast(x, tf.float32))]))",
+            f"    {a} = int({rng}.choice(2, p={p}.numpy() / {p}.numpy().sum()))",
+            f"    {lp}.append(tf.math.log({p}[{a}] + 1e-3) * 1.0 + 0.5)",
+            f"    {rw}.append(float({a}) + 0.5)",
+            f"{ret} = np.cumsum(np.array({rw}, dtype=np.float32)[::-1])[::-1]",
+            f"acc = acc + tf.cast(tf.reduce_sum(tf.stack({lp}) * {ret}) * 0.01, acc.dtype)",
+            f"s.hist.append(len({rw}))"]
+
+
+@rule(0.5, max_depth=1, eager=True)
+def graph_break_loop_opened(g):
+    """A loop whose body calls a host helper that janus finds unconvertible only while
+    tracing (it iterates a numpy array): the trace fails inside the loop's segment, the
+    loop is opened (runs in Python) and its body split around the helper."""
+    i = g.fresh("i")
+    if not any(h.startswith("def host_walk") for h in g.helpers):
+        g.helpers.append("HOST_ARR = np.array([0.5, -0.25, 1.0], dtype=np.float32)\n\n\n"
+                         "def host_walk(s, v):\n    total = 0.0\n"
+                         "    for e in HOST_ARR:\n        total = total + float(e) * v\n"
+                         "    return total\n")
+    return [f"for {i} in range({g.choice(['2', 'n % 3 + 1'])}):",
+            "    acc = acc * 0.5 + tf.cast(tf.reduce_sum(tf.tanh(tf.cast(x, tf.float32))), "
+            "acc.dtype)",
+            f"    acc = acc + host_walk(s, float({i}) * 0.1)",
+            "    acc = acc * 0.9 + 0.1"]
+
+
+@rule(0.7, max_depth=1)
+def count_and_factor(g):
+    """Python numbers that change per call in two roles: a loop count (`range(...)`, stays
+    guarded once feeding it fails) and a factor (fed as a scalar tensor), read from the
+    argument `n`, the state's counter and a list item's attribute."""
+    i, c = g.fresh("i"), g.fresh("c")
+    count = g.choice(["n % 3 + 1", "s.count % 3", "n"])
+    factor = g.choice(["float(s.count) * 0.1", "n * 0.25", "s.total * 0.5 + 0.1"])
+    return [f"{c} = {factor}",
+            f"for {i} in range({count}):",
+            f"    acc = acc * 0.5 + {c} * {g.texpr()}",
+            "s.count = s.count + 1",
+            f"s.total = s.total + {c}"]

@@ -53,3 +53,29 @@ def test_python_float_argument_that_changes_is_fed_not_baked():
         x = tf.constant([1.0, 2.0])
         np.testing.assert_allclose(jitted(x, lr).numpy(), scaled(x, lr).numpy(), rtol=1e-6)
     assert janus.stats(jitted).generations <= 3
+
+
+def stacked(x, depth, scale):
+    h = x
+    for _ in range(depth):     # a count: cannot be fed, one graph per value
+        h = tf.tanh(h) * scale  # a factor: fed
+    return h
+
+
+def test_a_changing_count_stays_guarded_and_the_function_keeps_its_graphs():
+    """`depth` changes per call and is a loop count: feeding it fails once, then it stays
+    guarded (a graph per value) while `scale` is fed; janus never gives up on the function
+    (CI saw 8 threads give up on such a function after three failed generations)."""
+    jitted = janus.jit(stacked, max_specializations=4)
+    rng = np.random.default_rng(0)
+    for i in range(40):
+        x = tf.constant(rng.normal(size=(2, 3)), tf.float32)
+        depth, scale = [1, 2, 3, 1, 3, 2][i % 6], float(rng.uniform(0.5, 1.5))
+        np.testing.assert_allclose(jitted(x, depth, scale).numpy(),
+                                   stacked(x, depth, scale).numpy(), rtol=1e-5)
+    stats = janus.stats(jitted)
+    assert not jitted.unsupported
+    assert stats.generation_failures <= 1
+    assert stats.graph_calls >= 25
+    plans = [line for spec in jitted.specializations for line in spec.plan.describe()]
+    assert any("stays guarded" in line for line in plans)

@@ -6,7 +6,7 @@ import pytest
 import tensorflow as tf
 
 import janus
-from janus.graphgen import xla
+from janus.graphgen import xla, xla_trial
 
 
 @pytest.fixture(autouse=True)
@@ -46,6 +46,18 @@ def test_xla_is_on_by_default_decides_and_results_stay_equal():
         np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
 
 
+def _call_until_decided(jitted, w, decision: str):
+    """Call (comparing with eager) until the XLA decision starts with `decision`."""
+    spec = None
+    for i in range(60):
+        _call_and_compare(jitted, w, i)
+        assert xla.compiler.wait_idle(120)
+        spec = jitted.specializations[0] if jitted.specializations else None
+        if spec is not None and spec.xla.startswith(decision):
+            break
+    return spec
+
+
 class Trainer:
     def __init__(self):
         self.w = tf.Variable(np.full((8, 8), 0.05, np.float32))
@@ -64,7 +76,7 @@ def test_compiling_in_the_background_never_touches_the_real_variables():
     and janus have made exactly the same updates."""
     plain, jitted_model = Trainer(), Trainer()
     jitted = janus.jit(Trainer.step)
-    for i in range(xla.MIN_CALLS + 2 * xla.ROUNDS + 8):
+    for i in range(xla.MIN_CALLS + 2 * xla_trial.ROUNDS + 8):
         x = tf.ones([2, 8]) * (i % 3)
         np.testing.assert_allclose(jitted(jitted_model, x).numpy(), plain.step(x).numpy(),
                                    rtol=1e-5)
@@ -86,21 +98,18 @@ def test_random_ops_are_not_compiled():
     assert spec.xla.startswith("off (not tried") and "Random" in spec.xla
 
 
-def test_off_by_config(monkeypatch):
-    monkeypatch.setattr(janus.config, "xla", False)
+@pytest.mark.parametrize("setting", ["config off", "graph too quick to gain"])
+def test_not_tried(monkeypatch, setting):
+    if setting == "config off":
+        monkeypatch.setattr(janus.config, "xla", False)
+    else:
+        monkeypatch.setattr(xla, "MIN_GRAPH_SECONDS", 10.0)
     w = tf.constant(np.full((8, 8), 0.05, np.float32))
     jitted = janus.jit(cell)
     for i in range(xla.MIN_CALLS + 5):
-        jitted(w, tf.ones([2, 8]) * i, tf.ones([2, 8]))
-    assert all(spec.xla == "" and spec.trial is None for spec in jitted.specializations)
-
-
-def test_graphs_too_quick_to_gain_are_not_compiled(monkeypatch):
-    monkeypatch.setattr(xla, "MIN_GRAPH_SECONDS", 10.0)
-    w = tf.constant(np.full((8, 8), 0.05, np.float32))
-    jitted = janus.jit(cell)
-    for i in range(xla.MIN_CALLS + 5):
-        jitted(w, tf.ones([2, 8]) * i, tf.ones([2, 8]))
+        h, x = tf.ones([2, 8]) * i, tf.ones([2, 8])
+        np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
+    assert jitted.specializations and jitted.stats.graph_calls >= xla.MIN_CALLS
     assert all(spec.xla == "" and spec.trial is None for spec in jitted.specializations)
 
 
@@ -115,7 +124,10 @@ def test_dynamic_shapes_are_not_tried():
     assert dynamic and all(spec.xla == "" and spec.trial is None for spec in dynamic)
 
 
-def test_a_failing_xla_call_falls_back_to_the_plain_graph(monkeypatch):
+@pytest.mark.parametrize("when", ["on trial", "kept"])
+def test_a_failing_xla_call_falls_back_to_the_plain_graph(monkeypatch, when):
+    """The failing XLA call reruns on the plain graph (nothing was written), and XLA
+    stays off for the specialization."""
     w = tf.constant(np.full((8, 8), 0.05, np.float32))
     jitted = janus.jit(cell)
     for i in range(janus.config.profile_calls + xla.MIN_CALLS):
@@ -123,31 +135,17 @@ def test_a_failing_xla_call_falls_back_to_the_plain_graph(monkeypatch):
     assert xla.compiler.wait_idle(120)
     spec = jitted.specializations[0]
     assert spec.trial is not None, spec.xla
+    if when == "kept":
+        spec.accelerated, spec.trial, spec.xla = spec.trial.variant, None, "on (forced)"
 
     def broken(self, inputs):
         raise tf.errors.InternalError(None, None, "injected XLA failure")
     monkeypatch.setattr(xla.XlaVariant, "call", broken)
-    h, x = tf.ones([2, 8]) * 3, tf.ones([2, 8])
-    np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
-    assert spec.xla.startswith("off (failed: InternalError") and spec.trial is None
-
-
-def test_a_failing_kept_xla_variant_is_dropped(monkeypatch):
-    w = tf.constant(np.full((8, 8), 0.05, np.float32))
-    jitted = janus.jit(cell)
-    for i in range(janus.config.profile_calls + xla.MIN_CALLS):
-        jitted(w, tf.ones([2, 8]) * i, tf.ones([2, 8]))
-    assert xla.compiler.wait_idle(120)
-    spec = jitted.specializations[0]
-    spec.accelerated, spec.trial, spec.xla = spec.trial.variant, None, "on (forced)"
-
-    def broken(self, inputs):
-        raise tf.errors.InternalError(None, None, "injected XLA failure")
-    monkeypatch.setattr(xla.XlaVariant, "call", broken)
-    h, x = tf.ones([2, 8]) * 3, tf.ones([2, 8])
-    np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
-    assert spec.accelerated is None and spec.xla.startswith("off (failed: InternalError")
-    np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
+    for i in range(2):
+        h, x = tf.ones([2, 8]) * (3 + i), tf.ones([2, 8])
+        np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
+        assert spec.xla.startswith("off (failed: InternalError")
+        assert spec.trial is None and spec.accelerated is None
 
 
 def test_which_ops_keep_a_graph_from_xla(monkeypatch):
@@ -156,3 +154,53 @@ def test_which_ops_keep_a_graph_from_xla(monkeypatch):
     assert xla.unsafe_ops({"StatefulUniform", "RandomStandardNormal", "Assert", "PrintV2",
                            "MatMul"}) == ["Assert", "PrintV2", "RandomStandardNormal",
                                           "StatefulUniform"]
+
+
+def _fake_timings(monkeypatch, clock: dict):
+    """Graph calls 'take' clock["xla"] or clock["plain"] seconds, whichever variant ran
+    (the decision logic sees these instead of measured times: no timed test); a list
+    is a sequence of times, its last one repeating."""
+    real = xla_trial.after_call
+
+    def seconds(kind):
+        value = clock[kind]
+        return (value.pop(0) if len(value) > 1 else value[0]) if isinstance(value, list) \
+            else value
+    monkeypatch.setattr(xla_trial, "after_call", lambda spec, trial, used_xla, _: real(
+        spec, trial, used_xla, seconds("xla" if used_xla else "plain")))
+
+
+def _call_and_compare(jitted, w, i):
+    h, x = tf.ones([2, 8]) * (i % 5), tf.ones([2, 8])
+    np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("xla_seconds", [0.010, 0.0102, 0.012,
+                                         [0.012, 0.012, 0.005, 0.012]])  # one lucky call
+def test_xla_not_clearly_faster_is_never_kept(monkeypatch, xla_seconds):
+    _fake_timings(monkeypatch, {"xla": xla_seconds, "plain": 0.010})
+    w = tf.constant(np.full((8, 8), 0.05, np.float32))
+    jitted = janus.jit(cell)
+    spec = _call_until_decided(jitted, w, "off")
+    assert spec.xla.startswith("off (XLA was") and spec.accelerated is None, spec.xla
+    for i in range(10):  # decided for good: no new trial
+        _call_and_compare(jitted, w, i)
+    assert spec.trial is None and spec.accelerated is None
+
+
+def test_a_kept_variant_later_measured_slower_is_turned_off_loudly(monkeypatch):
+    clock = {"xla": 0.005, "plain": 0.010}
+    _fake_timings(monkeypatch, clock)
+    w = tf.constant(np.full((8, 8), 0.05, np.float32))
+    jitted = janus.jit(cell)
+    spec = _call_until_decided(jitted, w, "on")
+    assert spec.xla.startswith("on (2.00x faster") and spec.accelerated is not None, spec.xla
+    clock["xla"] = 0.020  # the machine changed: XLA is now slower
+    with pytest.warns(janus.JanusWarning, match="XLA turned off"):
+        for i in range(xla_trial.WATCH + 2 + 2 * xla_trial.EARLY_ROUNDS):
+            _call_and_compare(jitted, w, i)
+    assert spec.accelerated is None and spec.trial is None
+    assert spec.xla.startswith("off (XLA was 0.50x") and "turned off" in spec.xla
+    for i in range(xla_trial.RECHECK_AFTER // 20):  # off for good, results unchanged
+        _call_and_compare(jitted, w, i)
+    assert spec.accelerated is None and spec.trial is None

@@ -8,7 +8,7 @@ import pytest
 import tensorflow as tf
 
 import janus
-from janus import function as janus_function
+from janus import generation as janus_generation
 from tests.differential import assert_same
 
 
@@ -38,8 +38,8 @@ def sometimes_numpy(x, flag):
 @pytest.mark.parametrize("fn", [with_numpy_function, with_numpy_value, with_float])
 def test_no_trace_when_every_profiled_call_was_refused(fn, monkeypatch):
     traces = []
-    original = janus_function.generate
-    monkeypatch.setattr(janus_function, "generate",
+    original = janus_generation.generate
+    monkeypatch.setattr(janus_generation, "generate",
                         lambda *a, **k: traces.append(1) or original(*a, **k))
     # (segments off: with them a break known from the source is decided at the first call,
     # before any profiling; this tests the profiler's own refusal records)
@@ -62,8 +62,8 @@ def test_host_randomness_runs_plainly():
 
 def test_a_refusal_on_some_profiled_calls_only_still_traces(monkeypatch):
     traces = []
-    original = janus_function.generate
-    monkeypatch.setattr(janus_function, "generate",
+    original = janus_generation.generate
+    monkeypatch.setattr(janus_generation, "generate",
                         lambda *a, **k: traces.append(1) or original(*a, **k))
     stats = assert_same(sometimes_numpy, [(tf.ones([3]), flag) for flag in
                                           (True, False, False, False, False)])

@@ -1,0 +1,171 @@
+"""How a `JitFunction` makes graphs: tracing a specialization (or loading a recorded
+one), and moving its plan up the generalization ladder when guards keep failing.
+
+A mixin of `janus.function.JitFunction`; it uses that class's state (profile, plan,
+specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_warn_once`).
+"""
+from __future__ import annotations
+
+import time
+
+from janus import cache, events, ladder
+from janus.config import Config
+from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
+from janus.fallback import safety
+from janus.graphgen import distribute
+from janus.graphgen.sources import evaluate
+from janus.graphgen.specialize import generate
+from janus.profiler import describe_value
+from janus.transform import convert
+
+
+class Generation:
+    """Tracing specializations and generalizing the plan (see the module docstring)."""
+
+    # -- generating a graph
+    def _generate_unlocked(self, args, kwargs, cfg: Config):
+        """Trace a new specialization (holding the busy slot, not the lock)."""
+        try:
+            spec = self._generate(args, kwargs, cfg)
+        finally:
+            self._release()
+        if isinstance(spec, _Eager):
+            return spec
+        if spec is None:
+            return self._unsupported() if self.unsupported else \
+                _Eager(FallbackCategory.UNSUPPORTED, self.last_failure_reason)
+        return spec
+
+    def _generate(self, args, kwargs, cfg: Config):
+        converted = convert(self.fn)
+        context = distribute.context_key()
+        with self._lock:
+            recorded, self._warm_graph = self._warm_graph, None
+        if recorded is not None and not context:  # records assume no tf.distribute strategy
+            from janus.cache import portable
+            start = time.perf_counter()
+            try:
+                spec = portable.load(recorded, args, kwargs, self._env(args, kwargs),
+                                     self._next_id, self.plan, converted)
+            except Exception as exc:  # noqa: BLE001 - generate instead
+                self.report_internal("loading a recorded graph", exc, give_up=False)
+                spec = None
+            with self._lock:
+                self.stats.time_generating += time.perf_counter() - start
+                if spec is not None:
+                    self._next_id += 1
+                    self.specializations.insert(0, spec)
+                    self.last_decision = "graph loaded from the cache"
+                    events.emit("generated", self, spec)
+                    return spec
+        refused = self.profile.certain_refusal()
+        if refused is not None:  # every profiled call did something a graph refuses:
+            reason, (function, filename, lineno) = refused  # do not trace
+            with self._lock:
+                self._generation_failed(ConversionError(
+                    reason, function=function, filename=filename, lineno=lineno), cfg)
+            return None
+        start = time.perf_counter()
+        try:
+            spec = generate(self._next_id, converted, self.plan, self.profile, args, kwargs,
+                            self._env(args, kwargs), self._expected_inputs)
+        except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
+            internal = None
+            if safety.raised_by_janus(exc):  # a bug, not a limit: say so (tests raise it)
+                internal = self.report_internal("tracing a graph", exc, give_up=False)
+            with self._lock:
+                self._generation_failed(safety.known_limit(exc), cfg)
+            return internal
+        finally:
+            with self._lock:
+                self.stats.time_generating += time.perf_counter() - start
+        spec.context = context
+        if spec.collective_strategy is not None:  # (also when profiling was skipped)
+            self.profile.collective_strategy = spec.collective_strategy
+        with self._lock:
+            if spec.plan != self.plan:  # the trace fed values it found varying (by role)
+                self._generalize(spec.plan)
+            self._next_id += 1
+            self.stats.generations += 1
+            self._expected_inputs = spec.inputs
+            self.specializations.insert(0, spec)
+            events.emit("generated", self, spec)
+        return spec
+
+    def _generation_failed(self, exc: Exception, cfg: Config):
+        self.stats.generation_failures += 1
+        self.last_trace_error = exc
+        self.last_failure_reason = safety.explain_exception(exc, self.fn)
+        events.emit("generation_failed", self, self.last_failure_reason)
+        if cache.abandoned_warm_start(self):
+            return  # the warm-start profile did not fit: profile afresh
+        retreated = bool(self.plan_history)
+        if retreated:  # the general graph failed: back to the more specialized plan
+            self.blocked_plans.add(self.plan)
+            self.plan = self.plan_history.pop()
+        if self.stats.generation_failures >= cfg.max_generation_failures or \
+                isinstance(exc, ConversionError) and not retreated and \
+                not self.specializations:
+            self.unsupported = exc if isinstance(exc, ConversionError) else \
+                safety.Reason(self.last_failure_reason)
+            self._warn_once("giveup", f"janus gives up on {self.__qualname__} and runs it "
+                            f"eagerly from now on: {self.last_failure_reason}")
+            events.emit("gave_up", self, self.last_failure_reason)
+
+    def _record_failure(self, spec, guard, actual: str):
+        self.failure_counts[guard.key] += 1
+        spec.failures[guard.describe()] += 1
+        self._count(self.stats.guard_failures, guard.describe())
+        self.failures.append((guard.describe(), actual))
+        events.emit("guard_failed", self, spec, guard, actual)
+        return self.failure_counts[guard.key]
+
+    def _host_guard_failed(self, spec, guard, args, kwargs, cfg):
+        try:
+            value = evaluate(guard.source, *self._env(args, kwargs))
+            actual = repr(describe_value(value))
+        except Exception as exc:  # noqa: BLE001
+            value, actual = None, f"unreadable ({type(exc).__name__})"
+        count = self._record_failure(spec, guard, actual)
+        # A Python number that changed once (a step counter, a decayed rate) most likely
+        # keeps changing: it becomes a tensor input at once, not after a second graph.
+        number = guard.kind == "value" and type(guard.expected) in (int, float)
+        if count >= (1 if number else cfg.failures_to_generalize):
+            plan = ladder.next_plan(self.plan, guard, value, spec)
+            if plan is None or plan == self.plan or plan in self.blocked_plans:
+                plan = self._number_to_feed(spec, guard, args, kwargs)
+            self._generalize(plan)
+
+    def _number_to_feed(self, spec, failed, args, kwargs):
+        """The failed guard cannot generalize (a count kept guarded): a later number guard
+        of the same specialization that fails on this call may (`range(depth) * scale`:
+        `depth` stays, `scale` is fed), instead of one graph per value of both."""
+        env = self._env(args, kwargs)
+        for guard in spec.guards.guards:
+            if guard is failed or guard.kind != "value" or \
+                    type(guard.expected) not in (int, float):
+                continue
+            try:
+                value = evaluate(guard.source, *env)
+            except Exception:  # noqa: BLE001 - an unreadable source fails the check too
+                continue
+            if type(value) is type(guard.expected) and value == guard.expected:
+                continue
+            plan = ladder.next_plan(self.plan, guard, value, spec)
+            if plan is not None and plan != self.plan and plan not in self.blocked_plans:
+                return plan
+        return None
+
+    def _in_graph_guard_failed(self, spec, guard, cfg):
+        count = self._record_failure(spec, guard, f"{not guard.expected}")
+        if count >= cfg.failures_to_generalize:
+            self._generalize(self.plan.with_general_branch(guard.key[1:]))
+            if spec in self.specializations:
+                self.specializations.remove(spec)
+
+    def _generalize(self, plan):
+        if plan is None or plan == self.plan or plan in self.blocked_plans:
+            return
+        self.plan_history = (self.plan_history + [self.plan])[-self.config.max_plan_history:]
+        events.emit("generalized", self, self.plan, plan)
+        self.plan = plan

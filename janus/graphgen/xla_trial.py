@@ -1,0 +1,176 @@
+"""Deciding, on real calls, whether a specialization keeps its XLA variant
+(graphgen/xla.py compiles it; this module only measures and decides).
+
+A trial alternates real calls between the XLA variant and the plain graph: one untimed
+call each, then `ROUNDS` timed rounds in the order x p p x x p p x ... (each round is
+one call of each, adjacent, so a change of the machine's load hits both alike). XLA is
+kept only when it is at least `MIN_GAIN` faster by two robust measures at once:
+
+- the ratio of the medians of all timed calls (plain / XLA), and
+- the median of the per-round ratios (plain_i / XLA_i).
+
+Anything else, a tie included, keeps the plain graph: a variant that measured slower
+is never kept. A trial ends early once every timed XLA call was slower than every
+timed plain call (`EARLY_ROUNDS` rounds at least).
+
+A kept variant is watched: its recent calls (`WATCH` of them) are compared with the
+plain graph's median of the last trial, and it is measured again by a new trial when
+they are slower, or after `RECHECK_AFTER` calls (doubling each time). At most
+`MAX_RECHECKS` such trials run per specialization; one that finds XLA no longer faster
+turns it off for good, which `after_call` reports so the caller warns.
+
+`verdict` is pure (times in, decision out): tests feed it made-up timings.
+"""
+from __future__ import annotations
+
+import collections
+import statistics
+
+ROUNDS = 6          # timed rounds (one call of each variant) before the decision
+EARLY_ROUNDS = 2    # rounds after which a clear loss ends the trial
+MIN_GAIN = 1.05     # XLA is kept only when at least this much faster (both measures)
+WATCH = 8           # recent calls of a kept variant compared with the plain graph
+RECHECK_AFTER = 200  # calls of a kept variant before it is measured again (doubles)
+MAX_RECHECKS = 3    # trials after the first, per specialization
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.3g} ms"
+
+
+def verdict(xla: list[float], plain: list[float]) -> tuple[bool, float, str]:
+    """(keep XLA, its gain, the decision as text) from the timed calls of a trial;
+    `xla[i]` and `plain[i]` are round i's calls."""
+    rounds = min(len(xla), len(plain))
+    if rounds == 0:
+        return False, 0.0, "off (no timed calls)"
+    xla_median, plain_median = statistics.median(xla), statistics.median(plain)
+    paired = statistics.median(p / x if x > 0 else float("inf")
+                               for x, p in zip(xla[:rounds], plain[:rounds]))
+    gain = min(plain_median / xla_median if xla_median > 0 else float("inf"), paired)
+    measured = (f"median {_ms(xla_median)} with XLA vs {_ms(plain_median)} without, "
+                f"{rounds} interleaved rounds of real calls")
+    if gain >= MIN_GAIN:
+        return True, gain, f"on ({gain:.2f}x faster than without: {measured})"
+    return False, gain, (f"off (XLA was {gain:.2f}x the speed without it, under the "
+                         f"{MIN_GAIN:.2f}x required: {measured})")
+
+
+class _Runner:
+    """One trial call on the XLA variant, shaped like a Specialization for the caller."""
+
+    def __init__(self, spec, variant):
+        self.spec, self.variant = spec, variant
+        self.feed, self.effects, self.result = spec.feed, spec.effects, spec.result
+
+    def call(self, inputs: list):
+        return self.variant.call(inputs)
+
+
+class XlaTrial:
+    """Real calls alternating between the XLA variant and the plain graph (see the
+    module docstring); `recheck` is the number of trials before this one."""
+
+    def __init__(self, variant, recheck: int = 0):
+        self.variant = variant
+        self.recheck = recheck
+        self.times: dict[str, list[float]] = {"xla": [], "plain": []}
+        self.untimed = {"xla": 1, "plain": 1}  # each variant's first call warms it up
+        self.turn = "xla"
+        self._timed = 0  # timed calls so far (drives the x p p x order)
+
+    def runner(self, spec):
+        """What this call runs: the XLA variant, or `spec` itself (its plain graph)."""
+        return _Runner(spec, self.variant) if self.turn == "xla" else spec
+
+    def record(self, kind: str, seconds: float) -> None:
+        """A call of `kind` ("xla" or "plain", what `runner` chose) took `seconds`: note
+        it and choose the next one. A call that was not this turn's (another thread's,
+        started before the turn changed) does not count."""
+        if kind != self.turn:
+            return
+        if self.untimed[self.turn]:
+            self.untimed[self.turn] -= 1
+            self.turn = "plain" if self.turn == "xla" else "xla"
+            return
+        self.times[self.turn].append(seconds)
+        self._timed += 1
+        self.turn = "xla" if self._timed % 4 in (0, 3) else "plain"
+
+    @property
+    def done(self) -> bool:
+        xla, plain = self.times["xla"], self.times["plain"]
+        rounds = min(len(xla), len(plain))
+        if rounds >= ROUNDS:
+            return True
+        return rounds >= EARLY_ROUNDS and len(xla) == len(plain) and min(xla) > max(plain)
+
+    def conclude(self, spec) -> bool:
+        """Keep the faster variant in `spec` and note the decision; True when a kept
+        variant was turned off by this (re)check."""
+        keep, _, text = verdict(self.times["xla"], self.times["plain"])
+        spec.trial = None
+        if keep:
+            spec.accelerated = self.variant
+            self.variant.watch = _Watch(statistics.median(self.times["plain"]),
+                                        self.recheck, RECHECK_AFTER * 2 ** self.recheck)
+            spec.xla = text if not self.recheck else \
+                f"{text[:-1]}; measured again {self.recheck}x)"
+            return False
+        spec.accelerated = None
+        if self.recheck:
+            spec.xla = f"{text[:-1]}; measured again after it was kept: turned off)"
+            return True
+        spec.xla = text
+        return False
+
+
+class _Watch:
+    """A kept variant's recent call times, against the plain graph's last median."""
+
+    def __init__(self, plain_median: float, rechecks: int, calls_left: int):
+        self.plain_median = plain_median
+        self.rechecks = rechecks
+        self.calls_left = calls_left
+        self.recent: collections.deque = collections.deque(maxlen=WATCH)
+
+    def due(self, seconds: float) -> bool:
+        """Note one call; True when the variant should be measured again."""
+        self.calls_left -= 1
+        self.recent.append(seconds)
+        if self.rechecks >= MAX_RECHECKS:
+            return False
+        slower = len(self.recent) == WATCH and \
+            statistics.median(self.recent) > self.plain_median
+        return slower or self.calls_left <= 0
+
+
+def after_call(spec, trial, used_xla: bool, seconds: float) -> str:
+    """Bookkeeping after a graph call of `spec` that took `seconds` (under the jit's
+    lock; `trial` is the one the call ran under, if any; `used_xla` whether it ran the
+    XLA variant). Returns "decided" when
+    `spec.xla` changed, "dropped" when a kept variant was turned off by a new
+    measurement (the caller warns), else ""."""
+    if trial is not None:
+        if spec.trial is not trial:
+            return ""  # concluded or failed meanwhile
+        trial.record("xla" if used_xla else "plain", seconds)
+        if not trial.done:
+            return ""
+        return "dropped" if trial.conclude(spec) else "decided"
+    variant = spec.accelerated
+    watch = getattr(variant, "watch", None)
+    if used_xla and watch is not None and watch.due(seconds):
+        spec.accelerated = None  # the trial's plain turns run the plain graph
+        spec.trial = XlaTrial(variant, recheck=watch.rechecks + 1)
+        spec.xla = f"measuring again (kept before: {spec.xla})"
+        return "decided"
+    return ""
+
+
+def failed(spec, exc: BaseException) -> None:
+    """An XLA call of `spec` failed (trial or kept): the plain graph serves from now on."""
+    first = (str(exc).splitlines() or [""])[0][:120]
+    spec.xla = f"off (failed: {type(exc).__name__}: {first})" if first else \
+        f"off (failed: {type(exc).__name__})"
+    spec.trial = spec.accelerated = None
