@@ -32,10 +32,10 @@ from janus.config import Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError)
 from janus.fallback import agreement, heap, mixed, safety, segmented
-from janus.fallback.mixed import MixedRuntime
+from janus.fallback.mixed import MixedRunner
 from janus.generation import Generation
 from janus.graphgen.plan import Plan, plan_from_profile
-from janus.graphgen import distribute, xla, xla_trial
+from janus.graphgen import calls, distribute, xla, xla_trial
 from janus.graphgen.specialize import Specialization
 from janus.profiler import Profile, profile_call
 from janus.recursion.table import NoCase
@@ -79,6 +79,7 @@ class JitFunction(Generation):
         self.plan: Plan | None = None
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
+        self._mixed_runner = None  # the converted code run mixed (made at first need)
         self.failure_counts: collections.Counter = collections.Counter()
         self.failures: collections.deque = collections.deque(maxlen=64)
         self.internal_errors: collections.deque = collections.deque(maxlen=16)
@@ -296,6 +297,7 @@ class JitFunction(Generation):
         except Exception as exc:  # noqa: BLE001 - nothing ran yet
             return self._eager(args, kwargs, self.report_internal("feeding the graph", exc))
         start = time.perf_counter()
+        calls.note_graph_run()
         with safety.interrupts_held():  # Ctrl-C: all of the call's effects or none
             try:
                 results = runner.call(inputs)
@@ -442,11 +444,14 @@ class JitFunction(Generation):
             if mode == "mixed" and self.config.mixed and \
                     step.category is FallbackCategory.UNSUPPORTED:
                 # Converted code exists: run it eagerly, its callees as their own graphs.
-                converted = self._converted_quietly()
-                if converted is not None:
-                    mixed_fn = converted.instantiate(MixedRuntime.for_function(converted))
-                    return safety.run_watched(self, "running mixed",
-                                              lambda: mixed_fn(*args, **kwargs), args, kwargs)
+                runner = self._mixed_runner
+                if runner is None:
+                    converted = self._converted_quietly()
+                    if converted is not None:
+                        runner = self._mixed_runner = MixedRunner(
+                            self, converted, "running mixed", self.fn)
+                if runner is not None:
+                    return runner(*args, **kwargs)
             return self.fn(*args, **kwargs)
         finally:
             with self._lock:

@@ -2,6 +2,8 @@
 specialization fits or which guard fails."""
 from __future__ import annotations
 
+from janus.fallback.mixed import PLAIN_AFTER
+
 
 def explain(jit, args: tuple, kwargs: dict) -> str:
     """The explanation of one JitFunction (called under its lock)."""
@@ -26,6 +28,11 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
         lines.append(f"  split at graph breaks: {jit.stats.segmented_calls} calls, "
                      f"{jit.stats.segment_graph_calls} segment graph runs")
         lines += ["  " + line for line in jit.segmented.report()]
+    runners = [getattr(jit, "_mixed_runner", None),
+               getattr(getattr(jit, "segmented", None), "runner", None)]
+    if any(getattr(r, "plain", False) for r in runners):
+        lines.append("  runs as it is, without janus's hooks: no graph ran in its first "
+                     f"{PLAIN_AFTER} calls run mixed (callees as their own graphs)")
     for spec in jit.specializations:
         lines.append("  " + spec.describe().replace("\n", "\n  "))
     for what, actual in list(jit.failures)[-5:]:

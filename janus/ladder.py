@@ -8,6 +8,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.graphgen.plan import Plan
+from janus.tensors import is_tensor
 
 
 def next_plan(plan: Plan, guard, value, spec):
@@ -20,7 +21,7 @@ def next_plan(plan: Plan, guard, value, spec):
         # every value of the same role (this field of every item of the container) at once
         role = guard.source.role
         return None if role in plan.kept else plan.with_scalar(role)
-    if guard.kind == "tensor" and tf.is_tensor(value) and hasattr(value, "shape"):
+    if guard.kind == "tensor" and is_tensor(value) and hasattr(value, "shape"):
         dtype, shape = guard.expected
         if value.dtype.name == dtype and len(value.shape) == len(shape):
             dims = [i for i, (a, b) in enumerate(zip(shape, value.shape)) if a != b]
@@ -30,11 +31,11 @@ def next_plan(plan: Plan, guard, value, spec):
         if value.dtype.name == dtype and value.ndim == len(shape):
             dims = [i for i, (a, b) in enumerate(zip(shape, value.shape)) if a != b]
             return plan.with_dynamic_dims(expr, dims)
-    if guard.kind == "tensor_list" and isinstance(value, list) and value and tf.is_tensor(value[0]):
+    if guard.kind == "tensor_list" and isinstance(value, list) and value and is_tensor(value[0]):
         dtype, shape = guard.expected
         dims = [i for i, (a, b) in enumerate(zip(shape, value[0].shape)) if a != b]
         return plan.with_dynamic_dims(expr + "[*]", dims)
     if guard.kind == "len" and isinstance(value, list) and value and \
-            all(tf.is_tensor(v) for v in value):
+            all(is_tensor(v) for v in value):
         return plan.with_dynamic_list(expr)
     return None

@@ -18,6 +18,7 @@ from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.sources import Source
 from janus.graphgen.sources import evaluate as _evaluate
 from janus.graphgen.values import DynamicList, SymbolicScalar
+from janus.tensors import is_tensor
 
 
 def evaluate(source: Source, args: tuple, kwargs: dict, globals_: dict, cells: tuple):
@@ -51,7 +52,7 @@ def skeleton(value, outputs: Outputs, tracer):
         return ("scalar", outputs.add(value.tensor), value.kind)
     if isinstance(value, tf.Variable):
         return ("const", value)
-    if tf.is_tensor(value):
+    if is_tensor(value):
         if hasattr(value, "numpy"):  # an eager tensor captured at trace time
             return ("const", value)
         source = tracer.tensor_inputs.get(id(value))

@@ -14,7 +14,9 @@ from typing import Callable
 
 import tensorflow as tf
 
+from janus.fallback import safety
 from janus.fallback.safety import EffectWatch
+from janus.graphgen import calls
 from janus.transform.runtime import Runtime, user_function
 
 make_jit: Callable | None = None
@@ -42,6 +44,42 @@ class MixedRuntime(EffectWatch, _Mixed):
     """Plain semantics, callees through their own jit; counts effects (see safety.py)."""
 
     callees_watched = False
+
+
+PLAIN_AFTER = 8
+"""Calls in a row of a function run mixed in which no graph ran, before it runs plainly."""
+
+
+class MixedRunner:
+    """`converted` run mixed for `jit` — until it shows that mixing does not pay.
+
+    Mixing pays when a callee runs as a graph (its own jit, an optimizer update);
+    the hooks it costs on every call, attribute store and loop of the function do
+    not. A function none of whose first `PLAIN_AFTER` calls ran a graph (a numpy
+    environment's `step`, a host helper) runs as it is from then on: plain Python,
+    the reference itself, without the hooks.
+    """
+
+    def __init__(self, jit, converted, phase: str, fn=None):
+        self.jit, self.phase = jit, phase
+        self.fn = fn if fn is not None else converted.original
+        self.mixed_fn = converted.instantiate(MixedRuntime.for_function(converted))
+        self.graphless = 0   # calls in a row that ran no graph
+        self.pays = False    # a graph ran in one of its calls: mixed for good
+        self.plain = False
+
+    def __call__(self, *args, **kwargs):
+        if self.plain:
+            return self.fn(*args, **kwargs)
+        before = calls.graph_runs
+        result = safety.run_watched(self.jit, self.phase,
+                                    lambda: self.mixed_fn(*args, **kwargs), args, kwargs)
+        if calls.graph_runs != before:
+            self.pays = True
+        elif not self.pays:
+            self.graphless += 1
+            self.plain = self.graphless >= PLAIN_AFTER
+        return result
 
 
 _callees: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -95,5 +133,6 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
             return optimizer.apply_gradients(pairs)
         update.janus_keepalive = (optimizer, variables)
         _update_graphs[key] = update
+    calls.note_graph_run()
     update(*grads)
     return optimizer.iterations

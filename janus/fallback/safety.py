@@ -61,6 +61,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError, JanusFallbackError, JanusInternalError
 from janus.profiler.runtime import ProfileRuntime
+from janus.tensors import is_tensor
 from janus.transform import convert
 from janus.transform.runtime import user_function
 
@@ -170,7 +171,7 @@ def _pure_call(fn) -> bool:
     if isinstance(fn, type) and issubclass(fn, BaseException):
         return True  # making the exception a `raise` statement raises
     owner = getattr(fn, "__self__", None)
-    if tf.is_tensor(owner) and not isinstance(owner, tf.Variable):
+    if is_tensor(owner) and not isinstance(owner, tf.Variable):
         return True  # methods of an immutable tensor (x.numpy(), x.get_shape())
     module = getattr(fn, "__module__", None) or ""
     if not module.startswith("tensorflow") or isinstance(fn, type):
@@ -183,7 +184,7 @@ def _pure_call(fn) -> bool:
 def _hands_over_code(args, kwargs) -> bool:
     """Whether a call passes a function (also in a list, tuple or dict) to its callee."""
     def is_code(value):
-        return callable(value) and not isinstance(value, type) and not tf.is_tensor(value)
+        return callable(value) and not isinstance(value, type) and not is_tensor(value)
     for value in (*args, *kwargs.values()):
         if is_code(value):
             return True
@@ -221,12 +222,12 @@ class EffectWatch:
 
     def aug(self, op, target, value):
         if not isinstance(target, (int, float, complex, str, bytes, tuple, frozenset)) and \
-                not (tf.is_tensor(target) and not isinstance(target, tf.Variable)):
+                not (is_tensor(target) and not isinstance(target, tf.Variable)):
             _effect()  # may update the object in place (list +=, variable)
         return super().aug(op, target, value)
 
     def iterate(self, site, iterable):
-        if not isinstance(iterable, _PURE_ITERABLES) and not tf.is_tensor(iterable):
+        if not isinstance(iterable, _PURE_ITERABLES) and not is_tensor(iterable):
             _effect()  # consumes an iterator or generator
         return super().iterate(site, iterable)
 

@@ -47,8 +47,8 @@ from janus.graphgen.plan import Plan
 from janus.graphgen.tracer import EAGER_TENSOR
 from janus.stats import Stats
 from janus.transform import breaks, liveness, scope, segments
-from janus.fallback import safety, split_report
-from janus.fallback.mixed import MixedRuntime
+from janus.fallback import split_report
+from janus.fallback.mixed import MixedRunner
 from janus.transform.pipeline import convert, fill_locations
 from janus.transform.segments import Split
 
@@ -517,10 +517,7 @@ class Segmented:
             converted = convert(fn)
         except Exception:  # noqa: BLE001 - (a try/except, a `global`...): plainly
             return fn
-        mixed_fn = converted.instantiate(MixedRuntime.for_function(converted))
-        return lambda *args, **kwargs: safety.run_watched(
-            jit, "running split at graph breaks", lambda: mixed_fn(*args, **kwargs), args,
-            kwargs)
+        return MixedRunner(jit, converted, "running split at graph breaks", fn)
 
     def _segment(self, stretch: segments.Stretch) -> Segment:
         node = stretch.function(self.node)

@@ -24,6 +24,17 @@ except ImportError:  # another TF layout: the public call
     _ConcreteFunction, _FLAT = None, False
 
 
+graph_runs = 0
+"""How many graphs janus has started (whole functions, segments, optimizer updates):
+code run mixed asks whether its callees ran any (`janus.fallback.mixed.MixedRunner`).
+Not exact across threads, only ever read as "changed or not"."""
+
+
+def note_graph_run() -> None:
+    global graph_runs
+    graph_runs += 1
+
+
 def call_graph(concrete, inputs: list):
     """`concrete(*inputs)` for inputs the feed made (tensors of the traced dtypes/shapes)."""
     if _FLAT and type(concrete) is _ConcreteFunction:

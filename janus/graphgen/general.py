@@ -17,6 +17,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import Accumulator, DynamicList
+from janus.tensors import is_tensor
 from janus.transform.runtime import UNDEFINED
 
 
@@ -142,7 +143,7 @@ class GeneralControlFlow:
                 set_state(initial)
                 state = self._run_block(fn, get_state, initial, carried, "a generalized `if`")
                 values = [state[i] for i in carried]
-                if any(v is UNDEFINED or not all_symbolic(v) and not tf.is_tensor(v)
+                if any(v is UNDEFINED or not all_symbolic(v) and not is_tensor(v)
                        for v in values):
                     raise ConversionError("a branch of a tensor-valued `if` leaves a variable "
                                           "that is not a tensor")
@@ -210,7 +211,7 @@ class GeneralControlFlow:
             if all_symbolic(value):
                 carried.append(i)
             elif type(value) is list and lengths[i] is not None and len(value) == lengths[i] + 1 \
-                    and tf.is_tensor(value[-1]) and id(value) not in tracer.copy_sources:
+                    and is_tensor(value[-1]) and id(value) not in tracer.copy_sources:
                 accumulated.append(i)
             elif value is before or value is UNDEFINED:
                 continue

@@ -26,6 +26,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen.values import SymbolicScalar
+from janus.tensors import is_tensor
 
 _KINDS = "fiub"  # numeric and bool arrays only
 
@@ -85,7 +86,7 @@ class HostArray:
         return HostArray(self.tensor[key], self.dtype)
 
     def _arith(self, other, op, reverse=False):
-        if tf.is_tensor(other):
+        if is_tensor(other):
             return NotImplemented if not reverse else NotImplemented
         if self.dtype.kind != "f":
             _refuse("arithmetic on a non-float array")

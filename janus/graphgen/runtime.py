@@ -13,18 +13,19 @@ import types
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import active, refusals
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
+from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
-from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
                                    SymbolicScalar, dynamic_length, pack_scalars)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
 from janus.recursion.table import table_layout
+from janus.tensors import is_tensor
 from janus.transform import convert
 from janus.transform.runtime import AUG_OPS, Runtime, user_function
 
@@ -67,7 +68,7 @@ def _maximum(x, y, name=None):
     """`tf.maximum` as `-tf.minimum(-x, -y)`: same values (NaN too) and gradients (ties
     to `x`). TF 2.21's oneDNN remapper rewrites `Maximum(x, Mul(x, c))` into
     `LeakyRelu(x, c)`, which is `min` when c > 1: the graph would compute something else."""
-    if not (tf.is_tensor(x) and tf.is_tensor(y) and x.dtype.is_floating):
+    if not (is_tensor(x) and is_tensor(y) and x.dtype.is_floating):
         # the fusion needs two float tensors; and unsigned ints cannot be negated
         return tf.maximum(x, y, name=name)
     return tf.negative(tf.minimum(tf.negative(x), tf.negative(y)), name=name)

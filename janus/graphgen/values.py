@@ -6,6 +6,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import active
+from janus.tensors import is_tensor
 
 
 class _NotAPythonValue:
@@ -160,7 +161,7 @@ class SymbolicScalar:
             other_kind, other_tensor = other.kind, other.tensor
         elif isinstance(other, (bool, int, float)):
             other_kind, other_tensor = type(other), other
-        elif tf.is_tensor(other):
+        elif is_tensor(other):
             mine = tf.cast(self.tensor, other.dtype)
             return op(other, mine) if reflected else op(mine, other)
         else:
@@ -240,7 +241,7 @@ def pack_scalars(value):
     leaves = tf.nest.flatten(value)
     if not any(isinstance(v, SymbolicScalar) for v in leaves):
         return value
-    dtype = next((v.dtype for v in leaves if tf.is_tensor(v)), None)
+    dtype = next((v.dtype for v in leaves if is_tensor(v)), None)
     if dtype is None:
         kinds = {v.kind if isinstance(v, SymbolicScalar) else type(v) for v in leaves}
         wide = any(type(v) is int and not -2 ** 31 <= v < 2 ** 31 for v in leaves)

@@ -6,12 +6,14 @@ import dataclasses
 
 import tensorflow as tf
 
+from janus.tensors import is_tensor
+
 
 def describe_value(value, max_items: int = 64):
     """A small, comparable description of a value: type, dtype/shape, Python value, length."""
     if isinstance(value, tf.Variable):
         return ("variable", value.dtype.name, tuple(value.shape))
-    if tf.is_tensor(value):
+    if is_tensor(value):
         return ("tensor", value.dtype.name, tuple(value.shape))
     if value is None or isinstance(value, (bool, int, float, str)):
         return (type(value).__name__, value)

@@ -16,6 +16,7 @@ from janus.fallback.agreement import multi_worker_strategy
 from janus.graphgen import refusals
 from janus.profiler.profile import Profile
 from janus.recursion.cases import CaseRecorder
+from janus.tensors import is_tensor
 from janus.transform import convert
 from janus.transform.runtime import Runtime, user_function
 
@@ -45,7 +46,7 @@ class ProfileRuntime(Runtime):
         if not self._profiling():
             return super().test(site, value)
         record = self._site(site)
-        if tf.is_tensor(value):
+        if is_tensor(value):
             record.tensor_tests += 1
         outcome = bool(value)
         record.outcomes[outcome] += 1
@@ -64,7 +65,7 @@ class ProfileRuntime(Runtime):
             return super().iterate(site, iterable)
         record = self._site(site)
         kind = type(iterable).__name__
-        if tf.is_tensor(iterable):
+        if is_tensor(iterable):
             kind = "tensor"
         record.iterable_kinds[kind] += 1
         return self._counted(record, iterable)
@@ -182,7 +183,7 @@ def _node_argument(args: tuple):
     """Index of the first argument that is a plain Python object (a tree node, say)."""
     for index, value in enumerate(args):
         if value is None or isinstance(value, (bool, int, float, str, list, tuple, dict)) or \
-                tf.is_tensor(value) or isinstance(value, (tf.Variable, tf.Module)):
+                is_tensor(value) or isinstance(value, (tf.Variable, tf.Module)):
             continue
         if callable(value):
             continue

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from janus.tensors import is_tensor
+
 _STRUCTURAL = (bool, str, type(None))
 _DATA = (int, float)
 
@@ -32,7 +34,7 @@ class Case:
 
 def _is_tensor(value) -> bool:
     import tensorflow as tf
-    return tf.is_tensor(value) or isinstance(value, tf.Variable)
+    return is_tensor(value) or isinstance(value, tf.Variable)
 
 
 class CaseRecorder:

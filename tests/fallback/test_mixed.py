@@ -90,3 +90,46 @@ def test_nested_defs_in_a_mixed_run_are_not_kept_alive():
     assert len(mixed._callees) == before
     assert sum(1 for o in gc.get_objects() if type(o).__name__ == "ConvertedFunction") <= alive
     assert convert(outer_with_closure)  # still converts
+
+
+class _Env:
+    """A numpy environment: nothing in it can become a graph."""
+
+    def __init__(self):
+        self.state = np.zeros(3, np.float32)
+        self.steps = 0
+
+    def step(self, action):
+        self.state = self.state + np.float32(action) * 0.5
+        self.steps += 1
+        return self.state.copy(), float(self.state.sum()), self.steps % 4 == 0
+
+
+def _rollout(env, policy_w, x):
+    h = dense(policy_w, x)
+    total = 0.0
+    for _ in range(3):
+        obs, reward, done = env.step(int(h.numpy().sum() > 0))
+        total += reward
+        if done:
+            break
+    return h * total
+
+
+def test_a_callee_that_never_runs_a_graph_runs_plainly_after_a_few_calls():
+    """`env.step` runs through its own jit, mixed (its callees could be graphs); after
+    PLAIN_AFTER calls in which no graph ran, as it is (no hooks); equal to eager all along.
+    The rollout itself keeps running mixed: its callee `dense` runs graphs."""
+    w = tf.Variable(np.full((3, 2), 0.3, np.float32))
+    env_eager, env_janus = _Env(), _Env()
+    jitted = janus.jit(_rollout, segments=False)
+    for i in range(4 * mixed.PLAIN_AFTER):
+        x = tf.constant(np.full((2, 3), (-1.0) ** i * (i + 1), np.float32))
+        np.testing.assert_allclose(jitted(env_janus, w, x).numpy(),
+                                   _rollout(env_eager, w, x).numpy(), rtol=1e-6)
+        np.testing.assert_array_equal(env_janus.state, env_eager.state)
+        assert env_janus.steps == env_eager.steps
+    env_jit = mixed._callees[_Env.step]
+    assert "runs as it is" in janus.explain(env_jit)
+    assert jitted._mixed_runner is not None and not jitted._mixed_runner.plain
+    assert mixed._callees[dense].stats.graph_calls >= 1

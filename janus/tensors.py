@@ -1,0 +1,30 @@
+"""`is_tensor`: `tf.is_tensor` at the cost of a dictionary lookup.
+
+`tf.is_tensor` ends in an `isinstance` against a runtime-checkable Protocol, ~10 us for
+every object that is *not* a tensor (a list, an RNG, an environment, a Keras layer) —
+and janus asks it on every call the Python between graph segments makes (the owner of a
+method, each argument). Its answer depends on the object's type only (the Protocol asks
+for an `is_tensor_like` attribute, which tensor-like classes define on the class), so it
+is asked once per type.
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+
+_MAX_TYPES = 4096
+_answers: dict[type, bool] = {}
+
+
+def is_tensor(value) -> bool:
+    """Whether TF ops take `value` as it is (`tf.is_tensor`)."""
+    if isinstance(value, tf.Tensor):
+        return True
+    cls = type(value)
+    answer = _answers.get(cls)
+    if answer is None:
+        answer = tf.is_tensor(value)
+        if not hasattr(cls, "is_tensor_like") and answer:  # an instance's own attribute:
+            return answer                                # not the type's answer
+        if len(_answers) < _MAX_TYPES:
+            _answers[cls] = answer
+    return answer
