@@ -2,8 +2,10 @@
 
 eager        ``step`` itself
 tf.function  ``tf.function(step)`` -- what users try first
-janus        ``janus.jit(step)``: with its defaults, XLA included (compiled in the background,
-             kept per specialization where real calls measure it faster)
+janus        ``janus.jit(step)``: with its defaults (XLA off)
+janus_xla    ``janus.jit(step, xla=True)``: XLA tried per specialization (compiled in the
+             background, kept where real calls measure it faster); opt-in, its rounding
+             differs from TensorFlow's
 janus_noxla  ``janus.jit(step, xla=False)``
 expert       the workload's hand-written symbolic version
 expert_xla   the same with ``jit_compile=True``
@@ -11,11 +13,12 @@ expert_xla   the same with ``jit_compile=True``
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from models.common import Workload
 
-EXECUTORS = ("eager", "tf.function", "janus", "janus_noxla", "expert", "expert_xla")
+EXECUTORS = ("eager", "tf.function", "janus", "janus_xla", "janus_noxla", "expert",
+             "expert_xla")
 DEFAULT_EXECUTORS = ("eager", "tf.function", "janus", "expert")
 
 
@@ -48,8 +51,9 @@ def prepare(name: str, workload: Workload, state: Any) -> Prepared:
         fn = tf.function(step)
         return Prepared(lambda *batch: fn(state, *batch),
                         lambda: {"retraces": int(fn.experimental_get_tracing_count())})
-    if name in ("janus", "janus_noxla"):
-        return _prepare_janus(step, state, xla=name == "janus")
+    if name in ("janus", "janus_xla", "janus_noxla"):
+        return _prepare_janus(step, state, xla={"janus": None, "janus_xla": True,
+                                                "janus_noxla": False}[name])
     if name in ("expert", "expert_xla"):
         if workload.expert is None:
             raise Unavailable(f"{workload.name} has no expert version")
@@ -63,7 +67,7 @@ JANUS_STAT_FIELDS = ("calls", "generations", "fallback_calls", "graph_calls", "p
                      "time_fallback", "time_guards")
 
 
-def _prepare_janus(step: Callable, state: Any, xla: bool = False) -> Prepared:
+def _prepare_janus(step: Callable, state: Any, xla: Optional[bool] = None) -> Prepared:
     try:
         import janus
     except Exception as e:  # janus is developed in parallel; it may not import yet
@@ -71,7 +75,7 @@ def _prepare_janus(step: Callable, state: Any, xla: bool = False) -> Prepared:
     jit = getattr(janus, "jit", None)
     if jit is None:
         raise Unavailable("janus has no jit() yet")
-    fn = jit(step) if xla else jit(step, xla=False)
+    fn = jit(step) if xla is None else jit(step, xla=xla)
 
     def settle():
         """Wait for XLA compilations janus started in the background (untimed, like

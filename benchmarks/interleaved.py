@@ -1,7 +1,7 @@
 """Executors timed in interleaved rounds, for a machine whose load changes.
 
     python -m benchmarks.interleaved --models lstm_lm [--size full] [--rounds 12]
-                                     [--executors eager,janus_noxla,expert]
+                                     [--executors eager,janus,expert]
 
 `benchmarks.run` times one executor after the other; when other work shares the cores,
 a load change between two executors' runs shows up as a speed difference (on 2 busy
@@ -50,7 +50,7 @@ def main(argv=None) -> dict:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", default="lstm_lm")
     parser.add_argument("--size", default="full", choices=["full", "quick", "tiny"])
-    parser.add_argument("--executors", default="eager,janus_noxla,expert")
+    parser.add_argument("--executors", default="eager,janus,expert")
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--warmup", type=int, default=5)
     args = parser.parse_args(argv)

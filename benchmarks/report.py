@@ -94,7 +94,8 @@ def chart(results: dict, path: str) -> None:
     for m in models:
         executors += [e for e in m["executors"] if e not in executors]
     colors = {"eager": "#9e9e9e", "tf.function": "#f4a259", "janus": "#3b7dd8",
-              "expert": "#5b8e3e", "expert_xla": "#a3c585", "janus_noxla": "#c9a0dc"}
+              "expert": "#5b8e3e", "expert_xla": "#a3c585", "janus_noxla": "#c9a0dc",
+              "janus_xla": "#1f4e9c"}
     width = 0.8 / max(1, len(executors))
     fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(models) + 2), 4.2))
     ymax, ymin = 1.0, 1.0

@@ -30,8 +30,10 @@ class Config:
         of their own, the breaks in Python (janus/fallback/segmented.py); on by
         default, `JANUS_SEGMENTS=0` turns it off.
     xla: compile stable static-shape specializations with XLA in a background thread
-        and keep XLA where real calls measure it faster (janus/graphgen/xla.py); on by
-        default, `JANUS_XLA=0` turns it off.
+        and keep XLA where real calls measure it faster (janus/graphgen/xla.py). Off by
+        default (`JANUS_XLA=1` turns it on): XLA's kernels round differently from
+        TensorFlow's (a training run drifts from plain Python's losses beyond float32
+        noise) and clamp out-of-range gather indices where TensorFlow raises.
     raise_internal_errors: an error in janus's own machinery raises
         `janus.errors.JanusInternalError` instead of running the call plainly
         (also `JANUS_RAISE_INTERNAL=1`; for tests).
@@ -51,7 +53,7 @@ class Config:
     segments: bool = dataclasses.field(default_factory=lambda: os.environ.get(
         "JANUS_SEGMENTS", "1").strip().lower() not in ("0", "false", "no", "off"))
     xla: bool = dataclasses.field(default_factory=lambda: os.environ.get(
-        "JANUS_XLA", "1").strip().lower() not in ("0", "false", "no", "off"))
+        "JANUS_XLA", "0").strip().lower() not in ("0", "false", "no", "off", ""))
     raise_internal_errors: bool = dataclasses.field(
         default_factory=lambda: _env_flag("JANUS_RAISE_INTERNAL"))
     max_reasons: int = 64

@@ -11,7 +11,9 @@ from tests.cli.test_cli_cache import run_main
 
 @pytest.fixture(autouse=True)
 def tiny_graphs_count(monkeypatch):
-    """These tests' graphs are tiny: XLA is tried on them all the same."""
+    """XLA on (it is opt-in); these tests' graphs are tiny: XLA is tried on them all the
+    same."""
+    monkeypatch.setattr(janus.config, "xla", True)
     monkeypatch.setattr(xla, "MIN_GRAPH_SECONDS", 0.0)
 
 

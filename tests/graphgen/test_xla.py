@@ -1,4 +1,4 @@
-"""XLA is tried per stable static-shape specialization (on by default), compiled in the
+"""XLA (opt-in) is tried per stable static-shape specialization, compiled in the
 background while the plain graph serves, and kept only where it is faster; results stay
 those of plain Python either way."""
 import numpy as np
@@ -11,7 +11,9 @@ from janus.graphgen import xla, xla_trial
 
 @pytest.fixture(autouse=True)
 def tiny_graphs_count(monkeypatch):
-    """These tests' graphs are tiny: XLA is tried on them all the same."""
+    """XLA on (it is opt-in); these tests' graphs are tiny: XLA is tried on them all the
+    same."""
+    monkeypatch.setattr(janus.config, "xla", True)
     monkeypatch.setattr(xla, "MIN_GRAPH_SECONDS", 0.0)
 
 
@@ -34,7 +36,22 @@ def _calls_until_decided(jitted, fn, make_args, limit=200):
     raise AssertionError(f"no XLA decision after {limit} calls: {spec.xla!r}")
 
 
-def test_xla_is_on_by_default_decides_and_results_stay_equal():
+def test_xla_is_opt_in(monkeypatch):
+    """Off by default (its rounding is not TensorFlow's): no compile, no trial."""
+    monkeypatch.delenv("JANUS_XLA", raising=False)
+    assert not janus.Config().xla
+    monkeypatch.setattr(janus.config, "xla", False)
+    w = tf.constant(np.full((8, 8), 0.05, np.float32))
+    jitted = janus.jit(cell)
+    for i in range(xla.MIN_CALLS + 2 * xla_trial.ROUNDS + 4):
+        h, x = tf.ones([2, 8]) * i, tf.ones([2, 8])
+        np.testing.assert_allclose(jitted(w, h, x).numpy(), cell(w, h, x).numpy(), rtol=1e-5)
+    assert jitted.specializations and janus.stats(jitted).graph_calls > 0
+    spec = jitted.specializations[0]
+    assert spec.trial is None and spec.accelerated is None and not spec.xla.startswith("on")
+
+
+def test_xla_when_on_decides_and_results_stay_equal():
     assert janus.config.xla
     w = tf.constant(np.full((8, 8), 0.05, np.float32))
     jitted = janus.jit(cell)
