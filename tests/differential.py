@@ -9,7 +9,7 @@ the printed output (exactly), the exception raised (type and message), and the
 heap: the state object and the call's arguments (object attributes, lists,
 dicts, tf.Variable / Keras variable values, tf.Module / Keras layer variables).
 It returns the janus `Stats` so a test can also assert that the steady state
-really ran as graphs.
+really ran as graphs. `observe=` adds what the snapshot cannot see (RNG states).
 
 Each entry of `calls` is one call:
   * a tuple of arguments; with `make_state` the state is passed first;
@@ -228,13 +228,15 @@ def compare_outcomes(expected: Outcome, actual: Outcome, where: str) -> None:
 
 # -- the entry point ---------------------------------------------------------------------
 
-def assert_same(fn, calls, make_state=None, *, jitted=None, stats_of=None,
+def assert_same(fn, calls, make_state=None, *, jitted=None, stats_of=None, observe=None,
                 **options) -> janus.Stats:
     """Run `calls` plainly and under janus on separate fresh states; compare after each.
 
     `fn` is the plain function (the reference). `jitted` defaults to
     `janus.jit(fn, **options)`; pass it to reuse a jitted function across phases,
     or a wrapper around a jitted method (then `stats_of` is the jitted function).
+    `observe(state)`, if given, is what the heap snapshot cannot see (a numpy RNG's
+    state, ...): equal (==) on both sides after every call too.
     Returns `janus.stats(stats_of or jitted)`.
     """
     if jitted is None:
@@ -248,8 +250,10 @@ def assert_same(fn, calls, make_state=None, *, jitted=None, stats_of=None,
         janus_call = _arguments(entry, janus_state, has_state)
         expected = _run(fn, plain_call, plain_state)
         actual = _run(jitted, janus_call, janus_state)
-        compare_outcomes(expected, actual,
-                         f"call #{i} ({janus.stats(stats_of)}; {_decision(stats_of)})")
+        where = f"call #{i} ({janus.stats(stats_of)}; {_decision(stats_of)})"
+        compare_outcomes(expected, actual, where)
+        if observe is not None:
+            assert observe(janus_state) == observe(plain_state), f"{where}: observed state"
     return janus.stats(stats_of)
 
 

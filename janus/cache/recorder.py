@@ -109,6 +109,7 @@ class _JitState:
         self.notes = collections.deque(maxlen=settings.max_failures_kept)
         self.last_reasons: dict = {}
         self.gave_up = None
+        self.gave_up_written = None  # the reason last written: written once, not per flush
         self.counted_process = False
         self.split = None  # the last summary of its split at graph breaks written
 
@@ -422,7 +423,8 @@ class Recorder:
         if split == state.split:
             split = None
         # (a split changes only with calls, which change the counters: not a reason alone)
-        if not (delta or spec_deltas or new or notes or state.gave_up or
+        gave_up = state.gave_up
+        if not (delta or spec_deltas or new or notes or gave_up != state.gave_up_written or
                 not state.counted_process):
             return
         identity = self._identity(state)
@@ -461,8 +463,8 @@ class Recorder:
             index["events"] = index.get("events", [])[-keep:]
             if reasons:
                 index.setdefault("last_fallback_reasons", {}).update(reasons)
-            if state.gave_up:
-                index["gave_up"] = state.gave_up
+            if gave_up:
+                index["gave_up"] = gave_up
             if split:
                 index["segments"] = split
 
@@ -470,6 +472,7 @@ class Recorder:
         state.split = split or state.split
         self.index_writes += 1
         state.counted_process = True
+        state.gave_up_written = gave_up
         state.snapshot = now
         for items in spec_deltas.values():
             for spec_state, current, _ in items:

@@ -69,7 +69,7 @@ def summarize(segmented) -> dict:
     breaks, opened loops, segments and what runs inline and why."""
     inline = [{"first_line": s.stretch.first_line, "last_line": s.stretch.last_line,
                "why": seg_why} for s, seg_why in
-              ((s, s.why_eager) for s in segmented._segments.values())
+              ((s, s.why_eager) for s in segmented.all_segments())
               if s.state == "eager" and
               (s.stretch.first_line, s.stretch.last_line) in segmented.inline]
     inline += [{"first_line": first, "last_line": last, "why": why}

@@ -120,6 +120,31 @@ def lambda_free_add(x):
     return x + 1.0
 
 
+def host_float(x):
+    return float(tf.reduce_sum(x)) * 2.0   # no graph can do this: janus gives up
+
+
+def test_a_function_janus_gave_up_on_is_written_once_not_at_every_flush(cache_dir):
+    """Its reason was rewritten at every flush (and into any later cache directory: an
+    earlier test's gave-up function showed up in this module's directories)."""
+    f = janus.jit(host_float, segments=False, profile_calls=2)
+    for k in range(5):
+        assert f(tf.ones([3]) * k) == host_float(tf.ones([3]) * k)
+    assert f.unsupported is not None
+    janus.cache.flush()
+    index = rec.read_json(str(_only_function(cache_dir) / "function.json"))
+    assert "float" in index["gave_up"], index
+    before = recorder.index_writes
+    for _ in range(3):
+        janus.cache.flush()
+    assert recorder.index_writes == before
+    f(tf.ones([3]))   # a call changes the counters: written again, with the reason
+    janus.cache.flush()
+    assert recorder.index_writes == before + 1
+    index = rec.read_json(str(_only_function(cache_dir) / "function.json"))
+    assert "float" in index["gave_up"] and index["counters"]["calls"] == 6, index
+
+
 def test_two_threads_on_one_function_get_right_results_and_a_consistent_cache(cache_dir):
     @janus.jit
     def scale(x, k):

@@ -16,12 +16,12 @@ import json
 import numpy as np
 import tensorflow as tf
 import janus
-from janus.fallback import segmented
+from janus.fallback import trial
 from janus.transform import segments
 
 segments.TINY_OPS = 0                     # keep every stretch a segment (size rules apart)
-segmented.MIN_PLAIN_S = 0.0
-segmented.PAYS = float("inf")
+trial.MIN_PLAIN_S = 0.0
+trial.PAYS = float("inf")
 
 W = tf.Variable(tf.ones([3, 3]) * 0.1)
 

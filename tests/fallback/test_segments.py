@@ -2,8 +2,8 @@
 
 Every test compares janus with plain Python call by call (tests/differential.py): results,
 printed output, exceptions, heap and variables, with the segments' graphs forced to be
-kept (`PAYS`) so the graph path is what is compared, and asserts that segments did run
-as graphs.
+kept (`any_size`, tests/fallback/conftest.py) so the graph path is what is compared, and
+asserts that segments did run as graphs.
 """
 import keras
 import numpy as np
@@ -11,18 +11,15 @@ import pytest
 import tensorflow as tf
 
 import janus
-from janus.fallback import segmented
-from janus.transform import segments
+from janus.fallback import trial
 from tests.differential import Call, assert_same
 
 
 @pytest.fixture
-def keep_graphs(monkeypatch):
-    """Segments keep their graphs whatever they cost (the choice is tested on its own)."""
-    monkeypatch.setattr(segmented, "PAYS", float("inf"))
-    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
-    monkeypatch.setattr(segmented, "MAX_TRIAL_GENERATIONS", 12)
-    monkeypatch.setattr(segments, "TINY_OPS", 0)
+def keep_graphs(any_size, monkeypatch):
+    """Segments keep their graphs whatever they cost (the choice is tested on its own),
+    after up to 12 generations."""
+    monkeypatch.setattr(trial, "MAX_TRIAL_GENERATIONS", 12)
 
 
 class Env:
@@ -164,17 +161,20 @@ def test_heap_effects_and_errors_keep_plain_order(keep_graphs):
 
 
 def test_segments_that_do_not_pay_run_eagerly(monkeypatch):
-    monkeypatch.setattr(segmented, "PAYS", 0.0)  # nothing pays: every segment is dropped
-    monkeypatch.setattr(segmented, "GRAPH_RUNS", 2)
+    monkeypatch.setattr(trial, "PAYS", 0.0)  # nothing pays: every segment is dropped
+    monkeypatch.setattr(trial, "GRAPH_RUNS", 2)
+    # (tried whatever its plain time: ~0.4-0.5 ms here, the "too short" threshold, so
+    # some runs dropped every segment as too short before any trial)
+    monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)
     jitted = janus.jit(episode, segments=True)
     stats = assert_same(episode, [(_obs(k), 3) for k in range(8)], make_state=Agent,
                         jitted=jitted)
     assert stats.segmented_calls > 0
-    states = [s.state for s in jitted.segmented._segments.values()]
+    states = [s.state for s in jitted.segmented.all_segments()]
     assert "kept" not in states and "eager" in states, states
     assert "does not pay" in jitted.explain()
     # a segment that does not pay runs inline: the function no longer calls it
-    dropped = [s for s in jitted.segmented._segments.values() if s.state == "eager"]
+    dropped = [s for s in jitted.segmented.all_segments() if s.state == "eager"]
     assert all(s not in jitted.segmented.segments for s in dropped)
 
 

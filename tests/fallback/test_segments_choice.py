@@ -5,11 +5,10 @@ Every test compares janus with plain Python call by call (tests/differential.py)
 checks what janus did (or did not) trace.
 """
 import numpy as np
-import pytest
 import tensorflow as tf
 
 import janus
-from janus.fallback import mixed, segmented
+from janus.fallback import mixed, trial
 from janus.transform import segments
 from tests.differential import assert_same
 
@@ -33,7 +32,7 @@ def _line(fn, text: str) -> int:
 def _traces(jitted) -> list:
     """(generations, failed generations) of every segment the function was ever split into."""
     return [(s.jit.stats.generations, s.jit.stats.generation_failures)
-            for s in jitted.segmented._segments.values()]
+            for s in jitted.segmented.all_segments()]
 
 
 def numpy_values(b, k):
@@ -45,14 +44,6 @@ def numpy_values(b, k):
     host[0] = host[0] + float(k)
     loss = tf.reduce_sum(tf.square(pred - host)) + tf.reduce_sum(tf.tanh(pred))
     return loss * 2.0 + tf.reduce_mean(b.w)
-
-
-@pytest.fixture
-def any_size(monkeypatch):
-    """Stretches are outlined and traced whatever their size (size rules tested apart)."""
-    monkeypatch.setattr(segments, "TINY_OPS", 0)
-    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
-    monkeypatch.setattr(segmented, "PAYS", float("inf"))
 
 
 def test_breaks_known_from_the_source_are_split_before_any_trace(any_size):
@@ -122,13 +113,13 @@ def test_tiny_stretches_stay_python():
 
 
 def test_a_stretch_too_short_to_pay_is_never_traced_and_runs_inline(monkeypatch):
-    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 10.0)  # every plain run is "too short"
+    monkeypatch.setattr(trial, "MIN_PLAIN_S", 10.0)  # every plain run is "too short"
     jitted = janus.jit(numpy_values, segments=True)
     assert_same(numpy_values, [(k,) for k in range(6)], make_state=Buffer, jitted=jitted)
     split = jitted.segmented
-    assert split.segments == [] and split._segments  # all inline now
+    assert split.segments == [] and split.all_segments()  # all inline now
     assert all(s.jit.stats.profile_calls == 0 and s.jit.stats.generations == 0
-               for s in split._segments.values())
+               for s in split.all_segments())
     assert "too short to pay" in jitted.explain()
 
 
@@ -144,13 +135,13 @@ def episode_loss(b, steps):
 
 
 def test_inputs_changing_structure_are_not_traced(monkeypatch):
-    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
+    monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)
     monkeypatch.setattr(segments, "TINY_OPS", 0)
     jitted = janus.jit(episode_loss, segments=True)
     assert_same(episode_loss, [(k % 4 + 1,) for k in range(8)], make_state=Buffer,
                 jitted=jitted)
     split = jitted.segmented
-    changing = [s for s in split._segments.values() if "change structure" in s.why_eager]
+    changing = [s for s in split.all_segments() if "change structure" in s.why_eager]
     assert changing and all(s.jit.stats.generations == 0 for s in changing)
 
 

@@ -7,11 +7,10 @@ length. A list of Python numbers whose length changes still costs a trace per le
 segment runs inline. Every test compares janus with plain Python call by call.
 """
 import numpy as np
-import pytest
 import tensorflow as tf
 
 import janus
-from janus.fallback import segmented
+from janus.fallback import trial
 from janus.transform import segments
 from tests.differential import assert_same
 
@@ -44,19 +43,11 @@ def rollout(agent, obs, steps):
     return loss, grads[0], grads[1]
 
 
-@pytest.fixture
-def any_size(monkeypatch):
-    """Stretches are outlined and kept whatever their size and time (timing not tested)."""
-    monkeypatch.setattr(segments, "TINY_OPS", 0)
-    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
-    monkeypatch.setattr(segmented, "PAYS", float("inf"))
-
-
 def _segment_at(jitted, text: str):
     import inspect
     lines, first = inspect.getsourcelines(rollout)
     line = first + next(i for i, src in enumerate(lines) if text in src)
-    found = [s for s in jitted.segmented._segments.values()
+    found = [s for s in jitted.segmented.all_segments()
              if s.stretch.first_line <= line <= s.stretch.last_line]
     assert found, jitted.explain()
     return found[-1]
@@ -89,7 +80,7 @@ def test_a_list_of_tensors_read_after_the_loop_is_fed_stacked(any_size):
 
 def test_structure_ignores_only_what_a_graph_does_not_assume():
     t = tf.constant(1.0)
-    same = segmented._structure
+    same = trial._structure
     # appended-only list (index 0): any length; tensors of one dtype: any length
     assert same(([1], [t]), frozenset({0})) == same(([1, 2, 3], [t, t]), frozenset({0}))
     # a list of numbers read by the segment: its length is an assumption

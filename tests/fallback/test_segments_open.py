@@ -3,12 +3,9 @@ in Python and its body is split again around the failing statement, which become
 of its own. The failure is only found while tracing (a host helper iterating a numpy
 array), not from the source. Compared with plain Python call by call."""
 import numpy as np
-import pytest
 import tensorflow as tf
 
 import janus
-from janus.fallback import segmented
-from janus.transform import segments
 from tests.differential import assert_same
 
 
@@ -33,13 +30,6 @@ def walk(env, x, steps):
         r = env.step(t)
         acc = acc + tf.sin(acc) * r * 0.01
     return tf.reduce_sum(acc)
-
-
-@pytest.fixture
-def any_size(monkeypatch):
-    monkeypatch.setattr(segments, "TINY_OPS", 0)
-    monkeypatch.setattr(segmented, "MIN_PLAIN_S", 0.0)
-    monkeypatch.setattr(segmented, "PAYS", float("inf"))
 
 
 def test_a_trace_failing_inside_a_loop_opens_the_loop(any_size):

@@ -82,30 +82,44 @@ def fuzz_settings():
             setattr(module, name, value)
 
 
+def _trial_module():
+    """The module holding a segment's pay decision: janus.fallback.trial (segmented in
+    janus before the trial had a module of its own), or None without segments."""
+    try:
+        from janus.fallback import trial
+        return trial
+    except ImportError:
+        pass
+    try:
+        from janus.fallback import segmented
+        return segmented
+    except ImportError:
+        return None
+
+
 def _segment_knobs() -> dict:
     """{(module, name): value} of the thresholds below which a stretch is not traced
     (too few operations, too short a plain run), where janus has them."""
     knobs = {}
+    trial = _trial_module()
     try:
-        from janus.fallback import segmented
         from janus.transform import segments
     except ImportError:
         return knobs
-    for module, name in ((segmented, "MIN_PLAIN_S"), (segments, "TINY_OPS")):
-        if hasattr(module, name):
+    for module, name in ((trial, "MIN_PLAIN_S"), (segments, "TINY_OPS")):
+        if module is not None and hasattr(module, name):
             knobs[(module, name)] = getattr(module, name)
     return knobs
 
 
 def _segmented_pays(value=None):
-    """janus.fallback.segmented.PAYS (set it if `value` is given), or None without it."""
-    try:
-        from janus.fallback import segmented
-    except ImportError:
+    """janus's segment `PAYS` threshold (set it if `value` is given), or None without it."""
+    trial = _trial_module()
+    if trial is None or not hasattr(trial, "PAYS"):
         return None
     if value is not None:
-        segmented.PAYS = value
-    return segmented.PAYS
+        trial.PAYS = value
+    return trial.PAYS
 
 
 @dataclasses.dataclass

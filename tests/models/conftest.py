@@ -55,17 +55,8 @@ def janus_matches_eager():
     tests/differential.py) -- and ``host_state(state)`` (what the heap snapshot cannot see,
     e.g. numpy RNG states) is equal too. Returns the janus stats."""
     def check(workload, n_steps: int, host_state=None, **options):
-        import janus
-        from tests.differential import Call, _run, compare_outcomes
+        from tests.differential import assert_same
 
-        plain_state, janus_state = workload.make_state(), workload.make_state()
-        jitted = janus.jit(workload.step, **options)
-        for i, batch in enumerate(workload.batches(n_steps)):
-            expected = _run(workload.step, Call(plain_state, *batch), plain_state)
-            actual = _run(jitted, Call(janus_state, *batch), janus_state)
-            where = f"step {i} ({janus.stats(jitted)})"
-            compare_outcomes(expected, actual, where)
-            if host_state is not None:
-                assert host_state(janus_state) == host_state(plain_state), where
-        return janus.stats(jitted)
+        return assert_same(workload.step, workload.batches(n_steps), workload.make_state,
+                           observe=host_state, **options)
     return check
