@@ -1,5 +1,7 @@
 """A recorded graph is reused only when everything it was built from is found again."""
 import json
+import threading
+import traceback
 
 import keras
 import numpy as np
@@ -69,8 +71,14 @@ def test_a_loaded_graph_is_called_without_formatting_its_inputs(monkeypatch):
     assert spec is not None
     formatted = []
     original = ops._EagerTensorBase.__repr__
-    monkeypatch.setattr(ops._EagerTensorBase, "__repr__",
-                        lambda self: formatted.append(1) or original(self))
+    caller = threading.get_ident()  # (threads earlier tests left running may format)
+
+    def counting_repr(self):
+        if threading.get_ident() == caller:
+            formatted.append("".join(traceback.format_stack(limit=8)))
+        return original(self)
+    monkeypatch.setattr(ops._EagerTensorBase, "__repr__", counting_repr)
     result = spec.run((layer, x), {}, ((layer, x), {}, apply.__globals__, ()))
+    monkeypatch.undo()
     np.testing.assert_allclose(result.numpy(), apply(layer, x).numpy(), rtol=1e-6)
-    assert formatted == []
+    assert formatted == [], formatted[0]
