@@ -32,6 +32,10 @@ class Config:
     xla: compile stable static-shape specializations with XLA in a background thread
         and keep XLA where real calls measure it faster (janus/graphgen/xla.py); on by
         default, `JANUS_XLA=0` turns it off.
+    plain_trial: measure a small specialization's graph against the function run
+        plainly and run the calls it fits plainly where the graph does not pay
+        (janus/graphgen/plain_trial.py); on by default, `JANUS_PLAIN_TRIAL=0` turns it
+        off (the tests do: they assert on graph calls of tiny functions).
     raise_internal_errors: an error in janus's own machinery raises
         `janus.errors.JanusInternalError` instead of running the call plainly
         (also `JANUS_RAISE_INTERNAL=1`; for tests).
@@ -52,6 +56,8 @@ class Config:
         "JANUS_SEGMENTS", "1").strip().lower() not in ("0", "false", "no", "off"))
     xla: bool = dataclasses.field(default_factory=lambda: os.environ.get(
         "JANUS_XLA", "1").strip().lower() not in ("0", "false", "no", "off"))
+    plain_trial: bool = dataclasses.field(default_factory=lambda: os.environ.get(
+        "JANUS_PLAIN_TRIAL", "1").strip().lower() not in ("0", "false", "no", "off"))
     raise_internal_errors: bool = dataclasses.field(
         default_factory=lambda: _env_flag("JANUS_RAISE_INTERNAL"))
     max_reasons: int = 64
