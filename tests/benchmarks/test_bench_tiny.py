@@ -13,7 +13,7 @@ def test_tiny_benchmark_fields_and_table(tmp_path, capsys):
                                              "50 ops loop"]
     for row in rows:
         for key in ("eager_us", "janus_us", "janus_graph_us", "eager_over_janus",
-                    "eager_over_graph"):
+                    "eager_over_graph", "min_eager_over_janus", "min_eager_over_graph"):
             assert row[key] > 0, (row["function"], key)
         # every function was decided (or not tried: its graph call took long)
         assert row["decision"].startswith(("plain (", "graph (", "not tried")), row
