@@ -45,11 +45,12 @@ QUICK_MODELS = ("rnn", "treelstm", "treernn", "lenet", "lstm_lm")
 ROUNDS = 5
 
 
-def per_call(fns: dict, calls: int, rounds: int = ROUNDS, clock=time.perf_counter) -> dict:
-    """Seconds per call of each zero-argument function in `fns`: the median over `rounds`
-    of the mean over `calls` calls, the functions taking turns in each round (so a burst
-    of load on the shared machine hits all of them alike). `clock`: wall time, or
-    `time.thread_time` for the calling thread's CPU time."""
+def per_call(fns: dict, calls: int, rounds: int = ROUNDS, clock=time.perf_counter,
+             statistic=statistics.median) -> dict:
+    """Seconds per call of each zero-argument function in `fns`: the median (or
+    `statistic`) over `rounds` of the mean over `calls` calls, the functions taking turns
+    in each round (so a burst of load on the shared machine hits all of them alike).
+    `clock`: wall time, or `time.thread_time` for the calling thread's CPU time."""
     times: dict = {name: [] for name in fns}
     for fn in fns.values():
         fn()
@@ -59,7 +60,7 @@ def per_call(fns: dict, calls: int, rounds: int = ROUNDS, clock=time.perf_counte
             for _ in range(calls):
                 fn()
             times[name].append((clock() - start) / calls)
-    return {name: statistics.median(t) for name, t in times.items()}
+    return {name: statistic(t) for name, t in times.items()}
 
 
 @contextlib.contextmanager

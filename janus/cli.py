@@ -132,7 +132,7 @@ def _spec_row(spec, function=None) -> dict:
             "guard_failures": sum(c.get("guard_failures", {}).values()),
             "created": r.get("created"), "last_used": c.get("last_used") or None,
             "source_hash": r["function"].get("source_hash"), "versions": r.get("versions", {}),
-            "xla": c.get("xla", "")}
+            "xla": c.get("xla", ""), "plain": c.get("plain", "")}
 
 
 def _function_row(f) -> dict:
@@ -161,7 +161,8 @@ def cmd_list(args) -> int:
         c = row["counters"]
         print()
         print(f"{row['qualname']}  ({row['module']}, {row['filename']}:{row['first_line']})")
-        print(f"  calls {c.get('calls', 0)}: graph {c.get('graph_calls', 0)}, profiled "
+        plain = f", plain {c['plain_calls']}" if c.get("plain_calls") else ""
+        print(f"  calls {c.get('calls', 0)}: graph {c.get('graph_calls', 0)}{plain}, profiled "
               f"{c.get('profile_calls', 0)}, eager {c.get('fallback_calls', 0)}; generations "
               f"{c.get('generations', 0)}; guard failures {sum(c.get('guard_failures', {}).values())}"
               f"; {row['processes']} process(es)")
@@ -179,7 +180,8 @@ def cmd_list(args) -> int:
                   f"  {s['ops']:>5}  {s['generations']:>3}  {s['guard_failures']:>5}  "
                   f"{_seconds(s['time_graph']):>10}  {_when(s['last_used']):<19}  "
                   f"{'; '.join(s['plan'])}{'  (' + s['stale'] + ')' if s['stale'] else ''}"
-                  f"{'  [xla ' + s['xla'].split(' (')[0] + ']' if s['xla'] else ''}")
+                  f"{'  [xla ' + s['xla'].split(' (')[0] + ']' if s['xla'] else ''}"
+                  f"{'  [runs plain]' if s['plain'].startswith('plain') else ''}")
     return 0
 
 
@@ -212,6 +214,8 @@ def _show_function(store, listing, f) -> int:
     for s in row["specializations"]:
         print(f"  {s['id']}  runs {s['graph_runs']}, {s['guards']} guards, {s['ops']} ops, "
               f"plan: {'; '.join(s['plan'])}")
+        if s["plain"]:
+            print(f"      plain: {s['plain']}")
         if s["xla"]:
             print(f"      xla: {s['xla']}")
     _print_history(f.index or {})
@@ -219,7 +223,8 @@ def _show_function(store, listing, f) -> int:
 
 
 def _print_function_counters(c: dict, index: dict) -> None:
-    print(f"  calls {c.get('calls', 0)}: graph {c.get('graph_calls', 0)}, profiled "
+    plain = f", plain {c['plain_calls']}" if c.get("plain_calls") else ""
+    print(f"  calls {c.get('calls', 0)}: graph {c.get('graph_calls', 0)}{plain}, profiled "
           f"{c.get('profile_calls', 0)}, eager (fallback) {c.get('fallback_calls', 0)}")
     print(f"  generations {c.get('generations', 0)}, generation failures "
           f"{c.get('generation_failures', 0)}")
@@ -277,6 +282,9 @@ def cmd_show(args) -> int:
           f"(build {v.get('janus_build')}), python {v.get('python')}")
     print(f"  created:   {_when(r.get('created'))}; last used {_when(c.get('last_used'))}")
     print(f"  plan:      {'; '.join(r.get('plan', []))}")
+    plain = c.get("plain") or "not measured (small graphs only: janus.config.plain_trial; " \
+        "graphgen/plain_trial.py)"
+    print(f"  plain:     {plain}")
     print(f"  xla:       {c.get('xla') or 'not decided (janus.config.xla; graphgen/xla.py)'}")
     stale = _spec_row(spec, function)["stale"]
     if stale:

@@ -34,6 +34,10 @@ class Config:
         default (`JANUS_XLA=1` turns it on): XLA's kernels round differently from
         TensorFlow's (a training run drifts from plain Python's losses beyond float32
         noise) and clamp out-of-range gather indices where TensorFlow raises.
+    plain_trial: measure a small specialization's graph against the function run
+        plainly and run the calls it fits plainly where the graph does not pay
+        (janus/graphgen/plain_trial.py); on by default, `JANUS_PLAIN_TRIAL=0` turns it
+        off (the tests do: they assert on graph calls of tiny functions).
     raise_internal_errors: an error in janus's own machinery raises
         `janus.errors.JanusInternalError` instead of running the call plainly
         (also `JANUS_RAISE_INTERNAL=1`; for tests).
@@ -54,6 +58,8 @@ class Config:
         "JANUS_SEGMENTS", "1").strip().lower() not in ("0", "false", "no", "off"))
     xla: bool = dataclasses.field(default_factory=lambda: os.environ.get(
         "JANUS_XLA", "0").strip().lower() not in ("0", "false", "no", "off", ""))
+    plain_trial: bool = dataclasses.field(default_factory=lambda: os.environ.get(
+        "JANUS_PLAIN_TRIAL", "1").strip().lower() not in ("0", "false", "no", "off"))
     raise_internal_errors: bool = dataclasses.field(
         default_factory=lambda: _env_flag("JANUS_RAISE_INTERNAL"))
     max_reasons: int = 64

@@ -12,6 +12,7 @@ Events and their arguments:
     "dropped"        (jit, specialization)  (an outdated plan's graph, at the limit)
     "gave_up"        (jit, reason: str)
     "xla_decided"    (jit, specialization)  (its `xla` says what and why)
+    "plain_decided"  (jit, specialization)  (its `plain` says graph or plain, and why)
     "internal_error" (jit, phase: str, reason: str)
 
 A subscriber that raises never breaks the user's call: the error is logged (or, with

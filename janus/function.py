@@ -5,7 +5,9 @@ instrumented copy imperatively (recording the profile). Later calls look for a
 specialization whose host-side guards hold and run its graph; when none does,
 janus generates one (generalizing the plan where the same assumption keeps
 failing), or runs the call eagerly when it cannot. A failing in-graph guard
-aborts the graph before any variable or heap change and the call reruns eagerly.
+aborts the graph before any variable or heap change and the call reruns eagerly. A small
+specialization whose graph measured slower than the function run plainly runs the calls
+it fits plainly (graphgen/plain_trial.py; the first thing `__call__` checks).
 
 Threads: a per-function lock protects janus's bookkeeping only (which path a call
 takes, counters, the list of specializations). User code never runs under it: not the
@@ -35,7 +37,7 @@ from janus.fallback import agreement, heap, mixed, safety, segmented
 from janus.fallback.mixed import MixedRunner
 from janus.generation import Generation
 from janus.graphgen.plan import Plan, plan_from_profile
-from janus.graphgen import calls, distribute, xla, xla_trial
+from janus.graphgen import calls, distribute, plain_trial, xla, xla_trial
 from janus.graphgen.specialize import Specialization
 from janus.profiler import Profile, profile_call
 from janus.recursion.table import NoCase
@@ -120,7 +122,21 @@ class JitFunction(Generation):
 
     # -- the call
     def __call__(self, *args, **kwargs):
+        try:  # the most recently used specialization, decided plain: the fast path
+            first = self.specializations[0]
+        except IndexError:
+            first = None
         cfg = self.config
+        if first is not None and first.runs_plain and cfg.plain_trial and not cfg.disabled \
+                and first.guards.check(args, kwargs) < 0:  # (plain_trial.run, inline)
+            start = time.perf_counter()
+            try:
+                value = self.fn(*args, **kwargs)
+            except BaseException:
+                plain_trial.ran(self, first, time.perf_counter() - start, False, True)
+                raise
+            plain_trial.ran(self, first, time.perf_counter() - start, False, False)
+            return value
         if cfg.disabled or tf.inside_function():
             return self.fn(*args, **kwargs)
         try:
@@ -289,6 +305,12 @@ class JitFunction(Generation):
         with self._lock:
             trial = spec.trial
             runner = trial.runner(spec) if trial is not None else spec
+            plain = spec.plain_trial
+            plain = cfg.plain_trial and (spec.runs_plain or plain is not None and
+                                         plain.plain_turn())
+        if plain:
+            return plain_trial.run(self, spec, args, kwargs)
+        fed = time.perf_counter()
         env = self._env(args, kwargs)
         try:
             inputs = runner.feed(args, kwargs)
@@ -307,6 +329,7 @@ class JitFunction(Generation):
                 failure = None
                 elapsed = time.perf_counter() - start
                 value = self._write_back(runner, results, env)
+                total = time.perf_counter() - fed  # (fed and written back: the plain trial)
         if failure is not None:
             return self._call_failed(spec, runner, trial, failure, args, kwargs, cfg)
         with self._lock:
@@ -315,7 +338,13 @@ class JitFunction(Generation):
             self.stats.time_graph += elapsed
             spec.time_graph += elapsed
             build_xla = False
-            if trial is not None or spec.accelerated is not None:  # graphgen/xla_trial.py
+            if spec.plain_trial is not None or spec.calls <= plain_trial.START + 2 and \
+                    plain_trial.eligible(self, spec, total):
+                if spec.plain_trial is None:  # graphgen/plain_trial.py (one trial at a time)
+                    plain_trial.start(spec)
+                elif plain_trial.after_call(spec, spec.plain_trial, "graph", total):
+                    events.emit("plain_decided", self, spec)
+            elif trial is not None or spec.accelerated is not None:  # graphgen/xla_trial.py
                 change = xla_trial.after_call(spec, trial, runner is not spec or
                                               spec.accelerated is not None, elapsed)
                 if change:

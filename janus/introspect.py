@@ -18,6 +18,9 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
             failed = spec.guards.check(args, kwargs)
             if failed < 0:
                 verdict = f"runs as graph: specialization #{spec.id}"
+                if spec.runs_plain and jit.config.plain_trial:
+                    verdict = f"runs plainly: specialization #{spec.id} fits and its " \
+                              "graph does not pay (graph vs plain, below)"
                 break
             lines.append(f"  specialization #{spec.id} does not fit: guard failed: "
                          f"{spec.guards.guards[failed].describe()}")

@@ -19,6 +19,7 @@ class Stats:
     internal_errors: int = 0
     segmented_calls: int = 0  # calls run split at graph breaks (fallback/segmented.py)
     segment_graph_calls: int = 0  # segments of those calls that ran as graphs
+    plain_calls: int = 0  # calls run plainly: their graph does not pay (graphgen/plain_trial.py)
     guard_failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     fallback_reasons: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     time_profiling: float = 0.0
@@ -26,6 +27,7 @@ class Stats:
     time_graph: float = 0.0
     time_fallback: float = 0.0
     time_guards: float = 0.0
+    time_plain: float = 0.0
 
     def count(self, counter: collections.Counter, key, limit: int) -> bool:
         """counter[key] += 1, keeping at most `limit` distinct keys (later ones are
@@ -44,4 +46,5 @@ class Stats:
 
     def __str__(self) -> str:
         return (f"calls={self.calls} graph={self.graph_calls} profiled={self.profile_calls} "
-                f"fallback={self.fallback_calls} generations={self.generations}")
+                f"fallback={self.fallback_calls} generations={self.generations}" +
+                (f" plain={self.plain_calls}" if self.plain_calls else ""))

@@ -1,6 +1,7 @@
 """Every test session gets its own empty graph cache: a warm start from an earlier run
 would (correctly) skip profiling and change the counters tests assert on. And janus's
-own errors fail the tests (JanusInternalError) instead of silently running plainly."""
+own errors fail the tests (JanusInternalError) instead of silently running plainly; and
+tiny functions stay graphs (no plain trial)."""
 import os
 import shutil
 import tempfile
@@ -9,6 +10,10 @@ _cache_dir = tempfile.mkdtemp(prefix="janus-test-cache-")
 os.environ["JANUS_CACHE_DIR"] = _cache_dir
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("JANUS_RAISE_INTERNAL", "1")  # also for subprocesses tests start
+# Tests assert on the graph calls of tiny functions, whose graphs would be measured slower
+# than plain Python and run plainly (graphgen/plain_trial.py): off, except in the tests of
+# that decision (tests/graphgen/test_plain_trial*.py turn it on).
+os.environ.setdefault("JANUS_PLAIN_TRIAL", "0")
 
 
 def pytest_sessionfinish(session, exitstatus):

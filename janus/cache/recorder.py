@@ -32,7 +32,8 @@ from janus.cache.store import (CacheBusy, CacheStore, add_counters, current_stor
 log = logging.getLogger("janus.cache")
 _STAT_NUMBERS = ("calls", "graph_calls", "profile_calls", "fallback_calls", "generations",
                  "generation_failures", "time_profiling", "time_generating", "time_graph",
-                 "time_fallback", "time_guards", "segmented_calls", "segment_graph_calls")
+                 "time_fallback", "time_guards", "segmented_calls", "segment_graph_calls",
+                 "plain_calls", "time_plain")
 
 
 def _copy_counter(counter) -> dict:
@@ -78,7 +79,7 @@ def _delta(now: dict, before: dict) -> dict:
 class _SpecState:
     """Counters of one specialization, kept here so they survive the Specialization."""
 
-    __slots__ = ("sid", "runs", "time_graph", "failures", "snapshot", "xla")
+    __slots__ = ("sid", "runs", "time_graph", "failures", "snapshot", "xla", "plain")
 
     def __init__(self):
         self.sid = None
@@ -86,11 +87,13 @@ class _SpecState:
         self.time_graph = 0.0
         self.failures: dict = {}
         self.xla = ""  # the XLA decision (graphgen/xla.py), once made
-        self.snapshot = {"graph_runs": 0, "time_graph": 0.0, "guard_failures": {}, "xla": ""}
+        self.plain = ""  # graph or plain Python (graphgen/plain_trial.py), once decided
+        self.snapshot = {"graph_runs": 0, "time_graph": 0.0, "guard_failures": {}, "xla": "",
+                         "plain": ""}
 
     def current(self):
         return {"graph_runs": self.runs, "time_graph": self.time_graph,
-                "guard_failures": dict(self.failures), "xla": self.xla}
+                "guard_failures": dict(self.failures), "xla": self.xla, "plain": self.plain}
 
 
 class _JitState:
@@ -155,7 +158,7 @@ class Recorder:
                 ("guard_failed", self.on_guard_failed),
                 ("fallback", self.on_fallback), ("generation_failed", self.on_generation_failed),
                 ("gave_up", self.on_gave_up), ("generalized", self.on_generalized),
-                ("xla_decided", self.on_xla_decided)]
+                ("xla_decided", self.on_xla_decided), ("plain_decided", self.on_plain_decided)]
 
     def close(self) -> None:
         """Stop the writer thread and write everything (registered with atexit)."""
@@ -268,6 +271,14 @@ class Recorder:
             if spec.xla.startswith(("on", "off")):  # a decision, kept in the history too
                 self._state(jit).notes.append({"time": time.time(), "event": "xla",
                                                "spec": spec_state, "reason": spec_state.xla})
+
+    def on_plain_decided(self, jit, spec) -> None:
+        spec_state = self._specs.get(id(spec))
+        if spec_state is not None and settings.is_enabled():
+            spec_state.plain = str(spec.plain)[:200]  # written with the next counter flush
+            if spec.plain.startswith(("graph", "plain")):  # a decision, in the history too
+                self._state(jit).notes.append({"time": time.time(), "event": "plain",
+                                               "spec": spec_state, "reason": spec_state.plain})
 
     def on_generalized(self, jit, old_plan, new_plan) -> None:
         if settings.is_enabled():

@@ -96,7 +96,8 @@ def empty_counters() -> dict:
     return {"calls": 0, "graph_calls": 0, "profile_calls": 0, "fallback_calls": 0,
             "generations": 0, "generation_failures": 0, "guard_failures": {},
             "fallback_reasons": {}, "time_profiling": 0.0, "time_generating": 0.0,
-            "time_graph": 0.0, "time_fallback": 0.0, "time_guards": 0.0}
+            "time_graph": 0.0, "time_fallback": 0.0, "time_guards": 0.0, "plain_calls": 0,
+            "time_plain": 0.0}
 
 
 def empty_spec_counters() -> dict:

@@ -44,6 +44,10 @@ class Specialization:
     xla: str = ""             # the XLA decision, once made (see graphgen/xla.py)
     trial: object = None      # an XlaTrial under way
     accelerated: object = None  # the XLA variant kept (graphgen/xla.py)
+    plain: str = ""           # graph or plain Python, once decided (graphgen/plain_trial.py)
+    plain_trial: object = None  # its PlainTrial: under way, or watching a plain decision
+    runs_plain: bool = False  # decided plain: the calls it fits run the function plainly
+    plain_calls: int = 0      # calls it ran plainly (trial calls included)
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
     functions: tuple = ()     # every ConvertedFunction traced into the graph
     tables: dict = dataclasses.field(default_factory=dict)  # recursion: fn -> (roots, cases)
@@ -87,6 +91,9 @@ class Specialization:
         if self.portable is not None:
             lines.append("  loaded from the graph cache (recorded by an earlier process)")
         lines += ["  plan: " + line for line in self.plan.describe()]
+        if self.plain:
+            lines.append(f"  graph vs plain: {self.plain}" + (
+                f"; {self.plain_calls} calls ran plainly" if self.plain_calls else ""))
         if self.xla:
             lines.append(f"  xla: {self.xla}")
         lines += ["  guard: " + line for line in self.guards.describe()]

@@ -1,17 +1,12 @@
 """Deciding, on real calls, whether a specialization keeps its XLA variant
 (graphgen/xla.py compiles it; this module only measures and decides).
 
-A trial alternates real calls between the XLA variant and the plain graph: one untimed
-call each, then `ROUNDS` timed rounds in the order x p p x x p p x ... (each round is
-one call of each, adjacent, so a change of the machine's load hits both alike). XLA is
-kept only when it is at least `MIN_GAIN` faster by two robust measures at once:
-
-- the ratio of the medians of all timed calls (plain / XLA), and
-- the median of the per-round ratios (plain_i / XLA_i).
-
-Anything else, a tie included, keeps the plain graph: a variant that measured slower
-is never kept. A trial ends early once every timed XLA call was slower than every
-timed plain call (`EARLY_ROUNDS` rounds at least).
+A trial alternates real calls between the XLA variant (the candidate) and the plain
+graph, in interleaved rounds (graphgen/trial.py: x p p x x p p x ..., an untimed call of
+each first, early end on a clear loss). XLA is kept only when it is at least `MIN_GAIN`
+faster by both of the trial's measures (the ratio of medians and the median of per-round
+ratios); anything else, a tie included, keeps the plain graph: a variant that measured
+slower is never kept.
 
 A kept variant is watched: its recent calls (`WATCH` of them) are compared with the
 plain graph's median of the last trial, and it is measured again by a new trial when
@@ -26,16 +21,13 @@ from __future__ import annotations
 import collections
 import statistics
 
-ROUNDS = 6          # timed rounds (one call of each variant) before the decision
-EARLY_ROUNDS = 2    # rounds after which a clear loss ends the trial
+from janus.graphgen import trial as trial_mod
+from janus.graphgen.trial import EARLY_ROUNDS, ROUNDS  # noqa: F401 - (tests read them here)
+
 MIN_GAIN = 1.05     # XLA is kept only when at least this much faster (both measures)
 WATCH = 8           # recent calls of a kept variant compared with the plain graph
 RECHECK_AFTER = 200  # calls of a kept variant before it is measured again (doubles)
 MAX_RECHECKS = 3    # trials after the first, per specialization
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1e3:.3g} ms"
 
 
 def verdict(xla: list[float], plain: list[float]) -> tuple[bool, float, str]:
@@ -44,11 +36,9 @@ def verdict(xla: list[float], plain: list[float]) -> tuple[bool, float, str]:
     rounds = min(len(xla), len(plain))
     if rounds == 0:
         return False, 0.0, "off (no timed calls)"
-    xla_median, plain_median = statistics.median(xla), statistics.median(plain)
-    paired = statistics.median(p / x if x > 0 else float("inf")
-                               for x, p in zip(xla[:rounds], plain[:rounds]))
-    gain = min(plain_median / xla_median if xla_median > 0 else float("inf"), paired)
-    measured = (f"median {_ms(xla_median)} with XLA vs {_ms(plain_median)} without, "
+    gain = trial_mod.gain(xla, plain)
+    measured = (f"median {trial_mod.ms(statistics.median(xla))} with XLA vs "
+                f"{trial_mod.ms(statistics.median(plain))} without, "
                 f"{rounds} interleaved rounds of real calls")
     if gain >= MIN_GAIN:
         return True, gain, f"on ({gain:.2f}x faster than without: {measured})"
@@ -67,43 +57,18 @@ class _Runner:
         return self.variant.call(inputs)
 
 
-class XlaTrial:
+class XlaTrial(trial_mod.Rounds):
     """Real calls alternating between the XLA variant and the plain graph (see the
     module docstring); `recheck` is the number of trials before this one."""
 
     def __init__(self, variant, recheck: int = 0):
+        super().__init__("xla", "plain")
         self.variant = variant
         self.recheck = recheck
-        self.times: dict[str, list[float]] = {"xla": [], "plain": []}
-        self.untimed = {"xla": 1, "plain": 1}  # each variant's first call warms it up
-        self.turn = "xla"
-        self._timed = 0  # timed calls so far (drives the x p p x order)
 
     def runner(self, spec):
         """What this call runs: the XLA variant, or `spec` itself (its plain graph)."""
         return _Runner(spec, self.variant) if self.turn == "xla" else spec
-
-    def record(self, kind: str, seconds: float) -> None:
-        """A call of `kind` ("xla" or "plain", what `runner` chose) took `seconds`: note
-        it and choose the next one. A call that was not this turn's (another thread's,
-        started before the turn changed) does not count."""
-        if kind != self.turn:
-            return
-        if self.untimed[self.turn]:
-            self.untimed[self.turn] -= 1
-            self.turn = "plain" if self.turn == "xla" else "xla"
-            return
-        self.times[self.turn].append(seconds)
-        self._timed += 1
-        self.turn = "xla" if self._timed % 4 in (0, 3) else "plain"
-
-    @property
-    def done(self) -> bool:
-        xla, plain = self.times["xla"], self.times["plain"]
-        rounds = min(len(xla), len(plain))
-        if rounds >= ROUNDS:
-            return True
-        return rounds >= EARLY_ROUNDS and len(xla) == len(plain) and min(xla) > max(plain)
 
     def conclude(self, spec) -> bool:
         """Keep the faster variant in `spec` and note the decision; True when a kept

@@ -54,13 +54,16 @@ _COUNTER = itertools.count()
 def fuzz_settings():
     """Strict internal errors (when janus has the switch), no on-disk cache recording
     (`JANUS_FUZZ_CACHE=1` keeps it), and functions with graph breaks split into segments
-    whose graphs are kept whatever they cost (so their graph path is what is compared),
-    restored afterwards."""
+    whose graphs are kept whatever they cost, whole-function graphs kept however small
+    (no plain trial; so their graph path is what is compared), restored afterwards."""
     from janus.cache.config import settings
     saved = (getattr(janus.config, "raise_internal_errors", None), settings.enabled,
-             getattr(janus.config, "segments", None), _segmented_pays())
+             getattr(janus.config, "segments", None), _segmented_pays(),
+             getattr(janus.config, "plain_trial", None))
     if saved[0] is not None:
         janus.config.raise_internal_errors = True
+    if saved[4] is not None:  # tiny programs' graphs stay graphs: their graph path is compared
+        janus.config.plain_trial = False
     if os.environ.get("JANUS_FUZZ_CACHE", "") != "1":
         settings.enabled = False
     knobs = _segment_knobs()
@@ -78,6 +81,8 @@ def fuzz_settings():
         if saved[2] is not None:
             janus.config.segments = saved[2]
             _segmented_pays(saved[3])
+        if saved[4] is not None:
+            janus.config.plain_trial = saved[4]
         for (module, name), value in knobs.items():
             setattr(module, name, value)
 

@@ -1,0 +1,198 @@
+"""Deciding, on real calls, whether a specialization's graph pays against plain Python.
+
+A graph call has a fixed host cost (0.1-0.5 ms here); a function of a few small ops
+runs faster plainly (`x * 2.0 + 1.0`: ~0.05 ms eager, ~0.15 ms as a graph). The standard
+(issues 10/11): a function janus cannot speed up must not get slower. So a small graph is
+put on trial once, against the user's function run plainly:
+
+- When: at one of a specialization's graph calls `START` to `START + 2`, the first of
+  them (feed and write-back included) taking under `MAX_GRAPH_S`. Bigger graphs (real
+  models) always pay and are never tried: nothing is added to their calls. Not tried
+  either: a segment's graph (fallback/segmented.py decides those), graphs traced under
+  tf.distribute or with
+  collectives (every worker must take the same path), recursion, a specialization with
+  an XLA decision under way (one trial at a time; XLA is considered only from its 3rd
+  call, after this trial, and a plain decision wins: its graph no longer runs).
+- How: interleaved rounds of real calls (graphgen/trial.py, as for XLA), plain Python
+  the candidate, the graph the incumbent, timed alike in wall time. A plain turn runs
+  the user's function itself: plain Python is the reference, so results, prints,
+  exceptions, the heap and variables are plain's by construction. A second plain run
+  taking over `MAX_PLAIN_S` ends the trial (the function is big enough for its graph to
+  pay; one such run may be the machine's hiccup); a trial is `1 + ROUNDS` plain calls
+  at most, all but one under that bound.
+- Decision: plain when it measured faster than the graph by both measures (a tie keeps
+  the graph). `spec.plain` says what was decided and why (explain, the graph cache and
+  `janus cache show` show it); `stats.plain_calls` counts the calls run plainly.
+- Afterwards: a specialization decided plain runs the calls it fits plainly (a fast
+  path in JitFunction.__call__: its guards, then the function; plain Python is right in
+  any tf.distribute context too). It is not measured again
+  on a schedule: its plain run *is* plain Python, so what it costs over plain is janus's
+  dispatch alone, and a graph measured slower on the same work stays slower. What can
+  change is the work itself: a general specialization (dynamic dimensions) may be fed
+  bigger inputs later. So its calls are watched (a count and a comparison): when most
+  of `WATCH` calls in a row take over `SLOWER` times the trial's plain median, a new
+  trial runs (at most `MAX_RECHECKS` per specialization). A graph decision is final.
+
+`conclude` and `after_call` are pure bookkeeping (times in, decision out): tests feed
+them made-up timings.
+"""
+from __future__ import annotations
+
+import time
+
+from janus import events
+from janus.graphgen import trial as trial_mod
+
+START = 2            # the first graph call (per specialization) that may start a trial
+MAX_GRAPH_S = 0.002  # graphs slower than this per call always pay: never tried
+MAX_PLAIN_S = 0.002  # a plain run slower than this ends the trial: the graph pays
+MIN_GAIN = 1.0       # plain is chosen only when faster than this (both measures)
+MAX_RAISES = 3       # plain trial runs that raised before the trial gives up (graph)
+WATCH = 16           # plain calls per window of the watch on a plain decision
+SLOWER = 2.0         # ... a call over this times the trial's plain median is slow
+MAX_RECHECKS = 2     # trials after the first, per specialization
+
+
+class PlainTrial(trial_mod.Rounds):
+    """A trial under way (see the module docstring), then, if plain won, the watch on
+    the calls run plainly; `recheck` is the number of trials before this one."""
+
+    def __init__(self, recheck: int = 0):
+        super().__init__("plain", "graph")
+        self.recheck = recheck
+        self.decided = False  # plain won: calls run plainly and are watched
+        self.raises = 0
+        self.over = 0  # plain runs over MAX_PLAIN_S
+        self.slow_limit = float("inf")
+        self.window = self.slow = 0
+        self.line = ""  # once decided plain: what explain's "last call" says
+
+    def plain_turn(self) -> bool:
+        """Whether the next call runs plainly as a trial call."""
+        return not self.decided and self.turn == "plain"
+
+    def watch(self, seconds: float) -> bool:
+        """Note one plain call of a plain decision; True when it is measured again."""
+        self.window += 1
+        self.slow += seconds > self.slow_limit
+        return self.window >= WATCH and self.window_due()
+
+    def window_due(self) -> bool:
+        """At the end of a window of `WATCH` calls: whether most were slow (starts the
+        next window)."""
+        due = 2 * self.slow > WATCH and self.recheck < MAX_RECHECKS
+        self.window = self.slow = 0
+        return due
+
+
+def eligible(jit, spec, seconds: float) -> bool:
+    """Whether `spec` (of `jit`), whose graph call just took `seconds`, is put on trial."""
+    return START <= spec.calls <= START + 2 and seconds < MAX_GRAPH_S and not spec.plain and \
+        jit.config.plain_trial and getattr(jit, "segment_of", None) is None and \
+        not spec.xla and spec.trial is None and spec.accelerated is None and \
+        not spec.context and not spec.distributed and spec.collective_strategy is None \
+        and jit.profile.collective_strategy is None and not spec.subgraphs
+
+
+def start(spec, recheck: int = 0, before: str = "") -> None:
+    """Put `spec` on trial (again, after `recheck` trials, when `before` was decided)."""
+    spec.runs_plain = False
+    spec.plain_trial = PlainTrial(recheck)
+    spec.plain = "measuring (real calls alternate between the graph and plain Python)" \
+        if not recheck else f"measuring again (plain runs got slower; before: {before})"
+
+
+def conclude(spec, trial: PlainTrial) -> None:
+    """Decide from the trial's timed calls and note why in `spec.plain`."""
+    gain = trial.gain()
+    plain_median, graph_median = trial.medians()
+    rounds = min(len(trial.times["plain"]), len(trial.times["graph"]))
+    measured = (f"median {trial_mod.ms(graph_median)} as a graph vs "
+                f"{trial_mod.ms(plain_median)} plain, {rounds} interleaved rounds of real "
+                "calls" + (f"; measured again {trial.recheck}x" if trial.recheck else ""))
+    if gain > MIN_GAIN:
+        trial.decided, spec.runs_plain = True, True
+        trial.slow_limit = SLOWER * plain_median
+        spec.plain = f"plain (the graph does not pay: plain Python was {gain:.2f}x as " \
+                     f"fast: {measured})"
+        trial.line = f"plain (specialization #{spec.id} fits; its graph does not pay)"
+    else:
+        spec.plain_trial, spec.runs_plain = None, False
+        spec.plain = f"graph (it pays: plain Python was {gain:.2f}x its speed: {measured})"
+
+
+def _graph_pays(spec, why: str) -> None:
+    spec.plain_trial, spec.runs_plain = None, False
+    spec.plain = f"graph ({why})"
+
+
+def after_call(spec, trial: PlainTrial, kind: str, seconds: float,
+               raised: bool = False, watched: bool = False) -> bool:
+    """Bookkeeping after a call of `spec` under `trial` (under the jit's lock): `kind` is
+    "graph" or "plain" (a trial call, or one of a plain decision), `raised` whether the
+    plain run raised (not timed), `watched` whether the caller already noted a plain
+    decision's call with `trial.watch` (and it was due). True when `spec.plain` changed."""
+    if trial is not spec.plain_trial:
+        return False  # concluded meanwhile (another thread)
+    if trial.decided:
+        if kind != "plain" or raised or not (watched or trial.watch(seconds)):
+            return False
+        start(spec, trial.recheck + 1, spec.plain)
+        return True
+    if kind == "plain" and trial.turn == "plain":
+        if raised:
+            trial.raises += 1
+            if trial.raises >= MAX_RAISES:
+                _graph_pays(spec, f"{MAX_RAISES} plain runs on trial raised: not measured")
+                return True
+            return False
+        trial.over += seconds > MAX_PLAIN_S
+        if trial.over >= 2:
+            _graph_pays(spec, f"it pays: plain runs took over {trial_mod.ms(MAX_PLAIN_S)}, "
+                              f"the bound below which janus measures (the last "
+                              f"{trial_mod.ms(seconds)})")
+            return True
+    trial.record(kind, seconds)
+    if not trial.done:
+        return False
+    conclude(spec, trial)
+    return True
+
+
+def run(jit, spec, args, kwargs):
+    """`jit`'s function run plainly on a call `spec` fits (counted in `stats.calls`
+    already): its graph does not pay, or this is a plain turn of its trial.
+    `JitFunction.__call__` has the same inline as its fast path."""
+    start = time.perf_counter()
+    try:
+        value = jit.fn(*args, **kwargs)
+    except BaseException:
+        ran(jit, spec, time.perf_counter() - start, True, True)
+        raise
+    ran(jit, spec, time.perf_counter() - start, True, False)
+    return value
+
+
+def ran(jit, spec, elapsed: float, counted: bool, raised: bool) -> None:
+    """Bookkeeping after a plain run of `spec` that took `elapsed` (`counted`: in
+    `stats.calls` already; `raised`: the function raised). Lean: the fast path's (the
+    watch of a plain decision inline)."""
+    with jit._lock:
+        stats = jit.stats
+        stats.calls += not counted
+        stats.plain_calls += 1
+        stats.time_plain += elapsed
+        spec.plain_calls += 1
+        trial = spec.plain_trial
+        if trial is not None and trial.decided:
+            if raised:
+                return
+            trial.window += 1  # (PlainTrial.watch)
+            trial.slow += elapsed > trial.slow_limit
+            if trial.window < WATCH or not trial.window_due():
+                jit.last_decision = trial.line
+                return
+        if trial is not None and after_call(spec, trial, "plain", elapsed, raised,
+                                            watched=True):
+            events.emit("plain_decided", jit, spec)
+        jit.last_decision = f"plain (specialization #{spec.id}, graph vs plain: {spec.plain})"

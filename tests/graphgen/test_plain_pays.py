@@ -1,0 +1,203 @@
+"""A whole-function graph that does not pay against plain Python is not used (issues
+10/11; graphgen/plain_trial.py): the decision on real calls of jitted functions, results
+and heap equal to plain Python during and after the trial. The decisions are made on
+injected timings (no timed test), except where a test says it only checks correctness."""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import janus
+from janus.graphgen import plain_trial, trial, xla
+from tests.differential import Call, assert_same
+
+TRIAL_CALLS = 2 + 2 * trial.ROUNDS  # warm-up calls, then the timed rounds
+BEFORE = 2 + plain_trial.START  # profiling calls, then graph calls until a trial starts
+
+
+@pytest.fixture(autouse=True)
+def plain_trial_on(monkeypatch):
+    """The tests' conftest turns the trial off (JANUS_PLAIN_TRIAL=0): on here."""
+    monkeypatch.setattr(janus.config, "plain_trial", True)
+
+
+def _fake_timings(monkeypatch, seconds: dict):
+    """Calls 'take' seconds["plain"] or seconds["graph"], whichever kind ran (the
+    decision sees these instead of measured times); the trial starts at the START-th
+    graph call, however long that one took; a plain decision is not measured again
+    (tests/graphgen/test_plain_trial.py tests that on fed times)."""
+    real_after = plain_trial.after_call
+    monkeypatch.setattr(plain_trial, "MAX_GRAPH_S", float("inf"))
+    monkeypatch.setattr(plain_trial, "SLOWER", float("inf"))
+
+    def after_call(spec, t, kind, _, raised=False, watched=False):
+        return real_after(spec, t, kind, seconds[kind], raised, watched)
+    monkeypatch.setattr(plain_trial, "after_call", after_call)
+
+
+def tiny(x):
+    return x * 2.0 + 1.0
+
+
+def loop(x):
+    for _ in range(50):
+        x = x * 1.01 + 0.1
+    return x
+
+
+def matmuls(x, w):
+    for _ in range(4):
+        x = tf.tanh(tf.matmul(x, w))
+    return tf.reduce_sum(x)
+
+
+def _call(jitted, fn, *args):
+    np.testing.assert_allclose(jitted(*args).numpy(), fn(*args).numpy(), rtol=1e-6)
+
+
+def test_a_tiny_function_whose_graph_does_not_pay_runs_plainly(monkeypatch):
+    _fake_timings(monkeypatch, {"plain": 1e-4, "graph": 3e-4})
+    jitted = janus.jit(tiny)
+    x = tf.constant([1.0, 2.0, 3.0])
+    for _ in range(BEFORE + TRIAL_CALLS):  # profiling, graph calls, the trial
+        _call(jitted, tiny, x)
+    [spec] = jitted.specializations
+    assert spec.runs_plain and spec.plain.startswith("plain (the graph does not pay: plain "
+                                                     "Python was 3.00x as fast"), spec.plain
+    stats = janus.stats(jitted)
+    graph_calls, plain_calls = stats.graph_calls, stats.plain_calls
+    assert plain_calls == 1 + trial.ROUNDS  # its trial's plain turns
+    for i in range(10):  # decided: plain from now on, results equal
+        _call(jitted, tiny, x + i)
+    assert stats.graph_calls == graph_calls and stats.plain_calls == plain_calls + 10
+    assert stats.calls == stats.graph_calls + stats.plain_calls + stats.profile_calls
+    assert f"plain={stats.plain_calls}" in str(stats)
+    text = jitted.explain(x)
+    assert "this call: runs plainly: specialization #0 fits and its graph does not pay" in text
+    assert "last call: plain (specialization #0 fits; its graph does not pay)" in text
+    assert f"graph vs plain: {spec.plain}; {spec.plain_calls} calls ran plainly" in text
+    # a call the plain specialization does not fit gets a graph of its own (and a trial)
+    _call(jitted, tiny, tf.ones([2, 2]))
+    assert len(jitted.specializations) == 2 and stats.graph_calls == graph_calls + 1
+
+
+@pytest.mark.parametrize("fn, make_args", [
+    (loop, lambda: (tf.ones([4]),)),
+    (matmuls, lambda: (tf.ones([8, 8]), tf.fill([8, 8], 0.01))),
+])
+def test_a_graph_that_pays_is_kept(monkeypatch, fn, make_args):
+    _fake_timings(monkeypatch, {"plain": 2e-3, "graph": 2e-4})
+    jitted = janus.jit(fn)
+    for _ in range(BEFORE + TRIAL_CALLS + 10):
+        _call(jitted, fn, *make_args())
+    [spec] = jitted.specializations
+    assert spec.plain.startswith("graph (it pays"), spec.plain
+    assert not spec.runs_plain and spec.plain_trial is None
+    stats = janus.stats(jitted)
+    assert stats.plain_calls == 1 + trial.EARLY_ROUNDS  # a clear loss ends the trial early
+    assert stats.graph_calls == stats.calls - stats.profile_calls - stats.plain_calls
+
+
+def test_a_loop_of_small_ops_keeps_its_graph_on_real_timings():
+    """Real timings, no injection: the graph of 50 small ops is many times faster than
+    their eager run here, so whichever way the trial goes (or is not run, if the graph
+    call took over the bound), the graph is kept; results stay equal."""
+    jitted = janus.jit(loop)
+    for i in range(BEFORE + TRIAL_CALLS + 5):
+        _call(jitted, loop, tf.ones([4]) * i)
+    [spec] = jitted.specializations
+    assert not spec.runs_plain and spec.plain_trial is None
+    assert spec.plain == "" or spec.plain.startswith("graph ("), spec.plain
+
+
+def test_real_timings_decide_something_and_results_stay_equal():
+    """Real timings: which way a tiny function goes is the machine's business (not
+    asserted; a loaded machine may even measure a plain decision again); that a trial
+    comes to a decision and every call equals plain Python is."""
+    jitted = janus.jit(tiny)
+    decisions = set()
+    for i in range(BEFORE + 2 + TRIAL_CALLS + 5):
+        _call(jitted, tiny, tf.constant([1.0, 2.0]) * i)
+        if jitted.specializations:
+            decisions.add(jitted.specializations[0].plain.split(" (")[0])
+    assert decisions & {"plain", "graph"} or decisions == {""}, decisions
+
+
+def test_big_graphs_are_never_tried(monkeypatch):
+    monkeypatch.setattr(plain_trial, "MAX_GRAPH_S", 0.0)  # every graph counts as big
+    jitted = janus.jit(tiny)
+    for i in range(20):
+        _call(jitted, tiny, tf.ones([3]) * i)
+    [spec] = jitted.specializations
+    assert spec.plain == "" and spec.plain_trial is None
+    assert janus.stats(jitted).plain_calls == 0
+
+
+def test_the_switch_turns_it_off(monkeypatch):
+    _fake_timings(monkeypatch, {"plain": 1e-4, "graph": 3e-4})
+    monkeypatch.setattr(janus.config, "plain_trial", False)
+    jitted = janus.jit(tiny)
+    for i in range(20):
+        _call(jitted, tiny, tf.ones([3]) * i)
+    assert janus.stats(jitted).plain_calls == 0 and jitted.specializations[0].plain == ""
+    assert janus.jit(tiny, plain_trial=True).config.plain_trial  # a per-function option
+
+
+class Counter:
+    def __init__(self):
+        self.v = tf.Variable(tf.zeros([3]))
+        self.total = tf.zeros([3])
+        self.steps = 0
+        self.seen = []
+
+
+def step(c, x, scale):
+    c.v.assign_add(x * scale)
+    c.total = c.total + x
+    c.steps += 1
+    c.seen.append(scale)
+    if scale > 2:
+        print("big scale", scale)
+        return c.v * 2.0
+    return c.v + c.total
+
+
+@pytest.mark.parametrize("seconds", [{"plain": 1e-4, "graph": 3e-4},    # decided plain
+                                     {"plain": 3e-4, "graph": 1e-4}])   # graph kept
+def test_heap_variables_and_guards_equal_plain_python_during_and_after_the_trial(
+        monkeypatch, seconds):
+    _fake_timings(monkeypatch, seconds)
+    calls = []
+    for i in range(40):
+        # mostly the same specialization (the trial's), with guard failures mixed in:
+        # another Python value, another shape
+        scale = 3 if i % 9 == 8 else 1
+        x = tf.ones([3]) * i if i % 13 != 12 else tf.ones([3]) * 0.5
+        calls.append(Call(x, scale))
+    stats = assert_same(step, calls, Counter)
+    assert stats.plain_calls > 0 and stats.graph_calls > 0
+
+
+def test_an_exception_in_a_plain_run_is_plain_pythons(monkeypatch):
+    _fake_timings(monkeypatch, {"plain": 1e-4, "graph": 3e-4})
+
+    def checked(x, limit):
+        if limit < 0:
+            raise ValueError("negative limit")
+        return tf.minimum(x, limit)
+
+    calls = [Call(tf.ones([2]) * i, 5.0) for i in range(BEFORE + TRIAL_CALLS)]
+    calls += [Call(tf.ones([2]), -1.0), Call(tf.ones([2]) * 7, 5.0)] * 3
+    stats = assert_same(checked, calls)
+    assert stats.plain_calls > 0
+
+
+def test_a_plain_decision_wins_over_xla(monkeypatch):
+    _fake_timings(monkeypatch, {"plain": 1e-4, "graph": 3e-4})
+    monkeypatch.setattr(xla, "MIN_GRAPH_SECONDS", 0.0)  # XLA would try tiny graphs too
+    monkeypatch.setattr(janus.config, "xla", True)
+    jitted = janus.jit(tiny)
+    for i in range(BEFORE + TRIAL_CALLS + 10):
+        _call(jitted, tiny, tf.ones([3]) * i)
+        spec = jitted.specializations[0] if jitted.specializations else None
+        assert spec is None or not (spec.plain_trial and spec.xla), (spec.plain, spec.xla)
+    assert spec.runs_plain and spec.xla == "" and spec.trial is None

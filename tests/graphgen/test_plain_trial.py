@@ -1,0 +1,168 @@
+"""The graph-or-plain decision on made-up timings (graphgen/plain_trial.py and the
+rounds it shares with the XLA trial, graphgen/trial.py): which kind a trial runs when,
+what it decides, when a plain decision is measured again. No timed tests: the times
+are fed in."""
+import types
+
+import pytest
+
+from janus.graphgen import plain_trial, trial
+from janus.graphgen.plain_trial import PlainTrial, after_call
+
+
+def _spec(**fields):
+    spec = types.SimpleNamespace(id=0, plain="", plain_trial=None, runs_plain=False,
+                                 calls=plain_trial.START, xla="", trial=None,
+                                 accelerated=None, context=(), distributed=False,
+                                 collective_strategy=None, subgraphs=())
+    spec.__dict__.update(fields)
+    return spec
+
+
+def _started():
+    spec = _spec()
+    plain_trial.start(spec)
+    return spec
+
+
+def _calls(spec, n, plain_s, graph_s):
+    """`n` calls of `spec` as the caller makes them (a plain turn runs plainly); True
+    for each call after which `spec.plain` changed."""
+    changes = []
+    for _ in range(n):
+        t = spec.plain_trial
+        kind = "plain" if spec.runs_plain or t is not None and t.plain_turn() else "graph"
+        seconds = plain_s if kind == "plain" else graph_s
+        changes.append(t is not None and after_call(spec, t, kind, seconds))
+    return changes
+
+
+@pytest.mark.parametrize("plain, graph, expected", [
+    ([1.0] * 6, [1.5] * 6, 1.5),
+    ([1.0, 2.0] * 3, [1.1, 2.2] * 3, 1.1),          # the load varies alike
+    ([1.0] * 5 + [9.0], [1.2] * 6, 1.2),            # one hiccup: medians hold
+    ([], [], 0.0),
+])
+def test_gain_is_the_more_cautious_of_two_measures(plain, graph, expected):
+    assert trial.gain(plain, graph) == pytest.approx(expected)
+
+
+def test_a_trial_interleaves_plain_and_graph_calls_in_rounds():
+    t = PlainTrial()
+    order = []
+    while not t.done:
+        order.append(t.turn)
+        t.record(t.turn, 1.0 if t.turn == "plain" else 2.0)
+    assert order[:2] == ["plain", "graph"]  # untimed warm-up calls
+    assert "".join(k[0] for k in order[2:]) == "pggppggppggp"
+    assert len(t.times["plain"]) == len(t.times["graph"]) == trial.ROUNDS
+
+
+def test_a_graph_clearly_faster_ends_the_trial_early():
+    spec = _started()
+    changes = _calls(spec, 2 + 2 * trial.EARLY_ROUNDS, 1e-3, 1e-4)
+    assert changes[-1] and not any(changes[:-1])
+    assert spec.plain.startswith("graph (it pays") and spec.plain_trial is None
+    assert not spec.runs_plain
+
+
+@pytest.mark.parametrize("plain_s, graph_s, runs_plain", [
+    (1e-4, 3e-4, True),    # a tiny function: plain is 3x as fast
+    (1e-4, 1e-4, False),   # a tie keeps the graph
+    (1.02e-4, 1e-4, False),
+])
+def test_the_decision(plain_s, graph_s, runs_plain):
+    spec = _started()
+    assert sum(_calls(spec, 2 + 2 * trial.ROUNDS, plain_s, graph_s)) == 1
+    assert spec.runs_plain is runs_plain
+    assert spec.plain.startswith("plain (the graph does not pay" if runs_plain else
+                                 "graph (it pays")
+    assert "interleaved rounds of real calls" in spec.plain
+    assert (spec.plain_trial is not None) is runs_plain  # a plain decision is watched
+
+
+def test_two_plain_runs_over_the_bound_end_the_trial_the_graph_pays():
+    spec = _started()
+    t = spec.plain_trial
+    assert not after_call(spec, t, "plain", 2 * plain_trial.MAX_PLAIN_S)  # a hiccup
+    assert not after_call(spec, t, "graph", 1e-4)
+    assert after_call(spec, t, "plain", 2 * plain_trial.MAX_PLAIN_S)
+    assert spec.plain.startswith("graph (it pays: plain runs took over")
+    assert spec.plain_trial is None and not spec.runs_plain
+
+
+def test_plain_runs_that_raise_are_not_timed_and_give_up_after_a_few():
+    spec = _started()
+    t = spec.plain_trial
+    for _ in range(plain_trial.MAX_RAISES - 1):
+        assert not after_call(spec, t, "plain", 5.0, raised=True)
+    assert t.turn == "plain" and not t.times["plain"] and t.untimed["plain"] == 1
+    assert after_call(spec, t, "plain", 5.0, raised=True)
+    assert spec.plain.startswith("graph (") and "raised" in spec.plain
+
+
+def test_a_call_of_the_other_kind_or_of_a_concluded_trial_does_not_count():
+    spec = _started()
+    t = spec.plain_trial
+    assert not after_call(spec, t, "graph", 9.0)  # another thread's call
+    assert t.turn == "plain" and t.untimed == {"plain": 1, "graph": 1}
+    assert not after_call(spec, PlainTrial(), "plain", 9.0)  # not spec's trial
+
+
+def test_a_plain_decision_is_measured_again_when_its_calls_get_slower():
+    spec = _started()
+    _calls(spec, 2 + 2 * trial.ROUNDS, 1e-4, 3e-4)
+    assert spec.runs_plain
+    # as fast as measured (a few hiccups included): nothing happens
+    for i in range(3 * plain_trial.WATCH):
+        assert not _calls(spec, 1, 1e-3 if i % 4 == 0 else 1e-4, 3e-4)[0]
+    # most calls in a window slower than SLOWER x the trial's median: a new trial
+    changes = _calls(spec, plain_trial.WATCH, 1e-3, 3e-4)
+    assert changes[-1] and sum(changes) == 1
+    assert not spec.runs_plain and spec.plain_trial.recheck == 1
+    assert spec.plain.startswith("measuring again (plain runs got slower; before: plain")
+    # the inputs grew: the graph pays now, for good
+    _calls(spec, 2 + 2 * trial.ROUNDS, 1e-3, 3e-4)
+    assert spec.plain.startswith("graph (it pays") and "measured again 1x" in spec.plain
+    assert spec.plain_trial is None and not spec.runs_plain
+
+
+def test_at_most_max_rechecks_trials_again():
+    spec = _started()
+    rechecks = 0
+    for _ in range(40):
+        _calls(spec, 2 + 2 * trial.ROUNDS, 1e-4, 3e-4)  # plain wins every trial
+        if spec.plain_trial is not None and spec.plain_trial.recheck > rechecks:
+            rechecks = spec.plain_trial.recheck
+        _calls(spec, plain_trial.WATCH, 1e-3, 3e-4)  # ... and its calls get slower
+    assert rechecks == plain_trial.MAX_RECHECKS
+    assert spec.runs_plain and spec.plain_trial.decided
+
+
+def _jit(**config):
+    cfg = types.SimpleNamespace(**{"plain_trial": True, **config})
+    return types.SimpleNamespace(config=cfg, profile=types.SimpleNamespace(
+        collective_strategy=None))
+
+
+@pytest.mark.parametrize("change, eligible", [
+    ({}, True),
+    ({"calls": plain_trial.START - 1}, False),   # the first call pays one-time costs
+    ({"calls": plain_trial.START + 3}, False),   # tried only around START
+    ({"plain": "graph (it pays ...)"}, False),   # decided for good
+    ({"xla": "compiling"}, False),               # one trial at a time
+    ({"trial": object()}, False),
+    ({"context": (1, True)}, False),             # tf.distribute: every worker alike
+    ({"distributed": True}, False),
+    ({"subgraphs": (object(),)}, False),
+])
+def test_which_specializations_are_tried(change, eligible):
+    assert plain_trial.eligible(_jit(), _spec(**change), 1e-4) is eligible
+
+
+def test_big_graphs_segments_and_the_switch_are_never_tried():
+    assert not plain_trial.eligible(_jit(), _spec(), plain_trial.MAX_GRAPH_S)
+    assert not plain_trial.eligible(_jit(plain_trial=False), _spec(), 1e-4)
+    segment = _jit()
+    segment.segment_of = object()  # fallback/segmented.py decides a segment's graph
+    assert not plain_trial.eligible(segment, _spec(), 1e-4)
