@@ -207,7 +207,7 @@ def test_a_kept_variant_later_measured_slower_is_turned_off_loudly(monkeypatch):
 
 
 EXIT_PROGRAM = '''
-import sys, time
+import sys, threading, time
 import numpy as np
 import tensorflow as tf
 import janus
@@ -215,8 +215,10 @@ from janus.graphgen import xla
 
 xla.MIN_GRAPH_SECONDS = 0.0
 compile_variant = xla.XlaVariant.compile
+running = threading.Event()
 
 def slow_compile(self, inputs):  # a compilation longer than the former 10 s exit wait
+    running.set()
     time.sleep(12)
     compile_variant(self, inputs)
     open(sys.argv[1], "w").write("compiled")
@@ -230,6 +232,7 @@ jitted, w = janus.jit(cell), tf.constant(np.full((4, 4), 0.1, np.float32))
 for i in range(xla.MIN_CALLS + 3):
     jitted(w, tf.ones([2, 4]) * i)
 assert jitted.specializations[0].xla.startswith("compiling")
+assert running.wait(120)   # (a compilation still queued at exit is dropped, not waited for)
 '''
 
 
