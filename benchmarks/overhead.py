@@ -27,6 +27,11 @@ Next to it: the expert's whole call, naive ``tf.function``'s call, and one-off l
 janus's first call (profiling), its time generating graphs, and naive ``tf.function``'s
 first call (its trace).
 
+With ``--warm``: the first calls of each model in fresh processes, cold (an empty graph
+cache) and warm (a second process on the cache the first one filled): the first call's
+latency (the time to its result, the model already built), the first three calls, the
+time to the first graph run, and the graphs generated / loaded from the cache.
+
 The machine may be shared: numbers are as measured (medians of rounds).
 """
 from __future__ import annotations
@@ -36,6 +41,9 @@ import contextlib
 import json
 import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from typing import Callable, Optional, Sequence
 
@@ -264,6 +272,66 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def first_calls(name: str, size: str, calls: int = 3, seed: int = 0) -> dict:
+    """In this (fresh) process: the latencies of the first `calls` janus calls of a model
+    (defaults: XLA on, the graph cache of $JANUS_CACHE_DIR), then a flush of the cache."""
+    import janus
+    from models import get_workload
+
+    workload = get_workload(name, size=size, seed=seed)
+    state, batches = workload.make_state(), workload.batches(calls)
+    fn = janus.jit(workload.step)
+    times, to_graph, start = [], None, time.perf_counter()
+    for batch in batches:
+        begin = time.perf_counter()
+        fn(state, *batch)
+        times.append(time.perf_counter() - begin)
+        if to_graph is None and janus.stats(fn).graph_calls:
+            to_graph = time.perf_counter() - start
+    stats = janus.stats(fn)
+    out = {"first_call_s": times[0], "first_calls_s": sum(times), "calls": calls,
+           "to_first_graph_s": to_graph, "warm": janus.cache.is_warm(fn),
+           "generations": stats.generations, "profile_calls": stats.profile_calls,
+           "loaded": sum(s.portable is not None for s in fn.specializations)}
+    janus.cache.flush()
+    return out
+
+
+def cold_and_warm(name: str, size: str, seed: int = 0) -> dict:
+    """`first_calls` in a fresh process on an empty graph cache, then in another on the
+    cache the first one filled: {"cold": ..., "warm": ...}."""
+    cache = tempfile.mkdtemp(prefix="janus-overhead-cache-")
+    env = dict(os.environ, JANUS_CACHE_DIR=cache, TF_CPP_MIN_LOG_LEVEL="3")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    out = {}
+    for phase in ("cold", "warm"):
+        done = subprocess.run([sys.executable, "-m", "benchmarks.overhead", "--first-calls",
+                               name, "--size", size, "--seed", str(seed)], env=env, cwd=root,
+                              capture_output=True, text=True, timeout=900)
+        if done.returncode != 0:
+            raise RuntimeError(f"{name} ({phase}): {done.stderr[-1000:]}")
+        out[phase] = json.loads(done.stdout.strip().splitlines()[-1])
+    return out
+
+
+def warm_table(rows: list[dict]) -> str:
+    """First calls in fresh processes, cold vs warm, as text."""
+    head = (f"{'model':<10}{'':>6}{'1st call':>10}{'3 calls':>10}{'to graph':>10}"
+            f"{'gens':>6}{'loaded':>8}")
+    lines = ["first calls in a fresh process (s): cold = empty graph cache, warm = the cache "
+             "a previous process filled", head, "-" * len(head)]
+    for row in rows:
+        for phase in ("cold", "warm"):
+            r = row["first_calls"][phase]
+            to_graph = r["to_first_graph_s"]
+            lines.append(f"{row['model'] if phase == 'cold' else '':<10}{phase:>6}"
+                         f"{r['first_call_s']:>10.3f}{r['first_calls_s']:>10.3f}"
+                         + (f"{to_graph:>10.3f}" if to_graph is not None else f"{'-':>10}")
+                         + f"{r['generations']:>6}{r['loaded']:>8}")
+    return "\n".join(lines)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> list[dict]:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -273,15 +341,31 @@ def main(argv: Optional[Sequence[str]] = None) -> list[dict]:
     p.add_argument("--calls", type=int, default=30, help="calls per timing round")
     p.add_argument("--out", default=DEFAULT_OUT)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--warm", action="store_true",
+                   help="also first calls in fresh processes, cold vs warm graph cache")
+    p.add_argument("--warm-only", action="store_true", help="only the cold/warm first calls")
+    p.add_argument("--first-calls", metavar="MODEL", help=argparse.SUPPRESS)  # (a worker)
     args = p.parse_args(argv)
+    if args.first_calls:
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        print(json.dumps(first_calls(args.first_calls, args.size or "full", seed=args.seed)))
+        return []
     quiet_tensorflow()
     size = args.size or ("quick" if args.quick else "full")
     rows = []
     for name in [m for m in args.models.split(",") if m]:
         print(f"== {name} ({size})", flush=True)
-        rows.append(measure_model(name, size, args.calls, args.seed))
+        row = {"model": name, "size": size} if args.warm_only else \
+            measure_model(name, size, args.calls, args.seed)
+        if args.warm or args.warm_only:
+            row["first_calls"] = cold_and_warm(name, size, args.seed)
+        rows.append(row)
     print()
-    print(table(rows))
+    if not args.warm_only:
+        print(table(rows))
+    if args.warm or args.warm_only:
+        print()
+        print(warm_table(rows))
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "overhead.json")
     with open(path, "w") as f:

@@ -92,7 +92,8 @@ class JitFunction(Generation):
         self._expected_inputs: list = []
         self.plan_history: list[Plan] = []
         self.last_failure_reason = ""
-        self._warm_graph = None  # set by a warm start: another process's recorded graph
+        self._warm_graphs: list = []  # set by a warm start: other processes' recorded graphs
+        self._xla_recorded: dict = {}  # ... and their XLA decisions, by record id
         self.segmented = None  # the function split at its graph breaks (fallback/segmented.py)
         self.last_trace_error: Exception | None = None
         self._busy = False  # a thread is profiling or generating (see the module docstring)
@@ -337,7 +338,7 @@ class JitFunction(Generation):
             self.stats.graph_calls += 1
             self.stats.time_graph += elapsed
             spec.time_graph += elapsed
-            build_xla = False
+            build_xla, recorded = False, None
             if spec.plain_trial is not None or spec.calls <= plain_trial.START + 2 and \
                     plain_trial.eligible(self, spec, total):
                 if spec.plain_trial is None:  # graphgen/plain_trial.py (one trial at a time)
@@ -353,11 +354,15 @@ class JitFunction(Generation):
                     self._warn_once(f"xla{spec.id}", f"{self.__qualname__}: XLA turned off "
                                     f"for specialization #{spec.id}: {spec.xla}")
             elif cfg.xla and spec.calls >= xla.MIN_CALLS and xla.eligible(spec):
-                spec.xla, build_xla = "compiling (the plain graph serves meanwhile)", True
+                recorded = self._recorded_xla(spec)
+                if recorded is not None and not recorded["keep"]:
+                    xla_trial.recorded_off(spec, recorded)  # measured before: not again
+                else:
+                    spec.xla, build_xla = "compiling (the plain graph serves meanwhile)", True
             events.emit("graph_run", self, spec, elapsed)
             self.last_decision = f"graph (specialization #{spec.id})"
         if build_xla:
-            self._start_xla(spec, inputs)
+            self._start_xla(spec, inputs, recorded)
         return value
 
     def _write_back(self, runner, results, env):
@@ -412,11 +417,27 @@ class JitFunction(Generation):
         return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE, str(exc),
                                                 "profiled"))
 
-    def _start_xla(self, spec: Specialization, inputs: list):
-        """Hand `spec` to the background XLA compiler (graphgen/xla.py); never waits."""
+    def _recorded_xla(self, spec: Specialization) -> dict | None:
+        """The XLA decision an earlier process recorded for this very specialization
+        (warm start: cache/warm.py), or None (under the lock, once per specialization)."""
+        if not self._xla_recorded:
+            return None
+        if not spec.record_id:
+            try:
+                from janus.cache import record
+                spec.record_id = record.spec_id(self, spec)
+            except Exception:  # noqa: BLE001 - no id, no recorded decision: measure
+                return None
+        return self._xla_recorded.get(spec.record_id)
+
+    def _start_xla(self, spec: Specialization, inputs: list, recorded: dict | None = None):
+        """Hand `spec` to the background XLA compiler (graphgen/xla.py); never waits.
+        `recorded`: an earlier process measured XLA faster here: kept without a trial."""
         def done(variant, reason):
             with self._lock:
-                if variant is not None:
+                if variant is not None and recorded is not None:
+                    xla_trial.keep_recorded(spec, variant, recorded)
+                elif variant is not None:
                     spec.xla = "measuring (compiled; real calls alternate with the plain graph)"
                     spec.trial = xla_trial.XlaTrial(variant)
                 else:

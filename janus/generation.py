@@ -40,24 +40,11 @@ class Generation:
         converted = convert(self.fn)
         context = distribute.context_key()
         with self._lock:
-            recorded, self._warm_graph = self._warm_graph, None
-        if recorded is not None and not context:  # records assume no tf.distribute strategy
-            from janus.cache import portable
-            start = time.perf_counter()
-            try:
-                spec = portable.load(recorded, args, kwargs, self._env(args, kwargs),
-                                     self._next_id, self.plan, converted)
-            except Exception as exc:  # noqa: BLE001 - generate instead
-                self.report_internal("loading a recorded graph", exc, give_up=False)
-                spec = None
-            with self._lock:
-                self.stats.time_generating += time.perf_counter() - start
-                if spec is not None:
-                    self._next_id += 1
-                    self.specializations.insert(0, spec)
-                    self.last_decision = "graph loaded from the cache"
-                    events.emit("generated", self, spec)
-                    return spec
+            recorded = list(self._warm_graphs)
+        if recorded and not context:  # records assume no tf.distribute strategy
+            spec = self._load_recorded(recorded, args, kwargs, converted)
+            if spec is not None:
+                return spec
         refused = self.profile.certain_refusal()
         if refused is not None:  # every profiled call did something a graph refuses:
             reason, (function, filename, lineno) = refused  # do not trace
@@ -91,6 +78,38 @@ class Generation:
             self.specializations.insert(0, spec)
             events.emit("generated", self, spec)
         return spec
+
+    def _load_recorded(self, recorded: list, args, kwargs, converted):
+        """The first graph recorded by an earlier process (warm start) that fits this call,
+        loaded as a specialization (None: none fits). A loaded graph is not offered again;
+        the others are, to later generations."""
+        from janus.cache import portable
+        env = self._env(args, kwargs)
+        for entry in recorded:
+            sid, plan, graph = entry
+            start = time.perf_counter()
+            try:
+                spec = portable.load(graph, args, kwargs, env, self._next_id, plan, converted)
+            except Exception as exc:  # noqa: BLE001 - generate instead
+                self.report_internal("loading a recorded graph", exc, give_up=False)
+                spec, failed = None, True
+            else:
+                failed = False
+            with self._lock:
+                self.stats.time_generating += time.perf_counter() - start
+                if failed and entry in self._warm_graphs:
+                    self._warm_graphs.remove(entry)
+                if spec is None:
+                    continue
+                if entry in self._warm_graphs:
+                    self._warm_graphs.remove(entry)
+                spec.record_id = sid
+                self._next_id += 1
+                self.specializations.insert(0, spec)
+                self.last_decision = "graph loaded from the cache"
+                events.emit("generated", self, spec)
+                return spec
+        return None
 
     def _generation_failed(self, exc: Exception, cfg: Config):
         self.stats.generation_failures += 1

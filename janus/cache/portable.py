@@ -66,11 +66,13 @@ def _resolve(path: str):
     return obj
 
 
-def _handle(var):
+def _tf_variable(var):
     import keras
-    if isinstance(var, keras.Variable):
-        var = var.value
-    return var.handle
+    return var.value if isinstance(var, keras.Variable) else var
+
+
+def _handle(var):
+    return _tf_variable(var).handle
 
 
 def _describe_identity(value) -> dict:
@@ -87,12 +89,24 @@ def _describe_identity(value) -> dict:
         return entry
     if isinstance(value, (keras.layers.Layer, keras.optimizers.Optimizer)):
         return {"keras": _qualified(type(value)),
-                "config": json.loads(json.dumps(value.get_config(), sort_keys=True))}
+                "config": _unnamed(json.loads(json.dumps(value.get_config(), sort_keys=True)))}
     if not type(value).__module__.split(".")[0] in ("tensorflow", "keras", "numpy", "builtins"):
         # an instance of a user class (a tf.Module model, say): what the graph read from
         # it has guards of its own, and its methods' sources are compared
         return {"instance": _qualified(type(value))}
     raise NotPortable(f"a {type(value).__name__} object")
+
+
+def _unnamed(config):
+    """A Keras config without its `name`s: Keras numbers them per process in order of
+    creation (`sgd`, `sgd_1`, ...), so the same model made after another one in a later
+    process has other names; they name variables, and a graph finds its variables by
+    source, not by name (everything else of the config is compared)."""
+    if isinstance(config, dict):
+        return {k: _unnamed(v) for k, v in config.items() if k != "name"}
+    if isinstance(config, list):
+        return [_unnamed(v) for v in config]
+    return config
 
 
 def _case(case) -> list:
@@ -293,7 +307,7 @@ def check_ops(graph_def) -> None:
 class _ImportedGraph:
     """A recorded graph imported into this process, with its variables rebound."""
 
-    def __init__(self, data: dict, handles: list, specs: list):
+    def __init__(self, data: dict, handles: list, specs: list, variables: list = ()):
         graph_def = tf.compat.v1.GraphDef.FromString(base64.b64decode(data["graph"]))
         check_ops(graph_def)
         names, outputs = data["input_names"], data["output_names"]
@@ -308,7 +322,14 @@ class _ImportedGraph:
         self.function = wrapped.prune(feeds=list(wrapped.graph.inputs), fetches=fetches)
         self.graph = self.function.graph
         self.handles = handles
+        self.variables = [_tf_variable(v) for v in variables]  # behind `handles`, in order
         self.count = len(outputs)
+
+    def flat_parts(self):
+        """(function, arguments after the inputs, {id(handle): variable}): what an XLA
+        variant of this graph needs (graphgen/xla.py)."""
+        return self.function, list(self.handles), \
+            {id(h): v for h, v in zip(self.handles, self.variables)}
 
     def __call__(self, *inputs):
         # the feed hands over tensors of the traced dtypes and shapes (graphgen/calls.py):
@@ -426,10 +447,11 @@ def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, 
         if guard_set.check(args, kwargs) != -1:
             return None
         inputs = parsed["inputs"]
-        handles = [_handle(evaluate(source, *env)) for source in parsed["captures"]]
+        variables = [evaluate(source, *env) for source in parsed["captures"]]
+        handles = [_handle(v) for v in variables]
         specs = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs] + \
             [tf.TensorSpec([], tf.resource) for _ in handles]
-        graph = _ImportedGraph(data, handles, specs)
+        graph = _ImportedGraph(data, handles, specs, variables)
     except Exception:  # noqa: BLE001 - anything off: generate instead
         return None
     in_graph = [InGraphGuard(index, site, function, expected)

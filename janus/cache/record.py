@@ -400,8 +400,7 @@ def spec_content_id(identity: FunctionIdentity, vers: dict, plan_data, guards: l
     return sha256(blob)[:12]
 
 
-def build_spec_record(jit, spec) -> tuple[dict, str]:
-    """(record, graph pbtxt) for a Specialization. Reads only immutable parts of `spec`."""
+def _spec_parts(jit, spec):
     converted = getattr(spec, "converted", None)
     identity = identify(jit, converted)
     vers = versions()
@@ -417,6 +416,18 @@ def build_spec_record(jit, spec) -> tuple[dict, str]:
         plan_data = None
     subgraphs = [subgraph_record(s) for s in getattr(spec, "subgraphs", ()) or ()]
     sid = spec_content_id(identity, vers, plan_data, guards, in_graph, inputs, subgraphs)
+    return converted, identity, vers, guards, in_graph, inputs, plan_data, subgraphs, sid
+
+
+def spec_id(jit, spec) -> str:
+    """The record id `build_spec_record` gives `spec` (without rendering its graph)."""
+    return _spec_parts(jit, spec)[-1]
+
+
+def build_spec_record(jit, spec) -> tuple[dict, str]:
+    """(record, graph pbtxt) for a Specialization. Reads only immutable parts of `spec`."""
+    converted, identity, vers, guards, in_graph, inputs, plan_data, subgraphs, sid = \
+        _spec_parts(jit, spec)
     graph_def = spec.concrete.graph.as_graph_def()
     text = graph_text(graph_def)
     source = getattr(converted, "source", None)

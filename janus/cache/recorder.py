@@ -79,7 +79,8 @@ def _delta(now: dict, before: dict) -> dict:
 class _SpecState:
     """Counters of one specialization, kept here so they survive the Specialization."""
 
-    __slots__ = ("sid", "runs", "time_graph", "failures", "snapshot", "xla", "plain")
+    __slots__ = ("sid", "runs", "time_graph", "failures", "snapshot", "xla", "plain",
+                 "decision", "decision_written")
 
     def __init__(self):
         self.sid = None
@@ -88,6 +89,8 @@ class _SpecState:
         self.failures: dict = {}
         self.xla = ""  # the XLA decision (graphgen/xla.py), once made
         self.plain = ""  # graph or plain Python (graphgen/plain_trial.py), once decided
+        self.decision = None  # ... as a later process takes it over (xla_trial.decision)
+        self.decision_written = None
         self.snapshot = {"graph_runs": 0, "time_graph": 0.0, "guard_failures": {}, "xla": "",
                          "plain": ""}
 
@@ -268,6 +271,10 @@ class Recorder:
         spec_state = self._specs.get(id(spec))
         if spec_state is not None and settings.is_enabled():
             spec_state.xla = str(spec.xla)[:200]  # written with the next counter flush
+            from janus.graphgen import xla_trial
+            decision = xla_trial.decision(spec)  # (and into the warm state; the last made
+            if decision is not None:             # stands while it is measured again)
+                spec_state.decision = decision
             if spec.xla.startswith(("on", "off")):  # a decision, kept in the history too
                 self._state(jit).notes.append({"time": time.time(), "event": "xla",
                                                "spec": spec_state, "reason": spec_state.xla})
@@ -380,17 +387,29 @@ class Recorder:
             record, text = rec.build_spec_record(jit if jit is not None else state.fn, spec)
             self._identity(state, spec.converted)
             warm_state = None
-            if settings.warm_start_enabled() and profile is not None:
-                warm_state = warm.encode_state(profile, plan, spec.inputs)
-                if warm_state is not None:
-                    from janus.cache import portable
-                    graph = portable.export(spec)
-                    if graph is not None:
-                        warm_state["graph"] = graph
-                    warm_state["spec"] = record["id"]
-                    warm_state["process"] = warm.PROCESS
+            # a graph loaded from the cache taught nothing new: its state stays as it was
+            # (rewriting it would also make it this process's own: see warm.decode_graphs)
+            if settings.warm_start_enabled() and profile is not None and spec.portable is None:
+                warm_state = self._warm_state(jit, spec, profile, plan, record["id"])
             prepared.append((spec, spec_state, record, text, warm_state))
         return prepared
+
+    @staticmethod
+    def _warm_state(jit, spec, profile, plan, sid: str):
+        """(state, graph entry or None, keep_origin) to merge into the warm state, or None."""
+        state = warm.encode_state(profile, plan, spec.inputs)
+        if state is None:
+            return None
+        from janus.cache import portable
+        graph, entry = portable.export(spec), None
+        if graph is not None:
+            try:
+                entry = warm.graph_entry(sid, spec.plan, graph)
+            except TypeError:
+                entry = None
+        state["spec"] = sid
+        state["process"] = warm.PROCESS
+        return state, entry, jit is not None and warm.is_warm(jit)
 
     def _write_specs(self, store: CacheStore, state: _JitState, prepared) -> dict:
         new = {}
@@ -399,8 +418,9 @@ class Recorder:
                 self.writes += 1
             spec_state.sid = record["id"]
             counters = new.setdefault(record["id"], {"generations": 0, "generation_time": 0.0})
-            counters["generations"] += 1
-            counters["generation_time"] += float(spec.generation_time)
+            if spec.portable is None:  # (a graph loaded from the cache is no generation)
+                counters["generations"] += 1
+                counters["generation_time"] += float(spec.generation_time)
             counters["summary"] = {"source_hash": record["function"]["source_hash"],
                                    "versions": record["versions"],
                                    "guards": len(record["guards"]),
@@ -408,8 +428,10 @@ class Recorder:
                                    "ops": sum(record["op_histogram"].values()),
                                    "plan": record["plan"]}
             if warm_state is not None:
-                store.write_warm(state.identity.key,
-                                 warm.state_key(state.identity, record["versions"]), warm_state)
+                new_state, entry, keep_origin = warm_state
+                store.update_warm(state.identity.key,
+                                  warm.state_key(state.identity, record["versions"]),
+                                  lambda old: warm.merge_state(old, new_state, entry, keep_origin))
         return new
 
     def _merge_counters(self, store: CacheStore, state: _JitState, new: dict) -> None:
@@ -480,6 +502,7 @@ class Recorder:
                 index["segments"] = split
 
         store.update_index(identity.key, mutate)
+        self._write_xla_decisions(store, state, identity)
         state.split = split or state.split
         self.index_writes += 1
         state.counted_process = True
@@ -488,6 +511,22 @@ class Recorder:
         for items in spec_deltas.values():
             for spec_state, current, _ in items:
                 spec_state.snapshot = current
+
+    @staticmethod
+    def _write_xla_decisions(store: CacheStore, state: _JitState, identity) -> None:
+        """XLA decisions made since the last flush, into the function's warm state (a later
+        process takes them over instead of compiling and measuring again)."""
+        if not settings.warm_start_enabled():
+            return
+        key = warm.state_key(identity, rec.versions())
+        for spec_state in state.specs:
+            decision = spec_state.decision
+            if spec_state.sid is None or decision is None or \
+                    decision == spec_state.decision_written:
+                continue
+            store.update_warm(identity.key, key,
+                              lambda old: warm.with_xla(old, spec_state.sid, decision))
+            spec_state.decision_written = decision
 
     # -- introspection
     def sids_of(self, jit) -> list[str]:

@@ -346,14 +346,21 @@ class CacheStore:
             return {}
 
     def write_warm(self, key: str, state_key: str, state: dict) -> None:
+        self.update_warm(key, state_key, lambda old: state)
+
+    def update_warm(self, key: str, state_key: str, mutate) -> None:
+        """Under the lock: the warm-start state `state_key` of function `key` becomes
+        `mutate(the current one or None)` (None: left as it is)."""
         with self.lock():
             try:
                 states = self.read_warm(key)
             except CorruptEntry as exc:
                 reject(exc)
                 states = {}
-            state = dict(state, saved=time.time())
-            states[state_key] = state
+            state = mutate(states.get(state_key))
+            if state is None:
+                return
+            states[state_key] = dict(state, saved=time.time())
             kept = sorted(states.items(), key=lambda kv: kv[1].get("saved", 0))[-WARM_KEYS_KEPT:]
             self._make_dir(self.function_dir(key))
             rec.write_json(os.path.join(self.function_dir(key), "warm.json"),

@@ -10,6 +10,14 @@ restores them on its first call and generates its graph right away, on that
 call's arguments. Every assumption is still guarded as usual, so a stale profile
 costs a fallback, never a wrong result; an edited function or a new TF/janus
 has another key and finds nothing.
+
+With them: the portable graphs (cache/portable.py) of the last `GRAPHS_KEPT`
+specializations, each with its plan and the process that generated it (several
+JitFunctions of one step on differently shaped models, or one function with several
+specializations, each find theirs), and the XLA decision measured for each
+(graphgen/xla_trial.py), by record id. A graph is offered to every generation of the
+warm process until it is loaded; a process never reuses what it recorded itself
+(`warm_start_same_process`), and merely loading a graph records nothing new.
 """
 from __future__ import annotations
 
@@ -30,6 +38,7 @@ _warm: "weakref.WeakSet" = weakref.WeakSet()
 _abandoned: "weakref.WeakSet" = weakref.WeakSet()
 _tried: "weakref.WeakSet" = weakref.WeakSet()   # one attempt per JitFunction
 PROCESS = f"{os.getpid()}-{time.time():.6f}"     # who wrote a warm state
+GRAPHS_KEPT = 8   # recorded graphs per warm state (the most recently generated)
 
 
 def state_key(identity: rec.FunctionIdentity, versions: dict) -> str:
@@ -80,6 +89,79 @@ def decode_inputs(state: dict) -> list:
     return inputs
 
 
+def graph_entry(sid: str, plan, graph: dict) -> dict:
+    """A recorded graph as kept in a warm state (its plan: the one it was traced under)."""
+    return {"spec": sid, "plan": rec.encode_dataclass(plan), "process": PROCESS,
+            "graph": graph}
+
+
+def merge_state(old: dict | None, new: dict, entry: dict | None, keep_origin: bool) -> dict:
+    """The warm state after a generation: `new`'s profile and plan, the graphs and XLA
+    decisions of `old` with `entry` added (at most GRAPHS_KEPT graphs, the latest last).
+    `keep_origin`: the generating function was itself warm-started, so its profile came
+    from `old`'s process, which stays the state's origin."""
+    old = old if isinstance(old, dict) else {}
+    state = dict(new)
+    if keep_origin and type(old.get("process")) is str:
+        state["process"] = old["process"]
+    graphs = old.get("graphs") if isinstance(old.get("graphs"), list) else []
+    graphs = [g for g in graphs if isinstance(g, dict) and
+              (entry is None or g.get("spec") != entry["spec"])]
+    if entry is not None:
+        graphs.append(entry)
+    state["graphs"] = graphs[-GRAPHS_KEPT:]
+    state["xla"] = dict(old["xla"]) if isinstance(old.get("xla"), dict) else {}
+    return state
+
+
+def with_xla(old: dict | None, sid: str, decision: dict) -> dict | None:
+    """The warm state with the XLA decision of specialization `sid` (None: no state)."""
+    if not isinstance(old, dict):
+        return None
+    xla = dict(old["xla"]) if isinstance(old.get("xla"), dict) else {}
+    if xla.get(sid) == decision:
+        return None
+    xla[sid] = decision
+    return dict(old, xla=xla)
+
+
+def decode_graphs(state: dict) -> list:
+    """[(record id, plan, graph)] a warm start offers, the latest first: those of other
+    processes (and this one's with `warm_start_same_process`). The graphs themselves are
+    validated when loaded (portable.load); an entry that does not decode is left out."""
+    from janus.graphgen.plan import Plan
+    out = []
+    graphs = state.get("graphs")
+    for entry in reversed(graphs if isinstance(graphs, list) else []):
+        try:
+            sid, graph = entry["spec"], entry["graph"]
+            if type(sid) is not str or not isinstance(graph, dict):
+                raise ValueError("malformed recorded graph entry")
+            if entry.get("process") == PROCESS and not settings.warm_start_same_process:
+                continue
+            out.append((sid, rec.decode_dataclass(Plan, entry["plan"]), graph))
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            log.debug("janus cache: a recorded graph entry left out: %s", exc)
+    return out
+
+
+def decode_xla(state: dict) -> dict:
+    """{record id: XLA decision} of a warm state, each checked field by field (keep: bool,
+    text: str, plain_s: the plain graph's median seconds, positive where XLA is kept,
+    rechecks: an int); anything else is left out."""
+    out = {}
+    xla = state.get("xla")
+    for sid, d in (xla.items() if isinstance(xla, dict) else ()):
+        if isinstance(d, dict) and type(d.get("keep")) is bool and \
+                type(d.get("text")) is str and type(d.get("rechecks")) is int and \
+                type(d.get("plain_s")) in (int, float) and d["plain_s"] >= 0 and \
+                (d["plain_s"] > 0 or not d["keep"]) and \
+                0 <= d["rechecks"] <= 64:
+            out[sid] = {"keep": d["keep"], "text": d["text"][:300],
+                        "plain_s": float(d["plain_s"]), "rechecks": d["rechecks"]}
+    return out
+
+
 def _jit_of(fn):
     if hasattr(fn, "profile") and hasattr(fn, "specializations"):
         return fn
@@ -123,6 +205,7 @@ def warm_start(fn, store=None) -> bool:
         from janus.graphgen.plan import Plan
         profile, plan = decode_state(state)
         inputs = decode_inputs(state)
+        graphs, xla_decisions = decode_graphs(state), decode_xla(state)
     except Exception as exc:  # noqa: BLE001 - written by other janus code: not usable
         warn_once(f"janus cache: ignoring an unreadable warm-start entry of "
                          f"{identity.qualname}: {type(exc).__name__}: {exc}")
@@ -136,7 +219,8 @@ def warm_start(fn, store=None) -> bool:
         jit.plan = plan
         jit.plan_history = [Plan()] if plan != Plan() else []
         jit._expected_inputs = inputs
-        jit._warm_graph = state.get("graph")  # a recorded graph, tried before generating
+        jit._warm_graphs = graphs  # recorded graphs, tried before generating
+        jit._xla_recorded = xla_decisions
         jit.last_decision = "warm start: profile and plan restored from the cache"
     _warm.add(jit)
     log.info("%s: warm start from the cache (%s); profiling skipped",

@@ -52,6 +52,7 @@ class Specialization:
     functions: tuple = ()     # every ConvertedFunction traced into the graph
     tables: dict = dataclasses.field(default_factory=dict)  # recursion: fn -> (roots, cases)
     portable: dict | None = None  # set when loaded from another process's record
+    record_id: str = ""       # its cache record id, when loaded from the cache
     context: tuple = ()       # the tf.distribute context traced in (graphgen/distribute.py)
     distributed: bool = False  # the graph calls tf.distribute (never recorded in the cache)
     collective_strategy: object = None  # ... a strategy spanning workers (fallback/agreement.py)

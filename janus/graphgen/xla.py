@@ -47,6 +47,11 @@ MIN_CALLS = 3       # graph calls before a specialization counts as stable
 MIN_GRAPH_SECONDS = 0.002  # graphs quicker than this per call: XLA cannot pay for itself
 MAX_PENDING = 8     # compilations waiting at a time (later candidates try again later)
 NICE = 10           # the compiler thread's priority, lower than the callers' by this much
+# At exit, a compilation under way is waited for this long (queued ones are dropped): a
+# process that exits while XLA compiles crashes (LLVM's static state is torn down under
+# the compiler thread: SIGSEGV/SIGABRT). A compilation takes seconds, >10 s on a loaded
+# machine, where the former 10 s wait crashed about half of the short runs.
+EXIT_WAIT = 300.0
 
 _UNSAFE_OPS = {"Assert", "CheckNumerics", "CheckNumericsV2", "Print", "PrintV2",
                "EnsureShape"}
@@ -59,7 +64,8 @@ def eligible(spec) -> bool:
     static = all(all(d is not None for d in shape) for _, _, (_, shape) in spec.inputs)
     return static and spec.time_graph >= MIN_GRAPH_SECONDS * spec.calls and \
         not spec.in_graph and not spec.subgraphs and not spec.xla and not spec.distributed \
-        and not spec.context and calls.flat_callable(spec.concrete)
+        and not spec.context and (calls.flat_callable(spec.concrete) or
+                                  hasattr(spec.concrete, "flat_parts"))
 
 
 def _ops(concrete) -> set:
@@ -77,14 +83,24 @@ def unsafe_ops(concrete) -> list[str]:
                   op.startswith("Stateful") and op not in _CALLS)  # StatefulUniform...
 
 
+def _parts(concrete):
+    """(graph function, arguments after the inputs, {id(handle): variable}) of a
+    specialization's graph: a ConcreteFunction of this process (its captures), or a graph
+    loaded from the cache (cache/portable.py: the variables' handles are arguments)."""
+    if hasattr(concrete, "flat_parts"):
+        return concrete.flat_parts()
+    return concrete, [], {id(v.handle): v for v in concrete.graph.variables}
+
+
 class XlaVariant:
     """The specialization's graph function, compiled by XLA (see the module docstring)."""
 
     def __init__(self, concrete, input_specs: list):
-        atomic = concrete._inference_function
-        captures = concrete.captured_inputs
+        function, extra, self.variables = _parts(concrete)
+        atomic = function._inference_function
+        self.trailing = list(extra) + list(function.captured_inputs)
         specs = list(input_specs) + [tf.TensorSpec([], tf.resource) if c.dtype == tf.resource
-                                     else tf.TensorSpec(c.shape, c.dtype) for c in captures]
+                                     else tf.TensorSpec(c.shape, c.dtype) for c in self.trailing]
 
         def compiled(*flat):
             return atomic.call_flat(*flat)
@@ -97,21 +113,20 @@ class XlaVariant:
     def call(self, inputs: list):
         if record.could_possibly_record():  # a tape watches: TF's gradient of the plain graph
             return calls.call_graph(self.plain, inputs)
-        return self.concrete._call_flat(list(inputs) + self.plain.captured_inputs, [])
+        return self.concrete._call_flat(list(inputs) + self.trailing, [])
 
     def compile(self, sample_inputs: list) -> None:
         """Run once on copies of the graph's variables: XLA compiles, nothing real changes."""
-        variables = {id(v.handle): v for v in self.plain.graph.variables}
         flat, copies = list(sample_inputs), []  # (the copies live until the run is done)
-        for capture in self.plain.captured_inputs:
-            if capture.dtype == tf.resource:
-                variable = variables.get(id(capture))
+        for argument in self.trailing:
+            if argument.dtype == tf.resource:
+                variable = self.variables.get(id(argument))
                 if variable is None:
                     raise ValueError("the graph uses a resource that is not a variable")
                 copies.append(tf.Variable(variable.read_value(), trainable=False))
                 flat.append(copies[-1].handle)
             else:
-                flat.append(capture)
+                flat.append(argument)
         self.concrete._call_flat(flat, [])
         del copies
 
@@ -208,6 +223,6 @@ def _lower_priority() -> None:
 
 
 compiler = _Compiler()
-atexit.register(lambda: compiler.stop())
+atexit.register(lambda: compiler.stop(EXIT_WAIT))
 if hasattr(os, "register_at_fork"):  # the child has no compiler thread: start afresh
     os.register_at_fork(after_in_child=lambda: globals().__setitem__("compiler", _Compiler()))

@@ -15,6 +15,11 @@ they are slower, or after `RECHECK_AFTER` calls (doubling each time). At most
 turns it off for good, which `after_call` reports so the caller warns.
 
 `verdict` is pure (times in, decision out): tests feed it made-up timings.
+
+A decision is recorded in the graph cache (`decision`); a later process running the
+same specialization takes it over (`recorded_off`, `keep_recorded`): no compilation
+where XLA was off, no new trial where it was on (the variant is compiled in the
+background and kept, watched as above against the recorded plain median).
 """
 from __future__ import annotations
 
@@ -131,6 +136,43 @@ def after_call(spec, trial, used_xla: bool, seconds: float) -> str:
         spec.xla = f"measuring again (kept before: {spec.xla})"
         return "decided"
     return ""
+
+
+RECORDED = "as measured by an earlier process"
+
+
+def decision(spec) -> dict | None:
+    """The XLA decision of `spec` as recorded in the graph cache (None: none made here).
+    keep: XLA on; text: `spec.xla`; plain_s: the plain graph's median a kept variant is
+    watched against; rechecks: trials after the first so far."""
+    text = spec.xla
+    if RECORDED in text:
+        return None  # taken over from the record: nothing new
+    watch = getattr(spec.accelerated, "watch", None)
+    if text.startswith("on") and watch is not None:
+        return {"keep": True, "text": text, "plain_s": float(watch.plain_median),
+                "rechecks": int(watch.rechecks)}
+    if text.startswith("off"):
+        return {"keep": False, "text": text, "plain_s": 0.0, "rechecks": 0}
+    return None
+
+
+def _recorded_text(text: str) -> str:
+    return f"{text[:-1]}; {RECORDED})" if text.endswith(")") else f"{text} ({RECORDED})"
+
+
+def recorded_off(spec, recorded: dict) -> None:
+    """XLA stays off for `spec`, as recorded: nothing is compiled or measured."""
+    spec.xla = _recorded_text(recorded["text"])
+
+
+def keep_recorded(spec, variant, recorded: dict) -> None:
+    """The compiled `variant` serves `spec` at once, as recorded (no trial), watched."""
+    rechecks = recorded["rechecks"]
+    variant.watch = _Watch(recorded["plain_s"], rechecks, RECHECK_AFTER * 2 ** rechecks)
+    spec.trial = None
+    spec.accelerated = variant
+    spec.xla = _recorded_text(recorded["text"])
 
 
 def failed(spec, exc: BaseException) -> None:

@@ -256,7 +256,7 @@ def _stale_warm_start(tmp_path, name):
     warm = _load(path, name)
     assert janus.cache.warm_start(warm.f)
     warm.f.profile.sites.clear()   # the branch was "never reached": generation fails
-    warm.f._warm_graph = None      # (and no recorded graph to run instead)
+    warm.f._warm_graphs = []       # (and no recorded graph to run instead)
     return warm.f, expected
 
 

@@ -55,7 +55,8 @@ def recorded(cache_dir, tmp_path):
     janus.cache.flush()
     [warm] = cache_dir.glob("*/warm.json")
     [state] = rec.read_json(str(warm), "warm")["states"].values()
-    assert state.get("graph"), "the graph of `step` should be portable"
+    assert [g["graph"] for g in state.get("graphs", [])], \
+        "the graph of `step` should be portable"
     return path, warm
 
 
@@ -110,7 +111,8 @@ def _profile_field(profile, name, value):
 
 def _graph(state, change):
     state = dict(state)
-    state["graph"] = change(dict(state["graph"]))
+    state["graphs"] = [dict(entry, graph=change(dict(entry["graph"])))
+                       for entry in state["graphs"]]
     return state
 
 
@@ -146,6 +148,10 @@ TAMPERINGS = {
         g, graph=base64.b64encode(b"\x08\x01garbage" * 10).decode())),
     "effect names": lambda m: lambda s: _graph(s, lambda g: dict(g, effects=[
         [k, src, "__class__", p] for k, src, _, p in g["effects"]])),
+    # the plan a recorded graph was traced under (the graph is left out, no warning)
+    "graph plans": lambda m: lambda s: dict(s, graphs=[
+        dict(e, plan={"obj": ["subprocess", "Popen", [["args", _inject(m)]]]})
+        for e in s["graphs"]]),
 }
 
 
@@ -157,8 +163,27 @@ def test_a_tampered_record_runs_nothing_and_gives_plain_python_results(recorded,
     module, _, messages = _run_again(path, tmp_path)
     assert "antigravity" not in sys.modules    # no module named by a record is imported
     assert not [s for s in module.step.specializations if s.portable is not None]
-    if kind not in ("module names", "module of a source", "graph bytes"):
+    if kind not in ("module names", "module of a source", "graph bytes", "graph plans"):
         assert len(messages) == 1, messages    # one warning, then regenerated
+
+
+@pytest.mark.parametrize("decision", [
+    {"keep": "__import__('os')", "text": "on", "plain_s": 0.01, "rechecks": 0},
+    {"keep": True, "text": {"obj": ["os", "system", []]}, "plain_s": 0.01, "rechecks": 0},
+    {"keep": True, "text": "on", "plain_s": "0.01", "rechecks": 0},
+    {"keep": True, "text": "on", "plain_s": 0.0, "rechecks": 0},      # kept: needs a median
+    {"keep": True, "text": "on", "plain_s": 0.01, "rechecks": [1]},
+    {"keep": True, "text": "on", "plain_s": 0.01, "rechecks": 10 ** 9},
+    ["on"]])
+def test_a_malformed_xla_decision_is_left_out(recorded, tmp_path, decision):
+    """Recorded XLA decisions are checked field by field: a bad one is not taken over
+    (the recorded graph still runs; XLA would be measured as in a cold process)."""
+    path, warm = recorded
+    good = {"keep": False, "text": "off (measured)", "plain_s": 0.0, "rechecks": 0}
+    _rewrite(warm, lambda s: dict(s, xla={"good": good, "bad": decision}))
+    module, warm_started, messages = _run_again(path, tmp_path)
+    assert warm_started and messages == []
+    assert module.step._xla_recorded == {"good": good}   # (the good one is: can fail)
 
 
 @pytest.mark.parametrize("kind", ["graph sources as text", "graph bytes"])

@@ -103,9 +103,9 @@ def run_program(path: str, source: str, calls: list, timeout: int | None,
 
 def warm_order(seed: int, calls: list) -> list:
     """The warm process's calls: as recorded for even seeds; reversed for odd ones. A warm
-    start offers the graph generated last, and its guards mostly hold for the last call's
-    arguments only: reversed, the first warm call runs it (the recorded-graph path) instead
-    of generating a new one (the restored-plan path)."""
+    start offers the last graphs generated (cache/warm.py), each to every generation until
+    one fits: in both orders the warm calls take the recorded-graph path wherever a graph
+    of the cold process fits, and the restored-plan path (generating) elsewhere."""
     return calls[::-1] if seed % 2 else list(calls)
 
 

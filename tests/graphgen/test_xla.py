@@ -221,3 +221,50 @@ def test_a_kept_variant_later_measured_slower_is_turned_off_loudly(monkeypatch):
     for i in range(xla_trial.RECHECK_AFTER // 20):  # off for good, results unchanged
         _call_and_compare(jitted, w, i)
     assert spec.accelerated is None and spec.trial is None
+
+
+EXIT_PROGRAM = '''
+import sys, threading, time
+import numpy as np
+import tensorflow as tf
+import janus
+from janus.graphgen import xla
+
+xla.MIN_GRAPH_SECONDS = 0.0
+compile_variant = xla.XlaVariant.compile
+running = threading.Event()
+
+def slow_compile(self, inputs):  # a compilation longer than the former 10 s exit wait
+    running.set()
+    time.sleep(12)
+    compile_variant(self, inputs)
+    open(sys.argv[1], "w").write("compiled")
+
+xla.XlaVariant.compile = slow_compile
+
+def cell(w, h):
+    return tf.reduce_sum(tf.tanh(tf.matmul(h, w)))
+
+jitted, w = janus.jit(cell), tf.constant(np.full((4, 4), 0.1, np.float32))
+for i in range(xla.MIN_CALLS + 3):
+    jitted(w, tf.ones([2, 4]) * i)
+assert jitted.specializations[0].xla.startswith("compiling")
+assert running.wait(120)   # (a compilation still queued at exit is dropped, not waited for)
+'''
+
+
+def test_a_process_exiting_while_xla_compiles_waits_for_it(tmp_path):
+    """Exiting under a running compilation crashed the process (SIGSEGV/SIGABRT from
+    LLVM torn down under the compiler thread) once it took more than 10 s: exit now
+    waits for it (xla.EXIT_WAIT)."""
+    import os
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    marker, program = tmp_path / "compiled", tmp_path / "exit_program.py"
+    program.write_text(EXIT_PROGRAM)   # (janus converts functions it has the source of)
+    env = dict(os.environ, PYTHONPATH=root, TF_CPP_MIN_LOG_LEVEL="3", JANUS_CACHE="0")
+    done = subprocess.run([sys.executable, str(program), str(marker)], env=env,
+                          cwd=root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert marker.exists()   # the compilation finished before the process did
