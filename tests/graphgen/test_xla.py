@@ -263,7 +263,8 @@ def test_a_process_exiting_while_xla_compiles_waits_for_it(tmp_path):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     marker, program = tmp_path / "compiled", tmp_path / "exit_program.py"
     program.write_text(EXIT_PROGRAM)   # (janus converts functions it has the source of)
-    env = dict(os.environ, PYTHONPATH=root, TF_CPP_MIN_LOG_LEVEL="3", JANUS_CACHE="0")
+    env = dict(os.environ, PYTHONPATH=root, TF_CPP_MIN_LOG_LEVEL="3", JANUS_CACHE="0",
+               JANUS_XLA="1")  # (XLA is opt-in)
     done = subprocess.run([sys.executable, str(program), str(marker)], env=env,
                           cwd=root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
