@@ -237,15 +237,6 @@ class JitFunction(Generation):
             self.report_internal("converting the function", exc)
         return None
 
-    def _drop_outdated(self):
-        """At the limit, the least recently used specialization traced under a plan the
-        function has since generalized makes room (the current plan's graphs stay)."""
-        for spec in reversed(self.specializations):
-            if spec.plan != self.plan:
-                self.specializations.remove(spec)
-                events.emit("dropped", self, spec)
-                return
-
     def _release(self):
         with self._lock:
             self._busy = False
@@ -416,37 +407,6 @@ class JitFunction(Generation):
                 self.specializations.remove(spec)
         return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE, str(exc),
                                                 "profiled"))
-
-    def _recorded_xla(self, spec: Specialization) -> dict | None:
-        """The XLA decision an earlier process recorded for this very specialization
-        (warm start: cache/warm.py), or None (under the lock, once per specialization)."""
-        if not self._xla_recorded:
-            return None
-        if not spec.record_id:
-            try:
-                from janus.cache import record
-                spec.record_id = record.spec_id(self, spec)
-            except Exception:  # noqa: BLE001 - no id, no recorded decision: measure
-                return None
-        return self._xla_recorded.get(spec.record_id)
-
-    def _start_xla(self, spec: Specialization, inputs: list, recorded: dict | None = None):
-        """Hand `spec` to the background XLA compiler (graphgen/xla.py); never waits.
-        `recorded`: an earlier process measured XLA faster here: kept without a trial."""
-        def done(variant, reason):
-            with self._lock:
-                if variant is not None and recorded is not None:
-                    xla_trial.keep_recorded(spec, variant, recorded)
-                elif variant is not None:
-                    spec.xla = "measuring (compiled; real calls alternate with the plain graph)"
-                    spec.trial = xla_trial.XlaTrial(variant)
-                else:
-                    spec.xla = f"off ({reason})"
-                    events.emit("xla_decided", self, spec)
-
-        if not xla.compiler.submit(spec, inputs, done):
-            with self._lock:
-                spec.xla = ""  # the compiler is busy: a later call tries again
 
     # -- failures and the generalization ladder
     def _count(self, counter, key):

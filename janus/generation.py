@@ -1,5 +1,6 @@
 """How a `JitFunction` makes graphs: tracing a specialization (or loading a recorded
-one), and moving its plan up the generalization ladder when guards keep failing.
+one), moving its plan up the generalization ladder when guards keep failing, making
+room at the specialization limit, and handing a specialization to the XLA compiler.
 
 A mixin of `janus.function.JitFunction`; it uses that class's state (profile, plan,
 specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_warn_once`).
@@ -12,9 +13,9 @@ from janus import cache, events, ladder
 from janus.config import Config
 from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
 from janus.fallback import safety
-from janus.graphgen import distribute
+from janus.graphgen import distribute, xla, xla_trial
 from janus.graphgen.sources import evaluate
-from janus.graphgen.specialize import generate
+from janus.graphgen.specialize import Specialization, generate
 from janus.profiler import describe_value
 from janus.transform import convert
 
@@ -188,3 +189,44 @@ class Generation:
         self.plan_history = (self.plan_history + [self.plan])[-self.config.max_plan_history:]
         events.emit("generalized", self, self.plan, plan)
         self.plan = plan
+
+    def _drop_outdated(self):
+        """At the limit, the least recently used specialization traced under a plan the
+        function has since generalized makes room (the current plan's graphs stay)."""
+        for spec in reversed(self.specializations):
+            if spec.plan != self.plan:
+                self.specializations.remove(spec)
+                events.emit("dropped", self, spec)
+                return
+
+    # -- XLA variants of a specialization (graphgen/xla.py, graphgen/xla_trial.py)
+    def _recorded_xla(self, spec: Specialization) -> dict | None:
+        """The XLA decision an earlier process recorded for this very specialization
+        (warm start: cache/warm.py), or None (under the lock, once per specialization)."""
+        if not self._xla_recorded:
+            return None
+        if not spec.record_id:
+            try:
+                from janus.cache import record
+                spec.record_id = record.spec_id(self, spec)
+            except Exception:  # noqa: BLE001 - no id, no recorded decision: measure
+                return None
+        return self._xla_recorded.get(spec.record_id)
+
+    def _start_xla(self, spec: Specialization, inputs: list, recorded: dict | None = None):
+        """Hand `spec` to the background XLA compiler (graphgen/xla.py); never waits.
+        `recorded`: an earlier process measured XLA faster here: kept without a trial."""
+        def done(variant, reason):
+            with self._lock:
+                if variant is not None and recorded is not None:
+                    xla_trial.keep_recorded(spec, variant, recorded)
+                elif variant is not None:
+                    spec.xla = "measuring (compiled; real calls alternate with the plain graph)"
+                    spec.trial = xla_trial.XlaTrial(variant)
+                else:
+                    spec.xla = f"off ({reason})"
+                    events.emit("xla_decided", self, spec)
+
+        if not xla.compiler.submit(spec, inputs, done):
+            with self._lock:
+                spec.xla = ""  # the compiler is busy: a later call tries again
