@@ -7,9 +7,13 @@ janus/fallback/segmented.py) decides, call by call, whether its graph pays:
   if that run is shorter than `MIN_PLAIN_S` (a graph call costs about as much), or if its
   inputs changed structure between the plain runs (each new list length would trace
   again: inside a loop the statements reading them become breaks instead);
-- then plain and graph runs alternate (`GRAPH_RUNS` of each, so a machine's changing load
-  weighs on both alike, timed with the calling thread's CPU time) and the graph is kept
-  only if it takes at most `PAYS` of the plain time;
+- then its steady graph calls and plain runs alternate in interleaved rounds
+  (graphgen/trial.py's `Rounds`: `GRAPH_RUNS` timed rounds, fewer on a clear loss of
+  the graph) and the graph is kept only if it gains at least 1/`PAYS` (1.25x) over plain
+  by both of `gain`'s measures (ratio of the medians, median of the per-round ratios);
+- all of it is timed in wall time (`time.perf_counter`): a graph's ops run on
+  TensorFlow's own threads, which the calling thread's CPU time does not see (`x * 2 + 1`
+  as a graph: 0.143 ms wall but 0.072 ms of the caller's CPU, vs 0.079 ms eager);
 - it stops being tried after `MAX_TRIAL_GENERATIONS` graphs or `MAX_TRIAL_MISSES` calls
   missing its graph, and a kept graph that keeps missing (`MAX_MISSES`) is dropped;
 - a segment handed a numpy array a graph cannot be fed runs plainly (a graph would fold
@@ -34,6 +38,7 @@ import numpy as np
 
 from janus.errors import ConversionError
 from janus.graphgen import host_arrays
+from janus.graphgen import trial as rounds_mod
 from janus.graphgen.tracer import EAGER_TENSOR
 from janus.stats import Stats
 from janus.transform import breaks, liveness, segments
@@ -42,9 +47,12 @@ PLAIN_RUNS = 2
 """Timed plain runs of a segment before its jit takes over (the fastest counts: a first
 run pays TensorFlow's one-time costs)."""
 GRAPH_RUNS = 5
-"""Graph runs of a segment before janus decides whether it pays."""
+"""Timed rounds (one graph and one plain call each) before janus decides whether a
+segment's graph pays (fewer when the graph clearly loses)."""
 PAYS = 0.8
-"""A segment is kept if its graph call takes at most this fraction of the plain run."""
+"""A segment is kept if its graph call takes at most this fraction of the plain run: a
+required gain of 1/PAYS (1.25x) by both of graphgen/trial.py's `gain` measures (a
+graph's gain must cover what the trial cannot see: outlining, feeds, write-back)."""
 MIN_PLAIN_S = 0.0005
 """A segment whose plain run takes less than this runs inline without a trace: a graph
 call costs about as much (0.3-0.5 ms here)."""
@@ -55,10 +63,10 @@ MAX_TRIAL_MISSES = 12
 MAX_TRIAL_GENERATIONS = 4
 """Graphs a segment on trial may generate (each a trace) before it runs eagerly."""
 
-_clock = time.thread_time
-"""What segments are timed with: the CPU time of the calling thread, which neither other
-processes' load on a shared machine nor janus's background work (an XLA compilation)
-inflates as they do wall time."""
+_clock = time.perf_counter
+"""What segments are timed with: wall time, as graphgen/trial.py's trials (the calling
+thread's CPU time misses the graph's ops, run on TensorFlow's own threads). A machine's
+changing load weighs on both kinds of call alike: they alternate."""
 
 
 class Owner(Protocol):
@@ -84,16 +92,12 @@ class Segment:
         self.state = "measuring"  # -> "graph" -> "kept" | "eager"
         self.why_eager = ""
         self.plain_time = float("inf")
-        self.graph_time = float("inf")
-        self.graph_runs = 0
         self.misses_when_kept = 0
         self.calls = 0
         self.structures: list = []  # of the arguments of its plain runs
         self.appended = frozenset(i for i, name in enumerate(stretch.inputs)
                                   if name in stretch.appended)
-        self.trial_plain = float("inf")  # plain runs interleaved with the graph's trial
-        self.trial_plain_runs = 0
-        self.plain_next = False
+        self.rounds: rounds_mod.Rounds | None = None  # the trial, once tried as a graph
         self.array_shapes: dict = {}  # argument index -> shape in the first plain run
 
     def __call__(self, *args):
@@ -123,18 +127,16 @@ class Segment:
             self._note_array_shapes(args)
             if self.calls >= PLAIN_RUNS:
                 self.state = "graph"
+                self.rounds = rounds_mod.Rounds("graph", "plain", GRAPH_RUNS)
                 if self.plain_time < MIN_PLAIN_S:
                     self.drop(f"too short to pay for a graph call (eager "
                               f"{self.plain_time * 1e3:.3f} ms)")
                 elif len(set(self.structures)) > 1:
                     self._split_off_varying()
             return result
-        if self.plain_next:  # (on trial: plain and graph runs alternate, timed alike)
-            self.plain_next = False
+        if self.rounds.turn == "plain":  # (on trial: plain and graph calls alternate)
             result = self.plain(*args)
-            self.trial_plain = min(self.trial_plain, _clock() - start)
-            self.trial_plain_runs += 1
-            self._decide()
+            self._timed("plain", _clock() - start)
             return result
         stats = self.jit.stats
         before, failures, made = stats.graph_calls, stats.generation_failures, stats.generations
@@ -154,10 +156,7 @@ class Segment:
                 self._trace_failed(error)
         elif stats.graph_calls > before and stats.generations == made:
             self.owner.stats.segment_graph_calls += 1
-            self.graph_time = min(self.graph_time, _clock() - start)
-            self.graph_runs += 1
-            self.plain_next = self.trial_plain_runs < GRAPH_RUNS
-            self._decide()
+            self._timed("graph", _clock() - start)
         elif self.jit.unsupported is not None:
             self.drop("no graph: " + _first_line(self.jit.unsupported))
         elif self.state == "graph" and stats.generations >= MAX_TRIAL_GENERATIONS:
@@ -202,20 +201,25 @@ class Segment:
         else:
             self.drop(f"its inputs change structure between calls: {why}")
 
+    def _timed(self, kind: str, seconds: float) -> None:
+        """A trial call of `kind` ("graph": a steady graph call, or "plain") took
+        `seconds` of wall time: note it, and decide once the rounds are done."""
+        self.rounds.record(kind, seconds)
+        if self.state == "graph" and self.rounds.done:
+            self._decide()
+
     def _decide(self) -> None:
-        """Keep the graph or run inline, once both have run `GRAPH_RUNS` times on trial
-        (alternating, so a machine's changing load weighs on both alike)."""
-        if self.state != "graph" or self.graph_runs < GRAPH_RUNS or \
-                self.trial_plain_runs < GRAPH_RUNS:
-            return
-        plain = self.trial_plain
-        self.plain_time = min(self.plain_time, plain)
-        if self.graph_time <= PAYS * plain:
+        """Keep the graph if it gains at least 1/`PAYS` over plain, else run inline."""
+        gain = self.rounds.gain()
+        graph, plain = self.rounds.medians()
+        rounds = min(len(self.rounds.times["graph"]), len(self.rounds.times["plain"]))
+        measured = f"median graph {rounds_mod.ms(graph)} vs eager {rounds_mod.ms(plain)} " \
+                   f"in {rounds} interleaved rounds: a gain of {gain:.2f}x"
+        if gain >= _required():
             self.state = "kept"
             self.misses_when_kept = _misses(self.jit.stats)
         else:
-            self.drop(f"does not pay (graph {self.graph_time * 1e3:.3f} ms vs "
-                      f"eager {plain * 1e3:.3f} ms)")
+            self.drop(f"does not pay ({measured}; needs {_required():.2f}x)")
 
     def _guard_failed(self) -> None:
         """An in-graph guard on an `if` that leaves the loop failed again: the branch
@@ -277,6 +281,12 @@ class Segment:
         io = f"({', '.join(s.inputs)}) -> ({', '.join(s.outputs)})"
         return f"segment {s.index} ({where}) {io}: {state}; {self.calls} calls, " \
                f"{self.jit.stats.graph_calls} as graph"
+
+
+def _required() -> float:
+    """The gain over plain a segment's graph needs to be kept (1/`PAYS`)."""
+    return 1.0 / PAYS if PAYS > 0 else float("inf")
+
 
 def reason_of(exc) -> str:
     """A short reason for a failed trace."""

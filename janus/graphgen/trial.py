@@ -1,8 +1,9 @@
 """Interleaved trials: real calls alternating between two ways of running one
 specialization, timed alike, and the comparison that decides between them.
 
-Used by graphgen/xla_trial.py (the XLA variant against the plain graph) and
-graphgen/plain_trial.py (the graph against plain Python). One of the two is the
+Used by graphgen/xla_trial.py (the XLA variant against the plain graph),
+graphgen/plain_trial.py (the graph against plain Python) and fallback/trial.py (a
+segment's graph against its plain stretch). One of the two is the
 *candidate* (what the trial may switch to), the other the *incumbent* (what runs when
 the trial finds no clear gain).
 

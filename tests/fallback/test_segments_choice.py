@@ -4,7 +4,10 @@ cannot pay, and the Python between segments as fast as without segments.
 Every test compares janus with plain Python call by call (tests/differential.py) and then
 checks what janus did (or did not) trace.
 """
+import time
+
 import numpy as np
+import pytest
 import tensorflow as tf
 
 import janus
@@ -241,3 +244,32 @@ def test_segments_are_on_by_default(monkeypatch):
     assert Config().segments
     monkeypatch.setenv("JANUS_SEGMENTS", "0")
     assert not Config().segments
+
+
+@pytest.mark.parametrize("graph_ms, plain_ms, kept", [
+    (0.143, 0.079, False),  # `x * 2 + 1`'s wall times (its graph: 0.072 ms of thread CPU)
+    (0.070, 0.079, False),  # faster, but by less than 1/PAYS
+    (0.050, 0.079, True),   # 1.58x
+])
+def test_a_segment_is_kept_only_if_its_graph_gains_in_wall_time(monkeypatch, graph_ms,
+                                                                 plain_ms, kept):
+    # segments are timed in wall time (the caller's CPU time misses TensorFlow's threads);
+    # the trial's times are injected, so the decision is deterministic
+    assert trial._clock is time.perf_counter
+    monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)
+    monkeypatch.setattr(segments, "TINY_OPS", 0)
+    real = trial.Segment._timed
+    injected = {"graph": graph_ms * 1e-3, "plain": plain_ms * 1e-3}
+    monkeypatch.setattr(trial.Segment, "_timed",
+                        lambda self, kind, seconds: real(self, kind, injected[kind]))
+    jitted = janus.jit(numpy_values, segments=True)
+    assert_same(numpy_values, [(k,) for k in range(24)], make_state=Buffer, jitted=jitted)
+    tried = [s for s in jitted.segmented.all_segments() if s.rounds is not None]
+    assert tried and all(s.state in ("kept", "eager") for s in tried), \
+        [s.describe() for s in tried]
+    if kept:
+        assert all(s.state == "kept" for s in tried)
+        assert jitted.stats.segment_graph_calls > 0
+    else:
+        assert all(s.state == "eager" and "does not pay" in s.why_eager for s in tried)
+        assert "does not pay" in jitted.explain()
