@@ -9,7 +9,7 @@ janus/fallback/segmented.py) decides, call by call, whether its graph pays:
   again: inside a loop the statements reading them become breaks instead);
 - then its steady graph calls and plain runs alternate in interleaved rounds
   (graphgen/trial.py's `Rounds`: `GRAPH_RUNS` timed rounds, fewer on a clear loss of
-  the graph) and the graph is kept only if it gains at least 1/`PAYS` (1.25x) over plain
+  the graph) and the graph is kept only if it gains at least 1/`PAYS` (1.11x) over plain
   by both of `gain`'s measures (ratio of the medians, median of the per-round ratios);
 - all of it is timed in wall time (`time.perf_counter`): a graph's ops run on
   TensorFlow's own threads, which the calling thread's CPU time does not see (`x * 2 + 1`
@@ -49,10 +49,12 @@ run pays TensorFlow's one-time costs)."""
 GRAPH_RUNS = 5
 """Timed rounds (one graph and one plain call each) before janus decides whether a
 segment's graph pays (fewer when the graph clearly loses)."""
-PAYS = 0.8
+PAYS = 0.9
 """A segment is kept if its graph call takes at most this fraction of the plain run: a
-required gain of 1/PAYS (1.25x) by both of graphgen/trial.py's `gain` measures (a
-graph's gain must cover what the trial cannot see: outlining, feeds, write-back)."""
+required gain of 1/PAYS (1.11x) by both of graphgen/trial.py's `gain` measures (the
+timed graph call includes its feed and write-back; the margin is for the noise of wall
+time on a shared machine. At 1.25x, the actor-critic's per-step actor/critic forward
+pass, 1.24x faster as a graph, ran eagerly)."""
 MIN_PLAIN_S = 0.0005
 """A segment whose plain run takes less than this runs inline without a trace: a graph
 call costs about as much (0.3-0.5 ms here)."""
