@@ -5,7 +5,7 @@ import tensorflow as tf
 
 import janus
 from janus.graphgen import plain_trial
-from tests.cli.test_cli_cache import run_main
+from tests.cli.test_cli_cache import assert_decision_shown, run_main
 
 
 def tiny(x):
@@ -31,11 +31,4 @@ def test_the_plain_decision_is_recorded_and_shown(cache_dir, monkeypatch):
     assert listed.returncode == 0, listed
     assert "[runs plain]" in listed.stdout
     assert f"graph {stats.graph_calls}, plain {stats.plain_calls}, profiled" in listed.stdout
-    [sid] = janus.cache.recorder.sids_of(jitted)
-    shown = run_main(["--cache-dir", str(cache_dir), "cache", "show", sid])
-    assert shown.returncode == 0, shown
-    assert f"  plain:     {spec.plain}" in shown.stdout
-    function = run_main(["--cache-dir", str(cache_dir), "cache", "show", "tiny"])
-    assert function.returncode == 0, function
-    assert f"      plain: {spec.plain}" in function.stdout  # under its specialization's line
-    assert f"  plain: {spec.plain} [specialization {sid}]" in function.stdout  # history
+    assert_decision_shown(cache_dir, jitted, "tiny", "plain", spec.plain)

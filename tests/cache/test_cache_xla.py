@@ -8,7 +8,7 @@ import tensorflow as tf
 
 import janus
 from janus.graphgen import xla, xla_trial
-from tests.cli.test_cli_cache import run_main
+from tests.cli.test_cli_cache import assert_decision_shown, run_main
 
 
 @pytest.fixture(autouse=True)
@@ -44,14 +44,7 @@ def test_the_xla_decision_is_recorded_and_shown(cache_dir):
     assert listed.returncode == 0, listed
     decision = spec.xla.split(" (")[0]
     assert f"[xla {decision}]" in listed.stdout
-    [sid] = janus.cache.recorder.sids_of(jitted)
-    shown = run_main(["--cache-dir", str(cache_dir), "cache", "show", sid])
-    assert shown.returncode == 0, shown
-    assert f"  xla:       {spec.xla}" in shown.stdout
-    function = run_main(["--cache-dir", str(cache_dir), "cache", "show", "cell"])
-    assert function.returncode == 0, function
-    assert f"      xla: {spec.xla}" in function.stdout  # under its specialization's line
-    assert f"  xla: {spec.xla} [specialization {sid}]" in function.stdout  # in the history
+    assert_decision_shown(cache_dir, jitted, "cell", "xla", spec.xla)
 
 
 # -- a later process takes the recorded decision over (warm start: cache/warm.py) --------

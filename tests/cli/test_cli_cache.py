@@ -30,6 +30,20 @@ def run_main(argv) -> Result:
             code = exc.code
     return Result(["janus.cli.main"] + argv, code, out.getvalue(), err.getvalue())
 
+
+def assert_decision_shown(cache_dir, jitted, name: str, label: str, text: str) -> None:
+    """`janus cache show` prints a specialization's decision (`label`: xla, plain) on its
+    own page, under its line on the function's page, and in the function's history."""
+    import janus
+    [sid] = janus.cache.recorder.sids_of(jitted)
+    shown = run_main(["--cache-dir", str(cache_dir), "cache", "show", sid])
+    assert shown.returncode == 0, shown
+    assert f"  {label + ':':<11}{text}" in shown.stdout
+    function = run_main(["--cache-dir", str(cache_dir), "cache", "show", name])
+    assert function.returncode == 0, function
+    assert f"      {label}: {text}" in function.stdout  # under its specialization's line
+    assert f"  {label}: {text} [specialization {sid}]" in function.stdout  # the history
+
 PROGRAM = '''
 import json
 import tensorflow as tf
