@@ -31,13 +31,20 @@ print(json.dumps(out))
 '''
 
 
-def _run(cache_dir):
+def run_program(program: str, cache_dir, timeout: int = 300, **env) -> dict:
+    """`program` in a fresh process on the graph cache `cache_dir` (extra environment
+    `env`); the JSON object its last output line prints."""
     env = dict(os.environ, JANUS_CACHE_DIR=str(cache_dir), TF_CPP_MIN_LOG_LEVEL="3",
-               PYTHONPATH=ROOT)
-    done = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True,
-                          text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-2000:]
+               PYTHONPATH=ROOT, **env)
+    env.pop("JANUS_WARM_START", None)
+    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _run(cache_dir):
+    return run_program(PROGRAM, cache_dir)
 
 
 def test_warm_process_runs_recorded_graphs_equal_to_eager(tmp_path):

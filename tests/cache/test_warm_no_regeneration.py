@@ -11,12 +11,7 @@ process rewrote it as its own when it merely loaded a graph (so the next JitFunc
 the function started cold), and a Keras object's auto-numbered name counted as part of
 its identity: the warm process of this script generated four graphs for the RNN.
 """
-import json
-import os
-import subprocess
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.cache.test_warm_models import run_program
 
 PROGRAM = '''
 import json, os
@@ -50,13 +45,7 @@ print(json.dumps(out))
 
 
 def _run(cache_dir, **env):
-    env = dict(os.environ, JANUS_CACHE_DIR=str(cache_dir), TF_CPP_MIN_LOG_LEVEL="3",
-               PYTHONPATH=ROOT, **env)
-    env.pop("JANUS_WARM_START", None)
-    done = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True,
-                          text=True, timeout=600, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_program(PROGRAM, cache_dir, timeout=600, **env)
 
 
 def test_a_warm_process_of_the_same_script_loads_every_graph_and_generates_nothing(tmp_path):
