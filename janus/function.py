@@ -115,6 +115,18 @@ class JitFunction(Generation):
             self.stats = Stats()
             self._reset_state()
 
+    def discard_graphs(self) -> None:
+        """Free the graphs, profile and plan of a function that will not run as a graph
+        again (a segment decided to run eagerly); its counters and failures stay for
+        `explain`."""
+        with self._lock:
+            self.specializations = []
+            self.profile = Profile(self.config.max_profile_values)
+            self.plan = None
+            self.plan_history = []
+            self._warm_graphs = []
+            self._mixed_runner = None
+
     # -- binding as a method
     def __get__(self, obj, objtype=None):
         if obj is None:

@@ -272,6 +272,7 @@ class Segment:
     def drop(self, why: str) -> None:
         """Run eagerly from now on: inline in the function once it is rebuilt."""
         self.state, self.why_eager = "eager", why
+        self.jit.discard_graphs()  # (its graphs hold the converted callees they traced)
         self.owner.run_inline(self.stretch)
 
     def describe(self) -> str:

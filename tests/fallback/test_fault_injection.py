@@ -128,8 +128,17 @@ def steady(s, x):
     return s.a
 
 
+@pytest.fixture
+def python_sigint():
+    """Python's own Ctrl-C handler, as in a terminal (a shell starts background jobs with
+    SIGINT ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("when", ["before", "after"])
-def test_ctrl_c_during_the_graph_leaves_all_or_none_of_the_call(when, capsys):
+def test_ctrl_c_during_the_graph_leaves_all_or_none_of_the_call(when, capsys, python_sigint):
     """Ctrl-C before the graph ran: none of the call's effects; arriving while it runs
     (after it updated the variables): the write-back completes, then KeyboardInterrupt."""
     jitted = janus.jit(steady)

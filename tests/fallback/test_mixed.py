@@ -1,6 +1,7 @@
 """A function janus cannot convert still runs its callees and optimizer updates as graphs."""
 import keras
 import numpy as np
+import pytest
 import tensorflow as tf
 
 import janus
@@ -71,25 +72,37 @@ def outer_with_closure(x, k):
     return y, float(y.numpy())               # not convertible: runs mixed
 
 
-def test_nested_defs_in_a_mixed_run_are_not_kept_alive():
+@pytest.mark.parametrize("segment_tried", [True, False])
+def test_nested_defs_in_a_mixed_run_are_not_kept_alive(monkeypatch, segment_tried):
     """Each call's nested def used to get a jit of its own, profiled afresh, and a runtime
-    in a process-wide table that kept every copy alive (one more per call)."""
+    in a process-wide table that kept every copy alive (one more per call). The segment
+    `y = inner(x)` is tried as a graph (a new `inner` each call: dropped after a few
+    generations, whose graphs must go with it) or found too short at once."""
     import gc
+    from janus import cache
+    from janus.fallback import trial
     from janus.transform import convert
+    monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0 if segment_tried else 10.0)
+
+    def alive() -> int:
+        cache.flush()  # (the cache writer holds a new graph until it has written it)
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o).__name__ == "ConvertedFunction"
+                   and o.qualname.startswith("outer_with_closure"))
+
     jitted = janus.jit(outer_with_closure)
     x = tf.constant(2.0)
     for i in range(4):
         jitted(x, float(i))
-    gc.collect()
-    before = len(mixed._callees)
-    alive = sum(1 for o in gc.get_objects() if type(o).__name__ == "ConvertedFunction")
+    before, callees = alive(), len(mixed._callees)
     for i in range(40):
         value, number = jitted(x, float(i))
         assert number == 2.0 * i and float(value) == 2.0 * i
-    gc.collect()
-    assert len(mixed._callees) == before
-    assert sum(1 for o in gc.get_objects() if type(o).__name__ == "ConvertedFunction") <= alive
+    assert len(mixed._callees) == callees
+    assert alive() <= before
     assert convert(outer_with_closure)  # still converts
+    seg = janus.explain(jitted)
+    assert ("no steady graph" if segment_tried else "too short") in seg
 
 
 class _Env:
