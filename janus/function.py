@@ -82,6 +82,8 @@ class JitFunction(Generation):
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
         self._mixed_runner = None  # the converted code run mixed (made at first need)
+        self._unchecked = 0  # calls to run plainly at once (graphgen/plain_trial.py)
+        self._unchecked_spec: Specialization | None = None  # (the decision they fit)
         self.failure_counts: collections.Counter = collections.Counter()
         self.failures: collections.deque = collections.deque(maxlen=64)
         self.internal_errors: collections.deque = collections.deque(maxlen=16)
@@ -115,6 +117,11 @@ class JitFunction(Generation):
             self.stats = Stats()
             self._reset_state()
 
+    def run_unchecked(self, spec: Specialization, calls: int) -> None:
+        """Run the next `calls` calls plainly without janus's checks: `spec`, decided
+        plain, fits this one (graphgen/plain_trial.py)."""
+        self._unchecked_spec, self._unchecked = spec, calls
+
     def discard_graphs(self) -> None:
         """Free the graphs, profile and plan of a function that will not run as a graph
         again (a segment decided to run eagerly); its counters and failures stay for
@@ -126,6 +133,7 @@ class JitFunction(Generation):
             self.plan_history = []
             self._warm_graphs = []
             self._mixed_runner = None
+            self._unchecked = 0
 
     # -- binding as a method
     def __get__(self, obj, objtype=None):
@@ -135,6 +143,13 @@ class JitFunction(Generation):
 
     # -- the call
     def __call__(self, *args, **kwargs):
+        if self._unchecked > 0:  # a plain decision's calls after a checked one (plain_trial)
+            self._unchecked -= 1  # (threads may race on these: a count, never a result)
+            stats = self.stats
+            stats.calls += 1
+            stats.plain_calls += 1
+            self._unchecked_spec.plain_calls += 1
+            return self.fn(*args, **kwargs)
         try:  # the most recently used specialization, decided plain: the fast path
             first = self.specializations[0]
         except IndexError:
@@ -342,10 +357,11 @@ class JitFunction(Generation):
             self.stats.time_graph += elapsed
             spec.time_graph += elapsed
             build_xla, recorded = False, None
-            if spec.plain_trial is not None or spec.calls <= plain_trial.START + 2 and \
+            if spec.plain_trial is not None or (spec.calls <= plain_trial.START + 2 or
+                                                 spec.calls == spec.plain_retry_at) and \
                     plain_trial.eligible(self, spec, total):
                 if spec.plain_trial is None:  # graphgen/plain_trial.py (one trial at a time)
-                    plain_trial.start(spec)
+                    plain_trial.start(spec, int(bool(spec.plain)), spec.plain)
                 elif plain_trial.after_call(spec, spec.plain_trial, "graph", total):
                     events.emit("plain_decided", self, spec)
             elif trial is not None or spec.accelerated is not None:  # graphgen/xla_trial.py

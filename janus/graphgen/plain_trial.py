@@ -25,13 +25,19 @@ put on trial once, against the user's function run plainly:
   `janus cache show` show it); `stats.plain_calls` counts the calls run plainly.
 - Afterwards: a specialization decided plain runs the calls it fits plainly (a fast
   path in JitFunction.__call__: its guards, then the function; plain Python is right in
-  any tf.distribute context too). It is not measured again
+  any tf.distribute context too). Only one call in `UNCHECKED + 1` checks even that:
+  the `UNCHECKED` after it run the function at once (janus's checks cost 3-5 us a
+  call, 10% of a 40 us function; a call they would have sent to a graph runs plainly,
+  which is right, only not faster). It is not measured again
   on a schedule: its plain run *is* plain Python, so what it costs over plain is janus's
   dispatch alone, and a graph measured slower on the same work stays slower. What can
   change is the work itself: a general specialization (dynamic dimensions) may be fed
-  bigger inputs later. So its calls are watched (a count and a comparison): when most
-  of `WATCH` calls in a row take over `SLOWER` times the trial's plain median, a new
-  trial runs (at most `MAX_RECHECKS` per specialization). A graph decision is final.
+  bigger inputs later. So its checked calls are watched (a count and a comparison):
+  when most of `WATCH` in a row take over `SLOWER` times the trial's plain median, a
+  new trial runs (at most `MAX_RECHECKS` per specialization).
+- A close graph decision (the graph less than `CLOSE`x as fast as plain) is measured
+  once more, `RETRY_AFTER` graph calls later: a trial of 6 rounds can be swayed by a
+  moment of load on the machine. Other graph decisions are final.
 
 `conclude` and `after_call` are pure bookkeeping (times in, decision out): tests feed
 them made-up timings.
@@ -51,6 +57,9 @@ MAX_RAISES = 3       # plain trial runs that raised before the trial gives up (g
 WATCH = 16           # plain calls per window of the watch on a plain decision
 SLOWER = 2.0         # ... a call over this times the trial's plain median is slow
 MAX_RECHECKS = 2     # trials after the first, per specialization
+UNCHECKED = 15       # calls of a plain decision run at once after each checked one
+CLOSE = 1.5          # a graph decision by less than this gain is measured once more...
+RETRY_AFTER = 50     # ... this many graph calls later
 
 
 class PlainTrial(trial_mod.Rounds):
@@ -86,8 +95,13 @@ class PlainTrial(trial_mod.Rounds):
 
 
 def eligible(jit, spec, seconds: float) -> bool:
-    """Whether `spec` (of `jit`), whose graph call just took `seconds`, is put on trial."""
-    return START <= spec.calls <= START + 2 and seconds < MAX_GRAPH_S and not spec.plain and \
+    """Whether `spec` (of `jit`), whose graph call just took `seconds`, is put on trial:
+    in its first calls, or again at a close graph decision's retry."""
+    if START <= spec.calls <= START + 2 and not spec.plain:
+        pass
+    elif spec.calls != spec.plain_retry_at:
+        return False
+    return seconds < MAX_GRAPH_S and \
         jit.config.plain_trial and getattr(jit, "segment_of", None) is None and \
         not spec.xla and spec.trial is None and spec.accelerated is None and \
         not spec.context and not spec.distributed and spec.collective_strategy is None \
@@ -98,8 +112,9 @@ def start(spec, recheck: int = 0, before: str = "") -> None:
     """Put `spec` on trial (again, after `recheck` trials, when `before` was decided)."""
     spec.runs_plain = False
     spec.plain_trial = PlainTrial(recheck)
+    why = "plain runs got slower" if before.startswith("plain") else "the graph won by little"
     spec.plain = "measuring (real calls alternate between the graph and plain Python)" \
-        if not recheck else f"measuring again (plain runs got slower; before: {before})"
+        if not recheck else f"measuring again ({why}; before: {before})"
 
 
 def conclude(spec, trial: PlainTrial) -> None:
@@ -119,6 +134,8 @@ def conclude(spec, trial: PlainTrial) -> None:
     else:
         spec.plain_trial, spec.runs_plain = None, False
         spec.plain = f"graph (it pays: plain Python was {gain:.2f}x its speed: {measured})"
+        if gain > 1.0 / CLOSE and not trial.recheck:
+            spec.plain_retry_at = spec.calls + RETRY_AFTER
 
 
 def _graph_pays(spec, why: str) -> None:
@@ -191,6 +208,7 @@ def ran(jit, spec, elapsed: float, counted: bool, raised: bool) -> None:
             trial.slow += elapsed > trial.slow_limit
             if trial.window < WATCH or not trial.window_due():
                 jit.last_decision = trial.line
+                jit.run_unchecked(spec, UNCHECKED)
                 return
         if trial is not None and after_call(spec, trial, "plain", elapsed, raised,
                                             watched=True):

@@ -47,6 +47,7 @@ class Specialization:
     plain: str = ""           # graph or plain Python, once decided (graphgen/plain_trial.py)
     plain_trial: object = None  # its PlainTrial: under way, or watching a plain decision
     runs_plain: bool = False  # decided plain: the calls it fits run the function plainly
+    plain_retry_at: int = -1  # a close graph decision is measured again at this call
     plain_calls: int = 0      # calls it ran plainly (trial calls included)
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
     functions: tuple = ()     # every ConvertedFunction traced into the graph

@@ -76,8 +76,44 @@ def test_a_tiny_function_whose_graph_does_not_pay_runs_plainly(monkeypatch):
     assert "last call: plain (specialization #0 fits; its graph does not pay)" in text
     assert f"graph vs plain: {spec.plain}; {spec.plain_calls} calls ran plainly" in text
     # a call the plain specialization does not fit gets a graph of its own (and a trial)
-    _call(jitted, tiny, tf.ones([2, 2]))
+    # at the next checked call; until then (at most UNCHECKED calls) it runs plainly
+    for i in range(plain_trial.UNCHECKED + 1):
+        _call(jitted, tiny, tf.ones([2, 2]))
+        if len(jitted.specializations) == 2:
+            break
     assert len(jitted.specializations) == 2 and stats.graph_calls == graph_calls + 1
+    assert stats.calls == stats.graph_calls + stats.plain_calls + stats.profile_calls
+
+
+def test_a_plain_decision_checks_one_call_in_a_run(monkeypatch):
+    """After a checked call that fits a plain decision, `UNCHECKED` calls run the function
+    at once: whatever they are given, plainly (right, results equal); counted all the
+    same. The next checked call sends a call that does not fit to a graph of its own."""
+    _fake_timings(monkeypatch, {"plain": 1e-4, "graph": 3e-4})
+    checks = []
+    jitted = janus.jit(tiny)
+    x = tf.constant([1.0, 2.0, 3.0])
+    for _ in range(BEFORE + TRIAL_CALLS):
+        _call(jitted, tiny, x)
+    [spec] = jitted.specializations
+    assert spec.runs_plain
+    real_check = spec.guards.check  # (compiled per guard set)
+    monkeypatch.setattr(spec.guards, "check", lambda a, k: checks.append(1) or real_check(a, k))
+    stats = janus.stats(jitted)
+    calls, plain_calls = stats.calls, spec.plain_calls
+    n = 4 * (plain_trial.UNCHECKED + 1)
+    for i in range(n):
+        _call(jitted, tiny, x + i)
+    assert len(checks) <= n // (plain_trial.UNCHECKED + 1) + 1
+    assert stats.calls == calls + n and spec.plain_calls == plain_calls + n
+    assert stats.graph_calls + stats.plain_calls + stats.profile_calls == stats.calls
+    other = tf.ones([2, 2])  # does not fit: plainly while unchecked, then its own graph
+    for _ in range(plain_trial.UNCHECKED + 1):
+        _call(jitted, tiny, other)
+    assert len(jitted.specializations) == 2
+    jitted.reset()  # nothing runs unchecked after a reset
+    _call(jitted, tiny, x)
+    assert janus.stats(jitted).profile_calls == 1
 
 
 @pytest.mark.parametrize("fn, make_args", [

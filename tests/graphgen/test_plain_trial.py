@@ -14,7 +14,8 @@ def _spec(**fields):
     spec = types.SimpleNamespace(id=0, plain="", plain_trial=None, runs_plain=False,
                                  calls=plain_trial.START, xla="", trial=None,
                                  accelerated=None, context=(), distributed=False,
-                                 collective_strategy=None, subgraphs=())
+                                 collective_strategy=None, subgraphs=(),
+                                 plain_retry_at=-1)
     spec.__dict__.update(fields)
     return spec
 
@@ -158,6 +159,31 @@ def _jit(**config):
 ])
 def test_which_specializations_are_tried(change, eligible):
     assert plain_trial.eligible(_jit(), _spec(**change), 1e-4) is eligible
+
+
+@pytest.mark.parametrize("plain_s, retried", [
+    (2.5e-4, True),    # the graph won by 1.2x: measured once more
+    (1e-3, False),     # by 5x: final
+])
+def test_a_close_graph_decision_is_measured_once_more(plain_s, retried):
+    spec = _started()
+    _calls(spec, 2 + 2 * trial.ROUNDS, plain_s, 2e-4)
+    assert spec.plain.startswith("graph (it pays") and spec.plain_trial is None
+    if not retried:
+        assert spec.plain_retry_at == -1
+        return
+    assert spec.plain_retry_at == spec.calls + plain_trial.RETRY_AFTER
+    spec.calls += 1  # (the caller counts graph calls)
+    assert not plain_trial.eligible(_jit(), spec, 1e-4)
+    spec.calls = spec.plain_retry_at
+    assert plain_trial.eligible(_jit(), spec, 1e-4)
+    plain_trial.start(spec, 1, spec.plain)
+    assert spec.plain.startswith("measuring again (the graph won by little; before: graph")
+    _calls(spec, 2 + 2 * trial.ROUNDS, 1e-4, 2e-4)  # this time plain wins
+    assert spec.runs_plain and spec.plain.startswith("plain (")
+    spec.plain_trial = None
+    spec.calls += plain_trial.RETRY_AFTER  # a retried decision is not retried again
+    assert not plain_trial.eligible(_jit(), spec, 1e-4)
 
 
 def test_big_graphs_segments_and_the_switch_are_never_tried():
