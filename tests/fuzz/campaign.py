@@ -29,6 +29,7 @@ def run_seed(task: tuple[int, int, int | None]) -> dict:
 
     program = generator.generate(seed, n_calls)
     row = {"seed": seed, "n_calls": n_calls, "rules": program.rules, "calls": 0, "graph_calls": 0,
+           "plain_calls": 0,
            "ill_conditioned": "",
            "kind": None, "signature": None, "detail": "", "call": None, "eager": ""}
     try:
@@ -38,6 +39,7 @@ def run_seed(task: tuple[int, int, int | None]) -> dict:
                    detail=str(exc)[:300])
         return row
     row.update(calls=result.stats["calls"], graph_calls=result.stats["graph_calls"],
+               plain_calls=result.stats.get("plain_calls", 0),
                eager=result.eager_reason, ill_conditioned=result.ill_conditioned)
     if result.divergence:
         d = result.divergence
@@ -83,7 +85,12 @@ def main(argv=None) -> int:
                         help="warm mode: a second process runs the graphs the first recorded "
                              "(tests/fuzz/warm.py)")
     parser.add_argument("--batch", type=int, default=40, help="programs per cache (--warm)")
+    parser.add_argument("--plain", action="store_true",
+                        help="plain mode: graphs lose their graph-or-plain trial, calls run "
+                             "plainly (runner._plain_mode); use with --calls 30")
     args = parser.parse_args(argv)
+    if args.plain:
+        os.environ["JANUS_FUZZ_PLAIN"] = "1"  # (read in each worker: runner.fuzz_settings)
     if args.warm:
         from tests.fuzz import warm
         return warm.campaign(args.seed, args.n, args.batch, args.calls, args.timeout)
@@ -165,6 +172,10 @@ def _summary(rows, start) -> dict:
     print(f"\n{len(rows)} programs in {time.time() - start:.0f}s, {calls} calls, {graphs} "
           f"ran as graphs ({100 * graphs / max(calls, 1):.1f}%); {some_graph} programs ran "
           f"at least one graph")
+    plain = sum(r.get("plain_calls", 0) for r in rows)
+    if plain:
+        print(f"{plain} calls ran plainly: trial turns and plain decisions (--plain), in "
+              f"{sum(1 for r in rows if r.get('plain_calls'))} programs")
     noisy = [r for r in rows if r.get("ill_conditioned")]
     if noisy:
         print(f"{len(noisy)} programs stopped at a float difference plain Python shows too on "

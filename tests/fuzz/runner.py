@@ -62,8 +62,12 @@ def fuzz_settings():
              getattr(janus.config, "plain_trial", None))
     if saved[0] is not None:
         janus.config.raise_internal_errors = True
+    plain = _plain_mode() if saved[4] is not None else {}
     if saved[4] is not None:  # tiny programs' graphs stay graphs: their graph path is compared
-        janus.config.plain_trial = False
+        janus.config.plain_trial = bool(plain)  # (the plain mode: the trial, plain wins)
+    plain_saved = {(module, name): getattr(module, name) for module, name in plain}
+    for (module, name), value in plain.items():
+        setattr(module, name, value)
     if os.environ.get("JANUS_FUZZ_CACHE", "") != "1":
         settings.enabled = False
     knobs = _segment_knobs()
@@ -83,8 +87,28 @@ def fuzz_settings():
             _segmented_pays(saved[3])
         if saved[4] is not None:
             janus.config.plain_trial = saved[4]
+        for (module, name), value in plain_saved.items():
+            setattr(module, name, value)
         for (module, name), value in knobs.items():
             setattr(module, name, value)
+
+
+def _plain_mode() -> dict:
+    """The plain mode (`JANUS_FUZZ_PLAIN=1`, `python -m tests.fuzz --plain`): each
+    specialization is put on the graph-or-plain trial at its first graph call and plain
+    wins it (graphgen/plain_trial.py), so calls alternate between the graph and the
+    function run plainly, then run plainly, one in 3 checked; what it compares is those
+    transitions. {(module, name): value} to set, or {} when off."""
+    if os.environ.get("JANUS_FUZZ_PLAIN", "") != "1":
+        return {}
+    try:
+        from janus.graphgen import plain_trial
+    except ImportError:
+        return {}
+    knobs = {"START": 1, "MIN_GAIN": -1.0, "MAX_GRAPH_S": float("inf"),
+             "MAX_PLAIN_S": float("inf"), "UNCHECKED": 2}
+    return {(plain_trial, name): value for name, value in knobs.items()
+            if hasattr(plain_trial, name)}
 
 
 def _trial_module():
