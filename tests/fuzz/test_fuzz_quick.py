@@ -39,3 +39,25 @@ def test_a_good_fraction_ran_as_graphs():
     if _TOTALS["programs"] < QUICK_N // 2:
         pytest.skip("run together with test_program")
     assert _TOTALS["graph_calls"] >= 0.25 * _TOTALS["calls"], _TOTALS
+
+
+PLAIN_SEEDS = range(470000, 470012)  # (plain mode: runner._plain_mode)
+
+
+@pytest.mark.parametrize("seed", PLAIN_SEEDS)
+def test_program_in_plain_mode(seed, monkeypatch):
+    """Graphs that lose their graph-or-plain trial: calls alternate between graph and
+    plain runs, then run plainly (one in 3 checked); compared after every call."""
+    monkeypatch.setenv("JANUS_FUZZ_PLAIN", "1")
+    program = generator.generate(seed, n_calls=30)
+    result = runner.run(program.source, program.calls, timeout=QUICK_TIMEOUT)
+    assert result.divergence is None, \
+        f"seed {seed}: {result.divergence}\n(repro: python -m tests.fuzz --plain --n 1 " \
+        f"--seed {seed} --calls 30)\n{program.source}"
+    _TOTALS["plain"] = _TOTALS.get("plain", 0) + result.stats["plain_calls"]
+
+
+def test_the_plain_mode_ran_calls_plainly():
+    if "plain" not in _TOTALS:
+        pytest.skip("run together with test_program_in_plain_mode")
+    assert _TOTALS["plain"] > 0, _TOTALS
