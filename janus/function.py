@@ -536,7 +536,7 @@ class JitFunction(Generation):
     def _warn_once(self, key: str, message: str):
         if key not in self._warned:
             self._warned.add(key)
-            warnings.warn(message, JanusWarning, stacklevel=4)
+            warnings.warn(message, JanusWarning, stacklevel=safety.user_stacklevel())
 
     # -- introspection
     def explain(self, *args, **kwargs) -> str:

@@ -128,9 +128,20 @@ class Generation:
                 not self.specializations:
             self.unsupported = exc if isinstance(exc, ConversionError) else \
                 safety.Reason(self.last_failure_reason)
-            self._warn_once("giveup", f"janus gives up on {self.__qualname__} and runs it "
-                            f"eagerly from now on: {self.last_failure_reason}")
+            self._warn_once("giveup", self._give_up_message(exc, cfg))
             events.emit("gave_up", self, self.last_failure_reason)
+
+    def _give_up_message(self, exc: Exception, cfg: Config) -> str:
+        """What giving up on a whole-function graph means for this function's calls."""
+        name = self.__qualname__
+        if isinstance(exc, ConversionError) and (cfg.segments or cfg.mixed):
+            how = "split at its graph breaks, with graphs for the rest" if cfg.segments \
+                else "eagerly, the functions it calls as graphs of their own"
+            where = f"{exc.function} ({exc.filename}:{exc.lineno}): {exc.reason}"
+            return (f"janus makes no single graph of {name}: {where}; it runs {how} "
+                    f"(janus.explain({name}) shows how)")
+        return f"janus gives up on {name} and runs it eagerly from now on: " \
+               f"{self.last_failure_reason}"
 
     def _record_failure(self, spec, guard, actual: str):
         self.failure_counts[guard.key] += 1

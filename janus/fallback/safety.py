@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import _signal
 import os
+import sys
 import sysconfig
 import threading
 import traceback
@@ -85,6 +86,16 @@ def _is_janus(filename: str) -> bool:
 def _is_library(filename: str) -> bool:
     return "site-packages" in filename or filename.startswith(_LIBRARY_DIRS) or \
         (filename.startswith("<") and not filename.startswith("<janus"))
+
+
+def user_stacklevel() -> int:
+    """The `stacklevel` for a `warnings.warn` made by its caller that names the innermost
+    frame of user code (the line that called the jitted function), not janus's."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and (_is_janus(frame.f_code.co_filename) or
+                                 _is_library(frame.f_code.co_filename)):
+        frame, level = frame.f_back, level + 1
+    return level if frame is not None else 1
 
 
 def raised_by_janus(exc: BaseException) -> bool:

@@ -38,7 +38,7 @@ from janus import source as source_mod
 from janus.errors import ConversionError
 from janus.graphgen.plan import Plan
 from janus.stats import Stats
-from janus.transform import breaks, liveness, scope, segments
+from janus.transform import breaks, host_reads, liveness, scope, segments
 from janus.fallback import split_report
 from janus.fallback.mixed import MixedRunner
 from janus.fallback.trial import Segment, compound_around, compound_at, reason_of
@@ -83,7 +83,7 @@ def static_breaks_of(fn, args: tuple = (), kwargs: dict | None = None) -> str:
     return "; ".join(f"{info.filename}:{line}: {why}" for line, why in sorted(found.items()))
 
 
-_LOCATED = re.compile(r"(\S+) \((.+):(\d+)\): ")
+_LOCATED = re.compile(r"(.+?) \((.+):(\d+)\): ")  # ("f.<segment 3-9> (file:7): ...")
 
 
 @dataclasses.dataclass
@@ -118,6 +118,8 @@ class Segmented:
         self.pending_open: set[int] = set()
         self.inline: set[tuple[int, int]] = set()
         self.pending_inline: set[tuple[int, int]] = set()
+        self.unhoisted: set[int] = set()  # breaks whose moved-out work did not trace
+        self.pending_unhoist: set[int] = set()
         self._segments: dict[str, Segment] = {}  # by generated source: kept across splits
         self.segments: list[Segment] = []
         self.whole_failed = ""  # why a trace of the whole function failed, if unlocated
@@ -155,6 +157,16 @@ class Segmented:
             if line not in self.breaks:
                 self.pending[line] = reason
 
+    def break_at(self, line: int, reason: str) -> None:
+        """What a segment found at `line` (a failed trace, a varying list) keeps it out of
+        segments from the next split on: a break, or if it is one already, one that keeps
+        the tensor work transform/host_reads.py moved out of it."""
+        with self._lock:
+            if line not in self.breaks:
+                self.pending[line] = reason
+            elif line not in self.unhoisted:  # (transform/host_reads.py)
+                self.pending_unhoist.add(line)
+
     def __call__(self, *args, **kwargs):
         with self._lock:  # (threads: one builds, the others wait for its runner)
             runner = self._prepare(args, kwargs)
@@ -170,11 +182,13 @@ class Segmented:
                     self.breaks[line] = Break(line, why, self.info.line(line))
                 self.pending = {}
         rebuild = False
-        if (self.pending or self.pending_open) and self.splits < MAX_SPLITS:
+        if (self.pending or self.pending_open or self.pending_unhoist) and \
+                self.splits < MAX_SPLITS:
             for line, why in self.pending.items():
                 self.breaks[line] = Break(line, why, self.info.line(line))
             self.opened |= self.pending_open
-            self.pending, self.pending_open = {}, set()
+            self.unhoisted |= self.pending_unhoist
+            self.pending, self.pending_open, self.pending_unhoist = {}, set(), set()
             self.splits += 1
             rebuild = True
         if self.pending_inline and len(self.inline) < MAX_INLINED:
@@ -196,7 +210,9 @@ class Segmented:
             self.add_break(line, why)
 
     def _build(self) -> None:
-        split = segments.split(self.node, set(self.breaks), self.fn.__globals__,
+        node = host_reads.hoist(self.node, set(self.breaks) - self.unhoisted,
+                                self.fn.__globals__)
+        split = segments.split(node, set(self.breaks), self.fn.__globals__,
                                frozenset(self.opened), frozenset(self.inline))
         body = [b for b in self.node.body if not (
             isinstance(b, gast.Expr) and isinstance(b.value, gast.Constant) or
@@ -208,7 +224,7 @@ class Segmented:
             self.inline.add((whole[0].first_line, whole[0].last_line))
             self.inline_reasons[(whole[0].first_line, whole[0].last_line)] = \
                 f"no graph: {self.whole_failed}"
-            split = segments.split(self.node, set(self.breaks), self.fn.__globals__,
+            split = segments.split(node, set(self.breaks), self.fn.__globals__,
                                    frozenset(self.opened), frozenset(self.inline))
         self.split = split
         self.segments = [self._segment(s) for s in split.stretches]

@@ -24,7 +24,7 @@ janus/fallback/segmented.py) decides, call by call, whether its graph pays:
 
 A segment that does not pay is dropped: it runs eagerly, inline in the function once the
 owner has rebuilt it (no call layer). The decisions are read by the owner through
-`Segment.state` / `Segment.why_eager` and the owner's `open`, `add_break` and `run_inline`.
+`Segment.state` / `Segment.why_eager` and the owner's `open`, `break_at` and `run_inline`.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ class Owner(Protocol):
     stats: Stats
 
     def open(self, line: int, why: str = ...) -> None: ...
-    def add_break(self, line: int, reason: str) -> None: ...
+    def break_at(self, line: int, reason: str) -> None: ...
     def run_inline(self, stretch: segments.Stretch) -> None: ...
     def locate(self, exc: BaseException | None, name: str, within=None) -> int | None: ...
 
@@ -198,7 +198,7 @@ class Segment:
                 if isinstance(stmt, segments.COMPOUND):
                     self.owner.open(stmt.lineno, why)
                 else:
-                    self.owner.add_break(stmt.lineno, why)
+                    self.owner.break_at(stmt.lineno, why)
             self.drop(f"split again: {why}")
         else:
             self.drop(f"its inputs change structure between calls: {why}")
@@ -266,7 +266,7 @@ class Segment:
             self.drop(f"a trace failed at line {line}, inside the statement at line "
                       f"{compound.lineno}: {reason_of(exc)}")
             return
-        self.owner.add_break(line, reason_of(exc))
+        self.owner.break_at(line, reason_of(exc))
         self.drop(f"line {line} is a graph break: {reason_of(exc)}")
 
     def drop(self, why: str) -> None:

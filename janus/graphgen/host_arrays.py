@@ -74,14 +74,14 @@ class HostArray:
                 if not all(v is None or type(v) is int or _symbolic_int(v)
                            for v in (part.start, part.stop)) or part.step is not None:
                     _refuse("a slice other than a[i:j] with Python ints")
-            elif type(part) is not int:
+            elif type(part) is not int and part is not None:  # (None: numpy's newaxis)
                 _refuse(f"indexing with {type(part).__name__}")
         if any(isinstance(p, slice) and (_symbolic_int(p.start) or _symbolic_int(p.stop))
                for p in parts):  # a varying Python int as a bound (Python's slice rules)
             key = tuple(slice(_tensor_of(p.start), _tensor_of(p.stop)) if isinstance(p, slice)
                         else p for p in parts)
         ints = sum(type(p) is int for p in parts)
-        if len(parts) > self.ndim or ints >= self.ndim:
+        if len([p for p in parts if p is not None]) > self.ndim or ints >= self.ndim:
             _refuse("indexing down to a numpy scalar")
         return HostArray(self.tensor[key], self.dtype)
 

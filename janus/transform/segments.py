@@ -192,7 +192,8 @@ class _Splitter:
         first, last = stmt.lineno, getattr(stmt, "end_lineno", stmt.lineno) or stmt.lineno
         if isinstance(stmt, _COMPOUND) and first in self.opened:
             return "a trace of it failed inside"
-        if any(first <= line <= last for line in self.breaks):
+        if any(first <= line <= last for line in self.breaks) and \
+                not getattr(stmt, "janus_hoisted", False):  # (host_reads.py: no read left)
             return "graph break"
         for node in _own_nodes(stmt):
             if isinstance(node, _ESCAPES):

@@ -146,3 +146,31 @@ def test_a_callee_that_never_runs_a_graph_runs_plainly_after_a_few_calls():
     assert "runs as it is" in janus.explain(env_jit)
     assert jitted._mixed_runner is not None and not jitted._mixed_runner.plain
     assert mixed._callees[dense].stats.graph_calls >= 1
+
+
+def _host_sum(y):
+    return float(y.numpy().sum())
+
+
+def _calls_a_host_helper(x):
+    y = x * 2.0
+    return y + _host_sum(y)
+
+
+def test_a_break_in_a_callee_is_said_once_as_what_happens_at_the_users_line():
+    """The trace meets the callee's `.numpy()`: the warning says the function runs split
+    (not "eagerly"), names the break's line, and is attributed to the caller's line."""
+    import warnings
+    jitted = janus.jit(_calls_a_host_helper)
+    x = tf.constant([1.0, 2.0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(5):
+            np.testing.assert_allclose(jitted(x).numpy(), _calls_a_host_helper(x).numpy())
+    mine = [w for w in caught if issubclass(w.category, janus.JanusWarning)]
+    assert len(mine) == 1, [str(w.message) for w in mine]
+    text = str(mine[0].message)
+    assert "janus makes no single graph of _calls_a_host_helper" in text
+    assert f"_host_sum ({__file__}:" in text and "split at its graph breaks" in text
+    assert "eagerly from now on" not in text
+    assert mine[0].filename == __file__  # the line that called the jitted function

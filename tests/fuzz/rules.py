@@ -743,6 +743,27 @@ def graph_break_tape(g):
             f"s.total = s.total + float({z})"]
 
 
+@rule(0.8, max_depth=1, eager=True)
+def host_read_work(g):
+    """Reads whose tensor work moves into a segment (janus/transform/host_reads.py):
+    consecutive reads of model-like work, a read in a keyword argument, a read after a
+    call Python makes first (stays whole), a read of a name (nothing to move), numpy's
+    `None` indexing of a fed array inside the moved work."""
+    a, b, c = g.fresh("ra"), g.fresh("rb"), g.fresh("rc")
+    rng = _host_rng(g)
+    lines = [f"{a} = tf.nn.softmax(tf.stack([tf.reduce_sum(acc), tf.reduce_mean(x) * 2.0]))"
+             f".numpy()",
+             f"{b} = float(tf.reduce_max(tf.cast(acc, tf.float32) * V0))"]
+    lines.append(g.choice([
+        f"{c} = int({rng}.choice(2, p={a} / {a}.sum()))",
+        f"{c} = {rng}.choice([1, 2], p=tf.nn.softmax(tf.constant([0.2, 0.1])).numpy())",
+        f"{c} = len(s.hist) + int(tf.argmax(tf.stack([tf.reduce_sum(acc), {b} + 0.0])))",
+        f"{c} = float(tf.reduce_sum({a}[None] * 2.0)) + float({a}.sum())",
+    ]))
+    lines += [f"acc = acc + {b} * 0.01 + float({c}) * 0.1", f"s.hist.append({c})"]
+    return lines
+
+
 # -- numpy arrays read by tensor code, changed in place between calls (finding F16) ------
 
 @rule(0.6, eager=True)
