@@ -208,14 +208,14 @@ class _Splitter:
 
     def _leave_rewritten(self, body):
         i = leave.last_leaving(body)
-        if i is None or body[i].lineno not in self.opened:
+        self.in_loop = True
+        if i is None or self._why_python(body[i]) is None:
             return body  # (an `if` not kept Python is in a segment with what follows)
         rest = body[i].orelse + body[i + 1:]
         if rest[0].lineno in self.opened or not self._has_work(rest):
             return body  # (a trace of the rewritten `if` failed: as it was)
         flag = _fresh(leave.FLAG, self.taken)
         new = leave.rewrite(body, i, flag)
-        self.in_loop = True
         if any(self._why_python(s) for s in new[i:i + 2]):
             return body  # the test or what follows cannot be in a segment: no gain
         self.locals.add(flag)
