@@ -20,7 +20,9 @@ janus/fallback/segmented.py) decides, call by call, whether its graph pays:
   the array's values in);
 - a trace failing at one of its lines makes that line a break (or opens the loop/if/with
   around it), and an in-graph guard on an `if` leaving a loop that flips between calls
-  opens that `if`: the owner splits the function again before its next call.
+  opens that `if`: the owner splits the function again before its next call; a trace
+  failing in the statements an `if` leaving a loop guards (janus/transform/leave.py)
+  opens them, and the owner splits without that rewrite.
 
 A segment that does not pay is dropped: it runs eagerly, inline in the function once the
 owner has rebuilt it (no call layer). The decisions are read by the owner through

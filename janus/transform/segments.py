@@ -26,7 +26,9 @@ tape is used after a later break stays Python (its body split; the segments insi
 under the eager tape, which records them), and statements using a tape bound outside
 their stretch stay Python. Stretches without work (no call other than builtins, numpy
 and math), stretches of fewer than `TINY_OPS` operations, and those listed inline (their
-graphs did not pay) stay Python: a graph call would cost more than it saves.
+graphs did not pay) stay Python: a graph call would cost more than it saves. In a loop
+kept Python, an `if` that leaves it keeps only the leaving Python: its test and the
+statements after it join the segment before it (janus/transform/leave.py).
 """
 from __future__ import annotations
 
