@@ -58,7 +58,7 @@ def last_leaving(body: list) -> int | None:
     followed by statements (`C`) that do not jump."""
     for i in range(len(body) - 1, -1, -1):
         if leaving(body[i]):
-            rest = body[i + 1:] + body[i].orelse
+            rest = body[i].orelse + body[i + 1:]
             return i if rest and not _jumps(rest) else None
         if _jumps([body[i]]):
             return None
