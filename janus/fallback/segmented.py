@@ -38,7 +38,7 @@ from janus import source as source_mod
 from janus.errors import ConversionError
 from janus.graphgen.plan import Plan
 from janus.stats import Stats
-from janus.transform import breaks, host_reads, liveness, scope, segments
+from janus.transform import breaks, host_reads, leave, liveness, scope, segments
 from janus.fallback import split_report
 from janus.fallback.mixed import MixedRunner
 from janus.fallback.trial import Segment, compound_around, compound_at, reason_of
@@ -81,6 +81,22 @@ def static_breaks_of(fn, args: tuple = (), kwargs: dict | None = None) -> str:
         params = None
     found = breaks.static_breaks(node, getattr(fn, "__globals__", {}), params, surely_run=True)
     return "; ".join(f"{info.filename}:{line}: {why}" for line, why in sorted(found.items()))
+
+
+def _leave_branches(plain: types.FunctionType, stretch: segments.Stretch) -> frozenset:
+    """The `if flag: pass else: C` of `stretch` (janus/transform/leave.py) as branches its
+    jit builds as tf.cond from its first graph on: the flag flips between calls."""
+    flags = {getattr(n, leave.GUARD) for n in gast.walk(gast.Module(body=stretch.body,
+                                                                     type_ignores=[]))
+             if leave.is_guard(n)}
+    if not flags:
+        return frozenset()
+    try:
+        converted = convert(plain)
+    except ConversionError:
+        return frozenset()
+    return frozenset((converted.key, site.id) for site in converted.sites.sites
+                     if site.kind == "if" and site.text in flags)
 
 
 _LOCATED = re.compile(r"(.+?) \((.+):(\d+)\): ")  # ("f.<segment 3-9> (file:7): ...")
@@ -266,7 +282,8 @@ class Segmented:
                                                 make_jit(plain, **self.jit_options))
             seg.jit.segment_of = self
             seg.jit.plan_seed = Plan(append_only=frozenset(
-                f"args[{i}]" for i in sorted(seg.appended)))
+                f"args[{i}]" for i in sorted(seg.appended)),
+                general_branches=_leave_branches(plain, stretch))
         seg.stretch = stretch
         return seg
 

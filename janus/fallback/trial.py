@@ -20,7 +20,9 @@ janus/fallback/segmented.py) decides, call by call, whether its graph pays:
   the array's values in);
 - a trace failing at one of its lines makes that line a break (or opens the loop/if/with
   around it), and an in-graph guard on an `if` leaving a loop that flips between calls
-  opens that `if`: the owner splits the function again before its next call.
+  opens that `if`: the owner splits the function again before its next call; a trace
+  failing in the statements an `if` leaving a loop guards (janus/transform/leave.py)
+  opens them, and the owner splits without that rewrite.
 
 A segment that does not pay is dropped: it runs eagerly, inline in the function once the
 owner has rebuilt it (no call layer). The decisions are read by the owner through
@@ -41,7 +43,7 @@ from janus.graphgen import host_arrays
 from janus.graphgen import trial as rounds_mod
 from janus.graphgen.tracer import EAGER_TENSOR
 from janus.stats import Stats
-from janus.transform import breaks, liveness, segments
+from janus.transform import breaks, leave, liveness, segments
 
 PLAIN_RUNS = 2
 """Timed plain runs of a segment before its jit takes over (the fastest counts: a first
@@ -152,6 +154,10 @@ class Segment:
             # retreat to a more specialized plan that traces
             line = self.owner.locate(error, self.plain.__code__.co_name, self.stretch)
             inside = line is not None and compound_around(self.stretch.body, line) is not None
+            # (a failure in the `else` of an `if` made by transform/leave.py opens it: the
+            # owner splits as it did without the rewrite)
+            inside = inside or line is not None and any(
+                leave.is_guard(s) and s.lineno <= line <= s.end_lineno for s in self.stretch.body)
             # (before any graph, a failure inside a loop/if/with opens it at once: retrying
             # the whole statement costs a long trace each time)
             if self.jit.unsupported is not None or inside and not self.jit.specializations:

@@ -7,8 +7,10 @@ varying length becomes once the plan says it must not be specialized.
                                       else tf.while_loop (first iteration peeled, lists
                                       appended to become TensorArrays)
 
-Blocks run here must not touch the heap, variables or stdout (those effects cannot be
-deferred per iteration or per branch): such code stays specialized instead.
+Blocks run here must not touch the heap or stdout (those effects cannot be deferred per
+iteration or per branch): such code stays specialized instead. A branch of a `tf.cond`
+may update variables: their local copies (fallback/variables.py) are carried out of it
+like the tensors it changes, the other branch handing back the values it had.
 """
 from __future__ import annotations
 
@@ -23,6 +25,12 @@ from janus.transform.runtime import UNDEFINED
 
 class _NotIndependent(Exception):
     pass
+
+
+def _size(fn) -> int:
+    """How much code a branch closure holds (its bytecode's length)."""
+    code = getattr(fn, "__code__", None)
+    return len(code.co_code) if code is not None else 0
 
 
 class _Poison:
@@ -82,14 +90,16 @@ def _refuse_in_place(before, values, what: str, skip=()) -> None:
 class GeneralControlFlow:
     """Mixed into the graph runtime (`self.tracer` is the active trace)."""
 
-    def _run_block(self, block, get_state, initial, carried, what: str) -> tuple:
-        """Run one branch or loop body of a generalized construct: no heap effects, and
-        Python values other than the carried tensors come out unchanged."""
+    def _run_block(self, block, get_state, initial, carried, what: str,
+                   variables: bool = False) -> tuple:
+        """Run one branch or loop body of a generalized construct: no heap effects (nor
+        variable updates unless `variables`), and Python values other than the carried
+        tensors come out unchanged."""
         tracer = self.tracer
         mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
         contents = _contents(initial)
         block()
-        self._unchanged_heap(mark, writes, what, local)
+        self._unchanged_heap(mark, tracer.shadow.writes if variables else writes, what, local)
         _refuse_in_place(contents, initial, what)
         state = get_state()
         for i, (before, after) in enumerate(zip(initial, state)):
@@ -133,28 +143,54 @@ class GeneralControlFlow:
 
     def _cond(self, site, test, if_true, if_false, get_state, set_state, both):
         """A tensor-valued `if` as tf.cond. The branches may change tensors (or bind
-        names both branches bind); Python values must come out unchanged."""
+        names both branches bind) and update variables (those of the branch traced
+        first: the one with more code); Python values must come out unchanged."""
         initial = get_state()
         carried = [i for i, value in enumerate(initial)
                    if all_symbolic(value) or (value is UNDEFINED and i in both)]
+        shadow = self.tracer.shadow
+        before = dict(shadow.values)
+        updated: dict = {}  # id(variable) -> variable: what the first branch updated
+        traced = []
 
         def branch(fn):
             def run():
                 set_state(initial)
-                state = self._run_block(fn, get_state, initial, carried, "a generalized `if`")
+                shadow.values = dict(before)
+                try:
+                    state = self._run_block(fn, get_state, initial, carried,
+                                            "a generalized `if`", variables=True)
+                    changed = {k: var for k, (var, value) in shadow.values.items()
+                               if before.get(k, (None, None))[1] is not value}
+                    if set(changed) - set(updated) and traced:
+                        # (traced again, a tape's gradient would be gone: not retried)
+                        raise ConversionError("both branches of a tensor-valued `if` update "
+                                              "variables, not the same ones")
+                    updated.update(changed)
+                    traced.append(fn)
+                    news = [shadow.current(var) for var in updated.values()]
+                finally:
+                    shadow.values = dict(before)
                 values = [state[i] for i in carried]
                 if any(v is UNDEFINED or not all_symbolic(v) and not is_tensor(v)
                        for v in values):
                     raise ConversionError("a branch of a tensor-valued `if` leaves a variable "
                                           "that is not a tensor")
-                return [tf.nest.map_structure(tf.convert_to_tensor, v) for v in values]
+                return [tf.nest.map_structure(tf.convert_to_tensor, v) for v in values] + news
             return run
 
-        results = tf.cond(tf.cast(test, tf.bool), branch(if_true), branch(if_false))
+        test = tf.cast(test, tf.bool)
+        if _size(if_false) > _size(if_true):  # (tf.cond traces its true branch first)
+            results = tf.cond(tf.logical_not(test), branch(if_false), branch(if_true))
+        else:
+            results = tf.cond(test, branch(if_true), branch(if_false))
+        results = list(results) if isinstance(results, (list, tuple)) else [results]
         state = list(initial)
         for i, value in zip(carried, results):
             state[i] = value
         set_state(tuple(state))
+        for var, value in zip(updated.values(), results[len(carried):]):
+            shadow.set(var, value)
 
     def _vectorized_for(self, items, body, get_state, set_state, after, carried, accumulated,
                         lengths):

@@ -26,7 +26,9 @@ tape is used after a later break stays Python (its body split; the segments insi
 under the eager tape, which records them), and statements using a tape bound outside
 their stretch stay Python. Stretches without work (no call other than builtins, numpy
 and math), stretches of fewer than `TINY_OPS` operations, and those listed inline (their
-graphs did not pay) stay Python: a graph call would cost more than it saves.
+graphs did not pay) stay Python: a graph call would cost more than it saves. In a loop
+kept Python, an `if` that leaves it keeps only the leaving Python: its test and the
+statements after it join the segment before it (janus/transform/leave.py).
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ import gast
 import numpy as np
 
 from janus.transform import breaks as breaks_mod
-from janus.transform import liveness, scope
+from janus.transform import leave, liveness, scope
 from janus.transform.breaks import static_breaks  # noqa: F401 - re-exported
 
 SEGMENTS = "janus_segs"
@@ -151,6 +153,7 @@ class _Splitter:
 
     def run(self) -> Split:
         self.fn.body = self._returns_outlined(self.fn.body)
+        self.fn.body = self._leaves_rewritten(self.fn.body, in_loop=False)
         for _ in range(64):  # each round forces at least one more statement to Python
             self.stretches, self.python = [], []
             params = _params(self.fn)
@@ -182,6 +185,44 @@ class _Splitter:
                 for handler in stmt.handlers:
                     handler.body = self._returns_outlined(handler.body)
             new.append(stmt)
+        return new
+
+    # -- `if t: B; break` + C in a loop kept Python -> C in the segment (transform/leave.py)
+    def _leaves_rewritten(self, stmts, in_loop):
+        """`stmts` (a block this split keeps Python) with the last `if` leaving each loop
+        kept Python rewritten so that the statements after it join the segment before it."""
+        for stmt in stmts:
+            if not isinstance(stmt, _COMPOUND):
+                continue
+            self.in_loop = in_loop
+            if self._why_python(stmt) is None:
+                continue  # in a segment as a whole: nothing to split inside
+            loop = isinstance(stmt, (gast.For, gast.AsyncFor, gast.While))
+            stmt.body = self._leaves_rewritten(stmt.body, in_loop or loop)
+            if loop:
+                stmt.body = self._leave_rewritten(stmt.body)
+            for field in ("orelse", "finalbody"):
+                if getattr(stmt, field, None):
+                    setattr(stmt, field, self._leaves_rewritten(getattr(stmt, field), in_loop))
+            for handler in getattr(stmt, "handlers", []):
+                handler.body = self._leaves_rewritten(handler.body, in_loop)
+        return stmts
+
+    def _leave_rewritten(self, body):
+        i = leave.last_leaving(body)
+        self.in_loop = True
+        if i is None or self._why_python(body[i]) is None:
+            return body  # (an `if` not kept Python is in a segment with what follows)
+        rest = body[i].orelse + body[i + 1:]
+        if rest[0].lineno in self.opened or not self._has_work(rest):
+            return body  # (a trace of the rewritten `if` failed: as it was)
+        flag = _fresh(leave.FLAG, self.taken)
+        new = leave.rewrite(body, i, flag)
+        if any(self._why_python(s) for s in new[i:i + 2]):
+            return body  # the test or what follows cannot be in a segment: no gain
+        self.locals.add(flag)
+        self.forced[id(new[i + 2])] = "leaves the loop (its test and what follows it are " \
+            "in the segment before it)"
         return new
 
     # -- classifying statements

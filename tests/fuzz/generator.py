@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 15
+GENERATOR_VERSION = 16
 
 HEADER = '''\
 import functools

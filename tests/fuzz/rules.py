@@ -764,6 +764,40 @@ def host_read_work(g):
     return lines
 
 
+@rule(0.8, max_depth=1, eager=True)
+def graph_break_leave(g):
+    """A loop kept Python (host randomness in its body) whose tensor `if` leaves it after
+    Python effects, followed by more statements (janus/transform/leave.py: the test and
+    what follows join the segment before it, under a tf.cond carrying variable updates),
+    maybe under a tape whose gradient is taken after the `if` (PPO's minibatch loop)."""
+    i, z, tape, y, gr = (g.fresh(p) for p in ("i", "zb", "tape", "y", "g"))
+    rng = _host_rng(g)
+    th = g.choice(["-0.5", "0.0", "0.3", "1.0", "3.0"])
+    lines = [f"for {i} in range({g.choice(['3', 'n % 4 + 1', 'len(xs) + 1'])}):",
+             f"    {z} = float({rng}.random())"]
+    tape_used = g.chance(0.5)
+    if tape_used:
+        lines += [f"    with tf.GradientTape() as {tape}:",
+                  f"        {y} = tf.reduce_sum(tf.cast(acc, tf.float32) * V0) * {z} + V1"]
+    else:
+        lines += [f"    {y} = tf.reduce_mean(tf.cast(acc, tf.float32)) + {z}"]
+    test = g.choice([f"{y} > {th}", f"{y} * {z} < {th}", f"{z} > 0.8 or {y} > {th}"])
+    leave_body = [g.choice([f"s.hist.append({i})", f"print('left', {i})",
+                            "s.count = s.count + 1", "k = k + 1", "pass"]),
+                  g.choice(["break", "break", "continue"])]
+    lines += [f"    if {test}:"] + indent(leave_body, 2)
+    after = [f"    acc = acc * 0.5 + tf.cast({y}, acc.dtype)"]
+    if tape_used:
+        after = [f"    {gr} = {tape}.gradient({y}, [V0, V1])",
+                 f"    V0.assign_sub(0.05 * {gr}[0])"] + after
+    else:
+        after.append(g.choice([f"    V1.assign_add({y} * 0.1)", f"    V0.assign(V0 * 0.9)"]))
+    if g.chance(0.3):  # Python effects after the `if`: no tf.cond holds them
+        after.append(g.choice([f"    s.hist.append({i})", "    out.append(k)",
+                               f"    print('stayed', {i})"]))
+    return lines + after
+
+
 # -- numpy arrays read by tensor code, changed in place between calls (finding F16) ------
 
 @rule(0.6, eager=True)
