@@ -14,6 +14,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.fallback import heap
 from janus.graphgen import calls
+from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard
 from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
@@ -194,6 +195,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             with tracer.active():
                 call_args = tuple(tracer.import_value(a, arg(i)) for i, a in enumerate(args))
                 call_kwargs = {k: tracer.import_value(v, kwarg(k)) for k, v in kwargs.items()}
+                check_defaults(converted.original, call_args, call_kwargs)
                 value = instance(*call_args, **call_kwargs)
                 outputs = heap.Outputs()
                 captured["result"] = heap.skeleton(value, outputs, tracer)
