@@ -220,7 +220,8 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 with tf.control_dependencies(tracer.assert_ops):
                     results = [tf.identity(t) for t in outputs.tensors]
                 # Variables change last: after every guard held and every result exists.
-                tracer.shadow.commit(tracer.assert_ops + results)
+                # (and after every op that may still raise: an unused one too)
+                tracer.shadow.commit(tracer.assert_ops + results + dead)
                 return results + dead  # (fetched, never read: see _dead_ends)
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]

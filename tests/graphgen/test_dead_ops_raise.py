@@ -3,7 +3,8 @@
 Fuzz generator v15 (seed 462256): `acc = acc + tf.gather(flat, [2])` inside `try/finally`,
 then `acc` overwritten: with a 1-element input eager raised InvalidArgumentError (after
 the `finally` block's effects); TF pruned the dead gather from janus's graph, which
-returned a value. Dead ends are now fetched (janus/graphgen/specialize._dead_ends).
+returned a value. Dead ends are now fetched (janus/graphgen/specialize._dead_ends), and
+the variables' commit waits for them (it had updated the variable before the failing op).
 """
 import tensorflow as tf
 
@@ -13,6 +14,7 @@ from tests.differential import assert_same
 class State:
     def __init__(self):
         self.count = 0
+        self.v = tf.Variable(0.5)
 
 
 def overwritten_gather(s, x):
@@ -23,6 +25,7 @@ def overwritten_gather(s, x):
         acc = x * 2.0
     finally:
         s.count += 1
+    s.v.assign_add(tf.reduce_mean(acc))  # not reached when the gather raised
     return acc
 
 

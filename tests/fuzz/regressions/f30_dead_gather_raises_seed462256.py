@@ -1,6 +1,7 @@
 import tensorflow as tf
 
 JIT = globals().get("JIT", lambda fn: fn)
+V1 = tf.Variable(0.5)
 
 
 class State:
@@ -20,12 +21,13 @@ def f(s, x, xs, n, flag):
         acc = tf.tanh(x) * 0.5
     finally:
         s.count += 1
+    V1.assign_add(tf.reduce_mean(acc) * 0.1)
     return acc
 
 
 # ---- janus fuzz case
 # seed 462256 (generator v15): an out-of-range tf.gather whose result was overwritten
-# raised eagerly; TF pruned it from the graph
+# raised eagerly; TF pruned it from the graph (then: the variable was committed before it failed)
 FINDING = 'F30'
 KIND = 'missing-raise'
 XFAIL = None
