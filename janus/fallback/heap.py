@@ -82,10 +82,27 @@ def skeleton(value, outputs: Outputs, tracer):
         return (type(value).__name__, [skeleton(v, outputs, tracer) for v in value])
     if type(value) is dict:
         return ("dict", [(k, skeleton(v, outputs, tracer)) for k, v in value.items()])
-    if tracer.is_static(value):
+    if tracer.is_static(value) and not _holds_graph_tensor(value):
         return ("const", value)
     raise ConversionError(f"a new {type(value).__name__} object made inside the function "
                           "escapes it (returned or stored on the heap)")
+
+
+def _holds_graph_tensor(value, depth: int = 2) -> bool:
+    """Whether a library object holds a tensor of the graph being traced (a
+    `tf.TensorArray` written in it, say: fuzz v15): handed back as it is, it would carry
+    that tensor out of its graph."""
+    if isinstance(value, tf.TensorArray):
+        return True
+    if depth == 0 or isinstance(value, (tf.Module, tf.Variable, type)):
+        return False
+    try:
+        attributes = list(vars(value).values())
+    except TypeError:
+        return False
+    return any(is_tensor(v) and not hasattr(v, "numpy") or
+               type(v).__module__.startswith("tensorflow") and _holds_graph_tensor(v, depth - 1)
+               for v in attributes)
 
 
 def rebuild(skel, results: list, env: tuple):
@@ -266,8 +283,11 @@ def _write(kind: str, target, name: str, payload) -> None:
         print(*payload[0], **payload[1])
     elif kind == "setattr":
         setattr(target, name, payload)
-    elif kind == "delattr":
-        delattr(target, name)
+    elif kind == "delattr":  # (absent after the call: it may have been set in it first)
+        try:
+            delattr(target, name)
+        except AttributeError:
+            pass
     elif kind == "extend":
         target.extend(payload)
     elif isinstance(target, dict):

@@ -13,6 +13,8 @@ import threading
 import tensorflow as tf
 from tensorflow.python.ops import resource_variable_ops
 
+from janus.errors import ConversionError
+
 # ResourceVariable re-wraps some of its base's methods (weak-tensor dispatch), so both
 # classes are patched, each falling back to its own original.
 _CLASSES = (resource_variable_ops.BaseResourceVariable, resource_variable_ops.ResourceVariable)
@@ -103,6 +105,32 @@ def _scatter(op):
     return value
 
 
+def _scatter_nd(op):
+    def value(shadow, var, indices, updates, *args, **kwargs):
+        return op(shadow.current(var), indices, tf.convert_to_tensor(updates, var.dtype))
+    return value
+
+
+def _strided_slice_assign(shadow, var, begin, end, strides, value, name, begin_mask,
+                          end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask):
+    """`var[...].assign(value)` (sliced assignment) on the local copy."""
+    return tf.raw_ops.TensorStridedSliceUpdate(
+        input=shadow.current(var), begin=begin, end=end, strides=strides,
+        value=tf.convert_to_tensor(value, var.dtype), begin_mask=begin_mask,
+        end_mask=end_mask, ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
+        shrink_axis_mask=shrink_axis_mask)
+
+
+def _refused(name):
+    def value(shadow, var, *args, **kwargs):
+        raise ConversionError(f"`Variable.{name}` inside a graph is not modelled by janus's "
+                              "local copies of variables")
+    return value
+
+
+# Every method that updates a variable (fuzz v15: an update missing here went to the
+# variable directly, before the guards held, and the commit then overwrote it with the
+# local copy: lost updates, stale reads).
 _PATCHES = {
     "assign": lambda shadow, var, value, *a, **k: value,
     "assign_add": lambda shadow, var, delta, *a, **k: shadow.current(var) + delta,
@@ -110,6 +138,17 @@ _PATCHES = {
     "scatter_add": _scatter(tf.tensor_scatter_nd_add),
     "scatter_sub": _scatter(tf.tensor_scatter_nd_sub),
     "scatter_update": _scatter(tf.tensor_scatter_nd_update),
+    "scatter_max": _scatter(tf.tensor_scatter_nd_max),
+    "scatter_min": _scatter(tf.tensor_scatter_nd_min),
+    "scatter_nd_add": _scatter_nd(tf.tensor_scatter_nd_add),
+    "scatter_nd_sub": _scatter_nd(tf.tensor_scatter_nd_sub),
+    "scatter_nd_update": _scatter_nd(tf.tensor_scatter_nd_update),
+    "scatter_nd_max": _scatter_nd(tf.tensor_scatter_nd_max),
+    "scatter_nd_min": _scatter_nd(tf.tensor_scatter_nd_min),
+    "_strided_slice_assign": _strided_slice_assign,
+    "scatter_mul": _refused("scatter_mul"),
+    "scatter_div": _refused("scatter_div"),
+    "batch_scatter_update": _refused("batch_scatter_update"),
 }
 
 

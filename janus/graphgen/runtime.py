@@ -7,16 +7,20 @@ plan says so, become `tf.cond`; loops over lists of varying length become
 from __future__ import annotations
 
 import builtins
+import contextlib
 import functools
 import types
 
+import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import active, refusals
+from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
+from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
@@ -27,7 +31,7 @@ from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_b
 from janus.recursion.table import table_layout
 from janus.tensors import is_tensor
 from janus.transform import convert
-from janus.transform.runtime import AUG_OPS, Runtime, user_function
+from janus.transform.runtime import AUG_OPS, Runtime, is_user_code, user_function
 
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
              "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
@@ -116,6 +120,36 @@ def _traces_callbacks(library) -> bool:
         getattr(library, "__name__", None) in _FUNCTIONAL_OPS
 
 
+def _stands_for(value):
+    """The Python type a trace-time stand-in stands for (a fed number is its int/float/
+    bool, a list held as a tensor is a list, a fed array an ndarray), or None."""
+    if isinstance(value, SymbolicScalar):
+        return value.kind
+    if isinstance(value, (DynamicList, AppendOnlyList, Accumulator)):
+        return list
+    if isinstance(value, HostArray):
+        return np.ndarray
+    return None
+
+
+def _user_property(obj, name: str):
+    """The `property` of `obj`'s class named `name` whose functions are the program's
+    own, or None. Run as they are during a trace, their reads and writes of the heap
+    would bypass the trace's ledger (stale reads, writes done once: fuzz v15)."""
+    if isinstance(obj, (types.ModuleType, type)):
+        return None
+    for cls in type(obj).__mro__:
+        attribute = cls.__dict__.get(name)
+        if attribute is not None:
+            if not isinstance(attribute, property):
+                return None
+            fns = [f for f in (attribute.fget, attribute.fset, attribute.fdel) if f is not None]
+            if fns and all(isinstance(f, types.FunctionType) and is_user_code(f) for f in fns):
+                return attribute
+            return None
+    return None
+
+
 class TraceRuntime(GeneralControlFlow, Runtime):
     @property
     def key(self) -> str:
@@ -159,6 +193,12 @@ class TraceRuntime(GeneralControlFlow, Runtime):
     def ld_attr(self, obj, name):
         if isinstance(obj, NodeProxy):
             return obj.read(name)
+        prop = _user_property(obj, name)
+        if prop is not None:  # its getter is the program's code: traced like a method
+            if prop.fget is None:
+                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
+                                     "has no getter")
+            return self.call(None, prop.fget, obj)
         tracer = self.tracer
         local = tracer.ledger.get_attr(obj, name)
         if local is not _MISSING:
@@ -185,6 +225,13 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         return tracer.import_value(value, source.attr(name))
 
     def st_attr(self, obj, name, value):
+        prop = _user_property(obj, name)
+        if prop is not None:
+            if prop.fset is None:
+                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
+                                     "has no setter")
+            self.call(None, prop.fset, obj, value)
+            return
         tracer = self.tracer
         source = tracer.source_of(obj)
         if source is not None:
@@ -197,11 +244,62 @@ class TraceRuntime(GeneralControlFlow, Runtime):
                                   "janus cannot locate on each call")
 
     def del_attr(self, obj, name):
+        prop = _user_property(obj, name)
+        if prop is not None:
+            if prop.fdel is None:
+                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
+                                     "has no deleter")
+            self.call(None, prop.fdel, obj)
+            return
         tracer = self.tracer
         source = tracer.source_of(obj)
         if source is None:
             raise ConversionError(f"deletes attribute `{name}` of an object janus cannot locate")
+        if tracer.ledger.get_attr(obj, name) is _MISSING:  # (deleted earlier: AttributeError)
+            if not hasattr(obj, name):
+                raise ConversionError(f"deletes attribute `{name}`, which the object lacks")
+            self.ld_attr(obj, name)  # read: guarded to be there on each call
         tracer.ledger.del_attr(obj, source, name)
+
+    def ctx(self, manager):
+        """TensorFlow's context managers (tapes, name scopes, devices) are traced as
+        they are; any other's `__enter__`/`__exit__` would run once, while tracing, with
+        heap effects janus does not see (fuzz v15): the trace refuses."""
+        module = type(manager).__module__ or ""
+        if module.split(".")[0] in ("tensorflow", "keras", "tf_keras") or \
+                isinstance(manager, contextlib.nullcontext):
+            return manager
+        raise ConversionError(f"enters a {type(manager).__qualname__} context manager: its "
+                              "__enter__/__exit__ are Python a graph would run once, while "
+                              "tracing")
+
+    def _query_attr(self, fn, args):
+        """`getattr(obj, name[, default])` / `hasattr(obj, name)` on an object janus
+        locates: the answer is the heap's on each call (fuzz v15: it was folded in as
+        the trace's answer, unguarded). A present attribute is read (and so guarded);
+        one this trace wrote or deleted is the ledger's; an absent one refuses (janus
+        has no guard on an attribute's absence)."""
+        obj, name = args[0], args[1]
+        tracer = self.tracer
+        try:
+            value = tracer.ledger.get_attr(obj, name)
+            present = True
+        except AttributeError:  # deleted earlier in this call
+            value, present = None, False
+        if value is _MISSING:
+            if hasattr(obj, name):
+                value = self.ld_attr(obj, name)
+            else:
+                raise ConversionError(f"tests for attribute `{name}`, which the "
+                                      f"{type(obj).__name__} lacks (janus cannot guard that "
+                                      "an attribute is absent)")
+        if fn is hasattr:
+            return present
+        if present:
+            return value
+        if len(args) > 2:
+            return args[2]
+        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
 
     # -- items
     def ld_item(self, obj, key):
@@ -248,6 +346,17 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         if fn is builtins.print:
             tracer.ledger.print(args, kwargs)
             return None
+        if (fn is getattr and len(args) in (2, 3) or fn is hasattr and len(args) == 2) and \
+                not kwargs and isinstance(args[1], str) and \
+                tracer.source_of(args[0]) is not None and \
+                not isinstance(args[0], (types.ModuleType, NodeProxy)):
+            return self._query_attr(fn, args)
+        if fn is isinstance and len(args) == 2 and not kwargs:
+            stands_for = _stands_for(args[0])
+            if stands_for is not None:  # (fuzz v15: a fed int was not an int)
+                return issubclass(stands_for, args[1])
+        if fn is type and len(args) == 1 and not kwargs and isinstance(args[0], SymbolicScalar):
+            return args[0].kind
         if fn is len and args and isinstance(args[0], DynamicList):
             return dynamic_length(args[0])
         if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
@@ -270,6 +379,7 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             runtime = TraceRuntime.for_function(converted)
             instance = runtime.function.instantiate(runtime)
             tracer.functions[id(converted)] = converted
+            check_defaults(target, args if bound_self is None else (bound_self, *args), kwargs)
             if bound_self is not None:
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)

@@ -14,6 +14,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.fallback import heap
 from janus.graphgen import calls
+from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard
 from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
@@ -172,6 +173,22 @@ def _fed_scalar_misuse(exc: BaseException):
     return None
 
 
+_NEVER_FAIL = frozenset({"Placeholder", "Const", "NoOp", "Identity"})
+
+
+def _dead_ends(results: list) -> list:
+    """Outputs of the trace's ops that nothing uses. Eager code runs every op, and an op
+    may raise (fuzz v15, seed 462256: an out-of-range `tf.gather` whose result was
+    overwritten raised eagerly; the graph pruned it and returned). TF prunes such ops
+    from a function and Grappler drops control dependencies on them, so they are
+    fetched as extra outputs after the results (read by nothing)."""
+    graph = tf.compat.v1.get_default_graph()
+    kept = {id(t.op) for t in results}
+    return [op.outputs[0] for op in graph.get_operations()
+            if op.outputs and op.type not in _NEVER_FAIL and id(op) not in kept and
+            not any(out.consumers() for out in op.outputs)]
+
+
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
              env: tuple, expected_inputs: list) -> Specialization:
     """Trace `converted` on this call's arguments under `plan` into a graph."""
@@ -195,15 +212,18 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             with tracer.active():
                 call_args = tuple(tracer.import_value(a, arg(i)) for i, a in enumerate(args))
                 call_kwargs = {k: tracer.import_value(v, kwarg(k)) for k, v in kwargs.items()}
+                check_defaults(converted.original, call_args, call_kwargs)
                 value = instance(*call_args, **call_kwargs)
                 outputs = heap.Outputs()
                 captured["result"] = heap.skeleton(value, outputs, tracer)
                 captured["effects"] = tracer.ledger.finish(outputs, tracer)
+                dead = _dead_ends(outputs.tensors)
                 with tf.control_dependencies(tracer.assert_ops):
                     results = [tf.identity(t) for t in outputs.tensors]
                 # Variables change last: after every guard held and every result exists.
-                tracer.shadow.commit(tracer.assert_ops + results)
-                return results
+                # (and after every op that may still raise: an unused one too)
+                tracer.shadow.commit(tracer.assert_ops + results + dead)
+                return results + dead  # (fetched, never read: see _dead_ends)
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
         function = tf.function(body, input_signature=signature, autograph=False,

@@ -207,6 +207,10 @@ class Tracer:
         if isinstance(value, types.ModuleType) or isinstance(value, (types.FunctionType, type,
                                                                      types.BuiltinFunctionType)):
             self.guard("id", source, value)
+            if isinstance(value, (types.FunctionType, type)) and self.source_of(value) is None:
+                # located, so that its attributes are read (and guarded) on each call:
+                # class attributes, a function's `__defaults__` (fuzz v15: folded in)
+                self.register(value, source)
             return value
         if type(value) is list:
             return self._import_list(value, source)

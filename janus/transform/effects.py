@@ -189,6 +189,16 @@ class EffectsTransformer(gast.NodeTransformer):
             raise ConversionError("unsupported augmented assignment", lineno=node.lineno)
         return templates.copy_location(new, node)
 
+    def visit_With(self, node):
+        """`with E as v:` enters `janus__.ctx(E)`: a trace refuses context managers whose
+        `__enter__`/`__exit__` are the program's Python (they would run once, while
+        tracing, outside janus's view of the heap)."""
+        self.generic_visit(node)
+        for item in node.items:
+            item.context_expr = _hook(f"{RUNTIME}.ctx(E)", item.context_expr,
+                                      E=item.context_expr)
+        return node
+
     def visit_Delete(self, node):
         self.generic_visit(node)
         out = []

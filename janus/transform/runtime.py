@@ -86,6 +86,10 @@ class Runtime:
     def call(self, site, fn, /, *args, **kwargs):
         return fn(*args, **kwargs)
 
+    def ctx(self, manager):
+        """The context manager of a `with` item."""
+        return manager
+
     def test(self, site, value):
         return bool(value)
 
