@@ -38,6 +38,10 @@ class VariableShadow:
         self.values[id(var)] = (var, value)
         self.writes += 1
 
+    def pending_values(self) -> list:
+        """The new values `commit` will assign."""
+        return [value for _, value in self.values.values()]
+
     def commit(self, guard_ops: list) -> list:
         """Assign every local copy to its variable after all `guard_ops` ran."""
         ops = []
