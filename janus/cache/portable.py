@@ -25,8 +25,8 @@ from janus.graphgen.guards import Guard, GuardSet
 from janus.graphgen.sources import SourceError, evaluate, from_record, is_name
 
 FORMAT = 2
-_GUARD_KINDS = ("type", "id", "value", "number", "len", "keys", "tensor", "tensor_list",
-                "aliases")
+_GUARD_KINDS = ("call", "type", "id", "value", "number", "len", "keys", "tensor",
+                "tensor_list", "aliases")
 _NUMBERS = {"int": int, "float": float}
 _EFFECT_KINDS = ("setattr", "delattr", "contents", "extend")
 _VALUE_TYPES = (bool, int, float, str, type(None))
@@ -216,7 +216,7 @@ def _export(spec) -> dict:
             expected = _qualified(expected)
         elif guard.kind == "number":
             expected = expected.__name__
-        elif guard.kind in ("tensor", "tensor_list"):
+        elif guard.kind in ("tensor", "tensor_list", "call"):
             expected = [expected[0], list(expected[1])]
         elif guard.kind == "array":
             raise NotPortable("a numpy array fed to a graph segment")
@@ -351,7 +351,13 @@ def _parse(data: dict) -> dict:
     guards = []
     for kind, source, expected, where in data["guards"]:
         _require(kind in _GUARD_KINDS and type(where) is str, "a guard")
-        if kind == "value":
+        if kind == "call":
+            _require(isinstance(expected, list) and len(expected) == 2 and
+                     type(expected[0]) is int and expected[0] >= 0 and
+                     isinstance(expected[1], list) and
+                     all(type(k) is str for k in expected[1]), "a call's arguments")
+            expected = (expected[0], tuple(expected[1]))
+        elif kind == "value":
             _require(type(expected) in _VALUE_TYPES, "a guard value")
         elif kind == "len":
             _require(type(expected) is int, "a length")

@@ -15,7 +15,7 @@ import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR  # no tensor at import:
 # creating one would initialize TF's devices (tf.config could no longer set them up)
 
-from janus.graphgen.sources import Source, environment, steps_code
+from janus.graphgen.sources import Source, arg, environment, steps_code
 
 
 @dataclasses.dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Guard:
     """One assumption about one value. `kind` picks the check; `expected` is what
     the graph was built for; `where` is the user's line that made the assumption."""
 
-    kind: str  # type | id | value | number | len | keys | tensor | tensor_list | array | aliases
+    kind: str  # call | type | id | value | number | len | keys | tensor | tensor_list | array | aliases
     source: Source
     expected: Any
     where: str = ""
@@ -34,7 +34,10 @@ class Guard:
 
     def describe(self) -> str:
         exp = self.expected
-        if self.kind == "type":
+        if self.kind == "call":
+            text = f"the call passes {exp[0]} positional argument(s)" + (
+                f" and keywords {', '.join(sorted(exp[1]))}" if exp[1] else " and no keywords")
+        elif self.kind == "type":
             text = f"type({self.source}) is {exp.__qualname__}"
         elif self.kind == "id":
             text = f"{self.source} is <{type(exp).__name__} at {id(exp):#x}>"
@@ -170,6 +173,11 @@ class GuardSet:
                 done.update(group.members)
                 continue
             lines.append(f"        g = {index}")
+            if guard.kind == "call":  # (first: the other guards' sources exist)
+                env[f"E{index}"] = frozenset(guard.expected[1])
+                lines.append(f"        if len(args) != {int(guard.expected[0])} or "
+                             f"kwargs.keys() != E{index}: return {index}")
+                continue
             if guard.kind == "aliases":
                 test = _aliases_test([(value_of(source), cls) for source, cls in guard.expected])
                 lines.append(f"        if not ({test}): return {index}")
@@ -373,3 +381,10 @@ def _emit_loop(lines: list, env: dict, guards: list, group: _Group, n: int) -> N
     if var == "v":
         lines.append(f"            v = {read}")
     lines.append(f"            if not ({test}): return g")
+
+
+def call_guard(args: tuple, kwargs: dict) -> Guard:
+    """The guard that a call passes as many positional arguments and the same keywords
+    as the traced one (`f(*xs)` with one more item, `f(x, y=3.0)` where the trace used
+    the default): a graph built without an argument would ignore it."""
+    return Guard("call", arg(0), (len(args), tuple(sorted(kwargs))))

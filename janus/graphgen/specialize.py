@@ -15,7 +15,7 @@ from janus.errors import ConversionError
 from janus.fallback import heap
 from janus.graphgen import calls
 from janus.graphgen.defaults import check_defaults
-from janus.graphgen.guards import GuardSet, InGraphGuard
+from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
 from janus.graphgen.sources import Source, arg, environment, kwarg
@@ -213,6 +213,19 @@ _NOT_THE_USERS = ("gradient_tape/", "gradients/", "loop_body")
 `tf.vectorized_map` leaves behind once it built its vectorized copy."""
 
 
+_CHECKS = frozenset({"Assert", "CheckNumerics", "If", "Case", "While", "PartitionedCall",
+                     "StatefulPartitionedCall"})
+
+
+def _checks() -> list:
+    """The trace's ops that may stop the graph with an error of the user's own making (a
+    `tf.debugging.assert_*`, also inside a cond or a called function): variables change
+    only after them, as in eager code, where an assertion that fails stops the function
+    before its later updates (fuzz v17, seed 490599)."""
+    return [op for op in tf.compat.v1.get_default_graph().get_operations()
+            if op.type in _CHECKS]
+
+
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
              env: tuple, expected_inputs: list) -> Specialization:
     """Trace `converted` on this call's arguments under `plan` into a graph."""
@@ -246,7 +259,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                     results = [tf.identity(t) for t in outputs.tensors]
                 # Variables change last: after every guard held and every result exists.
                 # (and after every op that may still raise: an unused one too)
-                tracer.shadow.commit(tracer.assert_ops + results + dead)
+                tracer.shadow.commit(tracer.assert_ops + results + dead + _checks())
                 return results + dead  # (fetched, never read: see _dead_ends)
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
@@ -298,8 +311,8 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             "in a graph with collectives across workers: a guard failing on one worker only "
             "would leave it rerunning the step while the others committed theirs")
     aliases = tracer.aliases_guard()
-    guards = GuardSet(list(tracer.guards.values()) + ([aliases] if aliases else []),
-                      env[2], env[3])
+    guards = GuardSet([call_guard(args, kwargs)] + list(tracer.guards.values()) +
+                      ([aliases] if aliases else []), env[2], env[3])
     return Specialization(
         id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,
         concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables, guards.guards),

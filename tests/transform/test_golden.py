@@ -71,7 +71,8 @@ def test_guard_set_reads_as_assumptions_with_sources():
         jitted(holder, xs)
     spec = jitted.specializations[0]
     lines = [line.split("  [")[0] for line in spec.guards.describe()]
-    assert lines[:5] == [
+    assert lines[:6] == [
+        "the call passes 2 positional argument(s) and no keywords",
         "type(args[0]) is Holder",
         "type(args[1]) is list",
         "len(args[1]) == 2",
@@ -82,4 +83,5 @@ def test_guard_set_reads_as_assumptions_with_sources():
     assert "G['SCALE'] == 2.0" in lines
     assert [g.describe().split("  [")[0] for g in spec.in_graph] == ["if `(tf.reduce_sum(total) > 0)` is True"]
     assert spec.guards.check((holder, xs), {}) == -1
-    assert spec.guards.check((holder, xs[:1]), {}) == 2
+    assert spec.guards.check((holder, xs[:1]), {}) == 3
+    assert spec.guards.check((holder, xs, 1.0), {}) == 0  # one more argument: the call
