@@ -59,6 +59,7 @@ class Generation:
                             self._env(args, kwargs), self._expected_inputs)
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             internal = None
+            exc = safety.unwound_refusal(exc) or exc
             if safety.raised_by_janus(exc):  # a bug, not a limit: say so (tests raise it)
                 internal = self.report_internal("tracing a graph", exc, give_up=False)
             with self._lock:

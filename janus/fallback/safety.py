@@ -98,6 +98,23 @@ def user_stacklevel() -> int:
     return level if frame is not None else 1
 
 
+def unwound_refusal(exc: BaseException) -> ConversionError | None:
+    """The refusal a trace was unwinding when `exc` was raised, or None: janus refused
+    something (a ConversionError), the user's own `finally` or `except` block ran during
+    the trace on the way out and failed, e.g. reading a value the refused part had left
+    in a branch's graph. The trace failed because of the refusal (fuzz v17, seed 495024)."""
+    if isinstance(exc, ConversionError):
+        return None
+    seen: set = set()
+    context = exc.__context__
+    while context is not None and id(context) not in seen:
+        if isinstance(context, ConversionError):
+            return context
+        seen.add(id(context))
+        context = context.__context__
+    return None
+
+
 def raised_by_janus(exc: BaseException) -> bool:
     """Whether `exc` is janus's own error: not a ConversionError (a known limit), and the
     innermost frame of its traceback that is janus or user code (library frames skipped)
