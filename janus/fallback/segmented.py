@@ -178,10 +178,10 @@ class Segmented:
         segments from the next split on: a break, or if it is one already, one that keeps
         the tensor work transform/host_reads.py moved out of it."""
         with self._lock:
-            if line not in self.breaks:
-                self.pending[line] = reason
-            elif line not in self.unhoisted:  # (transform/host_reads.py)
+            if line in self.breaks and line not in self.unhoisted:  # (host_reads.py)
                 self.pending_unhoist.add(line)
+            else:
+                self.add_break(line, reason)
 
     def __call__(self, *args, **kwargs):
         with self._lock:  # (threads: one builds, the others wait for its runner)

@@ -16,6 +16,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.tensors import is_tensor
 
 _SCALARS = (type(None), bool, int, float, complex, str, bytes, np.generic, tf.DType,
             tf.TensorShape, types.FunctionType, types.BuiltinFunctionType, type,
@@ -28,8 +29,7 @@ def immutable(value) -> bool:
         return True
     if type(value) in (tuple, frozenset):
         return all(immutable(v) for v in value)
-    return tf.is_tensor(value) and not isinstance(value, tf.Variable) and \
-        hasattr(value, "numpy")
+    return is_tensor(value) and not isinstance(value, tf.Variable) and hasattr(value, "numpy")
 
 
 def used_defaults(fn, args: tuple, kwargs: dict):

@@ -42,9 +42,9 @@ def hoist(fn: gast.FunctionDef, lines: set[int], env: dict) -> gast.FunctionDef:
     the module docstring); `env` (the function's globals) tells a shadowed `float`."""
     out = copy.deepcopy(fn)
     taken = {n.id for n in gast.walk(out) if isinstance(n, gast.Name)}
-    shadowed = {name for name in _CONVERSIONS if name in env or name in scope.local_names(out)}
-    _Hoister(lines, taken, _CONVERSIONS - shadowed, env, scope.local_names(out)).block(
-        out, "body")
+    local_names = scope.local_names(out)
+    shadowed = {name for name in _CONVERSIONS if name in env or name in local_names}
+    _Hoister(lines, taken, _CONVERSIONS - shadowed, env, local_names).block(out, "body")
     return out
 
 
