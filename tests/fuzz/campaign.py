@@ -179,7 +179,8 @@ def _summary(rows, start) -> dict:
     noisy = [r for r in rows if r.get("ill_conditioned")]
     if noisy:
         print(f"{len(noisy)} programs stopped at a float difference plain Python shows too on "
-              f"inputs {runner_perturb()} apart (ill-conditioned, not counted; seeds "
+              f"inputs {runner_perturb()} apart, or that Grappler's float rewrites make "
+              f"(ill-conditioned, not counted; seeds "
               f"{', '.join(str(r['seed']) for r in noisy[:6])})")
     print(f"{sum(len(v) for v in by_class.values())} programs diverged, "
           f"{len(by_class)} classes:")

@@ -56,3 +56,5 @@ def main(path: str) -> None:
     result = runner.run(source, meta["CALLS"])
     print(f"{meta.get('FINDING')}: {result.calls} calls, janus stats {result.stats}")
     print("divergence:", result.divergence or "none (plain and janus agree)")
+    if result.ill_conditioned:
+        print("a float difference not counted (the numeric exception):", result.ill_conditioned)
