@@ -152,7 +152,7 @@ def _skeleton(skel):
     """A result/effect skeleton as JSON, or NotPortable."""
     kind = skel[0]
     if kind == "const":
-        if skel[1] is None or isinstance(skel[1], (bool, int, float, str)):
+        if type(skel[1]) in _VALUE_TYPES:  # (exactly: np.float64 is a float, F38)
             return ["const", skel[1]]
         raise NotPortable(f"a constant {type(skel[1]).__name__} in the results")
     if kind in ("out", "unstack"):
@@ -220,6 +220,9 @@ def _export(spec) -> dict:
             expected = [expected[0], list(expected[1])]
         elif guard.kind == "array":
             raise NotPortable("a numpy array fed to a graph segment")
+        elif guard.kind == "value" and type(expected) not in _VALUE_TYPES:
+            # (JSON would bring an np.float64 back as a float, a guard on another type: F38)
+            raise NotPortable(f"a guard on a {type(expected).__name__} value")
         elif guard.kind == "aliases":
             if any(source.is_process_local for source, _ in expected):
                 raise NotPortable("a closure cell of another function")

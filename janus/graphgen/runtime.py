@@ -91,11 +91,19 @@ def _variable_structure(value) -> bool:
         all(isinstance(v, kinds) for v in value)
 
 
+def _enumerate_arguments(iterable, start=0):
+    return iterable, start
+
+
 def _dynamic_zip(fn, args, kwargs):
     """zip/enumerate over lists of varying length, as one DynamicList of tuples."""
     if fn is enumerate:
-        (items,) = args
-        start = kwargs.get("start", 0)
+        # bound as Python binds enumerate's arguments (F36: `enumerate(xs, 1)`)
+        items, start = _enumerate_arguments(*args, **kwargs)
+        if not isinstance(items, DynamicList) or type(start) is not int and \
+                not (isinstance(start, SymbolicScalar) and start.kind is int):
+            raise ConversionError("enumerate() of a list of varying length with a start "
+                                  "that is not an int")
         index = tf.range(items.length()) + start
         return DynamicList((index, items.stacked))
     if kwargs or not all(isinstance(a, DynamicList) for a in args):

@@ -226,6 +226,15 @@ def _checks() -> list:
             if op.type in _CHECKS]
 
 
+def _no_new_variables(next_creator, **kwargs):
+    """A variable created while janus traces (a Keras layer or optimizer built on its first
+    call, which a warm start traces without profiling first) refuses the trace: TF would
+    lift it and trace the function again, running the trace's heap effects twice (F39);
+    the call runs plainly, which builds it, and the next trace finds it."""
+    raise ConversionError("creates a variable while janus traces it (a layer or optimizer "
+                          "built on its first call): that call runs plainly")
+
+
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
              env: tuple, expected_inputs: list) -> Specialization:
     """Trace `converted` on this call's arguments under `plan` into a graph."""
@@ -250,7 +259,8 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 call_args = tuple(tracer.import_value(a, arg(i)) for i, a in enumerate(args))
                 call_kwargs = {k: tracer.import_value(v, kwarg(k)) for k, v in kwargs.items()}
                 check_defaults(converted.original, call_args, call_kwargs)
-                value = instance(*call_args, **call_kwargs)
+                with tf.variable_creator_scope(_no_new_variables):
+                    value = instance(*call_args, **call_kwargs)
                 outputs = heap.Outputs()
                 captured["result"] = heap.skeleton(value, outputs, tracer)
                 captured["effects"] = tracer.ledger.finish(outputs, tracer)

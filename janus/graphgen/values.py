@@ -170,7 +170,10 @@ class SymbolicScalar:
             kind = float if float in (self.kind, other_kind) else int
         work = float if kind is float or float in (self.kind, other_kind) else int
         a = tf.cast(self.tensor, self._dtype(work))
-        b = tf.cast(other_tensor, self._dtype(work))
+        if isinstance(other, SymbolicScalar):
+            b = tf.cast(other_tensor, self._dtype(work))
+        else:  # (not through tf.cast: it would round a Python float to float32 first, F37)
+            b = tf.constant(work(other_tensor), self._dtype(work))
         result = op(b, a) if reflected else op(a, b)
         return SymbolicScalar(tf.cast(result, self._dtype(kind)), kind)
 
@@ -210,10 +213,17 @@ class SymbolicScalar:
     __int__ = __float__ = __index__
 
     def __format__(self, spec):
-        return active.current().format_marker(self, "f", spec)
+        tracer = active.get()
+        if tracer is None:  # (an exception raised in the trace, formatted after it: F35)
+            return repr(self)
+        return tracer.format_marker(self, "f", spec)
 
     def __repr__(self):
-        return active.current().format_marker(self, "r", "")
+        tracer = active.get()
+        if tracer is None:
+            role = f" ({self.role})" if self.role else ""
+            return f"<a Python {self.kind.__name__} janus fed to a graph{role}>"
+        return tracer.format_marker(self, "r", "")
 
     __str__ = __repr__
 
