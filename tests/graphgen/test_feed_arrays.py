@@ -55,3 +55,14 @@ def test_an_array_fed_while_building_a_graph_is_a_constant_of_it():
     with tf.Graph().as_default():
         fed = calls.checked(np.arange(3, dtype=np.float32), tf.float32, (3,))
         assert not isinstance(fed, calls.EagerTensor) and fed.op.type == "Const"
+
+
+def test_an_array_lands_where_convert_to_tensor_puts_it():
+    array = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert calls.checked(array, tf.float32, (2, 3)).device == \
+        tf.convert_to_tensor(array, tf.float32).device
+    with tf.device("/CPU:0"):
+        assert calls.checked(array, tf.float32, (2, 3)).device == \
+            tf.convert_to_tensor(array, tf.float32).device
+    assert calls.to_tensor(np.arange(3), tf.int64.as_datatype_enum).device == \
+        tf.constant(np.arange(3)).device
