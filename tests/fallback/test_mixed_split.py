@@ -2,6 +2,7 @@
 graphs run either way, only a callee's graph (or an optimizer update) run through the
 mixed runtime counts (janus/fallback/mixed.py, `MixedRunner`)."""
 import numpy as np
+import pytest
 import tensorflow as tf
 
 import janus
@@ -57,3 +58,37 @@ def test_python_part_calling_a_graph_keeps_running_mixed(any_size):
     split = jitted.segmented
     assert split and not split.runner.plain and split.runner.pays
     assert mixed._callees[dense].stats.graph_calls >= 1
+
+
+def _boom(*args, **kwargs):
+    raise RuntimeError("injected")
+
+
+def test_a_failure_of_a_segments_bookkeeping_is_janus_s_not_the_users(any_size, monkeypatch):
+    """A split function running as it is has no mixed runtime around it: a segment's own
+    bookkeeping failing (injected) leaves the call's result plain Python's, runs the
+    segment eagerly from then on, and is recorded as an internal error."""
+    from janus.fallback import trial
+    monkeypatch.setattr(janus.config, "raise_internal_errors", False)
+    monkeypatch.setattr(trial, "_structure", _boom)  # after its first (measuring) run
+    with pytest.warns(janus.JanusWarning, match="internal error"):
+        jitted = _run_both(_gae_like, 6)
+    segs = jitted.segmented.all_segments()
+    assert any("janus internal error: RuntimeError" in s.why_eager for s in segs)
+    assert all(s.state == "eager" for s in segs)
+
+
+def test_a_bookkeeping_failure_before_the_segment_runs_runs_it_plainly(any_size, monkeypatch):
+    from janus.fallback import trial
+    monkeypatch.setattr(janus.config, "raise_internal_errors", False)
+    monkeypatch.setattr(trial.Segment, "_kind_of_call", _boom)
+    with pytest.warns(janus.JanusWarning, match="internal error"):
+        _run_both(_gae_like, 4)
+
+
+def test_with_the_switch_a_bookkeeping_failure_raises(any_size, monkeypatch):
+    from janus.fallback import trial
+    monkeypatch.setattr(janus.config, "raise_internal_errors", True)
+    monkeypatch.setattr(trial, "_structure", _boom)
+    with pytest.raises(janus.JanusInternalError, match="segment's trial"):
+        _run_both(_gae_like, 2)
