@@ -18,8 +18,10 @@ microseconds per call):
 - ``host cpu``: ``janus - graph`` in the calling thread's CPU time (`time.thread_time`:
   what janus's own Python costs per call, hardly moved by other processes' load).
 
-Every model, also one janus runs in segments or mixed (no whole-function graph), gets
-per-step host time: the step's wall time minus the time inside graph calls (janus's
+A model janus runs split at graph breaks also gets a per-segment-call table: each
+kept segment's call next to a bare ConcreteFunction call of its graph
+(benchmarks/segment_overhead.py). Every model, also one janus runs in segments or mixed
+(no whole-function graph), gets per-step host time: the step's wall time minus the time inside graph calls (janus's
 ``call_graph``; the expert's outermost ``tf.function`` calls): ``j.host`` next to
 ``exp.host`` (the expert's host work: e.g. linearizing trees into a node table).
 
@@ -48,6 +50,7 @@ import time
 from typing import Callable, Optional, Sequence
 
 from benchmarks.run import DEFAULT_OUT, quiet_tensorflow
+from benchmarks.segment_overhead import measure_segments, segment_table
 
 QUICK_MODELS = ("rnn", "treelstm", "treernn", "lenet", "lstm_lm")
 ROUNDS = 5
@@ -211,8 +214,10 @@ def measure_model(name: str, size: str, calls: int, seed: int = 0) -> dict:
     out.update(janus_step_us=wall * 1e6, janus_host_us=host * 1e6)
     if "expert_us" in out:
         out["ratio_to_expert"] = out["expert_us"] / out["janus_step_us"]
-    if spec is None:  # segments or a mixed run: the per-step numbers above only
-        out["note"] = "no whole-function graph (segments or mixed): per-step host time only"
+    if spec is None:  # segments or a mixed run: per step, and per segment call
+        out["note"] = "no whole-function graph (segments or mixed): per-step host time " \
+                      "and per-segment-call costs only"
+        out["segments"] = measure_segments(lambda: fn(*args), calls, per_call)
         return out
     inputs = spec.feed(args, kwargs)
     results = spec.concrete(*inputs)
@@ -363,6 +368,9 @@ def main(argv: Optional[Sequence[str]] = None) -> list[dict]:
     print()
     if not args.warm_only:
         print(table(rows))
+        if any(row.get("segments") for row in rows):
+            print()
+            print(segment_table(rows))
     if args.warm or args.warm_only:
         print()
         print(warm_table(rows))

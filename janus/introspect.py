@@ -34,8 +34,8 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
     runners = [getattr(jit, "_mixed_runner", None),
                getattr(getattr(jit, "segmented", None), "runner", None)]
     if any(getattr(r, "plain", False) for r in runners):
-        lines.append("  runs as it is, without janus's hooks: no graph ran in its first "
-                     f"{PLAIN_AFTER} calls run mixed (callees as their own graphs)")
+        lines.append("  runs as it is, without janus's hooks: no callee's graph ran in its "
+                     f"first {PLAIN_AFTER} calls run mixed (callees as their own graphs)")
     for spec in jit.specializations:
         lines.append("  " + spec.describe().replace("\n", "\n  "))
     for what, actual in list(jit.failures)[-5:]:

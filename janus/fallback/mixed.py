@@ -23,11 +23,21 @@ make_jit: Callable | None = None
 """The JitFunction class, set by janus.function (which imports this module)."""
 
 
+callee_graph_runs = 0
+"""Calls of a callee's jit (or an optimizer update) run mixed in which a graph ran: what
+mixing pays for. (A split function's own segments run their graphs whether its Python
+parts run mixed or not: they do not count.)"""
+
+
 class _Mixed(Runtime):
     def call(self, site, fn, /, *args, **kwargs):
         if getattr(fn, "__name__", "") == "apply_gradients" and args and not kwargs and \
                 _is_optimizer(getattr(fn, "__self__", None)):
-            return _apply_gradients_as_graph(fn.__self__, args[0])
+            before = calls.graph_runs
+            try:
+                return _apply_gradients_as_graph(fn.__self__, args[0])
+            finally:
+                _note_callee(before)
         target, bound_self = user_function(fn)
         if target is None or target.__name__ == "<lambda>" or "<locals>" in \
                 target.__qualname__ and "." not in target.__qualname__.rpartition("<locals>.")[2]:
@@ -35,9 +45,20 @@ class _Mixed(Runtime):
             # own would profile it afresh each time (and keep every copy alive)
             return fn(*args, **kwargs)
         jitted = _callee_jit(target)
-        if bound_self is not None:
-            return jitted(bound_self, *args, **kwargs)
-        return jitted(*args, **kwargs)
+        before = calls.graph_runs
+        try:
+            if bound_self is not None:
+                return jitted(bound_self, *args, **kwargs)
+            return jitted(*args, **kwargs)
+        finally:
+            _note_callee(before)
+
+
+def _note_callee(before: int) -> None:
+    """A callee run through its jit ran a graph (`calls.graph_runs` moved since `before`)."""
+    global callee_graph_runs
+    if calls.graph_runs != before:
+        callee_graph_runs += 1
 
 
 class MixedRuntime(EffectWatch, _Mixed):
@@ -55,9 +76,10 @@ class MixedRunner:
 
     Mixing pays when a callee runs as a graph (its own jit, an optimizer update);
     the hooks it costs on every call, attribute store and loop of the function do
-    not. A function none of whose first `PLAIN_AFTER` calls ran a graph (a numpy
-    environment's `step`, a host helper) runs as it is from then on: plain Python,
-    the reference itself, without the hooks.
+    not. A function none of whose first `PLAIN_AFTER` calls ran a callee's graph (a
+    numpy environment's `step`, a host helper, a split function whose Python parts only
+    glue its segments: e.g. PPO's GAE loop, 7x slower hooked) runs as it is from then
+    on: plain Python, the reference itself, without the hooks.
     """
 
     def __init__(self, jit, converted, phase: str, fn=None):
@@ -71,10 +93,10 @@ class MixedRunner:
     def __call__(self, *args, **kwargs):
         if self.plain:
             return self.fn(*args, **kwargs)
-        before = calls.graph_runs
+        before = callee_graph_runs
         result = safety.run_watched(self.jit, self.phase,
                                     lambda: self.mixed_fn(*args, **kwargs), args, kwargs)
-        if calls.graph_runs != before:
+        if callee_graph_runs != before:
             self.pays = True
         elif not self.pays:
             self.graphless += 1

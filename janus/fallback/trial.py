@@ -111,21 +111,52 @@ class Segment:
             stats = self.jit.stats
             before = stats.graph_calls
             result = self.jit(*args)
-            if stats.graph_calls > before:
-                self.owner.stats.segment_graph_calls += 1
-            elif _misses(stats) - self.misses_when_kept >= MAX_MISSES:
-                self.drop(f"its graph kept missing ({MAX_MISSES} calls regenerated, profiled "
-                          "or ran eagerly after it was kept)")
+            try:
+                if stats.graph_calls > before:
+                    self.owner.stats.segment_graph_calls += 1
+                elif _misses(stats) - self.misses_when_kept >= MAX_MISSES:
+                    self.drop(f"its graph kept missing ({MAX_MISSES} calls regenerated, "
+                              "profiled or ran eagerly after it was kept)")
+            except Exception as exc:  # noqa: BLE001 - janus's: the result stands
+                self._internal_error(exc)
             return result
         if state == "eager":
             return self.plain(*args)
+        # (janus's bookkeeping around the user's code is guarded on its own: the split
+        # function may run as it is, without the mixed runtime's safety net)
+        try:
+            kind = self._kind_of_call(args)
+            start = _clock()
+            seen = self._counts() if kind == "graph" else None
+        except Exception as exc:  # noqa: BLE001 - nothing ran yet: plainly
+            self._internal_error(exc)
+            return self.plain(*args)
+        result = self.jit(*args) if kind == "graph" else self.plain(*args)
+        try:
+            self._after_call(kind, args, start, seen)
+        except Exception as exc:  # noqa: BLE001 - janus's: the result stands
+            self._internal_error(exc)
+        return result
+
+    def _kind_of_call(self, args) -> str:
+        """How a call of a segment not decided yet runs: "untimed" (plainly), "measuring"
+        (plainly, timed), or on trial "plain" or "graph"."""
         for value in args:
             if isinstance(value, np.ndarray) and not host_arrays.supported(value):
                 self.why_eager = "handed a numpy value it cannot feed to a graph"
-                return self.plain(*args)  # a graph would fold its values in
-        start = _clock()
-        if state == "measuring":
-            result = self.plain(*args)
+                return "untimed"  # a graph would fold its values in
+        if self.state == "measuring":
+            return "measuring"
+        return self.rounds.turn  # (on trial: plain and graph calls alternate)
+
+    def _counts(self) -> tuple:
+        stats = self.jit.stats
+        return (stats, stats.graph_calls, stats.generation_failures, stats.generations,
+                sum(stats.guard_failures.values()))
+
+    def _after_call(self, kind: str, args, start: float, seen) -> None:
+        """What a call of `kind` (see `_kind_of_call`) that started at `start` shows."""
+        if kind == "measuring":
             self.plain_time = min(self.plain_time, _clock() - start)
             self.structures.append(_structure(args, self.appended))
             self._note_array_shapes(args)
@@ -137,15 +168,12 @@ class Segment:
                               f"{self.plain_time * 1e3:.3f} ms)")
                 elif len(set(self.structures)) > 1:
                     self._split_off_varying()
-            return result
-        if self.rounds.turn == "plain":  # (on trial: plain and graph calls alternate)
-            result = self.plain(*args)
+        elif kind == "plain":
             self._timed("plain", _clock() - start)
-            return result
-        stats = self.jit.stats
-        before, failures, made = stats.graph_calls, stats.generation_failures, stats.generations
-        guards = sum(stats.guard_failures.values())
-        result = self.jit(*args)
+        elif kind == "graph":
+            self._after_graph_call(start, *seen)
+
+    def _after_graph_call(self, start, stats, before, failures, made, guards) -> None:
         if sum(stats.guard_failures.values()) > guards:
             self._guard_failed()
         if stats.generation_failures > failures:
@@ -173,7 +201,12 @@ class Segment:
         elif self.state == "graph" and _misses(stats) >= MAX_TRIAL_MISSES:
             self.drop(f"no steady graph after {MAX_TRIAL_MISSES} calls that regenerated, "
                       "profiled or ran eagerly")
-        return result
+
+    def _internal_error(self, exc: Exception) -> None:
+        """janus's own bookkeeping of this segment failed: the segment runs eagerly from
+        now on (recorded and warned as an internal error of its jit)."""
+        self.state, self.why_eager = "eager", f"janus internal error: {type(exc).__name__}"
+        self.jit.report_internal("keeping a segment's trial", exc, give_up=False)
 
     def _note_array_shapes(self, args) -> None:
         """A numpy argument whose shape changed between the plain runs is fed with those
