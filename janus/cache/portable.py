@@ -157,8 +157,8 @@ def _skeleton(skel):
         raise NotPortable(f"a constant {type(skel[1]).__name__} in the results")
     if kind in ("out", "unstack"):
         return [kind, skel[1]]
-    if kind == "scalar":
-        return ["scalar", skel[1], skel[2].__name__]
+    if kind in ("scalar", "numbers"):
+        return [kind, skel[1], skel[2].__name__]
     if kind == "source":
         return ["source", skel[1].to_json()]
     if kind in ("list", "tuple"):
@@ -177,9 +177,10 @@ def _unskeleton(data):
     if kind in ("out", "unstack"):
         _require(type(data[1]) is int and len(data) == 2, "an output index")
         return (kind, data[1])
-    if kind == "scalar":
-        _require(type(data[1]) is int and len(data) == 3, "an output index")
-        return ("scalar", data[1], {"int": int, "float": float, "bool": bool}[data[2]])
+    if kind in ("scalar", "numbers"):
+        _require(type(data[1]) is int and len(data) == 3 and
+                 data[2] in ("int", "float", "bool"), "an output index and a number type")
+        return (kind, data[1], {"int": int, "float": float, "bool": bool}[data[2]])
     if kind == "source":
         return ("source", from_record(data[1]))
     if kind in ("list", "tuple"):

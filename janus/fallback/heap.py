@@ -60,6 +60,8 @@ def skeleton(value, outputs: Outputs, tracer):
             return ("source", source)  # tape watching it must see the same tensor)
         return ("out", outputs.add(value))
     if isinstance(value, DynamicList):
+        if value.kind is not None:  # Python numbers
+            return ("numbers", outputs.add(value.stacked), value.kind)
         return ("unstack", outputs.add(value.stacked))
     if isinstance(value, HostArray) and tracer.source_of(value) is None:  # a derived array
         return ("ndarray", outputs.add(value.tensor))
@@ -115,6 +117,8 @@ def rebuild(skel, results: list, env: tuple):
         return skel[2](results[skel[1]].numpy())
     if kind == "unstack":
         return list(tf.unstack(results[skel[1]]))
+    if kind == "numbers":
+        return [skel[2](v) for v in results[skel[1]].numpy().tolist()]
     if kind == "ndarray":
         return results[skel[1]].numpy()
     if kind == "source":

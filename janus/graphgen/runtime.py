@@ -21,6 +21,7 @@ from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.host_arrays import HostArray
+from janus.graphgen.exits import ExitLoops, loop_items
 from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
@@ -150,7 +151,7 @@ def _user_property(obj, name: str):
     return None
 
 
-class TraceRuntime(GeneralControlFlow, Runtime):
+class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
     @property
     def key(self) -> str:
         return self.function.key
@@ -520,6 +521,11 @@ class TraceRuntime(GeneralControlFlow, Runtime):
 
     # -- control flow
     def test(self, site, value):
+        exit_test = self.tracer.loop_exits.get((self.key, site))
+        if exit_test is not None:  # of a loop being generalized: recorded, the body goes on
+            self.tracer.read(value)
+            exit_test.record(value)
+            return False
         if isinstance(value, DynamicList):  # `if xs:` on a list whose length varies
             value = value.length() > 0
         if isinstance(value, SymbolicScalar):
@@ -553,7 +559,19 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         else:
             if_false()
 
-    def for_stmt(self, site, iterable, body, get_state, set_state, names):
+    def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
+                 live=()):
+        if exit_site is not None:
+            key = (self.key, exit_site)
+            if key in self.tracer.plan.general_branches or isinstance(iterable, DynamicList) \
+                    or is_symbolic(iterable) and (iterable.shape.rank is None or
+                                                  iterable.shape[0] is None):
+                return self._while_exit(site, key, loop_items(iterable), body, get_state,
+                                        set_state, names, live)
+            for item in self.iterate(site, iterable):
+                if body(item):
+                    break
+            return
         if isinstance(iterable, DynamicList):
             return self._while_for(site, iterable, body, get_state, set_state, names)
         if is_symbolic(iterable) and (iterable.shape.rank is None or iterable.shape[0] is None):

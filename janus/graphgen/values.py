@@ -42,20 +42,24 @@ class DynamicList(_NotAPythonValue):
 
     _what = "list whose length varies from call to call"
 
-    def __init__(self, stacked):
+    def __init__(self, stacked, kind: type | None = None):
         self.stacked = stacked
+        self.kind = kind  # int/float/bool: a list of Python numbers (each a fed scalar)
 
     def length(self):
         lengths = [tf.shape(s)[0] for s in tf.nest.flatten(self.stacked)]
         return lengths[0] if len(lengths) == 1 else tf.reduce_min(tf.stack(lengths))
 
+    def _wrap(self, item):
+        return item if self.kind is None else SymbolicScalar(item, self.kind)
+
     def item(self, index):
-        return tf.nest.map_structure(lambda s: tf.gather(s, index), self.stacked)
+        return self._wrap(tf.nest.map_structure(lambda s: tf.gather(s, index), self.stacked))
 
     def __getitem__(self, key):
         if isinstance(key, slice):
-            return DynamicList(tf.nest.map_structure(lambda s: s[key], self.stacked))
-        return tf.nest.map_structure(lambda s: s[key], self.stacked)
+            return DynamicList(tf.nest.map_structure(lambda s: s[key], self.stacked), self.kind)
+        return self._wrap(tf.nest.map_structure(lambda s: s[key], self.stacked))
 
     def __len__(self):
         raise ConversionError("len() of a list whose length varies from call to call is a "

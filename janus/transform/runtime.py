@@ -109,9 +109,12 @@ class Runtime:
         while self.loop_test(site, test()):
             body()
 
-    def for_stmt(self, site, iterable, body, get_state, set_state, names):
+    def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
+                 live=()):
+        """A `for` loop; with `exit_site`, its body returns True where it breaks out."""
         for item in self.iterate(site, iterable):
-            body(item)
+            if body(item):
+                break
 
 
 def user_function(fn):
