@@ -15,6 +15,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen.host_arrays import HostArray
+from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import Source
 from janus.graphgen.sources import evaluate as _evaluate
 from janus.graphgen.values import DynamicList, SymbolicScalar
@@ -50,6 +51,8 @@ def skeleton(value, outputs: Outputs, tracer):
     """Describe `value` so it can be rebuilt from the graph's outputs after a run."""
     if isinstance(value, SymbolicScalar):
         return ("scalar", outputs.add(value.tensor), value.kind)
+    if isinstance(value, HostScalar):  # the numpy scalar `.numpy()` gives
+        return ("numpy scalar", outputs.add(value.tensor), value.kind)
     if isinstance(value, tf.Variable):
         return ("const", value)
     if is_tensor(value):
@@ -113,7 +116,7 @@ def rebuild(skel, results: list, env: tuple):
         return skel[1]
     if kind == "out":
         return results[skel[1]]
-    if kind == "scalar":
+    if kind in ("scalar", "numpy scalar"):
         return skel[2](results[skel[1]].numpy())
     if kind == "unstack":
         return list(tf.unstack(results[skel[1]]))

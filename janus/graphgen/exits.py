@@ -24,12 +24,14 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen.general import _contents, _refuse_in_place, all_symbolic
+from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import Accumulator, DynamicList, SymbolicScalar
 from janus.tensors import is_tensor
 from janus.transform.runtime import UNDEFINED
 
 _WHAT = "a loop with a `break` on a tensor"
+_SCALARS = (SymbolicScalar, HostScalar)  # stand-ins for Python/numpy numbers: a tensor each
 
 
 class Exit:
@@ -45,7 +47,7 @@ class Exit:
     def record(self, value) -> None:
         if self.condition is not None:
             raise ConversionError("the exit test of a loop ran twice in one iteration")
-        if isinstance(value, SymbolicScalar):
+        if isinstance(value, _SCALARS):
             value = value.tensor
         if is_symbolic(value):
             predicate = tf.cast(value, tf.bool)
@@ -89,8 +91,8 @@ def loop_items(iterable) -> LoopItems:
 
 
 def _to_loop(value):
-    """A carried value as while_loop state (a fed Python number: its tensor)."""
-    if isinstance(value, SymbolicScalar):
+    """A carried value as while_loop state (a stand-in for a number: its tensor)."""
+    if isinstance(value, _SCALARS):
         return value.tensor
     return tf.nest.map_structure(tf.convert_to_tensor, value)
 
@@ -98,17 +100,18 @@ def _to_loop(value):
 def _from_loop(template, value):
     if isinstance(template, SymbolicScalar):
         return SymbolicScalar(value, template.kind)
+    if isinstance(template, HostScalar):
+        return HostScalar(value)
     return value
 
 
 def _carried(value) -> bool:
-    return isinstance(value, SymbolicScalar) or all_symbolic(value)
+    return isinstance(value, _SCALARS) or all_symbolic(value)
 
 
 def _same_type(a, b) -> bool:
-    if isinstance(a, SymbolicScalar) or isinstance(b, SymbolicScalar):
-        return isinstance(a, SymbolicScalar) and isinstance(b, SymbolicScalar) and \
-            a.kind is b.kind
+    if isinstance(a, _SCALARS) or isinstance(b, _SCALARS):
+        return type(a) is type(b) and a.kind is b.kind and a.tensor.dtype == b.tensor.dtype
     if not (_carried(a) and _carried(b)):
         return False
     try:
@@ -133,7 +136,7 @@ def _select(stop, at_exit, after, name: str, live):
 
 def _element(value):
     """(tensor, kind) of an item appended to a list the loop grows."""
-    if isinstance(value, SymbolicScalar):
+    if isinstance(value, _SCALARS):
         return value.tensor, value.kind
     if type(value) in (int, float, bool):
         return tf.constant(value, tf.float64 if type(value) is float else

@@ -20,7 +20,9 @@ from janus.graphgen import active, refusals
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
+from janus.graphgen import host_scalars
 from janus.graphgen.host_arrays import HostArray
+from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.exits import ExitLoops, loop_items
 from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen.sources import closure, global_
@@ -124,7 +126,7 @@ def _traces_callbacks(library) -> bool:
 def _stands_for(value):
     """The Python type a trace-time stand-in stands for (a fed number is its int/float/
     bool, a list held as a tensor is a list, a fed array an ndarray), or None."""
-    if isinstance(value, SymbolicScalar):
+    if isinstance(value, (SymbolicScalar, HostScalar)):
         return value.kind
     if isinstance(value, (DynamicList, AppendOnlyList, Accumulator)):
         return list
@@ -194,6 +196,11 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
     def ld_attr(self, obj, name):
         if isinstance(obj, NodeProxy):
             return obj.read(name)
+        if isinstance(obj, HostScalar):
+            raise ConversionError(f"reads `.{name}` of the numpy value of `.numpy()` inside a "
+                                  "graph")
+        if name == "numpy" and is_symbolic(obj) and host_scalars.readable(obj):
+            return host_scalars.NumpyRead(obj)  # (a graph tensor has no `.numpy`)
         prop = _user_property(obj, name)
         if prop is not None:  # its getter is the program's code: traced like a method
             if prop.fget is None:
@@ -356,8 +363,14 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
             stands_for = _stands_for(args[0])
             if stands_for is not None:  # (fuzz v15: a fed int was not an int)
                 return issubclass(stands_for, args[1])
-        if fn is type and len(args) == 1 and not kwargs and isinstance(args[0], SymbolicScalar):
+        if fn is type and len(args) == 1 and not kwargs and \
+                isinstance(args[0], (SymbolicScalar, HostScalar)):
             return args[0].kind
+        if fn in (int, float, bool) and len(args) == 1 and not kwargs and \
+                isinstance(args[0], HostScalar):
+            return args[0].number(fn)
+        if isinstance(fn, host_scalars.NumpyRead):
+            return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if fn is len and args and isinstance(args[0], DynamicList):
             return dynamic_length(args[0])
         if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
@@ -392,8 +405,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         args = tuple(self._traced_callback(site, fn, a) for a in args)
         kwargs = {k: self._traced_callback(site, fn, v) for k, v in kwargs.items()}
         if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
-            args = tuple(pack_scalars(a) for a in args)
-            kwargs = {k: pack_scalars(v) for k, v in kwargs.items()}
+            args = tuple(pack_scalars(host_scalars.pack_list(a)) for a in args)
+            kwargs = {k: pack_scalars(host_scalars.pack_list(v)) for k, v in kwargs.items()}
         # TF's map_fn/scan/foldl set the variable scope's caching device while they trace
         # a callback and only reset it when it returns: a callback that refuses to convert
         # (a wrapped user function, or a lambda whose hooked reads refuse) must not leave
@@ -528,7 +541,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
             return False
         if isinstance(value, DynamicList):  # `if xs:` on a list whose length varies
             value = value.length() > 0
-        if isinstance(value, SymbolicScalar):
+        if isinstance(value, (SymbolicScalar, HostScalar)):
             value = value.tensor
         if not is_symbolic(value):
             self.tracer.read(value)

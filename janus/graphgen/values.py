@@ -9,13 +9,19 @@ from janus.graphgen import active
 from janus.tensors import is_tensor
 
 
+class GraphValueInPython(ConversionError):
+    """A value a generalized construct made (a list whose length varies) reaches code
+    that needs it as Python: the graph can hold everything before that line, which is
+    where the function splits (not a reason to go back to a specialized graph)."""
+
+
 class _NotAPythonValue:
     """A trace-time stand-in has no Python truth value, equality or text: object defaults
     (always true, identity, `<... object>`) would silently decide what the list's contents
     decide in Python, so every such use fails the trace (the call then runs eagerly)."""
 
     def _refuse(self, what: str):
-        raise ConversionError(f"{what} of a {self._what} is not converted")
+        raise GraphValueInPython(f"{what} of a {self._what} is not converted")
 
     def __bool__(self):
         self._refuse("the truth value")
@@ -44,14 +50,19 @@ class DynamicList(_NotAPythonValue):
 
     def __init__(self, stacked, kind: type | None = None):
         self.stacked = stacked
-        self.kind = kind  # int/float/bool: a list of Python numbers (each a fed scalar)
+        self.kind = kind  # int/float/bool (or a numpy scalar type): a list of numbers
 
     def length(self):
         lengths = [tf.shape(s)[0] for s in tf.nest.flatten(self.stacked)]
         return lengths[0] if len(lengths) == 1 else tf.reduce_min(tf.stack(lengths))
 
     def _wrap(self, item):
-        return item if self.kind is None else SymbolicScalar(item, self.kind)
+        if self.kind is None:
+            return item
+        if self.kind not in (int, float, bool):
+            raise GraphValueInPython("reading an item of a list of numpy scalars grown in a "
+                                     "loop")
+        return SymbolicScalar(item, self.kind)
 
     def item(self, index):
         return self._wrap(tf.nest.map_structure(lambda s: tf.gather(s, index), self.stacked))
@@ -62,11 +73,11 @@ class DynamicList(_NotAPythonValue):
         return self._wrap(tf.nest.map_structure(lambda s: s[key], self.stacked))
 
     def __len__(self):
-        raise ConversionError("len() of a list whose length varies from call to call is a "
+        raise GraphValueInPython("len() of a list whose length varies from call to call is a "
                               "tensor here; it cannot be used as a Python int")
 
     def __iter__(self):
-        raise ConversionError("a list whose length varies from call to call can only be "
+        raise GraphValueInPython("a list whose length varies from call to call can only be "
                               "iterated by a plain `for` loop without break/return")
 
     def __repr__(self):
