@@ -194,10 +194,11 @@ class ExitLoops:
         kinds, arrays, counts = [], [], []
         for i in grown:
             elements = [_element(v) for v in after[i]]
-            kind = elements[-1][1]
-            if any(k is not kind for _, k in elements) or first.lengths[i] - bases[i] not in (0, 1):
+            kind, last = elements[-1][1], elements[-1][0]
+            if any(k is not kind or t.dtype != last.dtype or t.shape != last.shape
+                   for t, k in elements) or first.lengths[i] - bases[i] not in (0, 1):
                 raise ConversionError(f"list `{names[i]}` in {_WHAT} holds items of "
-                                      "different kinds")
+                                      "different kinds or shapes")
             array = tf.TensorArray(elements[-1][0].dtype, size=0, dynamic_size=True,
                                    element_shape=elements[-1][0].shape)
             for j, (tensor, _) in enumerate(elements):
@@ -236,8 +237,11 @@ class ExitLoops:
             return (i + 1, record.condition, new_values, new_counts,
                     [a.array for a in accumulators])
 
-        _, _, values, counts, arrays = tf.while_loop(
-            condition, loop_body, (tf.constant(1), first.condition, values, counts, arrays))
+        try:
+            _, _, values, counts, arrays = tf.while_loop(
+                condition, loop_body, (tf.constant(1), first.condition, values, counts, arrays))
+        except (ValueError, TypeError) as error:  # (shapes that change per iteration...)
+            raise ConversionError(f"{_WHAT} cannot be one tf.while_loop: {error}") from error
         state = list(after)
         for k, template, value in zip(carried, templates, values):
             state[k] = _from_loop(template, value)

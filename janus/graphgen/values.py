@@ -96,7 +96,13 @@ class Accumulator(_NotAPythonValue):
         self.appends = 0
 
     def append(self, value):
-        self.array = self.array.write(self.index + self.appends, value)
+        if isinstance(value, SymbolicScalar):
+            value = value.tensor
+        try:
+            self.array = self.array.write(self.index + self.appends, value)
+        except (ValueError, TypeError) as error:  # another dtype or shape than the first
+            raise ConversionError(f"an item of another dtype or shape appended to a list "
+                                  f"grown inside a generalized loop: {error}") from error
         self.appends += 1
 
     def __iadd__(self, values):
