@@ -26,7 +26,8 @@ from janus.errors import ConversionError
 from janus.graphgen.general import _contents, _refuse_in_place, all_symbolic
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.values import Accumulator, DynamicList, SymbolicScalar
+from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
+                                   SymbolicScalar)
 from janus.tensors import is_tensor
 from janus.transform.runtime import UNDEFINED
 
@@ -60,6 +61,12 @@ class Exit:
         self.state = self.get_state()
         self.lengths = [len(v) if type(v) is list else v.appends
                         if isinstance(v, Accumulator) else None for v in self.state]
+
+
+class LoopResult(DynamicList):
+    """A list the loop grew: its length is known only when the graph runs."""
+
+    _error = GraphValueInPython
 
 
 class LoopItems:
@@ -246,5 +253,5 @@ class ExitLoops:
         for k, template, value in zip(carried, templates, values):
             state[k] = _from_loop(template, value)
         for k, kind, array, count in zip(grown, kinds, arrays, counts):
-            state[k] = DynamicList(array.stack()[:bases[k] + count], kind)
+            state[k] = LoopResult(array.stack()[:bases[k] + count], kind)
         set_state(tuple(state))

@@ -10,9 +10,10 @@ from janus.tensors import is_tensor
 
 
 class GraphValueInPython(ConversionError):
-    """A value a generalized construct made (a list whose length varies) reaches code
-    that needs it as Python: the graph can hold everything before that line, which is
-    where the function splits (not a reason to go back to a specialized graph)."""
+    """A value whose size only the graph's run knows (the list a loop stopping on a
+    tensor grew: graphgen/exits.py) reaches code that needs it as Python: no specialized
+    graph fits every call, so the function splits at that line (rather than go back to
+    a specialized plan)."""
 
 
 class _NotAPythonValue:
@@ -20,8 +21,10 @@ class _NotAPythonValue:
     (always true, identity, `<... object>`) would silently decide what the list's contents
     decide in Python, so every such use fails the trace (the call then runs eagerly)."""
 
+    _error = ConversionError
+
     def _refuse(self, what: str):
-        raise GraphValueInPython(f"{what} of a {self._what} is not converted")
+        raise self._error(f"{what} of a {self._what} is not converted")
 
     def __bool__(self):
         self._refuse("the truth value")
@@ -60,8 +63,7 @@ class DynamicList(_NotAPythonValue):
         if self.kind is None:
             return item
         if self.kind not in (int, float, bool):
-            raise GraphValueInPython("reading an item of a list of numpy scalars grown in a "
-                                     "loop")
+            raise self._error("reading an item of a list of numpy scalars grown in a loop")
         return SymbolicScalar(item, self.kind)
 
     def item(self, index):
@@ -69,15 +71,15 @@ class DynamicList(_NotAPythonValue):
 
     def __getitem__(self, key):
         if isinstance(key, slice):
-            return DynamicList(tf.nest.map_structure(lambda s: s[key], self.stacked), self.kind)
+            return type(self)(tf.nest.map_structure(lambda s: s[key], self.stacked), self.kind)
         return self._wrap(tf.nest.map_structure(lambda s: s[key], self.stacked))
 
     def __len__(self):
-        raise GraphValueInPython("len() of a list whose length varies from call to call is a "
+        raise self._error("len() of a list whose length varies from call to call is a "
                               "tensor here; it cannot be used as a Python int")
 
     def __iter__(self):
-        raise GraphValueInPython("a list whose length varies from call to call can only be "
+        raise self._error("a list whose length varies from call to call can only be "
                               "iterated by a plain `for` loop without break/return")
 
     def __repr__(self):
