@@ -29,6 +29,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import active
+from janus.graphgen.host_arrays import as_numpy_converts
 from janus.graphgen.values import SymbolicScalar
 
 
@@ -178,13 +179,7 @@ def pack_list(value):
 
 
 def _convert(value: HostScalar, dtype=None, name=None, as_ref=False):
-    tensor = value.tensor
-    if dtype is None or tf.as_dtype(dtype) == tensor.dtype:
-        return tensor
-    dtype = tf.as_dtype(dtype)
-    if dtype.is_floating and tensor.dtype.is_floating:
-        return tf.cast(tensor, dtype)  # TF converts a numpy float to a requested float dtype
-    _refuse(f"converting a {tensor.dtype.name} scalar to {dtype.name}")
+    return as_numpy_converts(value.tensor, dtype, _refuse)
 
 
 tf.register_tensor_conversion_function(HostScalar, _convert)

@@ -20,11 +20,11 @@ from janus.graphgen import active, refusals
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
+from janus.graphgen.exits import ExitLoops, loop_items
+from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen import host_scalars
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
-from janus.graphgen.exits import ExitLoops, loop_items
-from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,

@@ -65,7 +65,7 @@ def visit_def_header(transformer: gast.NodeTransformer, node):
 
 def _loop_exit(node) -> gast.If | None:
     """The `if janus__.test(site, t): break` statement of a `for` loop's body when it is
-    the loop's only way out (a top-level statement of the body, no `else:` anywhere)."""
+    the loop's only way out (a top-level statement of the body; the loop has no `else:`)."""
     if node.orelse:
         return None
     exits = [s for s in node.body if isinstance(s, gast.If) and not s.orelse and

@@ -135,3 +135,25 @@ def test_in_graph_reads_accepts_only_the_uses_a_graph_keeps():
     for fn, expected in ((kept, 4), (not_kept, 0)):
         node, _ = source.parse_function(fn)
         assert len(breaks.in_graph_reads(node, fn.__globals__)) == expected
+
+
+class Tally:
+    def __init__(self):
+        self.matches = 0
+        self.last = []
+
+
+def decode_and_score(tally, x, answer):
+    tokens = greedy(x, 8)
+    tally.last = tokens
+    if tokens == answer:  # the decoded list as Python: the function splits here
+        tally.matches += 1
+    return tf.reduce_sum(x)
+
+
+def test_the_decoded_list_needed_as_python_splits_the_function_there():
+    calls = [(x, answer) for (x, _), answer in zip(inputs(14, seed=3),
+                                                   [[], [1], [0, 4], [3, 3, 3]] * 4)]
+    calls += [(lambda s, x=x: (x, greedy(x, 8))) for x, _ in inputs(4, seed=4)]
+    stats = assert_same(decode_and_score, calls, make_state=Tally)
+    assert stats.segment_graph_calls >= 4
