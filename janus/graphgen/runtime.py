@@ -367,8 +367,10 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
                 isinstance(args[0], (SymbolicScalar, HostScalar)):
             return args[0].kind
         if fn in (int, float, bool) and len(args) == 1 and not kwargs and \
-                isinstance(args[0], HostScalar):
-            return args[0].number(fn)
+                (isinstance(args[0], HostScalar) or is_symbolic(args[0]) and
+                 host_scalars.readable(args[0])):  # (transform/breaks.in_graph_reads)
+            scalar = args[0] if isinstance(args[0], HostScalar) else HostScalar(args[0])
+            return scalar.number(fn)
         if isinstance(fn, host_scalars.NumpyRead):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if fn is len and args and isinstance(args[0], DynamicList):

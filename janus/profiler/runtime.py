@@ -24,12 +24,17 @@ from janus.transform import breaks, convert
 from janus.transform.runtime import Runtime, user_function
 
 
-def _kept_read(converted, site: int, fn) -> bool:
-    """Whether `fn` is the `.numpy()` of a scalar tensor at a line where a graph keeps the
-    value as a tensor (transform/breaks.in_graph_reads): no refusal."""
-    tensor = getattr(fn, "__self__", None)
-    if getattr(fn, "__name__", "") != "numpy" or not is_tensor(tensor) or \
-            tensor.shape.rank != 0:
+def _kept_read(converted, site: int, fn, args: tuple) -> bool:
+    """Whether `fn(*args)` is the `.numpy()` (or `int()`, `float()`, `bool()`) of a scalar
+    tensor at a line where a graph keeps the value as a tensor
+    (transform/breaks.in_graph_reads): no refusal."""
+    if fn in (int, float, bool):
+        tensor = args[0] if len(args) == 1 else None
+    elif getattr(fn, "__name__", "") == "numpy" and not args:
+        tensor = getattr(fn, "__self__", None)
+    else:
+        return False
+    if not is_tensor(tensor) or tensor.shape.rank != 0:
         return False
     lines = getattr(converted, "kept_read_lines", None)
     if lines is None:
@@ -139,7 +144,7 @@ class ProfileRuntime(Runtime):
         if strategy is not None:
             current.profile.collective_strategy = strategy
         refused = refusals.call_reason(fn, args) if target is None else ""
-        if refused and _kept_read(self.function, site, fn):
+        if refused and _kept_read(self.function, site, fn, args):
             refused = ""
         if refused:
             where = self.function.sites[site]

@@ -114,11 +114,12 @@ _NUMBER_CONVERSIONS = ("int", "float", "bool")
 
 
 def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
-    """Ids of the `.numpy()` calls of `fn` whose value a graph can hold: `name =
-    <expr>.numpy()` where every read of `name` (in `fn`'s own scope) compares it with
+    """Ids of the `.numpy()` calls (and `int()`/`float()`/`bool()` conversions) of `fn`
+    whose value a graph can hold: `name = <expr>.numpy()` (or `name = int(<expr>)`...)
+    where every read of `name` (in `fn`'s own scope) compares it with
     names or constants, converts it with `int()`/`float()`/`bool()`, tests it (`if
-    name:`), or is an item of a list or tuple handed to a call (`tf.expand_dims([name],
-    0)`). At run time the scalar read this way stays a tensor (graphgen/host_scalars.py);
+    name:`), appends it to a list, returns or stores it, or is an item of a list or
+    tuple handed to a call (`tf.expand_dims([name], 0)`) or returned. At run time the scalar read this way stays a tensor (graphgen/host_scalars.py);
     anything else it meets there fails the trace at that line."""
     parents = {id(child): node for node in gast.walk(fn) for child in gast.iter_child_nodes(node)}
     own = list(scope.walk_own_scope(fn.body))
@@ -135,7 +136,8 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     kept = set()
     for node in own:
         if not (isinstance(node, gast.Assign) and len(node.targets) == 1 and
-                isinstance(node.targets[0], gast.Name) and _is_numpy_read(node.value)):
+                isinstance(node.targets[0], gast.Name) and
+                (_is_numpy_read(node.value) or _is_conversion(node.value, conversions))):
             continue
         name = node.targets[0].id
         uses = loads.get(name, [])
@@ -150,6 +152,13 @@ def _is_numpy_read(node) -> bool:
         node.func.attr == "numpy" and not node.args and not node.keywords
 
 
+def _is_conversion(node, conversions: set[str]) -> bool:
+    """`int(<expr>)` / `float(<expr>)` / `bool(<expr>)` of something not a constant."""
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+        node.func.id in conversions and len(node.args) == 1 and not node.keywords and \
+        not isinstance(node.args[0], (gast.Constant, gast.Starred))
+
+
 def _kept_use(use: gast.Name, parents: dict, conversions: set[str]) -> bool:
     parent = parents.get(id(use))
     if isinstance(parent, gast.Compare):
@@ -157,13 +166,17 @@ def _kept_use(use: gast.Name, parents: dict, conversions: set[str]) -> bool:
                    isinstance(o, gast.Name) and o.id != use.id
                    for o in [parent.left] + parent.comparators)
     if isinstance(parent, gast.Call):
-        return isinstance(parent.func, gast.Name) and parent.func.id in conversions and \
-            parent.args == [use] and not parent.keywords
+        return parent.args == [use] and not parent.keywords and (
+            isinstance(parent.func, gast.Name) and parent.func.id in conversions or
+            isinstance(parent.func, gast.Attribute) and parent.func.attr == "append")
     if isinstance(parent, (gast.If, gast.While, gast.IfExp)):
         return parent.test is use
+    if isinstance(parent, (gast.Return, gast.Assign)):  # returned, stored, renamed
+        return parent.value is use
     if isinstance(parent, (gast.List, gast.Tuple)):
         holder = parents.get(id(parent))
-        return isinstance(holder, gast.Call) and parent is not holder.func and \
+        return (isinstance(holder, gast.Call) and parent is not holder.func or
+                isinstance(holder, gast.Return)) and \
             all(isinstance(e, (gast.Name, gast.Constant)) for e in parent.elts)
     return False
 

@@ -11,12 +11,15 @@ from tests.fuzz.rules import rule
 
 
 def _read(g, name: str) -> str:
-    """`name = <scalar tensor>.numpy()`: an int (argmax) or a float/int reduction."""
+    """`name = <scalar tensor>.numpy()` (or `int(...)`, `float(...)` of one): an int
+    (argmax) or a float/int reduction."""
     return g.choice([
         f"{name} = tf.argmax(tf.reshape(tf.cast({g.tensor()}, tf.float32), [-1])).numpy()",
         f"{name} = tf.reduce_sum({g.tensor()}).numpy()",
         f"{name} = tf.reduce_max(tf.cast({g.tensor()}, tf.float32)).numpy()",
         f"{name} = tf.size({g.tensor()}).numpy()",
+        f"{name} = int(tf.argmax(tf.reshape(tf.cast({g.tensor()}, tf.float32), [-1])))",
+        f"{name} = float(tf.reduce_mean(tf.cast({g.tensor()}, tf.float32)))",
     ])
 
 
@@ -87,6 +90,8 @@ def host_scalar_read(g):
         [f"print('read', {r})"],
         [f"acc = acc + float({r} + 1)"],
         [f"s.total = s.total + float(np.abs({r}))"],
+        [f"s.last = {r}"],
+        [f"out.append({r})"],
     ])
     return lines + use
 
