@@ -17,6 +17,7 @@ import inspect
 import json
 import sys
 
+import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
@@ -151,8 +152,8 @@ def _uncase(data):
 def _skeleton(skel):
     """A result/effect skeleton as JSON, or NotPortable."""
     kind = skel[0]
-    if kind == "const":
-        if skel[1] is None or isinstance(skel[1], (bool, int, float, str)):
+    if kind == "const":  # (exactly: np.float64 is a float, but JSON would lose its type)
+        if type(skel[1]) in _VALUE_TYPES:
             return ["const", skel[1]]
         raise NotPortable(f"a constant {type(skel[1]).__name__} in the results")
     if kind in ("out", "unstack"):
@@ -227,6 +228,8 @@ def _export(spec) -> dict:
             expected = [[source.to_json(), cls] for source, cls in expected]
         if guard.source.is_process_local:
             raise NotPortable("a closure cell of another function")
+        if isinstance(expected, np.generic):  # (JSON would make it a Python number)
+            raise NotPortable(f"a numpy {type(expected).__name__} value guarded")
         guards.append([guard.kind, guard.source.to_json(), expected, guard.where])
     import keras
     for guard in spec.guards.guards:  # variables inside guarded Keras objects (optimizer state)
