@@ -1,4 +1,5 @@
-"""A loop that breaks on a tensor as one `tf.while_loop` that stops on the test.
+"""A loop that breaks on a tensor as one `tf.while_loop` that stops on the test
+(a `for` over a range, a list or a tensor; a `while` on its own test as well).
 
     for t in range(n):                 i, stop = 1, <exit test of iteration 0>
         h = step(h)                    while i < n and not stop:
@@ -70,10 +71,17 @@ class LoopResult(DynamicList):
 
 
 class LoopItems:
-    """What a generalized `for` iterates: its length and its i-th item (i a tensor)."""
+    """What a generalized `for` iterates: its length and its i-th item (i a tensor); for
+    a `while`, its test instead (`test()`: the condition, read from the loop's state)."""
 
-    def __init__(self, length, item):
-        self.length, self.item = length, item
+    def __init__(self, length, item, test=None):
+        self.length, self.item, self.test = length, item, test
+
+
+def _predicate(value):
+    if isinstance(value, _SCALARS):
+        value = value.tensor
+    return tf.cast(value, tf.bool) if is_symbolic(value) else value
 
 
 def loop_items(iterable) -> LoopItems:
@@ -172,16 +180,28 @@ class ExitLoops:
     def _while_exit(self, site, key, items: LoopItems, body, get_state, set_state, names,
                     live):
         tracer = self.tracer
-        if isinstance(items.length, int):
+        if items.test is not None:
+            first_test = _predicate(items.test())
+            if not is_symbolic(first_test):
+                tracer.read(first_test)
+                if not first_test:
+                    return
+            else:  # (the first iteration is peeled: the loop must run once; else plainly)
+                tracer.assume(self._site(site), self.key, first_test)
+        elif isinstance(items.length, int):
             if items.length == 0:
                 return
-        else:  # (the first iteration is peeled: the loop must run once; else run plainly)
+        else:
             tracer.assume(self._site(site), self.key, items.length > 0)
+
+        def step(i):
+            return body() if items.test is not None else body(items.item(i))
+
         initial = get_state()
         bases = [len(v) if type(v) is list else None for v in initial]
         mark, writes = tracer.ledger.mark(), tracer.shadow.writes
         contents = _contents(initial)
-        first = self._exit_iteration(key, get_state, lambda: body(items.item(0)))
+        first = self._exit_iteration(key, get_state, lambda: step(0))
         self._unchanged_heap(mark, writes, _WHAT)
         after = list(get_state())
         carried, grown = [], []
@@ -217,10 +237,7 @@ class ExitLoops:
                   for k in carried]
         templates = [after[k] for k in carried]
 
-        def condition(i, stop, values_, counts_, arrays_):
-            return tf.logical_and(i < items.length, tf.logical_not(stop))
-
-        def loop_body(i, stop, values_, counts_, arrays_):
+        def restore(values_, counts_, arrays_) -> list:
             state = list(after)
             for k, template, value in zip(carried, templates, values_):
                 state[k] = _from_loop(template, value)
@@ -228,8 +245,21 @@ class ExitLoops:
             for k, accumulator in zip(grown, accumulators):
                 state[k] = accumulator
             set_state(tuple(state))
+            return accumulators
+
+        def condition(i, stop, values_, counts_, arrays_):
+            if items.test is None:
+                going = i < items.length
+            else:
+                restore(values_, counts_, arrays_)
+                going = _predicate(items.test())
+                going = going if is_symbolic(going) else tf.constant(bool(going))
+            return tf.logical_and(going, tf.logical_not(stop))
+
+        def loop_body(i, stop, values_, counts_, arrays_):
+            accumulators = restore(values_, counts_, arrays_)
             mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
-            record = self._exit_iteration(key, get_state, lambda: body(items.item(i)))
+            record = self._exit_iteration(key, get_state, lambda: step(i))
             self._unchanged_heap(mark, writes, _WHAT, local)
             new = get_state()
             for k, accumulator in zip(grown, accumulators):

@@ -20,7 +20,7 @@ from janus.graphgen import active, refusals
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
-from janus.graphgen.exits import ExitLoops, loop_items
+from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.general import GeneralControlFlow, _contents
 from janus.graphgen import host_scalars
 from janus.graphgen.host_arrays import HostArray
@@ -594,7 +594,19 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         for item in self.iterate(site, iterable):
             body(item)
 
-    def while_stmt(self, site, test, body, get_state, set_state, names):
+    def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
+                   live=()):
+        if exit_site is not None:
+            key, general = (self.key, exit_site), self.tracer.plan.general_branches
+            if key in general or (self.key, site) in general:
+                return self._while_exit(site, key, LoopItems(None, None, test), body,
+                                        get_state, set_state, names, live)
+            value = test()
+            while self.test(site, value):
+                if body():
+                    break
+                value = test()
+            return
         first = test()
         if not is_symbolic(first):
             value = first

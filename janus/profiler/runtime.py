@@ -94,6 +94,13 @@ class ProfileRuntime(Runtime):
         return super().for_stmt(site, iterable, body, get_state, set_state, names,
                                 exit_site, live)
 
+    def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
+                   live=()):
+        if exit_site is not None and self._profiling():
+            ProfileRuntime._current.profile.site(self.key, exit_site).loop_exit = True
+        return super().while_stmt(site, test, body, get_state, set_state, names,
+                                  exit_site, live)
+
     def iterate(self, site, iterable):
         if not self._profiling():
             return super().iterate(site, iterable)

@@ -10,9 +10,10 @@
             break                        return True      # the loop ends
         B                            B
                                  janus__.for_stmt(site, it, body, get, set, names, exit, live)
+    while t: ... if u: break ...  ->  the same, with janus__.while_stmt(site, test, body, ...)
 
-A loop whose only way out is one `if <test>: break` among its body's statements (no
-`else:`) takes the functional form too, its body returning True where it breaks: a
+A `for` or `while` loop whose only way out is one `if <test>: break` among its body's
+statements (no `else:`) takes the functional form too, its body returning True where it breaks: a
 generalized graph runs it as a `tf.while_loop` that stops on the test (`live`: the
 names read outside the loop, or anywhere when the loop is inside another loop).
 Any other block that returns, breaks out, or declares scope keeps its Python form with a
@@ -196,12 +197,7 @@ class ControlFlowTransformer(gast.NodeTransformer):
                 ITER=node.iter), node.iter)
             return node
         site = self.sites.new("for", node.iter)
-        exit_args = ""
-        if exit_if is not None:
-            exit_if.body = [gast.Return(value=gast.Constant(value=True, kind=None))]
-            live = gast.Tuple(elts=[templates.constant(n) for n in
-                                    _user_names(self._live_after(loop_loads))], ctx=gast.Load())
-            exit_args = ", EXIT, LIVE"
+        exit_args, extra = self._exit_arguments(exit_if, loop_loads)
         names = _user_names(scope.bound_names(
             [gast.Assign(targets=[node.target], value=None)] + node.body))
         names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]
@@ -210,17 +206,29 @@ class ControlFlowTransformer(gast.NodeTransformer):
         unpack = templates.statements("TARGET = janus__item", TARGET=node.target)
         body = self._closure(b, ["janus__item"], names, unpack + node.body)
         names_tuple = gast.Tuple(elts=[templates.constant(n) for n in names], ctx=gast.Load())
-        extra = dict(EXIT=exit_if.test.args[0], LIVE=live) if exit_if is not None else {}
         new = predeclare + body + state_fns + templates.statements(
             f"{RUNTIME}.for_stmt(SITE, ITER, {b}, {g}, {s}, NAMES{exit_args})",
             SITE=templates.constant(site), ITER=node.iter, NAMES=names_tuple, **extra) + \
             node.orelse
         return templates.copy_location(new, node)
 
+    def _exit_arguments(self, exit_if, loop_loads) -> tuple[str, dict]:
+        """The `exit, live` arguments of a loop's hook (its `if t: break` becomes `return
+        True`), or nothing for a loop without one."""
+        if exit_if is None:
+            return "", {}
+        exit_if.body = [gast.Return(value=gast.Constant(value=True, kind=None))]
+        live = gast.Tuple(elts=[templates.constant(n) for n in
+                                _user_names(self._live_after(loop_loads))], ctx=gast.Load())
+        return ", EXIT, LIVE", dict(EXIT=exit_if.test.args[0], LIVE=live)
+
     def visit_While(self, node):
+        loop_loads = _loads(node)
         self._visit_loop_body(node)
-        if not scope.escapes(node.body) and not node.orelse:
+        exit_if = _loop_exit(node)
+        if (not scope.escapes(node.body) or exit_if is not None) and not node.orelse:
             site = self.sites.new("while", node.test)
+            exit_args, extra = self._exit_arguments(exit_if, loop_loads)
             names = _user_names(scope.bound_names(node.body))
             names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]
             c, b, g, s = (self._fresh(k) for k in ("test", "body", "get", "set"))
@@ -228,8 +236,9 @@ class ControlFlowTransformer(gast.NodeTransformer):
             test_fn = templates.statements(f"def {c}():\n    return TEST", TEST=node.test)
             names_tuple = gast.Tuple(elts=[templates.constant(n) for n in names], ctx=gast.Load())
             new = predeclare + test_fn + self._closure(b, [], names, node.body) + state_fns + \
-                templates.statements(f"{RUNTIME}.while_stmt(SITE, {c}, {b}, {g}, {s}, NAMES)",
-                                     SITE=templates.constant(site), NAMES=names_tuple)
+                templates.statements(
+                    f"{RUNTIME}.while_stmt(SITE, {c}, {b}, {g}, {s}, NAMES{exit_args})",
+                    SITE=templates.constant(site), NAMES=names_tuple, **extra)
             return templates.copy_location(new, node)
         site = self.sites.new("while", node.test)
         node.test = templates.copy_location(templates.expression(

@@ -31,14 +31,21 @@ def _read_test(g, name: str) -> str:
 
 @rule(1.0, max_depth=1)
 def exit_loop(g):
-    """`for` over a range, xs or a local list whose only way out is `if <test>: break`
+    """`for` over a range, xs or a local list (or a `while` on a tensor counter) whose only
+    way out is `if <test>: break`
     (a tensor test, a scalar read, or a Python one), the rest of the body growing lists,
     carrying tensors, maybe changing Python values, printing or writing the heap (what
     keeps the loop unrolled), and code after the loop reading what it made."""
     i, lst, h = g.fresh("ei"), g.fresh("grown"), g.fresh("h")
     header = g.choice([f"for {i} in range({g.choice(['4', 'n % 5', 'n + 2', 'len(xs) + 1'])}):",
-                       f"for {i} in xs:", f"for {i} in [acc, acc * 2.0, acc - 1.0]:"])
-    lines = [f"{lst} = []", f"{h} = acc", header]
+                       f"for {i} in xs:", f"for {i} in [acc, acc * 2.0, acc - 1.0]:",
+                       f"while {i} < {g.choice(['3', '5', 'n + 1'])}:"])
+    lines = [f"{lst} = []", f"{h} = acc"]
+    if header.startswith("while"):  # (a tensor counter: bounded, and carried by the loop)
+        lines.append(f"{i} = tf.constant(0)")
+    lines.append(header)
+    if header.startswith("while"):
+        lines.append(f"    {i} = {i} + 1")
     step = g.choice([f"    {h} = {h} * 0.7 + tf.cast(V0, {h}.dtype)",
                      f"    {h} = tf.sin({h}) + 1.0",
                      f"    {h} = {h} + tf.cast(tf.reduce_mean({h}), {h}.dtype) * 0.5"])

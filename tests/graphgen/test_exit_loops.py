@@ -141,3 +141,37 @@ def test_a_loop_over_a_varying_list_generalizes_with_its_break():
     for n in (3, 5, 2, 4, 6, 3, 2):
         xs = [tf.constant([float(i), 1.0]) for i in range(n)]
         np.testing.assert_allclose(fn(xs, 4.0).numpy(), over_a_list(xs, 4.0).numpy())
+
+
+def until_small(x):
+    steps = []
+    while True:
+        x = x * 0.5 + 0.1
+        if tf.reduce_max(x) < 0.3:
+            break
+        steps.append(tf.reduce_sum(x))
+    return x, steps
+
+
+def while_bounded(x, n):
+    t = tf.constant(0)
+    while t < n:
+        x = tf.sin(x) * 1.5
+        if tf.reduce_sum(x) > 2.0:
+            break
+        t = t + 1
+    return x, t
+
+
+def test_while_true_with_a_tensor_break_is_one_while_loop():
+    values = [(tf.constant([v, 1.0]),) for v in (1.0, 8.0, 0.2, 40.0, 3.0, 0.1, 100.0, 2.0)]
+    assert_same(until_small, values)
+    fn = janus.jit(until_small)
+    for (x,) in values:
+        fn(x)
+    assert any(spec.plan.general_branches for spec in fn.specializations)
+
+
+def test_while_with_a_tensor_test_and_a_tensor_break():
+    assert_same(while_bounded, [(tf.constant([v]), n) for v, n in
+                                ((0.1, 5), (1.0, 3), (0.5, 0), (2.0, 6), (0.3, 8), (-1.0, 4))])
