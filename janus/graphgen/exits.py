@@ -252,7 +252,10 @@ class ExitLoops:
                 going = i < items.length
             else:
                 restore(values_, counts_, arrays_)
-                going = _predicate(items.test())
+                mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+                local = tracer.local_writes
+                going = _predicate(items.test())  # (traced once: no effects in it)
+                self._unchanged_heap(mark, writes, f"the test of {_WHAT}", local)
                 going = going if is_symbolic(going) else tf.constant(bool(going))
             return tf.logical_and(going, tf.logical_not(stop))
 

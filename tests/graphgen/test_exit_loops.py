@@ -175,3 +175,27 @@ def test_while_true_with_a_tensor_break_is_one_while_loop():
 def test_while_with_a_tensor_test_and_a_tensor_break():
     assert_same(while_bounded, [(tf.constant([v]), n) for v, n in
                                 ((0.1, 5), (1.0, 3), (0.5, 0), (2.0, 6), (0.3, 8), (-1.0, 4))])
+
+
+class Counter:
+    def __init__(self):
+        self.calls = 0
+
+    def more(self, t):
+        self.calls += 1
+        return t < 4
+
+
+def effect_in_the_test(box, x):
+    t = tf.constant(0)
+    while box.more(t):
+        x = x * 1.5
+        if tf.reduce_sum(x) > 3.0:
+            break
+        t = t + 1
+    return x
+
+
+def test_a_while_test_with_effects_is_not_traced_once_for_all_iterations():
+    assert_same(effect_in_the_test, [(tf.constant([v]),) for v in (0.1, 1.0, 0.5, 2.5, 0.2)],
+                make_state=Counter)
