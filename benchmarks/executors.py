@@ -89,17 +89,35 @@ def _prepare_janus(step: Callable, state: Any, xla: Optional[bool] = None) -> Pr
     def specializations():
         return list(getattr(getattr(fn, "jit", fn), "specializations", None) or [])
 
+    last = {"learning": True}
+
+    def progress() -> tuple:
+        stats = janus.stats(fn)
+        return (stats.profile_calls, stats.generations, stats.generation_failures,
+                getattr(stats, "segment_graph_calls", 0))
+
+    def call(*batch):
+        before = progress()
+        out = fn(state, *batch)
+        after = progress()
+        split = getattr(janus.stats(fn), "segmented_calls", 0)
+        # still learning: it profiled or traced, or ran split without a segment graph
+        last["learning"] = after[:3] != before[:3] or bool(split) and after[3] == before[3]
+        return out
+
     def settled():
-        """No XLA decision under way (its trial alternates real calls: warm-up too)."""
-        return not any(getattr(s, "trial", None) is not None or
-                       getattr(s, "xla", "").startswith("compiling") for s in specializations())
+        """No decision under way: the last call neither profiled nor traced (nor ran
+        split with no segment graph), and no XLA trial (it alternates real calls)."""
+        return not last["learning"] and not any(
+            getattr(s, "trial", None) is not None or
+            getattr(s, "xla", "").startswith("compiling") for s in specializations())
 
     def info():
         out = janus_stats(janus, fn)
         out["janus_xla"] = [getattr(s, "xla", "") for s in specializations()]
         return out
 
-    return Prepared(lambda *batch: fn(state, *batch), info, settle, settled)
+    return Prepared(call, info, settle, settled)
 
 
 def janus_stats(janus: Any, fn: Any) -> dict:

@@ -16,6 +16,7 @@ from janus.fallback import safety
 from janus.graphgen import distribute, xla, xla_trial
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
+from janus.graphgen.values import GraphValueInPython
 from janus.profiler import describe_value
 from janus.transform import convert
 
@@ -126,11 +127,21 @@ class Generation:
             self.plan = self.plan_history.pop()
         if self.stats.generation_failures >= cfg.max_generation_failures or \
                 isinstance(exc, ConversionError) and not retreated and \
-                not self.specializations:
+                not self.specializations or \
+                isinstance(exc, GraphValueInPython) and cfg.segments and self._own_line(exc):
+            # (a general value needed as Python in this function's own code: the
+            # specialized graphs it replaces keep failing; split there instead)
             self.unsupported = exc if isinstance(exc, ConversionError) else \
                 safety.Reason(self.last_failure_reason)
             self._warn_once("giveup", self._give_up_message(exc, cfg))
             events.emit("gave_up", self, self.last_failure_reason)
+
+    def _own_line(self, exc: ConversionError) -> bool:
+        """Whether `exc` was raised at a line of this function itself (not a callee)."""
+        code = getattr(self.fn, "__code__", None)
+        return code is not None and exc.filename == code.co_filename and \
+            exc.function in (code.co_name, self.fn.__qualname__) and \
+            any(line == exc.lineno for _, _, line in code.co_lines())
 
     def _give_up_message(self, exc: Exception, cfg: Config) -> str:
         """What giving up on a whole-function graph means for this function's calls."""

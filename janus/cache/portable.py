@@ -17,6 +17,7 @@ import inspect
 import json
 import sys
 
+import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
@@ -157,8 +158,8 @@ def _skeleton(skel):
         raise NotPortable(f"a constant {type(skel[1]).__name__} in the results")
     if kind in ("out", "unstack"):
         return [kind, skel[1]]
-    if kind == "scalar":
-        return ["scalar", skel[1], skel[2].__name__]
+    if kind in ("scalar", "numbers"):
+        return [kind, skel[1], skel[2].__name__]
     if kind == "source":
         return ["source", skel[1].to_json()]
     if kind in ("list", "tuple"):
@@ -177,9 +178,10 @@ def _unskeleton(data):
     if kind in ("out", "unstack"):
         _require(type(data[1]) is int and len(data) == 2, "an output index")
         return (kind, data[1])
-    if kind == "scalar":
-        _require(type(data[1]) is int and len(data) == 3, "an output index")
-        return ("scalar", data[1], {"int": int, "float": float, "bool": bool}[data[2]])
+    if kind in ("scalar", "numbers"):
+        _require(type(data[1]) is int and len(data) == 3 and
+                 data[2] in ("int", "float", "bool"), "an output index and a number type")
+        return (kind, data[1], {"int": int, "float": float, "bool": bool}[data[2]])
     if kind == "source":
         return ("source", from_record(data[1]))
     if kind in ("list", "tuple"):
@@ -229,6 +231,8 @@ def _export(spec) -> dict:
             expected = [[source.to_json(), cls] for source, cls in expected]
         if guard.source.is_process_local:
             raise NotPortable("a closure cell of another function")
+        if isinstance(expected, np.generic):  # (JSON would make it a Python number)
+            raise NotPortable(f"a numpy {type(expected).__name__} value guarded")
         guards.append([guard.kind, guard.source.to_json(), expected, guard.where])
     import keras
     for guard in spec.guards.guards:  # variables inside guarded Keras objects (optimizer state)

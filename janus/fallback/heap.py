@@ -15,6 +15,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen.host_arrays import HostArray
+from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import Source
 from janus.graphgen.sources import evaluate as _evaluate
 from janus.graphgen.values import DynamicList, SymbolicScalar
@@ -50,6 +51,8 @@ def skeleton(value, outputs: Outputs, tracer):
     """Describe `value` so it can be rebuilt from the graph's outputs after a run."""
     if isinstance(value, SymbolicScalar):
         return ("scalar", outputs.add(value.tensor), value.kind)
+    if isinstance(value, HostScalar):  # the numpy scalar `.numpy()` gives
+        return ("numpy scalar", outputs.add(value.tensor), value.kind)
     if isinstance(value, tf.Variable):
         return ("const", value)
     if is_tensor(value):
@@ -60,6 +63,8 @@ def skeleton(value, outputs: Outputs, tracer):
             return ("source", source)  # tape watching it must see the same tensor)
         return ("out", outputs.add(value))
     if isinstance(value, DynamicList):
+        if value.kind is not None:  # Python numbers
+            return ("numbers", outputs.add(value.stacked), value.kind)
         return ("unstack", outputs.add(value.stacked))
     if isinstance(value, HostArray) and tracer.source_of(value) is None:  # a derived array
         return ("ndarray", outputs.add(value.tensor))
@@ -111,10 +116,12 @@ def rebuild(skel, results: list, env: tuple):
         return skel[1]
     if kind == "out":
         return results[skel[1]]
-    if kind == "scalar":
+    if kind in ("scalar", "numpy scalar"):
         return skel[2](results[skel[1]].numpy())
     if kind == "unstack":
         return list(tf.unstack(results[skel[1]]))
+    if kind == "numbers":
+        return [skel[2](v) for v in results[skel[1]].numpy().tolist()]
     if kind == "ndarray":
         return results[skel[1]].numpy()
     if kind == "source":

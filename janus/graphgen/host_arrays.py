@@ -178,14 +178,19 @@ def _refuse(what: str):
     raise ConversionError(f"uses a numpy array as numpy inside a graph segment ({what})")
 
 
-def _convert(value: HostArray, dtype=None, name=None, as_ref=False):
-    tensor = value.tensor
+def as_numpy_converts(tensor: tf.Tensor, dtype, refuse) -> tf.Tensor:
+    """`tensor` standing for a numpy value, as TF converts that value to `dtype` (None:
+    its own): a float value to a requested float dtype; any other change `refuse`s."""
     if dtype is None or tf.as_dtype(dtype) == tensor.dtype:
         return tensor
     dtype = tf.as_dtype(dtype)
     if dtype.is_floating and tensor.dtype.is_floating:
-        return tf.cast(tensor, dtype)  # TF converts a float array to a requested float dtype
-    _refuse(f"converting a {tensor.dtype.name} array to {dtype.name}")
+        return tf.cast(tensor, dtype)
+    refuse(f"converting a {tensor.dtype.name} value to {dtype.name}")
+
+
+def _convert(value: HostArray, dtype=None, name=None, as_ref=False):
+    return as_numpy_converts(value.tensor, dtype, _refuse)
 
 
 tf.register_tensor_conversion_function(HostArray, _convert)

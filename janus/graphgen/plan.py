@@ -66,7 +66,9 @@ class Plan:
 def plan_from_profile(profile, seed: Plan = Plan()) -> Plan:
     """Generalize what already varied while profiling: tensor dims of the arguments,
     list lengths, tensor-valued branches that went both ways (starting from `seed`: a list
-    known to be only appended to stays so, not fed as a stacked tensor)."""
+    known to be only appended to stays so, not fed as a stacked tensor), and a loop's
+    exit on a tensor (how many times a loop runs before its data says stop is seldom
+    the same from call to call: graphgen/exits.py)."""
     plan = seed
     signatures = profile.signatures
     if len(signatures) >= 2:
@@ -74,7 +76,7 @@ def plan_from_profile(profile, seed: Plan = Plan()) -> Plan:
         for other in signatures[1:]:
             plan = _compare(plan, first, other, "")
     for (function, site_id), record in profile.sites.items():
-        if record.tensor_tests and len(record.sequences) > 1:
+        if record.tensor_tests and (len(record.sequences) > 1 or record.loop_exit):
             plan = plan.with_general_branch((function, site_id))
     return plan
 

@@ -20,8 +20,11 @@ from janus.graphgen import active, refusals
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
-from janus.graphgen.host_arrays import HostArray
+from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.general import GeneralControlFlow, _contents
+from janus.graphgen import host_scalars
+from janus.graphgen.host_arrays import HostArray
+from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
@@ -131,7 +134,7 @@ def _traces_callbacks(library) -> bool:
 def _stands_for(value):
     """The Python type a trace-time stand-in stands for (a fed number is its int/float/
     bool, a list held as a tensor is a list, a fed array an ndarray), or None."""
-    if isinstance(value, SymbolicScalar):
+    if isinstance(value, (SymbolicScalar, HostScalar)):
         return value.kind
     if isinstance(value, (DynamicList, AppendOnlyList, Accumulator)):
         return list
@@ -158,7 +161,7 @@ def _user_property(obj, name: str):
     return None
 
 
-class TraceRuntime(GeneralControlFlow, Runtime):
+class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
     @property
     def key(self) -> str:
         return self.function.key
@@ -201,6 +204,11 @@ class TraceRuntime(GeneralControlFlow, Runtime):
     def ld_attr(self, obj, name):
         if isinstance(obj, NodeProxy):
             return obj.read(name)
+        if isinstance(obj, HostScalar):
+            raise ConversionError(f"reads `.{name}` of the numpy value of `.numpy()` inside a "
+                                  "graph")
+        if name == "numpy" and is_symbolic(obj) and host_scalars.readable(obj):
+            return host_scalars.NumpyRead(obj)  # (a graph tensor has no `.numpy`)
         prop = _user_property(obj, name)
         if prop is not None:  # its getter is the program's code: traced like a method
             if prop.fget is None:
@@ -363,8 +371,16 @@ class TraceRuntime(GeneralControlFlow, Runtime):
             stands_for = _stands_for(args[0])
             if stands_for is not None:  # (fuzz v15: a fed int was not an int)
                 return issubclass(stands_for, args[1])
-        if fn is type and len(args) == 1 and not kwargs and isinstance(args[0], SymbolicScalar):
+        if fn is type and len(args) == 1 and not kwargs and \
+                isinstance(args[0], (SymbolicScalar, HostScalar)):
             return args[0].kind
+        if fn in (int, float, bool) and len(args) == 1 and not kwargs and \
+                (isinstance(args[0], HostScalar) or is_symbolic(args[0]) and
+                 host_scalars.readable(args[0])):  # (transform/breaks.in_graph_reads)
+            scalar = args[0] if isinstance(args[0], HostScalar) else HostScalar(args[0])
+            return scalar.number(fn)
+        if isinstance(fn, host_scalars.NumpyRead):
+            return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if fn is len and args and isinstance(args[0], DynamicList):
             return dynamic_length(args[0])
         if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
@@ -399,8 +415,8 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         args = tuple(self._traced_callback(site, fn, a) for a in args)
         kwargs = {k: self._traced_callback(site, fn, v) for k, v in kwargs.items()}
         if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
-            args = tuple(pack_scalars(a) for a in args)
-            kwargs = {k: pack_scalars(v) for k, v in kwargs.items()}
+            args = tuple(pack_scalars(host_scalars.pack_list(a)) for a in args)
+            kwargs = {k: pack_scalars(host_scalars.pack_list(v)) for k, v in kwargs.items()}
         # TF's map_fn/scan/foldl set the variable scope's caching device while they trace
         # a callback and only reset it when it returns: a callback that refuses to convert
         # (a wrapped user function, or a lambda whose hooked reads refuse) must not leave
@@ -528,9 +544,14 @@ class TraceRuntime(GeneralControlFlow, Runtime):
 
     # -- control flow
     def test(self, site, value):
+        exit_test = self.tracer.loop_exits.get((self.key, site))
+        if exit_test is not None:  # of a loop being generalized: recorded, the body goes on
+            self.tracer.read(value)
+            exit_test.record(value)
+            return False
         if isinstance(value, DynamicList):  # `if xs:` on a list whose length varies
             value = value.length() > 0
-        if isinstance(value, SymbolicScalar):
+        if isinstance(value, (SymbolicScalar, HostScalar)):
             value = value.tensor
         if not is_symbolic(value):
             self.tracer.read(value)
@@ -561,7 +582,19 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         else:
             if_false()
 
-    def for_stmt(self, site, iterable, body, get_state, set_state, names):
+    def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
+                 live=()):
+        if exit_site is not None:
+            key = (self.key, exit_site)
+            if key in self.tracer.plan.general_branches or isinstance(iterable, DynamicList) \
+                    or is_symbolic(iterable) and (iterable.shape.rank is None or
+                                                  iterable.shape[0] is None):
+                return self._while_exit(site, key, loop_items(iterable), body, get_state,
+                                        set_state, names, live)
+            for item in self.iterate(site, iterable):
+                if body(item):
+                    break
+            return
         if isinstance(iterable, DynamicList):
             return self._while_for(site, iterable, body, get_state, set_state, names)
         if is_symbolic(iterable) and (iterable.shape.rank is None or iterable.shape[0] is None):
@@ -569,7 +602,19 @@ class TraceRuntime(GeneralControlFlow, Runtime):
         for item in self.iterate(site, iterable):
             body(item)
 
-    def while_stmt(self, site, test, body, get_state, set_state, names):
+    def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
+                   live=()):
+        if exit_site is not None:
+            key, general = (self.key, exit_site), self.tracer.plan.general_branches
+            if key in general or (self.key, site) in general:
+                return self._while_exit(site, key, LoopItems(None, None, test), body,
+                                        get_state, set_state, names, live)
+            value = test()
+            while self.test(site, value):
+                if body():
+                    break
+                value = test()
+            return
         first = test()
         if not is_symbolic(first):
             value = first

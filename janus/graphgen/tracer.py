@@ -89,6 +89,7 @@ class Tracer:
         self.tensor_objects: dict[int, tuple[object, tuple, list[Source]]] = {}
         self.graph = None  # the graph being traced (set by `bind_inputs`)
         self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph
+        self.loop_exits: dict = {}  # (function, site) -> graphgen.exits.Exit being recorded
         self.used_inputs: list = []
         self.missing = False
         # recursion: function -> (root sources, cases) expected from the previous trace
@@ -317,6 +318,12 @@ class Tracer:
         self.register(value, source)
 
     # -- in-graph guards
+    def assume(self, site, function: str, predicate) -> None:
+        """Assert `predicate` in-graph, as a guard of `site` (a failure reruns the call)."""
+        guard = InGraphGuard(len(self.in_graph), site, function, True)
+        self.in_graph.append(guard)
+        self.assert_ops.append(tf.debugging.Assert(predicate, [guard.tag]))
+
     def expect(self, site, function: str, value) -> bool:
         """Specialize a tensor-valued test to the outcome the profile saw, asserted in-graph."""
         if self.callback_depth:

@@ -9,13 +9,22 @@ from janus.graphgen import active
 from janus.tensors import is_tensor
 
 
+class GraphValueInPython(ConversionError):
+    """A value whose size only the graph's run knows (the list a loop stopping on a
+    tensor grew: graphgen/exits.py) reaches code that needs it as Python: no specialized
+    graph fits every call, so the function splits at that line (rather than go back to
+    a specialized plan)."""
+
+
 class _NotAPythonValue:
     """A trace-time stand-in has no Python truth value, equality or text: object defaults
     (always true, identity, `<... object>`) would silently decide what the list's contents
     decide in Python, so every such use fails the trace (the call then runs eagerly)."""
 
+    _error = ConversionError
+
     def _refuse(self, what: str):
-        raise ConversionError(f"{what} of a {self._what} is not converted")
+        raise self._error(f"{what} of a {self._what} is not converted")
 
     def __bool__(self):
         self._refuse("the truth value")
@@ -42,27 +51,35 @@ class DynamicList(_NotAPythonValue):
 
     _what = "list whose length varies from call to call"
 
-    def __init__(self, stacked):
+    def __init__(self, stacked, kind: type | None = None):
         self.stacked = stacked
+        self.kind = kind  # int/float/bool (or a numpy scalar type): a list of numbers
 
     def length(self):
         lengths = [tf.shape(s)[0] for s in tf.nest.flatten(self.stacked)]
         return lengths[0] if len(lengths) == 1 else tf.reduce_min(tf.stack(lengths))
 
+    def _wrap(self, item):
+        if self.kind is None:
+            return item
+        if self.kind not in (int, float, bool):
+            raise self._error("reading an item of a list of numpy scalars grown in a loop")
+        return SymbolicScalar(item, self.kind)
+
     def item(self, index):
-        return tf.nest.map_structure(lambda s: tf.gather(s, index), self.stacked)
+        return self._wrap(tf.nest.map_structure(lambda s: tf.gather(s, index), self.stacked))
 
     def __getitem__(self, key):
         if isinstance(key, slice):
-            return DynamicList(tf.nest.map_structure(lambda s: s[key], self.stacked))
-        return tf.nest.map_structure(lambda s: s[key], self.stacked)
+            return type(self)(tf.nest.map_structure(lambda s: s[key], self.stacked), self.kind)
+        return self._wrap(tf.nest.map_structure(lambda s: s[key], self.stacked))
 
     def __len__(self):
-        raise ConversionError("len() of a list whose length varies from call to call is a "
+        raise self._error("len() of a list whose length varies from call to call is a "
                               "tensor here; it cannot be used as a Python int")
 
     def __iter__(self):
-        raise ConversionError("a list whose length varies from call to call can only be "
+        raise self._error("a list whose length varies from call to call can only be "
                               "iterated by a plain `for` loop without break/return")
 
     def __repr__(self):
@@ -81,7 +98,13 @@ class Accumulator(_NotAPythonValue):
         self.appends = 0
 
     def append(self, value):
-        self.array = self.array.write(self.index + self.appends, value)
+        if isinstance(value, SymbolicScalar):
+            value = value.tensor
+        try:
+            self.array = self.array.write(self.index + self.appends, value)
+        except (ValueError, TypeError) as error:  # another dtype or shape than the first
+            raise ConversionError(f"an item of another dtype or shape appended to a list "
+                                  f"grown inside a generalized loop: {error}") from error
         self.appends += 1
 
     def __iadd__(self, values):

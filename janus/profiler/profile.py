@@ -38,6 +38,7 @@ class SiteProfile:
     callees: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     sequence: list = dataclasses.field(default_factory=list)  # outcomes in the last call
     sequences: set = dataclasses.field(default_factory=set)   # distinct per-call outcome sequences
+    loop_exit: bool = False  # the `if t: break` that is a loop's only way out (exits.py)
 
     @property
     def stable_outcome(self):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import threading
 import types
 
+import gast
+import numpy as np
 import tensorflow as tf
 
 from janus.config import config
@@ -17,8 +19,33 @@ from janus.graphgen import refusals
 from janus.profiler.profile import Profile
 from janus.recursion.cases import CaseRecorder
 from janus.tensors import is_tensor
-from janus.transform import convert
+from janus import source as source_mod
+from janus.transform import breaks, convert
 from janus.transform.runtime import Runtime, user_function
+
+
+def _kept_read(converted, site: int, fn, args: tuple) -> bool:
+    """Whether `fn(*args)` is the `.numpy()` (or `int()`, `float()`, `bool()`) of a scalar
+    tensor at a line where a graph keeps the value as a tensor
+    (transform/breaks.in_graph_reads): no refusal."""
+    if fn in (int, float, bool):
+        tensor = args[0] if len(args) == 1 else None
+    elif getattr(fn, "__name__", "") == "numpy" and not args:
+        tensor = getattr(fn, "__self__", None)
+    else:
+        return False
+    if not is_tensor(tensor) or tensor.shape.rank != 0:
+        return False
+    lines = getattr(converted, "kept_read_lines", None)
+    if lines is None:
+        try:
+            node, _ = source_mod.parse_function(converted.original)
+        except ConversionError:
+            node = None
+        kept = breaks.in_graph_reads(node, converted.original.__globals__) if node else set()
+        lines = converted.kept_read_lines = frozenset(
+            n.lineno for n in gast.walk(node) if id(n) in kept) if node else frozenset()
+    return converted.sites[site].lineno in lines
 
 
 class ProfileRuntime(Runtime):
@@ -46,7 +73,7 @@ class ProfileRuntime(Runtime):
         if not self._profiling():
             return super().test(site, value)
         record = self._site(site)
-        if is_tensor(value):
+        if is_tensor(value) or type(value) is np.bool_:  # (np.bool_: `t.numpy() == 2`)
             record.tensor_tests += 1
         outcome = bool(value)
         record.outcomes[outcome] += 1
@@ -59,6 +86,20 @@ class ProfileRuntime(Runtime):
 
     def loop_test(self, site, value):
         return self.test(site, value)
+
+    def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
+                 live=()):
+        if exit_site is not None and self._profiling():
+            ProfileRuntime._current.profile.site(self.key, exit_site).loop_exit = True
+        return super().for_stmt(site, iterable, body, get_state, set_state, names,
+                                exit_site, live)
+
+    def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
+                   live=()):
+        if exit_site is not None and self._profiling():
+            ProfileRuntime._current.profile.site(self.key, exit_site).loop_exit = True
+        return super().while_stmt(site, test, body, get_state, set_state, names,
+                                  exit_site, live)
 
     def iterate(self, site, iterable):
         if not self._profiling():
@@ -110,6 +151,8 @@ class ProfileRuntime(Runtime):
         if strategy is not None:
             current.profile.collective_strategy = strategy
         refused = refusals.call_reason(fn, args) if target is None else ""
+        if refused and _kept_read(self.function, site, fn, args):
+            refused = ""
         if refused:
             where = self.function.sites[site]
             current.profile.record_refusal((self.key, site), refused,

@@ -6,6 +6,9 @@ breaks are split at once instead of found by failing traces:
     static_breaks(fn, env)    lines that are breaks whatever the values: `.numpy()`,
                               host randomness/clocks, numpy calls, numpy methods on a
                               local that only ever holds numpy values
+    in_graph_reads(fn, env)   the `.numpy()` reads that are no break: a scalar's value
+                              only compared, converted or handed to TF stays in the
+                              graph (janus/graphgen/host_scalars.py)
     static_openings(fn)       compound statements better left Python with their bodies
                               split: a loop that updates variables from a gradient tape
                               each iteration, an `if` that leaves a loop
@@ -50,6 +53,7 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
     local = scope.local_names(fn)
     params = params or {}
     arrays = numpy_locals(fn, env)
+    kept = in_graph_reads(fn, env)
     skipped = _conditional(fn) if surely_run else set()
     for node in gast.walk(fn):
         if id(node) in skipped:
@@ -67,7 +71,8 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
             continue
         func = node.func
         if isinstance(func, gast.Attribute) and func.attr == "numpy" and not node.args:
-            found.setdefault(node.lineno, "calls .numpy() on a tensor")
+            if id(node) not in kept:
+                found.setdefault(node.lineno, "calls .numpy() on a tensor")
             continue
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
                 func.value.id in arrays:
@@ -103,6 +108,77 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
                 not _constant_arguments(node, env):
             found.setdefault(node.lineno, f"calls {name} (numpy work stays on the host)")
     return found
+
+
+_NUMBER_CONVERSIONS = ("int", "float", "bool")
+
+
+def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
+    """Ids of the `.numpy()` calls (and `int()`/`float()`/`bool()` conversions) of `fn`
+    whose value a graph can hold: `name = <expr>.numpy()` (or `name = int(<expr>)`...)
+    where every read of `name` (in `fn`'s own scope) compares it with
+    names or constants, converts it with `int()`/`float()`/`bool()`, tests it (`if
+    name:`), appends it to a list, returns or stores it, or is an item of a list or
+    tuple handed to a call (`tf.expand_dims([name], 0)`) or returned. At run time the scalar read this way stays a tensor (graphgen/host_scalars.py);
+    anything else it meets there fails the trace at that line."""
+    parents = {id(child): node for node in gast.walk(fn) for child in gast.iter_child_nodes(node)}
+    own = list(scope.walk_own_scope(fn.body))
+    local = scope.local_names(fn)
+    conversions = {c for c in _NUMBER_CONVERSIONS if c not in local and c not in env}
+    loads: dict[str, list] = {}
+    for node in own:
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            loads.setdefault(node.id, []).append(node)
+    everywhere: dict[str, int] = {}
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Load, gast.Del)):
+            everywhere[node.id] = everywhere.get(node.id, 0) + 1
+    kept = set()
+    for node in own:
+        if not (isinstance(node, gast.Assign) and len(node.targets) == 1 and
+                isinstance(node.targets[0], gast.Name) and
+                (_is_numpy_read(node.value) or _is_conversion(node.value, conversions))):
+            continue
+        name = node.targets[0].id
+        uses = loads.get(name, [])
+        if len(uses) == everywhere.get(name, 0) and \
+                all(_kept_use(use, parents, conversions) for use in uses):
+            kept.add(id(node.value))
+    return kept
+
+
+def _is_numpy_read(node) -> bool:
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+        node.func.attr == "numpy" and not node.args and not node.keywords
+
+
+def _is_conversion(node, conversions: set[str]) -> bool:
+    """`int(<expr>)` / `float(<expr>)` / `bool(<expr>)` of something not a constant."""
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+        node.func.id in conversions and len(node.args) == 1 and not node.keywords and \
+        not isinstance(node.args[0], (gast.Constant, gast.Starred))
+
+
+def _kept_use(use: gast.Name, parents: dict, conversions: set[str]) -> bool:
+    parent = parents.get(id(use))
+    if isinstance(parent, gast.Compare):
+        return all(o is use or isinstance(o, (gast.Constant, gast.Attribute)) or
+                   isinstance(o, gast.Name) and o.id != use.id
+                   for o in [parent.left] + parent.comparators)
+    if isinstance(parent, gast.Call):
+        return parent.args == [use] and not parent.keywords and (
+            isinstance(parent.func, gast.Name) and parent.func.id in conversions or
+            isinstance(parent.func, gast.Attribute) and parent.func.attr == "append")
+    if isinstance(parent, (gast.If, gast.While, gast.IfExp)):
+        return parent.test is use
+    if isinstance(parent, (gast.Return, gast.Assign)):  # returned, stored, renamed
+        return parent.value is use
+    if isinstance(parent, (gast.List, gast.Tuple)):
+        holder = parents.get(id(parent))
+        return (isinstance(holder, gast.Call) and parent is not holder.func or
+                isinstance(holder, gast.Return)) and \
+            all(isinstance(e, (gast.Name, gast.Constant)) for e in parent.elts)
+    return False
 
 
 def _conditional(fn: gast.FunctionDef) -> set[int]:

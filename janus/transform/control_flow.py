@@ -4,7 +4,19 @@
     for x in it: A       ->  def body(item): x = item; A ... ; janus__.for_stmt(site, it, body, get, set, names)
     while t: A           ->  while janus__.loop_test(site, t): A
 
-A block that returns, breaks out, or declares scope keeps its Python form with a
+    for x in it:                 def body(item):
+        A                            x = item; A
+        if t:                ->      if janus__.test(exit, t):
+            break                        return True      # the loop ends
+        B                            B
+                                 janus__.for_stmt(site, it, body, get, set, names, exit, live)
+    while t: ... if u: break ...  ->  the same, with janus__.while_stmt(site, test, body, ...)
+
+A `for` or `while` loop whose only way out is one `if <test>: break` among its body's
+statements (no `else:`) takes the functional form too, its body returning True where it breaks: a
+generalized graph runs it as a `tf.while_loop` that stops on the test (`live`: the
+names read outside the loop, or anywhere when the loop is inside another loop).
+Any other block that returns, breaks out, or declares scope keeps its Python form with a
 hooked test or iterable (`if janus__.test(site, t)`, `for x in janus__.iterate(site, it)`):
 such code can only be specialized (one branch, unrolled loop), never generalized
 to `tf.cond`/`tf.while_loop`. The functional form lets the runtime choose: run
@@ -52,12 +64,42 @@ def visit_def_header(transformer: gast.NodeTransformer, node):
     return node
 
 
+def _loop_exit(node) -> gast.If | None:
+    """The `if janus__.test(site, t): break` statement of a `for` loop's body when it is
+    the loop's only way out (a top-level statement of the body; the loop has no `else:`)."""
+    if node.orelse:
+        return None
+    exits = [s for s in node.body if isinstance(s, gast.If) and not s.orelse and
+             len(s.body) == 1 and isinstance(s.body[0], gast.Break) and _hooked_test(s.test)]
+    if len(exits) != 1 or scope.escapes([s for s in node.body if s is not exits[0]]):
+        return None
+    return exits[0]
+
+
+def _hooked_test(node) -> bool:
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+        node.func.attr == "test" and isinstance(node.func.value, gast.Name) and \
+        node.func.value.id == RUNTIME and isinstance(node.args[0], gast.Constant)
+
+
+def _loads(node) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for child in gast.walk(node):
+        if isinstance(child, gast.Name) and isinstance(child.ctx, (gast.Load, gast.Del)):
+            counts[child.id] = counts.get(child.id, 0) + 1
+        elif isinstance(child, gast.AugAssign) and isinstance(child.target, gast.Name):
+            counts[child.target.id] = counts.get(child.target.id, 0) + 1
+    return counts
+
+
 class ControlFlowTransformer(gast.NodeTransformer):
     def __init__(self, sites: SiteTable, local_names: set[str] = frozenset()):
         self.sites = sites
         self.local_names = local_names
         self.counter = 0
         self.nested = False  # inside the function being converted (not the function itself)
+        self.loops = 0  # loops around the node being visited
+        self.function_loads: dict[str, int] = {}
 
     def _fresh(self, stem: str) -> str:
         self.counter += 1
@@ -71,6 +113,7 @@ class ControlFlowTransformer(gast.NodeTransformer):
             defined = templates.statements(f"{RUNTIME}.defined(NAME)", NAME=node.name)
             return [visit_def_header(self, node)] + templates.copy_location(defined, node)
         self.nested = True
+        self.function_loads = _loads(node)
         self.generic_visit(node)
         return node
 
@@ -130,15 +173,31 @@ class ControlFlowTransformer(gast.NodeTransformer):
                 SITE=templates.constant(site), TEST=node.test, BOTH=both)
         return templates.copy_location(new, node)
 
+    def _visit_loop_body(self, node) -> None:
+        self.loops += 1
+        try:
+            self.generic_visit(node)
+        finally:
+            self.loops -= 1
+
+    def _live_after(self, loop_loads: dict[str, int]) -> list[str]:
+        """Names the code after a loop may read: loaded outside it (any loaded inside it
+        too when another loop repeats it)."""
+        return sorted(n for n, count in self.function_loads.items()
+                      if count > loop_loads.get(n, 0) or self.loops and n in loop_loads)
+
     def visit_For(self, node):
-        self.generic_visit(node)
-        if scope.escapes(node.body):
+        loop_loads = _loads(node)
+        self._visit_loop_body(node)
+        exit_if = _loop_exit(node)
+        if scope.escapes(node.body) and exit_if is None:
             site = self.sites.new("for", node.iter)
             node.iter = templates.copy_location(templates.expression(
                 f"{RUNTIME}.iterate(SITE, ITER)", SITE=templates.constant(site),
                 ITER=node.iter), node.iter)
             return node
         site = self.sites.new("for", node.iter)
+        exit_args, extra = self._exit_arguments(exit_if, loop_loads)
         names = _user_names(scope.bound_names(
             [gast.Assign(targets=[node.target], value=None)] + node.body))
         names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]
@@ -148,14 +207,28 @@ class ControlFlowTransformer(gast.NodeTransformer):
         body = self._closure(b, ["janus__item"], names, unpack + node.body)
         names_tuple = gast.Tuple(elts=[templates.constant(n) for n in names], ctx=gast.Load())
         new = predeclare + body + state_fns + templates.statements(
-            f"{RUNTIME}.for_stmt(SITE, ITER, {b}, {g}, {s}, NAMES)",
-            SITE=templates.constant(site), ITER=node.iter, NAMES=names_tuple) + node.orelse
+            f"{RUNTIME}.for_stmt(SITE, ITER, {b}, {g}, {s}, NAMES{exit_args})",
+            SITE=templates.constant(site), ITER=node.iter, NAMES=names_tuple, **extra) + \
+            node.orelse
         return templates.copy_location(new, node)
 
+    def _exit_arguments(self, exit_if, loop_loads) -> tuple[str, dict]:
+        """The `exit, live` arguments of a loop's hook (its `if t: break` becomes `return
+        True`), or nothing for a loop without one."""
+        if exit_if is None:
+            return "", {}
+        exit_if.body = [gast.Return(value=gast.Constant(value=True, kind=None))]
+        live = gast.Tuple(elts=[templates.constant(n) for n in
+                                _user_names(self._live_after(loop_loads))], ctx=gast.Load())
+        return ", EXIT, LIVE", dict(EXIT=exit_if.test.args[0], LIVE=live)
+
     def visit_While(self, node):
-        self.generic_visit(node)
-        if not scope.escapes(node.body) and not node.orelse:
+        loop_loads = _loads(node)
+        self._visit_loop_body(node)
+        exit_if = _loop_exit(node)
+        if (not scope.escapes(node.body) or exit_if is not None) and not node.orelse:
             site = self.sites.new("while", node.test)
+            exit_args, extra = self._exit_arguments(exit_if, loop_loads)
             names = _user_names(scope.bound_names(node.body))
             names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]
             c, b, g, s = (self._fresh(k) for k in ("test", "body", "get", "set"))
@@ -163,8 +236,9 @@ class ControlFlowTransformer(gast.NodeTransformer):
             test_fn = templates.statements(f"def {c}():\n    return TEST", TEST=node.test)
             names_tuple = gast.Tuple(elts=[templates.constant(n) for n in names], ctx=gast.Load())
             new = predeclare + test_fn + self._closure(b, [], names, node.body) + state_fns + \
-                templates.statements(f"{RUNTIME}.while_stmt(SITE, {c}, {b}, {g}, {s}, NAMES)",
-                                     SITE=templates.constant(site), NAMES=names_tuple)
+                templates.statements(
+                    f"{RUNTIME}.while_stmt(SITE, {c}, {b}, {g}, {s}, NAMES{exit_args})",
+                    SITE=templates.constant(site), NAMES=names_tuple, **extra)
             return templates.copy_location(new, node)
         site = self.sites.new("while", node.test)
         node.test = templates.copy_location(templates.expression(

@@ -105,13 +105,19 @@ class Runtime:
         else:
             if_false()
 
-    def while_stmt(self, site, test, body, get_state, set_state, names):
+    def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
+                   live=()):
+        """A `while` loop; with `exit_site`, its body returns True where it breaks out."""
         while self.loop_test(site, test()):
-            body()
+            if body():
+                break
 
-    def for_stmt(self, site, iterable, body, get_state, set_state, names):
+    def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
+                 live=()):
+        """A `for` loop; with `exit_site`, its body returns True where it breaks out."""
         for item in self.iterate(site, iterable):
-            body(item)
+            if body(item):
+                break
 
 
 def user_function(fn):

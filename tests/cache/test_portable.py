@@ -82,3 +82,16 @@ def test_a_loaded_graph_is_called_without_formatting_its_inputs(monkeypatch):
     monkeypatch.undo()
     np.testing.assert_allclose(result.numpy(), apply(layer, x).numpy(), rtol=1e-6)
     assert formatted == [], formatted[0]
+
+
+def test_a_numpy_scalar_result_is_not_recorded_as_a_python_number():
+    # (fuzz v19 warm mode, seed 542034: `s.last_c = np.float64(n) * 0.25` came back a float)
+    import numpy as np
+    from janus.cache import portable
+    assert portable._skeleton(("const", 0.5)) == ["const", 0.5]
+    for value in (np.float64(0.5), np.int64(3), np.bool_(True)):
+        try:
+            portable._skeleton(("const", value))
+        except portable.NotPortable:
+            continue
+        raise AssertionError(f"{type(value).__name__} recorded as a Python number")

@@ -71,7 +71,9 @@ def effects_then_loop_guard(box, x):
     total = tf.zeros([])
     for value in tf.unstack(x):
         total = total + value
-        if total > 3.0:  # tensor-valued break: profiled never taken
+        if total > 3.0:  # tensor-valued break: profiled never taken (with a second way
+            break        # out the loop is unrolled and guarded, not one tf.while_loop)
+        if total < -100.0:
             break
     box.v.assign_add(x * 0.0 + total)
     return total

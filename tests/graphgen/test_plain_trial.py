@@ -192,3 +192,16 @@ def test_big_graphs_segments_and_the_switch_are_never_tried():
     segment = _jit()
     segment.segment_of = object()  # fallback/segmented.py decides a segment's graph
     assert not plain_trial.eligible(segment, _spec(), 1e-4)
+
+
+def test_a_clear_win_of_the_candidate_ends_the_rounds_early():
+    rounds = trial.Rounds("graph", "plain")
+    calls = 0
+    while not rounds.done:
+        rounds.record(rounds.turn, 0.012 if rounds.turn == "graph" else 0.170)
+        calls += 1
+    assert calls == 2 + 2 * trial.EARLY_ROUNDS and rounds.gain() > trial.CLEAR_WIN
+    close = trial.Rounds("graph", "plain")  # 2x faster: not clear enough, all rounds
+    while not close.done:
+        close.record(close.turn, 0.05 if close.turn == "graph" else 0.1)
+    assert len(close.times["graph"]) == trial.ROUNDS

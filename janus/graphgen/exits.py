@@ -1,0 +1,290 @@
+"""A loop that breaks on a tensor as one `tf.while_loop` that stops on the test
+(a `for` over a range, a list or a tensor; a `while` on its own test as well).
+
+    for t in range(n):                 i, stop = 1, <exit test of iteration 0>
+        h = step(h)                    while i < n and not stop:
+        if <tensor test>:      ->          h_at_exit = step(h)          (the body up to
+            break                          stop = <tensor test>          the test)
+        out.append(h)                      out[count] = h               (the rest of the
+                                           count += 0 if stop else 1     body, speculated)
+                                           h = h_at_exit if stop else h_after
+                                       out = stacked[:count]
+
+The rest of the body after the test runs in every iteration (traced once): where the
+test says stop, what it computed is discarded (each tensor the loop carries takes its
+value at the test, an appended item is not counted). It must not touch the heap,
+print or update variables (a generalized block never does); the loop's first
+iteration is peeled so the carried tensors have their types. A name the rest of the
+body rebinds to a value of another type, that code after the loop reads, fails the
+trace (janus keeps the loop unrolled). Used once the exit test's in-graph guard has
+failed (`plan.general_branches`), and for loops over lists of varying length.
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen.general import _contents, _refuse_in_place, all_symbolic
+from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
+                                   SymbolicScalar)
+from janus.tensors import is_tensor
+from janus.transform.runtime import UNDEFINED
+
+_WHAT = "a loop with a `break` on a tensor"
+_SCALARS = (SymbolicScalar, HostScalar)  # stand-ins for Python/numpy numbers: a tensor each
+
+
+class Exit:
+    """The exit test of one iteration of the loop being built: its condition and the
+    loop's state when it ran (how many items each list had then)."""
+
+    def __init__(self, get_state):
+        self.get_state = get_state
+        self.condition = None
+        self.state: tuple = ()
+        self.lengths: list = []
+
+    def record(self, value) -> None:
+        if self.condition is not None:
+            raise ConversionError("the exit test of a loop ran twice in one iteration")
+        if isinstance(value, _SCALARS):
+            value = value.tensor
+        if is_symbolic(value):
+            predicate = tf.cast(value, tf.bool)
+            if predicate.shape.rank not in (0, None):
+                raise ValueError("The truth value of a tensor with more than one element is "
+                                 "ambiguous")
+        else:
+            predicate = tf.constant(bool(value))
+        self.condition = predicate
+        self.state = self.get_state()
+        self.lengths = [len(v) if type(v) is list else v.appends
+                        if isinstance(v, Accumulator) else None for v in self.state]
+
+
+class LoopResult(DynamicList):
+    """A list the loop grew: its length is known only when the graph runs."""
+
+    _error = GraphValueInPython
+
+
+class LoopItems:
+    """What a generalized `for` iterates: its length and its i-th item (i a tensor); for
+    a `while`, its test instead (`test()`: the condition, read from the loop's state)."""
+
+    def __init__(self, length, item, test=None):
+        self.length, self.item, self.test = length, item, test
+
+
+def _predicate(value):
+    if isinstance(value, _SCALARS):
+        value = value.tensor
+    return tf.cast(value, tf.bool) if is_symbolic(value) else value
+
+
+def loop_items(iterable) -> LoopItems:
+    """The items of `range(...)` (Python ints: each item a fed int), of a list whose length
+    varies, of a tensor, or of a Python list/tuple of same-shaped tensors."""
+    if type(iterable) is range:
+        start, step = iterable.start, iterable.step
+        return LoopItems(len(iterable), lambda i: SymbolicScalar(
+            tf.cast(start + tf.cast(i, tf.int64) * step, tf.int64), int))
+    if isinstance(iterable, DynamicList):
+        return LoopItems(iterable.length(), iterable.item)
+    if is_symbolic(iterable) and iterable.shape.rank:
+        return loop_items(DynamicList(iterable))
+    if type(iterable) in (list, tuple) and iterable and all(
+            is_tensor(v) and not isinstance(v, tf.Variable) for v in iterable):
+        try:
+            return loop_items(DynamicList(tf.stack(list(iterable))))
+        except (TypeError, ValueError) as error:
+            raise ConversionError(f"{_WHAT} over a list of tensors of different shapes or "
+                                  "dtypes is not generalized") from error
+    raise ConversionError(f"{_WHAT} over a {type(iterable).__name__} is not generalized")
+
+
+def _to_loop(value):
+    """A carried value as while_loop state (a stand-in for a number: its tensor)."""
+    if isinstance(value, _SCALARS):
+        return value.tensor
+    return tf.nest.map_structure(tf.convert_to_tensor, value)
+
+
+def _from_loop(template, value):
+    if isinstance(template, SymbolicScalar):
+        return SymbolicScalar(value, template.kind)
+    if isinstance(template, HostScalar):
+        return HostScalar(value)
+    return value
+
+
+def _carried(value) -> bool:
+    return isinstance(value, _SCALARS) or all_symbolic(value)
+
+
+def _same_type(a, b) -> bool:
+    if isinstance(a, _SCALARS) or isinstance(b, _SCALARS):
+        return type(a) is type(b) and a.kind is b.kind and a.tensor.dtype == b.tensor.dtype
+    if not (_carried(a) and _carried(b)):
+        return False
+    try:
+        tf.nest.assert_same_structure(a, b)
+    except (TypeError, ValueError):
+        return False
+    return all(x.dtype == y.dtype and x.shape == y.shape
+               for x, y in zip(tf.nest.flatten(a), tf.nest.flatten(b)))
+
+
+def _select(stop, at_exit, after, name: str, live):
+    """The value a carried name has after an iteration: at the exit test if it stopped."""
+    if _same_type(at_exit, after):
+        chosen = tf.nest.map_structure(lambda x, y: tf.where(stop, x, y),
+                                       _to_loop(at_exit), _to_loop(after))
+        return _from_loop(after, chosen)
+    if name in live:
+        raise ConversionError(f"`{name}` changes type after the exit test of {_WHAT}, and is "
+                              "read after the loop")
+    return after  # read by nothing after the loop: any value will do
+
+
+def _element(value):
+    """(tensor, kind) of an item appended to a list the loop grows."""
+    if isinstance(value, _SCALARS):
+        return value.tensor, value.kind
+    if type(value) in (int, float, bool):
+        return tf.constant(value, tf.float64 if type(value) is float else
+                           tf.bool if type(value) is bool else tf.int64), type(value)
+    if is_tensor(value) and not isinstance(value, tf.Variable):
+        return value, None
+    raise ConversionError(f"{_WHAT} appends a {type(value).__name__} to a list")
+
+
+class ExitLoops:
+    """Mixed into the graph runtime (next to GeneralControlFlow)."""
+
+    def _exit_iteration(self, key, get_state, run) -> Exit:
+        exits = self.tracer.loop_exits
+        if key in exits:
+            raise ConversionError(f"{_WHAT} runs inside itself (recursion)")
+        record = exits[key] = Exit(get_state)
+        try:
+            run()
+        finally:
+            del exits[key]
+        if record.condition is None:
+            raise ConversionError(f"the exit test of {_WHAT} did not run")
+        return record
+
+    def _while_exit(self, site, key, items: LoopItems, body, get_state, set_state, names,
+                    live):
+        tracer = self.tracer
+        if items.test is not None:
+            first_test = _predicate(items.test())
+            if not is_symbolic(first_test):
+                tracer.read(first_test)
+                if not first_test:
+                    return
+            else:  # (the first iteration is peeled: the loop must run once; else plainly)
+                tracer.assume(self._site(site), self.key, first_test)
+        elif isinstance(items.length, int):
+            if items.length == 0:
+                return
+        else:
+            tracer.assume(self._site(site), self.key, items.length > 0)
+
+        def step(i):
+            return body() if items.test is not None else body(items.item(i))
+
+        initial = get_state()
+        bases = [len(v) if type(v) is list else None for v in initial]
+        mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+        contents = _contents(initial)
+        first = self._exit_iteration(key, get_state, lambda: step(0))
+        self._unchanged_heap(mark, writes, _WHAT)
+        after = list(get_state())
+        carried, grown = [], []
+        for i, (before, value) in enumerate(zip(initial, after)):
+            if _carried(value):
+                carried.append(i)
+            elif type(value) is list and value is before and bases[i] is not None and \
+                    len(value) == bases[i] + 1 and id(value) not in tracer.copy_sources:
+                grown.append(i)
+            elif value is before or value is UNDEFINED or \
+                    isinstance(value, (int, float, bool, str)) and value == before:
+                continue
+            else:
+                raise ConversionError(f"loop variable `{names[i]}` changes a Python value in "
+                                      f"{_WHAT}")
+        _refuse_in_place(contents, initial, _WHAT, skip=set(grown))
+        kinds, arrays, counts = [], [], []
+        for i in grown:
+            elements = [_element(v) for v in after[i]]
+            kind, last = elements[-1][1], elements[-1][0]
+            if any(k is not kind or t.dtype != last.dtype or t.shape != last.shape
+                   for t, k in elements) or first.lengths[i] - bases[i] not in (0, 1):
+                raise ConversionError(f"list `{names[i]}` in {_WHAT} holds items of "
+                                      "different kinds or shapes")
+            array = tf.TensorArray(elements[-1][0].dtype, size=0, dynamic_size=True,
+                                   element_shape=elements[-1][0].shape)
+            for j, (tensor, _) in enumerate(elements):
+                array = array.write(j, tensor)
+            kinds.append(kind)
+            arrays.append(array)
+            counts.append(tf.where(first.condition, first.lengths[i] - bases[i], 1))
+        values = [_to_loop(_select(first.condition, first.state[k], after[k], names[k], live))
+                  for k in carried]
+        templates = [after[k] for k in carried]
+
+        def restore(values_, counts_, arrays_) -> list:
+            state = list(after)
+            for k, template, value in zip(carried, templates, values_):
+                state[k] = _from_loop(template, value)
+            accumulators = [Accumulator(a, bases[k] + c) for k, a, c in zip(grown, arrays_, counts_)]
+            for k, accumulator in zip(grown, accumulators):
+                state[k] = accumulator
+            set_state(tuple(state))
+            return accumulators
+
+        def condition(i, stop, values_, counts_, arrays_):
+            if items.test is None:
+                going = i < items.length
+            else:
+                restore(values_, counts_, arrays_)
+                mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+                local = tracer.local_writes
+                going = _predicate(items.test())  # (traced once: no effects in it)
+                self._unchanged_heap(mark, writes, f"the test of {_WHAT}", local)
+                going = going if is_symbolic(going) else tf.constant(bool(going))
+            return tf.logical_and(going, tf.logical_not(stop))
+
+        def loop_body(i, stop, values_, counts_, arrays_):
+            accumulators = restore(values_, counts_, arrays_)
+            mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
+            record = self._exit_iteration(key, get_state, lambda: step(i))
+            self._unchanged_heap(mark, writes, _WHAT, local)
+            new = get_state()
+            for k, accumulator in zip(grown, accumulators):
+                if new[k] is not accumulator or accumulator.appends != 1 or \
+                        record.lengths[k] not in (0, 1):
+                    raise ConversionError(f"list `{names[k]}` must grow by one item per "
+                                          f"iteration of {_WHAT}")
+            new_values = [_to_loop(_select(record.condition, record.state[k], new[k], names[k],
+                                           live)) for k in carried]
+            new_counts = [c + tf.where(record.condition, record.lengths[k], 1)
+                          for k, c in zip(grown, counts_)]
+            return (i + 1, record.condition, new_values, new_counts,
+                    [a.array for a in accumulators])
+
+        try:
+            _, _, values, counts, arrays = tf.while_loop(
+                condition, loop_body, (tf.constant(1), first.condition, values, counts, arrays))
+        except (ValueError, TypeError) as error:  # (shapes that change per iteration...)
+            raise ConversionError(f"{_WHAT} cannot be one tf.while_loop: {error}") from error
+        state = list(after)
+        for k, template, value in zip(carried, templates, values):
+            state[k] = _from_loop(template, value)
+        for k, kind, array, count in zip(grown, kinds, arrays, counts):
+            state[k] = LoopResult(array.stack()[:bases[k] + count], kind)
+        set_state(tuple(state))

@@ -1,0 +1,185 @@
+"""A tensor's value read on the host, kept in the graph: `t.numpy()` of a scalar.
+
+Plain Python gets a numpy scalar (`np.int64`, `np.float32`, `np.bool_`) from `.numpy()`
+of a 0-d tensor. Inside a trace it is a `HostScalar`: the tensor itself, standing for
+that numpy scalar, for as long as the code only does what gives exactly numpy's result:
+
+    token = tf.argmax(logits[0]).numpy()     token: HostScalar(int64 tensor)
+    if token == END:                         a tensor test (specialized, or the exit
+        break                                test of a tf.while_loop: graphgen/exits.py)
+    tokens.append(int(token))                int(): a fed Python int (SymbolicScalar)
+    x = tf.expand_dims([token], 0)           TF ops take it as numpy would hand it over
+
+  - comparisons with a Python int (integer and bool scalars), a Python float or int the
+    scalar's float type holds exactly (float scalars), or a scalar of the same dtype:
+    a HostScalar standing for a `np.bool_`;
+  - `int()` (integer and bool scalars), `float()`, `bool()`: a SymbolicScalar;
+  - TensorFlow ops and lists handed to them (packed to the scalar's dtype, with Python
+    ints only: what numpy makes of such a list);
+  - truth tests, formatting and printing (at write-back, of the numpy scalar itself);
+    returned or stored on the heap: the numpy scalar (`np.int64(3)`) after the run.
+
+Anything else (arithmetic, numpy functions and methods, indexing with it, hashing)
+raises ConversionError: the trace fails at that line, which becomes a graph break.
+"""
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen import active
+from janus.graphgen.host_arrays import as_numpy_converts
+from janus.graphgen.values import SymbolicScalar
+
+
+def readable(tensor) -> bool:
+    """Whether `tensor.numpy()` can stay in the graph: a numeric or bool scalar."""
+    dtype = tensor.dtype
+    return tensor.shape.rank == 0 and (dtype.is_integer or dtype.is_floating or
+                                       dtype == tf.bool) and not dtype.is_quantized
+
+
+class NumpyRead:
+    """`t.numpy` of a scalar graph tensor: called, the HostScalar standing for its value."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __call__(self):
+        return HostScalar(self.tensor)
+
+
+def _refuse(what: str):
+    raise ConversionError(f"uses the value of `.numpy()` as numpy inside a graph ({what})")
+
+
+class HostScalar:
+    """The numpy scalar `.numpy()` gives, as a 0-d tensor (see the module docstring)."""
+
+    __array_priority__ = 200  # numpy defers binary ops to us
+
+    def __init__(self, tensor: tf.Tensor):
+        object.__setattr__(self, "tensor", tensor)
+        object.__setattr__(self, "kind", tensor.dtype.as_numpy_dtype)
+
+    def _operand(self, other):
+        """The tensor `other` compares as, in numpy, with this scalar (or refuse)."""
+        dtype = self.tensor.dtype
+        if isinstance(other, HostScalar):
+            if other.tensor.dtype != dtype:
+                _refuse("comparing scalars of two dtypes")
+            return other.tensor
+        if _fits(other, dtype):
+            return tf.constant(other, dtype)
+        _refuse(f"comparing a {dtype.name} scalar with a {type(other).__name__}")
+
+    def _compare(self, op, other):
+        return HostScalar(op(self.tensor, self._operand(other)))
+
+    def __eq__(self, other): return self._compare(tf.equal, other)
+    def __ne__(self, other): return self._compare(tf.not_equal, other)
+    def __lt__(self, other): return self._compare(tf.less, other)
+    def __le__(self, other): return self._compare(tf.less_equal, other)
+    def __gt__(self, other): return self._compare(tf.greater, other)
+    def __ge__(self, other): return self._compare(tf.greater_equal, other)
+
+    def number(self, kind: type) -> SymbolicScalar:
+        """`int(s)` / `float(s)` / `bool(s)`: the Python number numpy gives."""
+        dtype = self.tensor.dtype
+        if kind is int and dtype.is_floating:
+            _refuse("int() of a float scalar")  # (NaN and inf raise in Python)
+        if kind is bool:
+            return SymbolicScalar(tf.not_equal(self.tensor, tf.zeros([], dtype)), bool)
+        return SymbolicScalar(tf.cast(self.tensor, tf.float64 if kind is float else tf.int64),
+                              kind)
+
+    def __bool__(self):
+        _refuse("its truth value outside an `if`/`while` test")
+
+    def __index__(self):
+        _refuse("an index or count")
+
+    def __int__(self):
+        _refuse("int() outside converted code")
+
+    __float__ = __complex__ = __int__
+
+    def __hash__(self):
+        _refuse("hashing it")
+
+    def __format__(self, spec):
+        return active.current().format_marker(self, "f", spec)
+
+    def __repr__(self):
+        return active.current().format_marker(self, "r", "")
+
+    def __str__(self):
+        return active.current().format_marker(self, "s", "")
+
+    def __array__(self, *args, **kwargs):
+        _refuse("handing it to numpy")
+
+    def __array_ufunc__(self, *args, **kwargs):
+        _refuse("a numpy function of it")
+
+    def __getattr__(self, name):  # (libraries probe attributes: AttributeError for them;
+        raise AttributeError(name)  # the user's reads refuse in TraceRuntime.ld_attr)
+
+    def __setattr__(self, name, value):
+        _refuse(f"setting its attribute `{name}`")
+
+    def _arith(self, *args):
+        _refuse("arithmetic")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _arith
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = _arith
+    __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = __abs__ = _arith
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _arith
+    __getitem__ = __iter__ = __len__ = __round__ = _arith
+
+
+def _fits(value, dtype: tf.DType) -> bool:
+    """Whether numpy compares/packs the Python number `value` with a `dtype` scalar as
+    that dtype's own value (it holds it exactly)."""
+    if dtype == tf.bool:
+        return type(value) is bool
+    if type(value) is int:
+        return dtype.min <= value <= dtype.max if dtype.is_integer else \
+            float(np.asarray(value, dtype.as_numpy_dtype)) == value
+    return type(value) is float and dtype.is_floating and \
+        float(np.asarray(value, dtype.as_numpy_dtype)) == value
+
+
+def pack(values: list) -> tf.DType | None:
+    """The dtype numpy gives a list of these scalars and Python ints (None: no scalar in
+    it); a mix with floats, tensors or two dtypes is refused."""
+    scalars = [v for v in values if isinstance(v, HostScalar)]
+    if not scalars:
+        return None
+    dtype = scalars[0].tensor.dtype
+    for v in values:
+        if not (isinstance(v, HostScalar) and v.tensor.dtype == dtype or
+                type(v) is int and dtype.is_integer and _fits(v, dtype)):
+            _refuse(f"a list of a {dtype.name} scalar and a {type(v).__name__} handed to "
+                    "TensorFlow")
+    return dtype
+
+
+def pack_list(value):
+    """A list/tuple (nested) holding HostScalars, as a TF op given the numpy scalars
+    sees it: each scalar its tensor (every item of the dtype numpy packs them to)."""
+    if type(value) not in (list, tuple):
+        return value
+    leaves = tf.nest.flatten(value)
+    if pack(leaves) is None:
+        return value
+    return tf.nest.map_structure(
+        lambda v: v.tensor if isinstance(v, HostScalar) else v, value)
+
+
+def _convert(value: HostScalar, dtype=None, name=None, as_ref=False):
+    return as_numpy_converts(value.tensor, dtype, _refuse)
+
+
+tf.register_tensor_conversion_function(HostScalar, _convert)

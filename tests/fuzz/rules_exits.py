@@ -1,0 +1,104 @@
+"""Generator rules (v18) for loops that break on a tensor and scalar reads kept in a graph:
+janus/graphgen/exits.py (a loop whose only way out is `if <test>: break` becomes one
+tf.while_loop) and janus/graphgen/host_scalars.py (`t.numpy()` of a scalar stays a
+tensor while it is only compared, converted with int()/float()/bool() or handed to TF).
+
+Registered in `rules.RULES` on import (the generator imports this module).
+"""
+from __future__ import annotations
+
+from tests.fuzz.rules import rule
+
+
+def _read(g, name: str) -> str:
+    """`name = <scalar tensor>.numpy()` (or `int(...)`, `float(...)` of one): an int
+    (argmax) or a float/int reduction."""
+    return g.choice([
+        f"{name} = tf.argmax(tf.reshape(tf.cast({g.tensor()}, tf.float32), [-1])).numpy()",
+        f"{name} = tf.reduce_sum({g.tensor()}).numpy()",
+        f"{name} = tf.reduce_max(tf.cast({g.tensor()}, tf.float32)).numpy()",
+        f"{name} = tf.size({g.tensor()}).numpy()",
+        f"{name} = int(tf.argmax(tf.reshape(tf.cast({g.tensor()}, tf.float32), [-1])))",
+        f"{name} = float(tf.reduce_mean(tf.cast({g.tensor()}, tf.float32)))",
+    ])
+
+
+def _read_test(g, name: str) -> str:
+    c = g.choice(["0", "1", "2", "0.5", "1.5", "-1.0", "0.1"])
+    return g.choice([f"{name} == {c}", f"{name} > {c}", f"{name} <= {c}", f"{name} != {c}",
+                     f"bool({name})", f"int({name}) > 1", f"float({name}) < {c}"])
+
+
+@rule(1.0, max_depth=1)
+def exit_loop(g):
+    """`for` over a range, xs or a local list (or a `while` on a tensor counter) whose only
+    way out is `if <test>: break`
+    (a tensor test, a scalar read, or a Python one), the rest of the body growing lists,
+    carrying tensors, maybe changing Python values, printing or writing the heap (what
+    keeps the loop unrolled), and code after the loop reading what it made."""
+    i, lst, h = g.fresh("ei"), g.fresh("grown"), g.fresh("h")
+    header = g.choice([f"for {i} in range({g.choice(['4', 'n % 5', 'n + 2', 'len(xs) + 1'])}):",
+                       f"for {i} in xs:", f"for {i} in [acc, acc * 2.0, acc - 1.0]:",
+                       f"while {i} < {g.choice(['3', '5', 'n + 1'])}:"])
+    lines = [f"{lst} = []", f"{h} = acc"]
+    if header.startswith("while"):  # (a tensor counter: bounded, and carried by the loop)
+        lines.append(f"{i} = tf.constant(0)")
+    lines.append(header)
+    if header.startswith("while"):
+        lines.append(f"    {i} = {i} + 1")
+    step = g.choice([f"    {h} = {h} * 0.7 + tf.cast(V0, {h}.dtype)",
+                     f"    {h} = tf.sin({h}) + 1.0",
+                     f"    {h} = {h} + tf.cast(tf.reduce_mean({h}), {h}.dtype) * 0.5"])
+    lines.append(step)
+    read = None
+    if g.chance(0.5):
+        read = g.fresh("r")
+        lines.append("    " + _read(g, read))
+    test = _read_test(g, read) if read is not None and g.chance(0.7) else \
+        g.choice([f"tf.reduce_sum({h}) > {g.choice(['1.0', '3.0', '10.0'])}",
+                  f"tf.reduce_max({h}) < 0.5", g.pcond()])
+    lines += [f"    if {test}:", "        break"]
+    tail = g.choice([
+        [f"    {lst}.append({h})"],
+        [f"    {lst}.append(int({read}))" if read else f"    {lst}.append({h} * 2.0)",
+         f"    {h} = {h} - 0.1"],
+        [f"    acc = acc + {h} * 0.1"],
+        ["    k = k + 1"],  # a Python value the rest changes: stays unrolled
+        [f"    print('kept', {i})"],
+        [f"    s.hist.append(len({lst}))"],
+        [f"    {lst}.append({h})", f"    x2 = tf.expand_dims([{read}], 0)" if read
+         else "    pass"],
+    ])
+    lines += tail
+    lines.append(g.choice([
+        f"acc = acc + {h} * 0.5",
+        f"s.hist.append(len({lst}))",
+        f"out.append(len({lst}))",
+        f"acc = acc + float(len({lst}))",
+        f"s.total = s.total + float(len({lst}))",
+        "pass",
+    ]))
+    return lines
+
+
+@rule(0.8)
+def host_scalar_read(g):
+    """A scalar's `.numpy()` used as numpy would (compared, converted, packed into a
+    list for TF) or as something a graph cannot hold (arithmetic, a list kept, printed,
+    a numpy call): janus keeps it in the graph only in the first case."""
+    r = g.fresh("r")
+    lines = [_read(g, r)]
+    use = g.choice([
+        [f"if {_read_test(g, r)}:", "    acc = acc * 2.0"],
+        [f"k = k + int({r})" if g.chance(0.3) else f"acc = acc + float({r}) * 0.01"],
+        [f"acc = acc + tf.cast(tf.reduce_sum(tf.constant([{r}])), acc.dtype)"],
+        [f"s.hist.append({r})"],
+        [f"out.append(int({r}) if {r} > 0 else -1)"],
+        [f"print('read', {r})"],
+        [f"acc = acc + float({r} + 1)"],
+        [f"s.total = s.total + float(np.abs({r}))"],
+        [f"s.last = {r}"],
+        [f"out.append({r})"],
+    ])
+    return lines + use
+
