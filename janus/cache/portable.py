@@ -17,7 +17,6 @@ import inspect
 import json
 import sys
 
-import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
@@ -231,8 +230,6 @@ def _export(spec) -> dict:
             expected = [[source.to_json(), cls] for source, cls in expected]
         if guard.source.is_process_local:
             raise NotPortable("a closure cell of another function")
-        if isinstance(expected, np.generic):  # (JSON would make it a Python number)
-            raise NotPortable(f"a numpy {type(expected).__name__} value guarded")
         guards.append([guard.kind, guard.source.to_json(), expected, guard.where])
     import keras
     for guard in spec.guards.guards:  # variables inside guarded Keras objects (optimizer state)
