@@ -49,16 +49,7 @@ class Exit:
     def record(self, value) -> None:
         if self.condition is not None:
             raise ConversionError("the exit test of a loop ran twice in one iteration")
-        if isinstance(value, _SCALARS):
-            value = value.tensor
-        if is_symbolic(value):
-            predicate = tf.cast(value, tf.bool)
-            if predicate.shape.rank not in (0, None):
-                raise ValueError("The truth value of a tensor with more than one element is "
-                                 "ambiguous")
-        else:
-            predicate = tf.constant(bool(value))
-        self.condition = predicate
+        self.condition = _condition(_predicate(value))
         self.state = self.get_state()
         self.lengths = [len(v) if type(v) is list else v.appends
                         if isinstance(v, Accumulator) else None for v in self.state]
@@ -79,9 +70,20 @@ class LoopItems:
 
 
 def _predicate(value):
+    """A test's value: a bool tensor if it is symbolic (or stands for one), else as it is."""
     if isinstance(value, _SCALARS):
         value = value.tensor
     return tf.cast(value, tf.bool) if is_symbolic(value) else value
+
+
+def _condition(predicate) -> tf.Tensor:
+    """`_predicate`'s result as a scalar bool tensor (a Python value: a constant)."""
+    if not is_symbolic(predicate):
+        return tf.constant(bool(predicate))
+    if predicate.shape.rank not in (0, None):
+        raise ValueError("The truth value of a tensor with more than one element is "
+                         "ambiguous")
+    return predicate
 
 
 def loop_items(iterable) -> LoopItems:
@@ -254,9 +256,8 @@ class ExitLoops:
                 restore(values_, counts_, arrays_)
                 mark, writes = tracer.ledger.mark(), tracer.shadow.writes
                 local = tracer.local_writes
-                going = _predicate(items.test())  # (traced once: no effects in it)
+                going = _condition(_predicate(items.test()))  # (traced once: no effects)
                 self._unchanged_heap(mark, writes, f"the test of {_WHAT}", local)
-                going = going if is_symbolic(going) else tf.constant(bool(going))
             return tf.logical_and(going, tf.logical_not(stop))
 
         def loop_body(i, stop, values_, counts_, arrays_):
