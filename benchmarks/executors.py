@@ -107,10 +107,13 @@ def _prepare_janus(step: Callable, state: Any, xla: Optional[bool] = None) -> Pr
 
     def settled():
         """No decision under way: the last call neither profiled nor traced (nor ran
-        split with no segment graph), and no XLA trial (it alternates real calls)."""
-        return not last["learning"] and not any(
+        split with no segment graph), and janus decides nothing more (`janus.deciding`:
+        trials of graph vs plain or XLA alternate real calls, a split function's segments
+        are measured...)."""
+        deciding = getattr(janus, "deciding", None)
+        return not last["learning"] and not (deciding(fn) if deciding else any(
             getattr(s, "trial", None) is not None or
-            getattr(s, "xla", "").startswith("compiling") for s in specializations())
+            getattr(s, "xla", "").startswith("compiling") for s in specializations()))
 
     def info():
         out = janus_stats(janus, fn)

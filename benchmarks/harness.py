@@ -1,13 +1,17 @@
 """Run one workload under several executors on identical batches and measure.
 
 For each executor: fresh state from ``make_state``, wrap the step, run ``warmup`` steps
-then up to ``steps`` measured steps (stopping early when the executor's wall-time budget
-is spent), time every call (the loss is pulled to the host, so the time covers the whole
-step), and compare each loss with the eager loss on the same batch. After the warm-up,
-janus first finishes its background XLA compilations, untimed (``settle_s``), and the
-calls of an XLA trial under way still count as warm-up (``warmup_steps``), for up to
-``decide_steps`` more batches; every executor runs the same batches (eager, the
-reference, runs them all; every executor measures ``steps`` of them).
+then up to ``steps`` measured steps (stopping early when the executor's budget of step
+time is spent), time every call (the loss is pulled to the host, so the time covers the
+whole step), and compare each loss with the eager loss on the same batch. After the
+warm-up, janus first finishes its background XLA compilations, untimed (``settle_s``),
+and while it still decides something (`janus.deciding`: a trial of its graph against
+plain Python or XLA, a segment on trial...) its calls count as warm-up
+(``warmup_steps``), for up to ``decide_steps`` more batches; every executor runs the
+same batches (eager, the reference, runs them all; every executor measures ``steps``
+of them). By default the executors' measured steps run in interleaved rounds (see
+`run_workload`): on a shared machine a load change between two executors' runs
+otherwise shows up as a speed difference.
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ class RunConfig:
     windows: int = 5       # throughput = median over this many windows of measured steps
     budget_s: float = 60.0  # wall time per executor; measured steps stop once it is spent
     decide_steps: int = 16  # extra warm-up batches for an executor still deciding (XLA trial)
+    interleaved: bool = True  # measured steps in rounds across executors (see run_workload)
 
 
 def median_throughput(step_times: Sequence[float], windows: int) -> Optional[float]:
@@ -64,92 +69,133 @@ def _snapshot(variables: list) -> list[np.ndarray]:
     return [np.array(v) for v in variables]
 
 
+class ExecutorRun:
+    """One executor's run on a workload: its state, and the time and loss of each step.
+
+    `open` prepares it, `step` runs the next batch; `warming` while it warms up (janus:
+    until it decides nothing more, `Prepared.settled`), `active` until it stopped (its
+    measured steps done, an error, its budget spent; eager, the reference, runs every
+    batch). `finish` sums it up."""
+
+    def __init__(self, workload: Workload, executor: str, batches: list, config: RunConfig,
+                 progress: Callable[[str], None] = print):
+        self.workload, self.executor, self.batches, self.config = workload, executor, batches, config
+        self.progress = progress
+        self.rec: dict[str, Any] = {
+            "executor": executor, "status": "ok", "error": None, "error_type": None,
+            "error_first_line": None, "error_step": None, "truncated": False}
+        self.tag = f"[{workload.name}] {executor}"
+        self.losses: list[float] = []
+        self.times: list[float] = []
+        self.snapshots: dict[int, list] = {}  # eager: the reference variables after late steps
+        self.warmup = config.warmup  # grows while the executor still decides
+        self.spent = 0.0  # seconds of its own steps after the first (its budget)
+        self.active = False
+        self.state = self.prepared = None
+
+    def open(self) -> bool:
+        """Make its state and wrap the step; False when it cannot run (recorded)."""
+        gc.collect()
+        try:
+            self.state = self.workload.make_state()
+            self.prepared = prepare(self.executor, self.workload, self.state)
+        except Unavailable as e:
+            self.rec.update(status="unavailable", error=str(e), error_first_line=first_line(str(e)))
+            self.progress(f"{self.tag}: unavailable ({first_line(str(e))})")
+            return False
+        except Exception as e:
+            _record_error(self.rec, e, step=None)
+            self.progress(f"{self.tag}: error while wrapping: {self.rec['error_first_line']}")
+            return False
+        self.active = True
+        return True
+
+    @property
+    def warming(self) -> bool:
+        return self.active and len(self.times) < self.warmup
+
+    def step(self) -> None:
+        """Run the next batch (the run must be active); timed, its loss kept."""
+        i, config, total = len(self.times), self.config, len(self.batches)
+        t0 = time.perf_counter()
+        try:
+            loss = to_float(self.prepared.call(*self.batches[i]))
+        except Exception as e:
+            _record_error(self.rec, e, step=i)
+            self.progress(f"{self.tag}: step {i} raised {self.rec['error_type']}: "
+                          f"{self.rec['error_first_line'][:120]}")
+            self.active = False
+            return
+        elapsed = time.perf_counter() - t0
+        self.losses.append(loss)
+        self.times.append(elapsed)
+        self.spent += elapsed if i else 0.0
+        if self.executor == "eager" and i + 1 >= config.warmup + config.steps:
+            self.snapshots[i + 1] = _snapshot(self.workload.variables(self.state))
+        if i + 1 == config.warmup:  # janus: wait for its background XLA compilations
+            t1 = time.perf_counter()
+            self.prepared.settle()
+            self.rec["settle_s"] = time.perf_counter() - t1
+        if i + 1 >= self.warmup and i + 1 + config.steps < total and not self.prepared.settled():
+            self.warmup = i + 2  # a decision under way (a trial's calls): still warming up
+        if elapsed > SLOW_STEP_S:
+            self.progress(f"{self.tag}: step {i + 1}/{total} took {elapsed:.1f}s")
+        if i + 1 >= total or self.executor != "eager" and i + 1 >= self.warmup + config.steps:
+            self.active = False  # (eager runs every batch: the reference for all)
+        elif i + 1 >= self.warmup + 1 and self.spent > config.budget_s:
+            self.rec["truncated"] = True
+            self.progress(f"{self.tag}: budget of {config.budget_s:.0f}s spent after "
+                          f"{i + 1}/{total} steps")
+            self.active = False
+
+    def finish(self, reference: Optional[dict] = None) -> tuple[dict, Any]:
+        """(result record, final variable values or None; for eager, the reference,
+        {steps run: variable values} from ``warmup + steps`` steps on)."""
+        rec, times, warmup, workload = self.rec, self.times, self.warmup, self.workload
+        if self.prepared is None:
+            return rec, None
+        try:
+            rec.update(self.prepared.info() or {})
+        except Exception as e:  # counters are a bonus; never fail the run for them
+            rec["info_error"] = f"{type(e).__name__}: {e}"
+        measured = times[warmup:warmup + self.config.steps] if len(times) > warmup else times[1:]
+        steps_per_s = median_throughput(measured, self.config.windows)
+        rec.update(
+            steps_run=len(times), measured_steps=len(measured),
+            first_call_s=times[0] if times else None,
+            max_warmup_call_s=max(times[:warmup]) if times[:warmup] else None,
+            warmup_steps=min(warmup, len(times)),
+            steps_per_s=steps_per_s,
+            items_per_s=steps_per_s * workload.items_per_step if steps_per_s else None,
+            mean_step_s=float(np.mean(measured)) if measured else None,
+            step_times_s=times, losses=self.losses,
+        )
+        if rec["status"] == "ok" and not all(math.isfinite(v) for v in self.losses):
+            rec["status"] = "error"
+            rec["error"] = rec["error_first_line"] = "non-finite loss"
+        _compare(rec, workload, reference)
+        final = _snapshot(workload.variables(self.state)) if rec["status"] == "ok" else None
+        expected = (reference or {}).get("variables", {}).get(rec["steps_run"])
+        if final is not None and expected is not None:
+            rec["max_abs_variable_diff"] = float(max(
+                (np.max(np.abs(a - b)) if a.size else 0.0) for a, b in zip(final, expected)))
+        thr = f"{steps_per_s:.2f} steps/s" if steps_per_s else "no throughput"
+        check = "" if rec.get("correct") is None or rec["status"] != "ok" else (
+            "  correct" if rec["correct"] else "  WRONG RESULTS")
+        self.progress(f"{self.tag}: {rec['status']}, {thr}, first call "
+                      f"{rec['first_call_s'] or 0:.2f}s{check}")
+        return rec, (self.snapshots if self.executor == "eager" else final)
+
+
 def run_executor(workload: Workload, executor: str, batches: list, config: RunConfig,
                  reference: Optional[dict] = None,
                  progress: Callable[[str], None] = print) -> tuple[dict, Optional[list]]:
-    """Run one executor; returns (result record, final variable values or None; for eager,
-    the reference, {steps run: variable values} from ``warmup + steps`` steps on)."""
-    rec: dict[str, Any] = {"executor": executor, "status": "ok", "error": None, "error_type": None,
-                           "error_first_line": None, "error_step": None, "truncated": False}
-    tag = f"[{workload.name}] {executor}"
-    gc.collect()
-    try:
-        state = workload.make_state()
-        prepared = prepare(executor, workload, state)
-    except Unavailable as e:
-        rec.update(status="unavailable", error=str(e), error_first_line=first_line(str(e)))
-        progress(f"{tag}: unavailable ({first_line(str(e))})")
-        return rec, None
-    except Exception as e:
-        _record_error(rec, e, step=None)
-        progress(f"{tag}: error while wrapping: {rec['error_first_line']}")
-        return rec, None
-
-    losses: list[float] = []
-    times: list[float] = []
-    snapshots: dict[int, list] = {}  # eager: the reference variables after each late step
-    warmup = config.warmup  # grows while the executor still decides (see Prepared.settled)
-    start = time.perf_counter()
-    total = len(batches)
-    for i, batch in enumerate(batches):
-        t0 = time.perf_counter()
-        try:
-            loss = to_float(prepared.call(*batch))
-        except Exception as e:
-            _record_error(rec, e, step=i)
-            progress(f"{tag}: step {i} raised {rec['error_type']}: {rec['error_first_line'][:120]}")
-            break
-        elapsed = time.perf_counter() - t0
-        losses.append(loss)
-        times.append(elapsed)
-        if executor == "eager" and i + 1 >= config.warmup + config.steps:
-            snapshots[i + 1] = _snapshot(workload.variables(state))
-        if i + 1 == config.warmup:  # janus: wait for its background XLA compilations
-            t1 = time.perf_counter()
-            prepared.settle()
-            rec["settle_s"] = time.perf_counter() - t1
-            start += rec["settle_s"]  # not part of the executor's budget
-        if i + 1 >= warmup and i + 1 + config.steps < total and not prepared.settled():
-            warmup = i + 2  # a decision under way (XLA trial calls): still warming up
-        if elapsed > SLOW_STEP_S:
-            progress(f"{tag}: step {i + 1}/{total} took {elapsed:.1f}s")
-        if executor != "eager" and i + 1 >= warmup + config.steps:
-            break  # (eager runs every batch: the reference for whoever warmed up longer)
-        if i + 1 >= warmup + 1 and i + 1 < total and time.perf_counter() - start > config.budget_s:
-            rec["truncated"] = True
-            progress(f"{tag}: budget of {config.budget_s:.0f}s spent after {i + 1}/{total} steps")
-            break
-    try:
-        rec.update(prepared.info() or {})
-    except Exception as e:  # counters are a bonus; never fail the run for them
-        rec["info_error"] = f"{type(e).__name__}: {e}"
-
-    measured = times[warmup:warmup + config.steps] if len(times) > warmup else times[1:]
-    steps_per_s = median_throughput(measured, config.windows)
-    rec.update(
-        steps_run=len(times), measured_steps=len(measured),
-        first_call_s=times[0] if times else None,
-        max_warmup_call_s=max(times[:warmup]) if times[:warmup] else None,
-        warmup_steps=min(warmup, len(times)),
-        steps_per_s=steps_per_s,
-        items_per_s=steps_per_s * workload.items_per_step if steps_per_s else None,
-        mean_step_s=float(np.mean(measured)) if measured else None,
-        step_times_s=times, losses=losses,
-    )
-    if rec["status"] == "ok" and not all(math.isfinite(l) for l in losses):
-        rec["status"] = "error"
-        rec["error"] = rec["error_first_line"] = "non-finite loss"
-    _compare(rec, workload, reference)
-    final = _snapshot(workload.variables(state)) if rec["status"] == "ok" else None
-    expected = (reference or {}).get("variables", {}).get(rec["steps_run"])
-    if final is not None and expected is not None:
-        rec["max_abs_variable_diff"] = float(max(
-            (np.max(np.abs(a - b)) if a.size else 0.0) for a, b in zip(final, expected)))
-    thr = f"{steps_per_s:.2f} steps/s" if steps_per_s else "no throughput"
-    check = "" if rec.get("correct") is None or rec["status"] != "ok" else (
-        "  correct" if rec["correct"] else "  WRONG RESULTS")
-    progress(f"{tag}: {rec['status']}, {thr}, first call {rec['first_call_s'] or 0:.2f}s{check}")
-    return rec, (snapshots if executor == "eager" else final)
+    """Run one executor alone, start to end (see `ExecutorRun.finish` for the result)."""
+    run = ExecutorRun(workload, executor, batches, config, progress)
+    if run.open():
+        while run.active:
+            run.step()
+    return run.finish(reference)
 
 
 def _record_error(rec: dict, e: BaseException, step: Optional[int]) -> None:
@@ -179,22 +225,44 @@ def _compare(rec: dict, workload: Workload, reference: Optional[dict]) -> None:
 
 def run_workload(workload: Workload, executors: Sequence[str], config: RunConfig,
                  progress: Callable[[str], None] = print) -> dict:
-    """All executors on one workload; eager always runs first (it is the reference)."""
+    """All executors on one workload; eager always comes first (it is the reference).
+
+    With ``config.interleaved`` each executor warms up in turn, then their measured
+    steps run in rounds, one step of each per round (the order reversed every other
+    round), so a change of the machine's load falls on all of them alike; otherwise
+    each runs start to end before the next."""
     order = ["eager"] + [e for e in executors if e != "eager"]
     batches = workload.batches(config.warmup + config.steps + config.decide_steps)
     result = {"name": workload.name, "category": workload.category, "size": workload.size,
               "items_per_step": workload.items_per_step, "item_name": workload.item_name,
               "tolerance": workload.tolerance, "params": workload.params,
-              "eager_run_as_reference": "eager" not in executors, "executors": {}}
+              "eager_run_as_reference": "eager" not in executors,
+              "interleaved": config.interleaved, "executors": {}}
+    runs = [ExecutorRun(workload, name, batches, config, progress) for name in order]
+    if config.interleaved:
+        for run in runs:
+            if run.open():
+                while run.warming:
+                    run.step()
+        gc.collect()
+        for r in range(config.steps):
+            for run in (runs if r % 2 == 0 else runs[::-1]):
+                if run.active and len(run.times) < run.warmup + config.steps:
+                    run.step()
     reference = None
-    for name in order:
-        rec, final = run_executor(workload, name, batches, config, reference, progress)
-        if name == "eager":
+    for run in runs:
+        if not config.interleaved:
+            run.open()
+        while run.active:  # (interleaved: eager's reference steps after the measured ones)
+            run.step()
+        rec, final = run.finish(reference)
+        if run.executor == "eager":
             if rec["status"] != "ok":
                 progress(f"[{workload.name}] eager failed: no reference for correctness")
             else:
                 reference = {"losses": rec["losses"], "variables": final}
-        result["executors"][name] = rec
+        result["executors"][run.executor] = rec
+        run.state = run.prepared = None  # (its memory, before the next executor's run)
     _relative(result)
     return result
 

@@ -27,18 +27,26 @@ def interleaved(workload, executors: list[str], rounds: int, warmup: int,
                 max_warmup: int = 40) -> dict:
     """{executor: list of step seconds} over `rounds` interleaved rounds."""
     batches = workload.batches(max_warmup + rounds)
-    prepared = {name: prepare(name, workload, workload.make_state()) for name in executors}
-    for name, p in prepared.items():
-        for i in range(max_warmup):
-            to_float(p.call(*batches[i % len(batches)]))
-            if i + 1 == warmup:
-                p.settle()
-            if i + 1 >= warmup and p.settled():
-                break
-    times: dict = {name: [] for name in executors}
+    prepared = {}
+    for name in executors:
+        try:
+            p = prepare(name, workload, workload.make_state())
+            for i in range(max_warmup):
+                to_float(p.call(*batches[i % len(batches)]))
+                if i + 1 == warmup:
+                    p.settle()
+                if i + 1 >= warmup and p.settled():
+                    break
+        except Exception as e:  # noqa: BLE001 - that executor cannot run this workload
+            print(f"{workload.name}: {name} left out: {type(e).__name__}: "
+                  f"{str(e).splitlines()[0] if str(e) else ''}")
+            continue
+        prepared[name] = p
+    times: dict = {name: [] for name in prepared}
+    order = list(prepared)
     for r in range(rounds):
         batch = batches[(max_warmup + r) % len(batches)]
-        for name in (executors if r % 2 == 0 else executors[::-1]):
+        for name in (order if r % 2 == 0 else order[::-1]):
             start = time.perf_counter()
             to_float(prepared[name].call(*batch))
             times[name].append(time.perf_counter() - start)
@@ -63,12 +71,15 @@ def main(argv=None) -> dict:
         times = interleaved(get_workload(model, size=args.size), executors, args.rounds,
                             args.warmup)
         out[model] = times
-        base = np.median(times[executors[0]])
+        if not times:
+            continue
+        first = next(iter(times))
+        base = np.median(times[first])
         print(f"== {model} ({args.size}), {args.rounds} interleaved rounds")
         for name, t in times.items():
             t = np.asarray(t)
             print(f"{name:12s} median {np.median(t) * 1e3:8.1f} ms  min {t.min() * 1e3:8.1f} ms"
-                  f"  {base / np.median(t):5.2f}x {executors[0]}")
+                  f"  {base / np.median(t):5.2f}x {first}")
     return out
 
 

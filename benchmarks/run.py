@@ -62,6 +62,9 @@ def parse_args(argv: Optional[Sequence[str]] = None, description: str = __doc__)
     p.add_argument("--steps", type=int, help="measured steps per executor")
     p.add_argument("--windows", type=int, help="timed windows (throughput is their median)")
     p.add_argument("--budget", type=float, help="seconds per executor before measured steps stop")
+    p.add_argument("--sequential", action="store_true",
+                   help="each executor start to end before the next (default: their measured "
+                        "steps in interleaved rounds)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-chart", action="store_true", help="skip the PNG")
     args = p.parse_args(argv)
@@ -84,6 +87,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[str, RunConfig]:
         steps=preset.steps if args.steps is None else args.steps,
         windows=preset.windows if args.windows is None else args.windows,
         budget_s=preset.budget_s if args.budget is None else args.budget,
+        interleaved=not getattr(args, "sequential", False),
     )
     return size, config
 

@@ -41,6 +41,13 @@ def stats(fn) -> Stats:
     return _jitted(fn).stats
 
 
+def deciding(fn) -> list:
+    """What janus still decides for a jitted function (profiling, a trial of its graph
+    against plain Python or XLA, a segment on trial...), a line each: empty once its
+    calls run the way they will keep running. Benchmarks measure from then on."""
+    return _jitted(fn).deciding()
+
+
 def explain(fn, *args, **kwargs) -> str:
     """Print and return what janus decided (and would decide for these arguments)."""
     from janus.function import BoundJitFunction
@@ -55,4 +62,4 @@ def explain(fn, *args, **kwargs) -> str:
 
 __all__ = ["Config", "ConversionError", "JanusFallbackError", "JanusInternalError",
            "JanusWarning", "JitFunction",
-           "Stats", "config", "explain", "jit", "stats"]
+           "Stats", "config", "deciding", "explain", "jit", "stats"]

@@ -549,6 +549,13 @@ class JitFunction(Generation):
                 raise safety.internal_error("explain", exc)
             return f"janus: {self.__qualname__}\n  (explain failed: {safety.describe(exc)})"
 
+    def deciding(self) -> list[str]:
+        """What janus still decides for this function (introspect.deciding)."""
+        try:
+            return introspect.deciding(self)
+        except Exception as exc:  # noqa: BLE001 - janus's: say so, as a decision
+            return [f"(unknown: {safety.describe(exc)})"]
+
 
 class BoundJitFunction:
     """A jitted function bound to an instance (`model.step`)."""

@@ -2,7 +2,8 @@
 specialization fits or which guard fails."""
 from __future__ import annotations
 
-from janus.fallback.mixed import PLAIN_AFTER
+from janus.fallback.mixed import PLAIN_AFTER, MixedRunner
+from janus.graphgen import plain_trial
 
 
 def explain(jit, args: tuple, kwargs: dict) -> str:
@@ -36,6 +37,9 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
     if any(getattr(r, "plain", False) for r in runners):
         lines.append("  runs as it is, without janus's hooks: no callee's graph ran in its "
                      f"first {PLAIN_AFTER} calls run mixed (callees as their own graphs)")
+    pending = deciding(jit)
+    if pending:
+        lines.append("  still deciding: " + "; ".join(pending))
     for spec in jit.specializations:
         lines.append("  " + spec.describe().replace("\n", "\n  "))
     for what, actual in list(jit.failures)[-5:]:
@@ -43,3 +47,50 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
     for reason in jit.internal_errors:
         lines.append(f"  {reason}")
     return "\n".join(lines)
+
+
+def deciding(jit, seen: set | None = None) -> list[str]:
+    """What janus still decides for `jit`'s function, a short line each; empty once its
+    calls run the way they will keep running. Decisions: profiling, a first graph, a
+    trial of the graph against plain Python or XLA, a split function's segment on trial,
+    whether its Python parts need janus's hooks; the same of the jits it runs (segments,
+    callees run through their own jits). A close graph-vs-plain decision's scheduled
+    second measurement is no decision under way."""
+    seen = set() if seen is None else seen
+    if id(jit) in seen:
+        return []
+    seen.add(id(jit))
+    out = []
+    cfg = jit.config
+    if cfg.disabled:
+        return out
+    if jit.unsupported is None:
+        if jit.profile.calls < cfg.profile_calls:
+            out.append(f"profiling ({jit.profile.calls}/{cfg.profile_calls} calls)")
+        elif not jit.specializations:
+            out.append("no graph yet")
+    for spec in jit.specializations:
+        if spec.trial is not None or spec.xla.startswith("compiling"):
+            out.append(f"specialization #{spec.id}: XLA ({spec.xla or 'on trial'})")
+        trial = spec.plain_trial
+        if trial is not None and not trial.decided:
+            out.append(f"specialization #{spec.id}: graph vs plain Python, on trial")
+        elif not spec.plain and spec.calls <= plain_trial.START + 2 and trial is None and \
+                cfg.plain_trial and getattr(jit, "segment_of", None) is None:
+            out.append(f"specialization #{spec.id}: graph vs plain Python, not tried yet")
+    segmented = getattr(jit, "segmented", None)
+    runners = [getattr(jit, "_mixed_runner", None), getattr(segmented, "runner", None)]
+    for seg in getattr(segmented, "segments", None) or []:
+        if seg.state in ("measuring", "graph"):
+            out.append(f"segment {seg.stretch.index}: "
+                       f"{'measuring plain time' if seg.state == 'measuring' else 'on trial'}")
+        elif seg.state == "kept":
+            out += [f"segment {seg.stretch.index}: {line}" for line in deciding(seg.jit, seen)]
+    for runner in runners:
+        if isinstance(runner, MixedRunner):
+            if not runner.plain and not runner.pays:
+                out.append(f"whether its Python needs janus's hooks ({runner.graphless}/"
+                           f"{PLAIN_AFTER} calls without a callee's graph)")
+            for callee in list(runner.callees):
+                out += [f"{callee.__qualname__}: {line}" for line in deciding(callee, seen)]
+    return out

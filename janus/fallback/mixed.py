@@ -30,6 +30,10 @@ parts run mixed or not: they do not count.)"""
 
 
 class _Mixed(Runtime):
+    def __init__(self, function):
+        super().__init__(function)
+        self.callees: weakref.WeakSet = weakref.WeakSet()  # the jits it ran (janus.deciding)
+
     def call(self, site, fn, /, *args, **kwargs):
         if getattr(fn, "__name__", "") == "apply_gradients" and args and not kwargs and \
                 _is_optimizer(getattr(fn, "__self__", None)):
@@ -45,6 +49,7 @@ class _Mixed(Runtime):
             # own would profile it afresh each time (and keep every copy alive)
             return fn(*args, **kwargs)
         jitted = _callee_jit(target)
+        self.callees.add(jitted)
         before = calls.graph_runs
         try:
             if bound_self is not None:
@@ -85,7 +90,9 @@ class MixedRunner:
     def __init__(self, jit, converted, phase: str, fn=None):
         self.jit, self.phase = jit, phase
         self.fn = fn if fn is not None else converted.original
-        self.mixed_fn = converted.instantiate(MixedRuntime.for_function(converted))
+        runtime = MixedRuntime.for_function(converted)
+        self.mixed_fn = converted.instantiate(runtime)
+        self.callees = runtime.callees  # the jits its calls ran (janus.deciding)
         self.graphless = 0   # calls in a row that ran no graph
         self.pays = False    # a graph ran in one of its calls: mixed for good
         self.plain = False

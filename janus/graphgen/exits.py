@@ -24,6 +24,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents, _refuse_in_place, all_symbolic
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tracer import is_symbolic
@@ -258,7 +259,7 @@ class ExitLoops:
                 local = tracer.local_writes
                 going = _condition(_predicate(items.test()))  # (traced once: no effects)
                 self._unchanged_heap(mark, writes, f"the test of {_WHAT}", local)
-            return tf.logical_and(going, tf.logical_not(stop))
+            return after_raising_ops(tf.logical_and(going, tf.logical_not(stop)))
 
         def loop_body(i, stop, values_, counts_, arrays_):
             accumulators = restore(values_, counts_, arrays_)
@@ -275,8 +276,8 @@ class ExitLoops:
                                            live)) for k in carried]
             new_counts = [c + tf.where(record.condition, record.lengths[k], 1)
                           for k, c in zip(grown, counts_)]
-            return (i + 1, record.condition, new_values, new_counts,
-                    [a.array for a in accumulators])
+            return after_raising_ops((i + 1, record.condition, new_values, new_counts,
+                                    [a.array for a in accumulators]))
 
         try:
             _, _, values, counts, arrays = tf.while_loop(

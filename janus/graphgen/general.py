@@ -17,6 +17,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import Accumulator, DynamicList
 from janus.tensors import is_tensor
@@ -122,12 +123,13 @@ class GeneralControlFlow:
 
         def condition(*values):
             restore(values)
-            return tf.cast(test(), tf.bool)
+            return after_raising_ops(tf.cast(test(), tf.bool))
 
         def loop_body(*values):
             restore(values)
             state = self._run_block(body, get_state, initial, carried, "a generalized `while`")
-            return tuple(tf.nest.map_structure(tf.convert_to_tensor, state[i]) for i in carried)
+            return after_raising_ops(tuple(tf.nest.map_structure(tf.convert_to_tensor, state[i])
+                                         for i in carried))
 
         results = tf.while_loop(condition, loop_body, tuple(initial[i] for i in carried))
         restore(results)
@@ -176,7 +178,8 @@ class GeneralControlFlow:
                        for v in values):
                     raise ConversionError("a branch of a tensor-valued `if` leaves a variable "
                                           "that is not a tensor")
-                return [tf.nest.map_structure(tf.convert_to_tensor, v) for v in values] + news
+                return after_raising_ops(
+                    [tf.nest.map_structure(tf.convert_to_tensor, v) for v in values] + news)
             return run
 
         test = tf.cast(test, tf.bool)
@@ -292,8 +295,9 @@ class GeneralControlFlow:
                 if new[k] is not acc or acc.appends != 1:
                     raise ConversionError(f"list `{names[k]}` must grow by one item per "
                                           "iteration of a loop over a list of varying length")
-            return (i + 1, [tf.nest.map_structure(tf.convert_to_tensor, new[k]) for k in carried],
-                    [acc.array for acc in accumulators])
+            return after_raising_ops(
+                (i + 1, [tf.nest.map_structure(tf.convert_to_tensor, new[k]) for k in carried],
+                 [acc.array for acc in accumulators]))
 
         values = [after[k] for k in carried]
         _, values, arrays = tf.while_loop(condition, loop_body, (tf.constant(1), values, arrays))

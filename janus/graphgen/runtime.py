@@ -17,6 +17,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import active, refusals
+from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
@@ -496,7 +497,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
                     f"a print or heap write inside a function TensorFlow traces for {name} "
                     "(a loop body, branch or tf.function) would run once in the graph, but "
                     "in Python once per element, iteration or branch taken")
-            return result
+            return after_raising_ops(result)  # (eager runs every op of a loop, a branch)
         return callback
 
     # -- recursion

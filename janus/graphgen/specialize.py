@@ -13,7 +13,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback import heap
-from janus.graphgen import calls
+from janus.graphgen import calls, dead_ends
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
@@ -173,44 +173,6 @@ def _fed_scalar_misuse(exc: BaseException):
     return None
 
 
-_VALUE_ERRORS = frozenset({
-    "GatherV2", "GatherNd", "ResourceGather", "ResourceGatherNd",
-    "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMax",
-    "TensorScatterMin", "ScatterNd", "UnsortedSegmentSum", "UnsortedSegmentMax",
-    "UnsortedSegmentMin", "UnsortedSegmentProd", "SparseToDense", "FloorDiv", "FloorMod",
-    "TruncateDiv", "TruncateMod", "Div", "CheckNumerics", "MatrixInverse", "Cholesky",
-    "MatrixSolve", "MatrixDeterminant"})
-"""Ops that may raise on the values they are given (an index out of range, an integer
-division by zero, a singular matrix), where a shape error would already fail the trace."""
-
-
-def _dead_ends(roots: list) -> list:
-    """Outputs of the user's ops that no result, variable update or stateful op needs
-    (`roots`: the results and the variables' new values) and that may raise on values
-    (`_VALUE_ERRORS`). Eager code runs every op, and such an op may raise (fuzz v15,
-    seed 462256: an out-of-range `tf.gather` whose result was overwritten raised
-    eagerly; the graph pruned it and returned). TF prunes such ops from a function and
-    Grappler drops control dependencies on them, so they are fetched as extra outputs
-    after the results (read by nothing). Ops TensorFlow makes itself are not the user's
-    (`_NOT_THE_USERS`): eager never runs a gradient nothing needs (the input gradient of
-    a first convolution)."""
-    ops = tf.compat.v1.get_default_graph().get_operations()
-    live: set = set()
-    stack = [t.op for t in roots] + [op for op in ops if op._is_stateful]
-    while stack:
-        op = stack.pop()
-        if id(op) not in live:
-            live.add(id(op))
-            stack.extend(t.op for t in op.inputs)
-            stack.extend(op.control_inputs)
-    return [op.outputs[0] for op in ops
-            if op.type in _VALUE_ERRORS and op.outputs and id(op) not in live and
-            not op.name.startswith(_NOT_THE_USERS)]
-
-
-_NOT_THE_USERS = ("gradient_tape/", "gradients/", "loop_body")
-"""Name scopes of ops TensorFlow makes itself: a gradient's, and the original body a
-`tf.vectorized_map` leaves behind once it built its vectorized copy."""
 
 
 _CHECKS = frozenset({"Assert", "CheckNumerics", "If", "Case", "While", "PartitionedCall",
@@ -264,13 +226,13 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 outputs = heap.Outputs()
                 captured["result"] = heap.skeleton(value, outputs, tracer)
                 captured["effects"] = tracer.ledger.finish(outputs, tracer)
-                dead = _dead_ends(outputs.tensors + tracer.shadow.pending_values())
+                dead = dead_ends.dead_ends(outputs.tensors + tracer.shadow.pending_values())
                 with tf.control_dependencies(tracer.assert_ops):
                     results = [tf.identity(t) for t in outputs.tensors]
                 # Variables change last: after every guard held and every result exists.
                 # (and after every op that may still raise: an unused one too)
                 tracer.shadow.commit(tracer.assert_ops + results + dead + _checks())
-                return results + dead  # (fetched, never read: see _dead_ends)
+                return results + dead  # (fetched, never read: see graphgen/dead_ends.py)
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
         function = tf.function(body, input_signature=signature, autograph=False,

@@ -175,3 +175,36 @@ def test_interleaved_rounds_call_every_executor_once_per_round():
                         warmup=1, max_warmup=2)
     assert set(times) == {"eager", "expert"}
     assert all(len(t) == 3 and all(s > 0 for s in t) for t in times.values())
+
+
+@pytest.mark.parametrize("interleaved", [True, False])
+def test_measured_steps_run_in_rounds_unless_sequential(monkeypatch, interleaved):
+    """Interleaved (the default): every executor warms up in turn, then one measured step
+    of each per round (the order reversed every other round), then eager's remaining
+    reference batches; sequential: each start to end. Same batches, same losses."""
+    from models import get_workload
+
+    wl = get_workload("gan", size="tiny")
+    order = []
+    real_prepare = executors.prepare
+
+    def prepare(name, workload, state):
+        prepared = real_prepare("eager", workload, state)
+
+        def call(*batch):
+            order.append(name)
+            return prepared.call(*batch)
+        return executors.Prepared(call)
+
+    monkeypatch.setattr(harness, "prepare", prepare)
+    config = harness.RunConfig(warmup=1, steps=4, windows=1, decide_steps=2,
+                               interleaved=interleaved)
+    result = harness.run_workload(wl, ["expert"], config, progress=lambda _: None)
+    if interleaved:
+        rounds = ["eager", "expert", "expert", "eager"] * 2
+        assert order == ["eager", "expert"] + rounds + ["eager"] * 2
+    else:
+        assert order == ["eager"] * 7 + ["expert"] * 5
+    rec = result["executors"]["expert"]
+    assert result["interleaved"] is interleaved and rec["measured_steps"] == 4
+    assert rec["correct"] is True and rec["compared_steps"] == 5

@@ -3,7 +3,7 @@
 Fuzz generator v15 (seed 462256): `acc = acc + tf.gather(flat, [2])` inside `try/finally`,
 then `acc` overwritten: with a 1-element input eager raised InvalidArgumentError (after
 the `finally` block's effects); TF pruned the dead gather from janus's graph, which
-returned a value. Dead ends are now fetched (janus/graphgen/specialize._dead_ends), and
+returned a value. Dead ends are now fetched (janus/graphgen/dead_ends.py), and
 the variables' commit waits for them (it had updated the variable before the failing op).
 """
 import tensorflow as tf
@@ -34,3 +34,70 @@ def test_an_unused_op_that_fails_raises():
     stats = assert_same(overwritten_gather, [(long,)] * 5 + [(short,)] * 2 + [(long,)] * 2,
                         make_state=State)
     assert stats.graph_calls >= 3, stats
+
+
+# The same inside a loop body or a branch: TF prunes a function body's ops that no output
+# needs, and drops a loop's outputs the code after it never reads with the ops they need
+# (janus/graphgen/dead_ends.after_raising_ops).
+
+def range_loop(x, n):
+    acc = tf.zeros([])
+    for i in tf.range(n):
+        junk = tf.gather(x, [i + 3])  # a loop variable nothing after the loop reads
+        acc = acc + x[i]
+    return acc
+
+
+def test_an_unused_op_in_a_tensor_loop_raises():
+    x = tf.ones([9])
+    calls = [(x, tf.constant(n)) for n in (3, 4, 5, 3, 4, 5)] + [(x, tf.constant(7))] + \
+        [(x, tf.constant(4))]
+    stats = assert_same(range_loop, calls)
+    assert stats.graph_calls >= 3, stats
+
+
+def tensor_while(x):
+    i = tf.constant(0)
+    acc = tf.zeros([])
+    while i < tf.shape(x)[0]:
+        acc = acc + x[i]
+        tf.gather(x, [i // 2 + 1])  # its result dropped
+        i = i + 1
+    return acc
+
+
+def test_an_unused_op_in_a_tensor_while_raises():
+    calls = [(tf.range(float(n)),) for n in (4, 5, 6, 4, 5, 6)] + \
+        [(tf.constant([5.0]),), (tf.range(5.0),)]
+    stats = assert_same(tensor_while, calls)
+    assert stats.graph_calls >= 1, stats
+
+
+def tensor_if(x):
+    if tf.reduce_sum(x) > 0:
+        unused = tf.gather(x, [3])
+        y = x * 2.0
+    else:
+        y = x - 1.0
+    return y
+
+
+def test_an_unused_op_in_a_branch_raises():
+    long = [tf.constant([1.0, 2.0, 3.0, 4.0]), tf.constant([-1.0, -2.0, -3.0, -4.0])]
+    calls = [(long[k % 2],) for k in range(6)] + [(tf.constant([1.0, 2.0]),),
+                                                   (tf.constant([-1.0, -2.0]),), (long[0],)]
+    stats = assert_same(tensor_if, calls)
+    assert stats.graph_calls >= 2, stats
+
+
+def functional_loop(x):
+    def body(i, acc):
+        tf.gather(x, [i + 3])  # eager runs it in every iteration
+        return i + 1, acc + x[i]
+    return tf.while_loop(lambda i, acc: i < 3, body, (tf.constant(0), tf.zeros([])))[1]
+
+
+def test_an_unused_op_in_a_functional_loop_raises():
+    calls = [(tf.ones([6]) * k,) for k in (1.0, 2.0, 3.0, 4.0)] + [(tf.ones([5]),), (tf.ones([6]),)]
+    stats = assert_same(functional_loop, calls)
+    assert stats.graph_calls >= 2, stats

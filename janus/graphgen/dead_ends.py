@@ -1,0 +1,75 @@
+"""Ops whose results nothing uses still run, and may raise, as in eager code.
+
+Eager code runs every op; an out-of-range `tf.gather` whose result is overwritten raises
+there. TensorFlow prunes such ops from a function body (the whole graph, and a
+`tf.while_loop`'s body or a `tf.cond`'s branch alike), and Grappler drops control
+dependencies on stateless ops, so janus keeps them in two ways:
+
+    the whole graph:    return results            ->  return results + [gather, ...]
+                        (its dead ends fetched,       (graphgen/specialize.py)
+                        read by nothing)
+    a body or branch:   return outputs            ->  keep = Assert(True, [gather, ...])
+                        (every op that may raise)     with control_dependencies([keep]):
+                                                           return identity(outputs)
+
+(an `Assert` is stateful: it is kept, with the loop or the branch around it, and runs
+after its inputs). Fuzz v15 found the
+first (seed 462256); the second, a dead gather in a `for i in tf.range(n)` body, was
+found by hand in session 9.
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+
+VALUE_ERRORS = frozenset({
+    "GatherV2", "GatherNd", "ResourceGather", "ResourceGatherNd",
+    "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMax",
+    "TensorScatterMin", "ScatterNd", "UnsortedSegmentSum", "UnsortedSegmentMax",
+    "UnsortedSegmentMin", "UnsortedSegmentProd", "SparseToDense", "FloorDiv", "FloorMod",
+    "TruncateDiv", "TruncateMod", "Div", "CheckNumerics", "MatrixInverse", "Cholesky",
+    "MatrixSolve", "MatrixDeterminant"})
+"""Ops that may raise on the values they are given (an index out of range, an integer
+division by zero, a singular matrix), where a shape error would already fail the trace."""
+
+NOT_THE_USERS = ("gradient_tape/", "gradients/", "loop_body")
+"""Name scopes of ops TensorFlow makes itself: a gradient's, and the original body a
+`tf.vectorized_map` leaves behind once it built its vectorized copy. Eager never runs a
+gradient nothing needs (the input gradient of a first convolution)."""
+
+
+def dead_ends(roots: list) -> list:
+    """Outputs of the user's ops in the graph being built that no root (a result, a
+    variable's new value), stateful op or control input needs, and that may raise on
+    values (`VALUE_ERRORS`)."""
+    ops = tf.compat.v1.get_default_graph().get_operations()
+    live: set = set()
+    stack = [t.op for t in roots] + [op for op in ops if op._is_stateful]
+    while stack:
+        op = stack.pop()
+        if id(op) not in live:
+            live.add(id(op))
+            stack.extend(t.op for t in op.inputs)
+            stack.extend(op.control_inputs)
+    return [op.outputs[0] for op in ops
+            if op.type in VALUE_ERRORS and op.outputs and id(op) not in live and
+            not op.name.startswith(NOT_THE_USERS)]
+
+
+def after_raising_ops(outputs):
+    """`outputs` (what a loop body, a loop test or a branch returns) made to wait for
+    every op of the function being built that may
+    raise on values. All of them, not only the dead ends: an output the code after the
+    loop never reads is dropped from the loop too, with the ops it needs (a loop variable
+    only the body assigns, `junk = tf.gather(...)`). (The stateful `Assert` also keeps
+    the loop or branch around it; its tensor outputs wait for it, other values, tensor
+    arrays, are handed on as they are.)"""
+    flat = tf.nest.flatten(outputs)
+    raising = [op.outputs[0] for op in tf.compat.v1.get_default_graph().get_operations()
+               if op.type in VALUE_ERRORS and op.outputs and
+               not op.name.startswith(NOT_THE_USERS)]
+    if not raising:
+        return outputs
+    keep = tf.debugging.Assert(True, raising, summarize=1)
+    with tf.control_dependencies([keep]):
+        flat = [tf.identity(t) if isinstance(t, tf.Tensor) else t for t in flat]
+    return tf.nest.pack_sequence_as(outputs, flat)

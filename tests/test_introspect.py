@@ -1,0 +1,56 @@
+"""`janus.deciding`: what janus still decides for a function, until its calls settle
+(janus/introspect.py). Benchmarks start measuring once it is empty; each function here
+is compared with plain Python on the same calls while it settles."""
+import numpy as np
+import tensorflow as tf
+
+import janus
+from tests.differential import assert_same
+
+
+def _settling(fn, make_args, calls: int = 40, **options) -> list:
+    """`fn` under janus against plain Python for `calls` calls; what `janus.deciding`
+    said before each janus call."""
+    jitted = janus.jit(fn, **options)
+    said: list = []
+
+    def watched(*args):
+        said.append(janus.deciding(jitted))
+        return jitted(*args)
+
+    assert_same(fn, [make_args(i) for i in range(calls)], jitted=watched, stats_of=jitted)
+    return said
+
+
+def small(x):
+    return x * 2.0 + 1.0
+
+
+def test_a_small_graph_settles_after_profiling_and_its_trial(monkeypatch):
+    monkeypatch.setattr(janus.config, "plain_trial", True)  # (off in tests: conftest.py)
+    said = _settling(small, lambda i: (tf.constant([float(i), 1.0]),))
+    assert said[0] == ["profiling (0/2 calls)"]
+    assert any("graph vs plain Python" in line for s in said for line in s), said
+    assert said[-1] == [], said  # (a trial is bounded: 1 + ROUNDS plain calls at most)
+
+
+def split(w, x):
+    y = tf.tanh(tf.matmul(x, w)) * 2.0 + 1.0
+    y = tf.tanh(tf.matmul(y, tf.transpose(w))) * 3.0 - 1.0
+    scale = float(y.numpy().sum())  # a graph break: the function is split here
+    z = tf.matmul(y * scale, w) + tf.reduce_sum(x)
+    return tf.tanh(tf.matmul(z, tf.transpose(w))) / 2.0 + scale
+
+
+def test_a_split_function_settles_once_its_parts_are_decided():
+    w = tf.constant(np.full((3, 2), 0.3, np.float32))
+    said = _settling(split, lambda i: (w, tf.fill([2, 3], 0.1 * (i + 1))))
+    lines = [line for s in said for line in s]
+    assert any(line.startswith("whether its Python needs") for line in lines), lines
+    assert any(line.startswith("segment ") for line in lines), lines
+    assert said[-1] == [], said
+
+
+def test_nothing_is_decided_with_janus_disabled():
+    said = _settling(small, lambda i: (tf.constant([float(i)]),), calls=3, disabled=True)
+    assert said == [[], [], []]
