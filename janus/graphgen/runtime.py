@@ -29,7 +29,8 @@ from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
-                                   SymbolicScalar, dynamic_length, pack_scalars)
+                                   SymbolicScalar, dynamic_length, pack_scalars,
+                                   tensor_index)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
 from janus.recursion.table import table_layout
@@ -324,7 +325,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
             return obj[key]
         tracer = self.tracer
         tracer.read(obj)
-        value = obj[key]
+        value = obj[tensor_index(key) if is_tensor(obj) else key]
         source = tracer.source_of(obj)
         if source is not None and isinstance(key, (int, str)) and id(obj) not in tracer.copy_sources:
             return tracer.import_value(value, source.item(key))
