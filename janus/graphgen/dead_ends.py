@@ -31,10 +31,12 @@ VALUE_ERRORS = frozenset({
 """Ops that may raise on the values they are given (an index out of range, an integer
 division by zero, a singular matrix), where a shape error would already fail the trace."""
 
-NOT_THE_USERS = ("gradient_tape/", "gradients/", "loop_body")
+GRADIENTS = ("gradient_tape/", "gradients/")
+NOT_THE_USERS = GRADIENTS + ("loop_body",)
 """Name scopes of ops TensorFlow makes itself: a gradient's, and the original body a
-`tf.vectorized_map` leaves behind once it built its vectorized copy. Eager never runs a
-gradient nothing needs (the input gradient of a first convolution)."""
+`tf.vectorized_map` leaves behind once it built its vectorized copy (the body's own
+`after_raising_ops` kept what it needs). Eager never runs a gradient nothing needs (the
+input gradient of a first convolution)."""
 
 
 def dead_ends(roots: list) -> list:
@@ -57,16 +59,20 @@ def dead_ends(roots: list) -> list:
 
 def after_raising_ops(outputs):
     """`outputs` (what a loop body, a loop test or a branch returns) made to wait for
-    every op of the function being built that may
-    raise on values. All of them, not only the dead ends: an output the code after the
-    loop never reads is dropped from the loop too, with the ops it needs (a loop variable
-    only the body assigns, `junk = tf.gather(...)`). (The stateful `Assert` also keeps
-    the loop or branch around it; its tensor outputs wait for it, other values, tensor
-    arrays, are handed on as they are.)"""
+    every op of it that may raise on values: the ops of the function being built in the
+    current name scope (a vectorized loop's body is `loop_body/` of its function), but
+    not a nested vectorized loop's original body nor a gradient's. All of them, not only
+    the dead ends: an output the code after the loop never reads is dropped from the
+    loop too, with the ops it needs (a loop variable only the body assigns, `junk =
+    tf.gather(...)`). (The stateful `Assert` also keeps the loop or branch around it; its
+    tensor outputs wait for it, other values, tensor arrays, are handed on as they are.)"""
     flat = tf.nest.flatten(outputs)
-    raising = [op.outputs[0] for op in tf.compat.v1.get_default_graph().get_operations()
-               if op.type in VALUE_ERRORS and op.outputs and
-               not op.name.startswith(NOT_THE_USERS)]
+    graph = tf.compat.v1.get_default_graph()
+    scope = graph.get_name_scope()
+    prefix = scope + "/" if scope else ""
+    raising = [op.outputs[0] for op in graph.get_operations()
+               if op.type in VALUE_ERRORS and op.outputs and op.name.startswith(prefix) and
+               not op.name[len(prefix):].startswith(NOT_THE_USERS)]
     if not raising:
         return outputs
     keep = tf.debugging.Assert(True, raising, summarize=1)

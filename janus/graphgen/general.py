@@ -215,7 +215,8 @@ class GeneralControlFlow:
             if any(_is_poison(new[k]) for k in carried) or \
                     any(len(new[k]) != 1 for k in accumulated):
                 raise _NotIndependent()
-            return ([new[k] for k in carried], [new[k][0] for k in accumulated])
+            return after_raising_ops(([new[k] for k in carried],
+                                      [new[k][0] for k in accumulated]))
 
         mark, writes = tracer.ledger.mark(), tracer.shadow.writes
         try:

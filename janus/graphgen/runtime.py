@@ -498,7 +498,10 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
                     f"a print or heap write inside a function TensorFlow traces for {name} "
                     "(a loop body, branch or tf.function) would run once in the graph, but "
                     "in Python once per element, iteration or branch taken")
-            return after_raising_ops(result)  # (eager runs every op of a loop, a branch)
+            if keeps_raising:  # (eager runs every op of a loop, a branch...)
+                return after_raising_ops(result)
+            return result  # (... but a vectorized_map is a tf.function eagerly too)
+        keeps_raising = getattr(library, "__name__", None) != "vectorized_map"
         return callback
 
     # -- recursion

@@ -19,6 +19,7 @@ from tensorflow.python.ops.parallel_for import control_flow_ops as _pfor_control
 from tensorflow.python.ops.parallel_for import pfor as _pfor
 
 from janus.errors import ConversionError
+from janus.graphgen.dead_ends import after_raising_ops
 from janus.recursion.cases import Case
 
 
@@ -113,7 +114,7 @@ def run_batched(subgraph: SubGraph, run_case, table: dict):
                 row = tf.gather(column, i)
                 structured.append(_pack(result_spec, [tf.gather(b, row) for b in buffers]))
             result = run_case(c, NodeProxy(case, node_inputs, structured))
-            return [tf.convert_to_tensor(t) for t in _flatten(result)]
+            return after_raising_ops([tf.convert_to_tensor(t) for t in _flatten(result)])
 
         return _pfor_control.pfor(per_node, count, fallback_to_while_loop=True)
 

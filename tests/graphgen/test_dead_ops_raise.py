@@ -101,3 +101,34 @@ def test_an_unused_op_in_a_functional_loop_raises():
     calls = [(tf.ones([6]) * k,) for k in (1.0, 2.0, 3.0, 4.0)] + [(tf.ones([5]),), (tf.ones([6]),)]
     stats = assert_same(functional_loop, calls)
     assert stats.graph_calls >= 2, stats
+
+
+def batched_loop(xs):
+    out = []
+    for t in xs:  # a list of varying length: run batched (tf.vectorized_map)
+        junk = tf.gather(t, [tf.cast(t[0], tf.int32)])
+        out.append(t * 2.0)
+    return tf.stack(out)
+
+
+def test_an_unused_op_in_a_batched_loop_raises():
+    def items(n, first=None):
+        xs = [tf.constant([0.0, 1.0, 2.0]) + (i % 2) for i in range(n)]
+        if first is not None:
+            xs[1] = tf.constant([first, 1.0, 2.0])
+        return (xs,)
+    calls = [items(2 + k % 3) for k in range(8)] + [items(3, first=5.0), items(4)]
+    stats = assert_same(batched_loop, calls)
+    assert stats.graph_calls >= 3, stats
+
+
+def user_vectorized_map(x):
+    # eager runs a vectorized_map as a tf.function: its dead ops are pruned there too
+    return tf.vectorized_map(lambda r: (tf.gather(r, [tf.cast(r[0], tf.int32)]), r * 2.0)[1], x)
+
+
+def test_an_unused_op_in_a_vectorized_map_is_pruned_as_in_eager():
+    calls = [(tf.constant([[0.0, 1.0], [1.0, 1.0]]) * k,) for k in (1.0, 1.0, 1.0)] + \
+        [(tf.constant([[0.0, 1.0], [5.0, 1.0]]),)]
+    stats = assert_same(user_vectorized_map, calls)
+    assert stats.graph_calls >= 1, stats
