@@ -16,11 +16,12 @@ _FLAT = "tf.reshape(x, [-1])"
 def unused_raising_op(g):
     """A `tf.gather` at an index that depends on the data (out of range for small
     inputs), its result dropped, inside: a `for` over `tf.range`, a tensor `while`, a
-    tensor `if`, the tail of a loop that breaks on a tensor, or a callback of the user's
-    own `tf.while_loop` / `tf.cond`."""
+    tensor `if`, the tail of a loop that breaks on a tensor, a loop over a list that
+    grows another (run batched), or a callback of the user's own `tf.while_loop` /
+    `tf.cond`."""
     i, j = g.fresh("di"), g.fresh("dj")
     c = g.choice(["3", "5", "n + 2"])
-    shape = g.choice(["range", "while", "if", "exit", "tf_while", "tf_cond"])
+    shape = g.choice(["range", "while", "if", "exit", "tf_while", "tf_cond", "items"])
     if shape == "range":
         return [f"for {i} in tf.range(tf.minimum(tf.size(x), {c})):",
                 f"    {j} = tf.gather({_FLAT}, [{i} + {g.choice(['1', '2', 'n % 3'])}])",
@@ -43,6 +44,14 @@ def unused_raising_op(g):
                 "        break",
                 f"    {j} = tf.gather({_FLAT}, [{i} + 2])",
                 "    acc = acc * 0.8 + 0.3"]
+    if shape == "items":  # (a list of varying length: a batched loop, or a tf.while_loop)
+        grown = g.fresh("dl")
+        return [f"{grown} = []",
+                f"for {i} in xs:",
+                f"    {j} = tf.gather(tf.reshape({i}, [-1]), "
+                f"[tf.cast(tf.reduce_sum(tf.abs({i})), tf.int32) % 11])",
+                f"    {grown}.append({i} * 2.0)",
+                f"out.append(len({grown}))"]
     if shape == "tf_while":
         return [f"{i}, acc = tf.while_loop(lambda a, b: a < {c}, lambda a, b: "
                 f"(tf.gather({_FLAT}, [a + 1]), (a + 1, b * 0.9))[1], (tf.constant(0), acc))"]
