@@ -13,7 +13,8 @@ dependencies on stateless ops, so janus keeps them in two ways:
                                                            return identity(outputs)
 
 (an `Assert` is stateful: it is kept, with the loop or the branch around it, and runs
-after its inputs). Fuzz v15 found the
+after its inputs). And such an op waits for the in-graph guards made before it
+(`after_guards`): when a guard fails, the guard's error is the one the call sees. Fuzz v15 found the
 first (seed 462256); the second, a dead gather in a `for i in tf.range(n)` body, was
 found by hand in session 9.
 """
@@ -79,3 +80,31 @@ def after_raising_ops(outputs):
     with tf.control_dependencies([keep]):
         flat = [tf.identity(t) if isinstance(t, tf.Tensor) else t for t in flat]
     return tf.nest.pack_sequence_as(outputs, flat)
+
+
+CALLS = frozenset({"If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase",
+                   "PartitionedCall", "StatefulPartitionedCall"})
+"""Ops that run a function of their own (a branch, a loop body), which may raise inside."""
+
+
+def after_guards(asserts: list) -> None:
+    """Make every op of the graph being built that may raise (`VALUE_ERRORS`, or runs a
+    function that may: `CALLS`) wait for the in-graph guards (`asserts`, in the order the
+    trace made them) made before it, and each guard for the one before: as in Python,
+    code after a test runs only when the test went the way the graph assumes. Otherwise
+    an op after a guard that fails may raise first (`tf.gather(table, tok)` after `if tok
+    < 0:` assumed False), and janus took the call for the user's error, not for a guard
+    failure it could learn from."""
+    if not asserts:
+        return
+    graph = tf.compat.v1.get_default_graph()
+    guards = {id(op) for op in asserts}
+    latest = None
+    for op in graph.get_operations():
+        if id(op) in guards:
+            if latest is not None:
+                op._add_control_input(latest)
+            latest = op
+        elif latest is not None and (op.type in VALUE_ERRORS or op.type in CALLS) and \
+                not op.name.startswith(NOT_THE_USERS):
+            op._add_control_input(latest)

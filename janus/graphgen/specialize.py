@@ -227,6 +227,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 captured["result"] = heap.skeleton(value, outputs, tracer)
                 captured["effects"] = tracer.ledger.finish(outputs, tracer)
                 dead = dead_ends.dead_ends(outputs.tensors + tracer.shadow.pending_values())
+                dead_ends.after_guards(tracer.assert_ops)
                 with tf.control_dependencies(tracer.assert_ops):
                     results = [tf.identity(t) for t in outputs.tensors]
                 # Variables change last: after every guard held and every result exists.

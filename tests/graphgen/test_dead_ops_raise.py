@@ -132,3 +132,30 @@ def test_an_unused_op_in_a_vectorized_map_is_pruned_as_in_eager():
         [(tf.constant([[0.0, 1.0], [5.0, 1.0]]),)]
     stats = assert_same(user_vectorized_map, calls)
     assert stats.graph_calls >= 1, stats
+
+
+def gather_after_a_test(x, idx):
+    if tf.reduce_sum(x) > 0:  # specialized: the profile saw it True only
+        y = tf.gather(tf.range(10.0), idx) * x
+    else:
+        y = x - 1.0
+    return y
+
+
+def test_an_op_that_may_raise_waits_for_the_guards_before_it():
+    """An out-of-range gather after a guard that fails must not raise first: janus would
+    take the call for the user's error, not a guard failure to learn from
+    (graphgen/dead_ends.after_guards). The graph orders them; the calls match Python."""
+    import janus
+
+    ok = (tf.constant([1.0, 2.0]), tf.constant(3))
+    wrong = (tf.constant([-1.0, -2.0]), tf.constant(20))
+    jitted = janus.jit(gather_after_a_test)
+    stats = assert_same(gather_after_a_test, [ok] * 4, jitted=jitted)
+    assert stats.graph_calls >= 2, stats
+    graph = jitted.specializations[0].concrete.graph
+    gathers = [op for op in graph.get_operations() if op.type == "GatherV2"]
+    assert gathers and all(any(c.type == "Assert" for c in op.control_inputs)
+                           for op in gathers), [op.control_inputs for op in gathers]
+    stats = assert_same(gather_after_a_test, [ok] * 4 + [wrong, ok] * 4)
+    assert stats.graph_calls >= 3 and stats.guard_failures, stats
