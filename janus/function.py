@@ -416,8 +416,10 @@ class JitFunction(Generation):
         match = _GUARD_TAG.search(str(exc)) if isinstance(exc, tf.errors.InvalidArgumentError) \
             else None
         if match is None:  # an op failed: plain Python raises (or not) as it would
-            return self._eager(args, kwargs, _Eager(
+            result = self._eager(args, kwargs, _Eager(
                 FallbackCategory.GUARD_FAILURE, f"graph op failed: {str(exc).splitlines()[0]}"))
+            self._raised_where_python_did_not(spec, exc, cfg)
+            return result
         with self._lock:
             guard = spec.in_graph[int(match.group(1))]
             self._in_graph_guard_failed(spec, guard, cfg)

@@ -20,6 +20,10 @@ from janus.graphgen.values import GraphValueInPython
 from janus.profiler import describe_value
 from janus.transform import convert
 
+SPURIOUS_RAISES = 2
+"""Calls on which a generalized graph raised and plain Python did not, before its
+generation counts as failed."""
+
 
 class Generation:
     """Tracing specializations and generalizing the plan (see the module docstring)."""
@@ -202,9 +206,36 @@ class Generation:
     def _in_graph_guard_failed(self, spec, guard, cfg):
         count = self._record_failure(spec, guard, f"{not guard.expected}")
         if count >= cfg.failures_to_generalize:
-            self._generalize(self.plan.with_general_branch(guard.key[1:]))
+            plan = self.plan.with_general_branch(guard.key[1:])
             if spec in self.specializations:
                 self.specializations.remove(spec)
+            if plan in self.blocked_plans:  # its general graph failed: no graph per outcome
+                self._generation_failed(ConversionError(
+                    f"the tensor-valued test {guard.describe()} changes from call to call "
+                    "and its generalized graph failed"), cfg)
+            else:
+                self._generalize(plan)
+
+    def _raised_where_python_did_not(self, spec, exc, cfg: Config):
+        """`spec`'s graph raised (`exc`) on a call plain Python then ran without error.
+        A specialized graph's ops wait for its guards (graphgen/dead_ends.after_guards),
+        so this is a generalized graph doing work Python skips: a loop's body after its
+        exit test, run speculatively in the iteration the test stops (graphgen/exits.py).
+        At its `SPURIOUS_RAISES`-th such call the graph is dropped and its generation
+        counts as failed: janus retreats from the generalization (and gives up as after
+        any `max_generation_failures` failed generations)."""
+        with self._lock:
+            spec.failures["raised where plain Python did not"] += 1
+            if spec.failures["raised where plain Python did not"] != SPURIOUS_RAISES or \
+                    spec.plan != self.plan or not self.plan_history:
+                return
+            if spec in self.specializations:
+                self.specializations.remove(spec)
+                events.emit("dropped", self, spec)
+            self._generation_failed(ConversionError(
+                f"the generalized graph raised {type(exc).__name__} on calls plain Python "
+                "ran without error (it runs work Python skips, such as a loop's body after "
+                "its exit test in the iteration the test stops)"), cfg)
 
     def _generalize(self, plan):
         if plan is None or plan == self.plan or plan in self.blocked_plans:
