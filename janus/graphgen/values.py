@@ -235,6 +235,13 @@ class SymbolicScalar:
 
     __int__ = __float__ = __index__
 
+    def __round__(self, ndigits=None):
+        if self.kind is int and ndigits is None:
+            return self
+        # (a float's round() is an int Python computes exactly, whatever its size)
+        raise FedScalarMisuse(f"round() of a Python {self.kind.__name__} that changes per "
+                              "call", self.role)
+
     def __format__(self, spec):
         tracer = active.get()
         if tracer is None:  # (an exception raised in the trace, formatted after it: F35)

@@ -1,4 +1,6 @@
-"""A fed Python int indexing a tensor (`x[i]`, `x[k:]`, `x[i, 0]`): TF's indexing takes an
+"""Fed Python numbers where Python code expects a number.
+
+A fed Python int indexing a tensor (`x[i]`, `x[k:]`, `x[i, 0]`): TF's indexing takes an
 int or a scalar tensor, not janus's stand-in, so the stand-in hands over its tensor
 (graphgen/values.tensor_index). Before, the trace failed with TF's TypeError and janus
 gave up on the function (a `range` loop that breaks on a tensor: `y = x[i]`)."""
@@ -36,3 +38,15 @@ def test_a_fed_int_slices_a_tensor():
     x = tf.reshape(tf.range(12.0), [6, 2])
     stats = assert_same(window, [(x, k) for k in (0, 1, 2, 3, 1, 2, 4, 0, 3)])
     assert stats.graph_calls >= 4, stats
+
+
+def rounded(x, scale):
+    return x * float(round(scale)) + round(scale * 2)
+
+
+def test_round_of_a_fed_number_keeps_it_guarded():
+    # round() of a fed float: the number stays guarded (one graph per value), not a
+    # failed trace (fuzz corpus: "type SymbolicScalar doesn't define __round__")
+    x = tf.constant([1.0, 2.0])
+    stats = assert_same(rounded, [(x, s) for s in (0.4, 1.6, 2.5, 0.4, 1.6, 2.5, 3.5)])
+    assert stats.generation_failures == 0, stats
