@@ -7,6 +7,7 @@ one-line description of the first difference.
 """
 from __future__ import annotations
 
+import collections
 import re
 import types
 
@@ -37,10 +38,12 @@ def snapshot(value, seen=None):
         return ("cycle",)
     seen.add(id(value))
     try:
-        if type(value) in (list, tuple):
+        if type(value) in (list, tuple, collections.deque):
             return (type(value).__name__, [snapshot(v, seen) for v in value])
-        if type(value) is dict:
-            return ("dict", [(repr(k), snapshot(v, seen)) for k, v in value.items()])
+        if type(value) in (dict, collections.defaultdict, collections.OrderedDict,
+                           collections.Counter):
+            return (type(value).__name__, [(repr(k), snapshot(v, seen))
+                                           for k, v in value.items()])
         if hasattr(value, "__dict__") and not type(value).__module__.startswith(
                 ("tensorflow", "keras", "numpy")):
             return ("object", type(value).__qualname__,
@@ -72,7 +75,7 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
         else:
             ok = np.array_equal(a, e)
         return None if ok else f"{where}: plain {e!r}, janus {a!r}"
-    if kind in ("list", "tuple"):
+    if kind in ("list", "tuple", "deque"):
         if len(actual[1]) != len(expected[1]):
             return f"{where}: length plain {len(expected[1])}, janus {len(actual[1])}"
         for i, (e, a) in enumerate(zip(expected[1], actual[1])):
@@ -80,7 +83,7 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
             if d:
                 return d
         return None
-    if kind == "dict":
+    if kind in ("dict", "defaultdict", "OrderedDict", "Counter"):
         ke, ka = [k for k, _ in expected[1]], [k for k, _ in actual[1]]
         if ke != ka:
             return f"{where}: keys plain {ke}, janus {ka}"
