@@ -8,6 +8,7 @@ the same object can be guarded and written back.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import types
 
@@ -38,6 +39,22 @@ def _is_opaque(value) -> bool:
         return True
     module = type(value).__module__ or ""
     return module.split(".")[0] in ("tensorflow", "keras", "tf_keras", "numpy", "builtins")
+
+
+_CONTAINERS = (set, bytearray, collections.deque, list, dict)
+
+
+def uncopied_container(value) -> bool:
+    """A mutable container janus neither copies (only exact lists and dicts are copied,
+    their changes written back after the graph) nor guards item by item: a set, a deque,
+    a bytearray, a dict or list subclass (`defaultdict`, `Counter`, `OrderedDict`, a user
+    `class Config(dict)`). A graph would fix its items at trace time and make its changes
+    once (fuzz v20, F41). TensorFlow's own tracking wrappers (a Keras layer's list of
+    sublayers) stay guarded by identity, as the library objects they are."""
+    if type(value) in (list, dict) or not isinstance(value, _CONTAINERS):
+        return False
+    module = type(value).__module__ or ""
+    return module.split(".")[0] not in ("tensorflow", "keras", "tf_keras")
 
 
 def _is_per_replica(value) -> bool:
@@ -237,6 +254,10 @@ class Tracer:
             self._imported(copy, source)
             self.copy_sources[id(copy)] = source
             return copy
+        if uncopied_container(value):
+            raise ConversionError(f"reads a {type(value).__name__} ({source.expr}): janus "
+                                  "copies only lists and dicts, a graph would fix its items "
+                                  "and make its changes once")
         if _is_opaque(value):
             self.guard("id", source, value)
         else:
