@@ -384,6 +384,27 @@ class Tracer:
 _hooks_installed = False
 
 
+def check_format_spec(tensor, spec: str) -> None:
+    """Refuse the trace (the call runs plainly, and raises there) when formatting
+    `tensor`'s value with `spec` would raise in eager code (`f"{loss:.3f}"` on a tensor
+    that is not a scalar: a TypeError; `:d` on a float: a ValueError). The write-back
+    formats the value only after the graph ran, too late to raise (fuzz v20, F42).
+    Whether it fails depends on the rank and dtype only."""
+    rank = tensor.shape.rank
+    if rank is None:
+        raise ConversionError(f"formats a tensor of unknown rank with the spec {spec!r}")
+    if tensor.dtype == tf.string:
+        sample = np.full([1] * rank, b"", dtype=object)
+    else:
+        sample = np.zeros([1] * rank, dtype=tensor.dtype.as_numpy_dtype)
+    try:
+        format(sample if rank else sample[()], spec)
+    except (TypeError, ValueError) as exc:
+        raise ConversionError(f"formats a {tensor.dtype.name} tensor of rank {rank} with "
+                              f"the spec {spec!r}, which raises {type(exc).__name__} in "
+                              "Python") from exc
+
+
 def _install_format_hooks() -> None:
     """Formatting a symbolic tensor during a trace yields a marker that the write-back
     replaces with the formatted run-time value (so `print(f"{loss}")` prints numbers)."""
@@ -399,6 +420,8 @@ def _install_format_hooks() -> None:
             tracer = active.get()
             if tracer is None:
                 return originals[name](self, *args)
+            if args and args[0]:
+                check_format_spec(self, args[0])
             return tracer.format_marker(self, conversion, args[0] if args else "")
         return method
 
