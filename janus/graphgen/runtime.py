@@ -424,6 +424,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         scope = tf.compat.v1.get_variable_scope()
         caching_device = scope.caching_device
         owner = getattr(fn, "__self__", None)
+        if isinstance(owner, tf.random.Generator):  # its state moves when the graph runs
+            tracer.random_states[id(owner.state)] = owner.state
         if not (id(owner) in tracer.copy_sources and
                 getattr(fn, "__name__", "") in ("append", "extend")):
             tracer.read(owner)
