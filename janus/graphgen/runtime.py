@@ -40,6 +40,19 @@ _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "re
              "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
 
 
+_ITERATING = (iter, next, list, tuple, enumerate, zip, sorted, sum, min, max, any, all)
+
+
+def refuse_data_iteration(value) -> None:
+    """A trace does not iterate a tf.data dataset or iterator: in a graph the Python loop
+    never sees the end of the data (TF raises after many `get_next` calls: an internal
+    error, fuzz v20, F44), and an iterator's position moves when the graph runs, again
+    when a failed graph's call reruns plainly."""
+    if isinstance(value, (tf.data.Dataset, tf.data.Iterator)):
+        raise ConversionError(f"iterates a tf.data {type(value).__name__} (the number of "
+                              "elements is known only when the graph runs)")
+
+
 def _stack_args(fn, args):
     """TF list-taking ops applied to a DynamicList, as ops on the stacked tensor."""
     if not args or not isinstance(args[0], DynamicList):
@@ -408,6 +421,9 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
         refusals.refuse(fn)
+        if args and any(fn is f for f in _ITERATING):
+            for value in args:
+                refuse_data_iteration(value)
         args, kwargs = traced_user_functions(self, site, fn, args, kwargs)
         safe = _GRAPH_SAFE.get(id(fn))
         if safe is not None and any(is_symbolic(a) for a in args):
@@ -565,6 +581,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
 
     def iterate(self, site, iterable):
         self.tracer.read(iterable)
+        refuse_data_iteration(iterable)
         if isinstance(iterable, DynamicList):
             raise ConversionError("a loop with break/continue/return over a list whose length "
                                   "varies is not generalized")

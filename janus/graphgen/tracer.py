@@ -255,6 +255,8 @@ class Tracer:
             self._imported(copy, source)
             self.copy_sources[id(copy)] = source
             return copy
+        if isinstance(value, tf.data.Iterator):  # (its position moves when a graph runs: F44)
+            raise ConversionError(f"reads a tf.data iterator ({source.expr})")
         if uncopied_container(value):
             raise ConversionError(f"reads a {type(value).__name__} ({source.expr}): janus "
                                   "copies only lists and dicts, a graph would fix its items "
