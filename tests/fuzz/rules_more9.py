@@ -8,8 +8,10 @@ on a TF module), lambdas made in loops (late and default-argument binding,
 `functools.reduce`), tensors of data-dependent shape (`tf.boolean_mask`, `tf.unique`)
 whose static shape is read as a Python int, format specs on tensors in f-strings,
 early stopping on host floats, class attributes through classmethods and
-staticmethods, `try/except` inside loops, and generators consumed partly (`zip` with a
-range, `next`).
+staticmethods, `try/except` inside loops, generators consumed partly (`zip` with a
+range, `next`), and the TF library objects training scripts hold in globals: a
+`tf.random.Generator`, a `tf.data` dataset looped over, a Keras metric, a
+`tf.function` helper.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -175,7 +177,7 @@ def metrics_dict(g):
     buffer (`deque(maxlen=...)`) of tensors and a `defaultdict(list)` log."""
     m, t = g.fresh("m"), g.fresh("t")
     kind = g.rng.randint(0, 2)
-    if kind == 0:
+    if kind == 0 or g.graphable:  # (janus runs calls reading a deque/defaultdict plainly: F41)
         return [f"{m} = {{'loss': tf.zeros([], acc.dtype), 'steps': 0}}",
                 f"for {t} in xs + [acc]:",
                 f"    {m}['loss'] = {m}['loss'] + tf.reduce_mean({t} * {t})",
@@ -240,13 +242,13 @@ def dynamic_shape(g):
     head = g.choice([f"{p} = tf.boolean_mask({g.tensor()}, {g.tensor()} > 0)",
                      f"{p} = tf.unique(tf.reshape(tf.round({g.tensor()} * 2.0), [-1]))[0]",
                      f"{p} = tf.gather_nd({g.tensor()}, tf.where({g.tensor()} > 0.2))"])
-    use = g.choice([
+    in_graph = [[f"out.append(tf.size({p}))"],
+                [f"acc = acc + tf.cast(tf.shape({p})[0], acc.dtype) * 0.1"]]
+    use = g.choice(in_graph if g.graphable else in_graph + [  # (a static length: eager only)
         [f"k = k + {p}.shape[0]"],
         [f"k = k + len({p})"],
         [f"if {p}.shape[0] > {g.rng.randint(0, 2)}:", "    acc = acc * 0.5"],
-        [f"out.append(tf.size({p}))"],
         [f"s.hist.append(int(tf.size({p})))"],
-        [f"acc = acc + tf.cast(tf.shape({p})[0], acc.dtype) * 0.1"],
     ])
     return [head, f"acc = acc + tf.reduce_sum({p}) * 0.1"] + use
 
@@ -257,19 +259,19 @@ def dynamic_shape(g):
 def format_spec(g):
     """Format specs applied to tensors (`f'{loss:.3f}'` works on a scalar tensor, raises
     TypeError on others) and to Python numbers."""
-    return [g.choice([
-        "print(f'loss {tf.reduce_sum(acc):.3f}')",
+    in_graph = ["print(f'loss {tf.reduce_sum(acc):.3f}')",
+                "print('{:.1%} done'.format(k / (n + 1)))",
+                "print(f'{k:>3}|{s.total:.2e}|{flag!s:>6}')"]
+    return [g.choice(in_graph if g.graphable else in_graph + [  # (F42: refused, host reads)
         "print(f'{acc:.2f}')",
-        "print('{:.1%} done'.format(k / (n + 1)))",
         "print('%.2f' % tf.reduce_mean(acc))",
-        "print(f'{k:>3}|{s.total:.2e}|{flag!s:>6}')",
         "print(f'{tf.reduce_max(acc).numpy():+.4f}')",
     ])]
 
 
 # -- early stopping on host floats ------------------------------------------------------
 
-@rule(0.6, max_depth=1)
+@rule(0.6, max_depth=1, eager=True)
 def early_stopping(g):
     """Early stopping: a host float of the loss compared with the best one kept in a
     dict, a patience counter, an early return."""
@@ -382,3 +384,67 @@ def python_iteration(g):
          f"    k = k + len(str({i}))"],
     ])
 
+
+
+# -- TF library objects in globals: random generators, datasets, metrics, tf.function ---
+
+_RNG = "RNG = tf.random.Generator.from_seed(11)\n"
+
+
+@rule(0.6, max_depth=1)
+def random_generator(g):
+    """Draws from a module-level `tf.random.Generator` (its state moves on every draw, in
+    graphs as in eager code; F43), maybe before a tensor test that flips with the draw."""
+    _helper(g, _RNG)
+    draw = g.choice(["RNG.normal(tf.shape(acc), dtype=acc.dtype) * 0.1",
+                     "RNG.uniform(tf.shape(acc), -1.0, 1.0, dtype=acc.dtype)",
+                     "tf.cast(RNG.uniform([], 0, 3, dtype=tf.int32), acc.dtype)"])
+    lines = [f"acc = acc + {draw}"]
+    if g.chance(0.6):
+        lines += ["if tf.reduce_sum(acc) > 0.0:",
+                  f"    {g.choice(['s.count += 1', 'acc = acc * 0.5', 'k += 1'])}"]
+    return lines
+
+
+_DATA = ("DS = tf.data.Dataset.from_tensor_slices(tf.range(6, dtype=tf.float32)).batch(2)\n")
+
+
+@rule(0.4, max_depth=1, eager=True)
+def data_loop(g):
+    """A loop over a module-level `tf.data` dataset (F44: refused in graphs)."""
+    _helper(g, _DATA)
+    b = g.fresh("b")
+    return [f"for {b} in DS.take({g.choice(['n % 3 + 1', '2', 'len(xs) + 1'])}):",
+            f"    acc = acc + tf.cast(tf.reduce_sum({b}), acc.dtype) * 0.1",
+            "    s.count += 1"]
+
+
+_METRIC = "MEAN = tf.keras.metrics.Mean()\n"
+
+
+@rule(0.5, max_depth=1)
+def keras_metric(g):
+    """A Keras metric updated, read and reset (its variables change in the graph)."""
+    _helper(g, _METRIC)
+    lines = ["MEAN.update_state(tf.reduce_sum(acc * acc))"]
+    if g.chance(0.5):
+        t = g.fresh("t")
+        lines += [f"for {t} in xs:", f"    MEAN.update_state(tf.reduce_mean({t}))"]
+    lines.append("acc = acc + tf.cast(MEAN.result(), acc.dtype) * 0.1")
+    if g.chance(0.5):
+        lines += [f"if {g.cond()}:", "    MEAN.reset_state()"]
+    return lines
+
+
+_TF_FUNCTION = """\
+@tf.function
+def tstep(a, c):
+    return a * c + 1.0
+"""
+
+
+@rule(0.5)
+def tf_function_helper(g):
+    """A helper the program decorated with `tf.function` itself, called with tensors."""
+    _helper(g, _TF_FUNCTION)
+    return [f"acc = tstep({g.texpr()}, tf.cast({g.choice(['G_SCALE', '0.5', 'V0'])}, acc.dtype))"]
