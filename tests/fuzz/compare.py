@@ -101,6 +101,9 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
             if d:
                 return d
         return None
+    if kind == "npscalar" and actual[1] == expected[1] and isinstance(expected[2], float):
+        expected, actual = ("float", expected[2]), ("float", actual[2])  # (its type: equal)
+        kind = "float"
     if kind == "float":
         e, a = expected[1], actual[1]
         if a == e or abs(a - e) <= tol + tol * abs(e) or (a != a and e != e):
