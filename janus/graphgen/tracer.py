@@ -9,6 +9,7 @@ the same object can be guarded and written back.
 from __future__ import annotations
 
 import collections
+import collections.abc
 import contextlib
 import types
 
@@ -255,8 +256,11 @@ class Tracer:
             self._imported(copy, source)
             self.copy_sources[id(copy)] = source
             return copy
-        if isinstance(value, tf.data.Iterator):  # (its position moves when a graph runs: F44)
-            raise ConversionError(f"reads a tf.data iterator ({source.expr})")
+        if isinstance(value, (tf.data.Iterator, collections.abc.Iterator)):
+            # its position moves on every `next`: a graph would take the items of its
+            # trace (F44: a tf.data iterator; F45: a generator, itertools.count/cycle)
+            raise ConversionError(f"reads an iterator ({type(value).__name__}, "
+                                  f"{source.expr}): its position moves on every call")
         if uncopied_container(value):
             raise ConversionError(f"reads a {type(value).__name__} ({source.expr}): janus "
                                   "copies only lists and dicts, a graph would fix its items "
