@@ -375,6 +375,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         if fn is builtins.print:
             tracer.ledger.print(args, kwargs)
             return None
+        if isinstance(fn, functools._lru_cache_wrapper):  # (before it is unwrapped: F46)
+            refusals.refuse(fn)
         if (fn is getattr and len(args) in (2, 3) or fn is hasattr and len(args) == 2) and \
                 not kwargs and isinstance(args[1], str) and \
                 tracer.source_of(args[0]) is not None and \

@@ -31,7 +31,8 @@ def snapshot(value, seen=None):
         return ("npscalar", type(value).__name__, value.item())
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return (type(value).__name__, value)
-    if isinstance(value, _STATIC) or hasattr(value, "__janus_function__"):
+    if isinstance(value, _STATIC) or hasattr(value, "__janus_function__") or \
+            callable(value) and hasattr(value, "__wrapped__"):  # (functools.lru_cache...)
         # (a function the program decorated with JIT is janus's wrapper on one side)
         return ("static", getattr(value, "__qualname__", "?"))
     if id(value) in seen:

@@ -448,3 +448,42 @@ def tf_function_helper(g):
     """A helper the program decorated with `tf.function` itself, called with tensors."""
     _helper(g, _TF_FUNCTION)
     return [f"acc = tstep({g.texpr()}, tf.cast({g.choice(['G_SCALE', '0.5', 'V0'])}, acc.dtype))"]
+
+
+# -- Python objects with hidden state: iterators on the heap, cached functions --------
+
+_SCHEDULES = """\
+import itertools
+
+STEP = itertools.count()
+LRS = itertools.cycle([0.1, 0.2, 0.3])
+
+
+def _halving():
+    v = 1.0
+    while True:
+        yield v
+        v = v * 0.5
+
+
+SCHED = _halving()
+
+
+@functools.lru_cache(maxsize=None)
+def table(m):
+    return tf.constant(float(m) + 1.0)
+"""
+
+
+@rule(0.5, max_depth=1, eager=True)
+def python_state_objects(g):
+    """Iterators kept on the heap and advanced once per call (`next` of an
+    `itertools.count`/`cycle` or of a generator object: a schedule), and a
+    `functools.lru_cache` helper returning a tensor (F45, F46: refused in graphs)."""
+    _helper(g, _SCHEDULES)
+    return [g.choice([
+        "acc = acc * next(LRS)",
+        "acc = acc + float(next(STEP)) * 0.01",
+        "acc = acc * next(SCHED)",
+        "acc = acc * tf.cast(table(n % 3), acc.dtype)",
+    ])]
