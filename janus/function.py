@@ -340,10 +340,13 @@ class JitFunction(Generation):
         start = time.perf_counter()
         calls.note_graph_run()
         with safety.interrupts_held():  # Ctrl-C: all of the call's effects or none
+            saved = spec.saved_states() if spec.random_states else None
             try:
                 results = runner.call(inputs)
             except Exception as exc:  # noqa: BLE001 - handled below, outside the hold
                 failure = exc
+                if saved:
+                    spec.restore_states(saved)
             else:
                 failure = None
                 elapsed = time.perf_counter() - start

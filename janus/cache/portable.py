@@ -206,6 +206,8 @@ def export(spec) -> dict | None:
 def _export(spec) -> dict:
     if spec.trial is not None:
         raise NotPortable("an XLA trial under way")
+    if getattr(spec, "random_states", ()):  # (found again only by tracing: F43)
+        raise NotPortable("the graph draws from a tf.random.Generator")
     guards, handles = [], {}
     for guard in spec.guards.guards:
         expected = guard.expected

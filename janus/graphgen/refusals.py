@@ -7,6 +7,8 @@ would only fail.
 """
 from __future__ import annotations
 
+import functools
+
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
@@ -46,9 +48,19 @@ def callback_reason(fn) -> str:
     return ""
 
 
+def cache_reason(fn) -> str:
+    """A `functools.lru_cache` / `functools.cache` function called in a trace would keep
+    the trace's symbolic values in its cache (a later call gets a tensor of a graph that
+    is gone), or answer from the cache at trace time for every graph call (F46)."""
+    if isinstance(fn, functools._lru_cache_wrapper):
+        return (f"calls {getattr(fn, '__qualname__', fn)}, a functools.lru_cache function: "
+                "its cache would keep the graph's values")
+    return ""
+
+
 def refuse(fn) -> None:
     """Raise the ConversionError the tracer gives for a call of `fn`, if any."""
-    reason = impure_reason(fn) or callback_reason(fn)
+    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn)
     if reason:
         raise ConversionError(reason)
 
@@ -57,7 +69,7 @@ def call_reason(fn, args: tuple) -> str:
     """Why tracing a call of `fn(*args)` cannot succeed ("" when it may): a refused
     library call, a tensor's value read with `.numpy()`, or a tensor converted to a
     Python number."""
-    reason = impure_reason(fn) or callback_reason(fn)
+    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn)
     if reason:
         return reason
     if getattr(fn, "__name__", "") == "numpy" and type(getattr(fn, "__self__", None)) is \

@@ -42,6 +42,19 @@ _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "re
              "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
 
 
+_ITERATING = (iter, next, list, tuple, enumerate, zip, sorted, sum, min, max, any, all)
+
+
+def refuse_data_iteration(value) -> None:
+    """A trace does not iterate a tf.data dataset or iterator: in a graph the Python loop
+    never sees the end of the data (TF raises after many `get_next` calls: an internal
+    error, fuzz v20, F44), and an iterator's position moves when the graph runs, again
+    when a failed graph's call reruns plainly."""
+    if isinstance(value, (tf.data.Dataset, tf.data.Iterator)):
+        raise ConversionError(f"iterates a tf.data {type(value).__name__} (the number of "
+                              "elements is known only when the graph runs)")
+
+
 def _stack_args(fn, args):
     """TF list-taking ops applied to a DynamicList, as ops on the stacked tensor."""
     if not args or not isinstance(args[0], DynamicList):
@@ -364,6 +377,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         if fn is builtins.print:
             tracer.ledger.print(args, kwargs)
             return None
+        if isinstance(fn, functools._lru_cache_wrapper):  # (before it is unwrapped: F46)
+            refusals.refuse(fn)
         if (fn is getattr and len(args) in (2, 3) or fn is hasattr and len(args) == 2) and \
                 not kwargs and isinstance(args[1], str) and \
                 tracer.source_of(args[0]) is not None and \
@@ -410,6 +425,9 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
         refusals.refuse(fn)
+        if args and any(fn is f for f in _ITERATING):
+            for value in args:
+                refuse_data_iteration(value)
         args, kwargs = traced_user_functions(self, site, fn, args, kwargs)
         safe = _GRAPH_SAFE.get(id(fn))
         if safe is not None and any(is_symbolic(a) for a in args):
@@ -426,6 +444,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         scope = tf.compat.v1.get_variable_scope()
         caching_device = scope.caching_device
         owner = getattr(fn, "__self__", None)
+        if isinstance(owner, tf.random.Generator):  # its state moves when the graph runs
+            tracer.random_states[id(owner.state)] = owner.state
         if not (id(owner) in tracer.copy_sources and
                 getattr(fn, "__name__", "") in ("append", "extend")):
             tracer.read(owner)
@@ -568,6 +588,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
 
     def iterate(self, site, iterable):
         self.tracer.read(iterable)
+        refuse_data_iteration(iterable)
         if isinstance(iterable, DynamicList):
             raise ConversionError("a loop with break/continue/return over a list whose length "
                                   "varies is not generalized")

@@ -58,6 +58,7 @@ class Specialization:
     context: tuple = ()       # the tf.distribute context traced in (graphgen/distribute.py)
     distributed: bool = False  # the graph calls tf.distribute (never recorded in the cache)
     collective_strategy: object = None  # ... a strategy spanning workers (fallback/agreement.py)
+    random_states: tuple = ()  # tf.random.Generator states the graph moves (see `saved_states`)
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -74,6 +75,19 @@ class Specialization:
         if self.accelerated is not None:
             return self.accelerated.call(inputs)
         return calls.call_graph(self.concrete, inputs)
+
+    def saved_states(self) -> list:
+        """The values of the random generators' states this graph moves, before it runs.
+        A tf.random.Generator's ops move its state variable themselves, not through
+        janus's variable shadows (committed only when every guard held): a graph that
+        fails (an in-graph guard, an op) after drawing must put them back before the call
+        reruns plainly, or the rerun draws other numbers (fuzz v20, F43)."""
+        return [(state, state.read_value()) for state in self.random_states]
+
+    @staticmethod
+    def restore_states(saved: list) -> None:
+        for state, value in saved:
+            state.assign(value)
 
     def op_histogram(self) -> dict[str, int]:
         counts = collections.Counter()
@@ -295,4 +309,5 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                         for fn, (_, cases) in tables.items()),
         appended_only=tracer.appended_only(), functions=tuple(tracer.functions.values()),
         tables=tables, distributed=tracer.distributed,
-        collective_strategy=tracer.collective_strategy)
+        collective_strategy=tracer.collective_strategy,
+        random_states=tuple(tracer.random_states.values()))

@@ -8,6 +8,8 @@ the same object can be guarded and written back.
 """
 from __future__ import annotations
 
+import collections
+import collections.abc
 import contextlib
 import types
 
@@ -40,6 +42,22 @@ def _is_opaque(value) -> bool:
     return module.split(".")[0] in ("tensorflow", "keras", "tf_keras", "numpy", "builtins")
 
 
+_CONTAINERS = (set, bytearray, collections.deque, list, dict)
+
+
+def uncopied_container(value) -> bool:
+    """A mutable container janus neither copies (only exact lists and dicts are copied,
+    their changes written back after the graph) nor guards item by item: a set, a deque,
+    a bytearray, a dict or list subclass (`defaultdict`, `Counter`, `OrderedDict`, a user
+    `class Config(dict)`). A graph would fix its items at trace time and make its changes
+    once (fuzz v20, F41). TensorFlow's own tracking wrappers (a Keras layer's list of
+    sublayers) stay guarded by identity, as the library objects they are."""
+    if type(value) in (list, dict) or not isinstance(value, _CONTAINERS):
+        return False
+    module = type(value).__module__ or ""
+    return module.split(".")[0] not in ("tensorflow", "keras", "tf_keras")
+
+
 def _is_per_replica(value) -> bool:
     """A tf.distribute PerReplica value (from a distributed dataset or `strategy.run`)."""
     return type(value).__name__ == "PerReplica" and \
@@ -56,6 +74,7 @@ class VaryingRole(BaseException):
 class Tracer:
     def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
         self.distributed = False  # the trace called tf.distribute (graphgen/distribute.py)
+        self.random_states: dict = {}  # id -> state variable of a tf.random.Generator drawn from
         self.collective_strategy = None  # ... with a strategy spanning several workers
         self.plan = plan
         self.profile = profile
@@ -237,6 +256,15 @@ class Tracer:
             self._imported(copy, source)
             self.copy_sources[id(copy)] = source
             return copy
+        if isinstance(value, (tf.data.Iterator, collections.abc.Iterator)):
+            # its position moves on every `next`: a graph would take the items of its
+            # trace (F44: a tf.data iterator; F45: a generator, itertools.count/cycle)
+            raise ConversionError(f"reads an iterator ({type(value).__name__}, "
+                                  f"{source.expr}): its position moves on every call")
+        if uncopied_container(value):
+            raise ConversionError(f"reads a {type(value).__name__} ({source.expr}): janus "
+                                  "copies only lists and dicts, a graph would fix its items "
+                                  "and make its changes once")
         if _is_opaque(value):
             self.guard("id", source, value)
         else:
@@ -363,6 +391,27 @@ class Tracer:
 _hooks_installed = False
 
 
+def check_format_spec(tensor, spec: str) -> None:
+    """Refuse the trace (the call runs plainly, and raises there) when formatting
+    `tensor`'s value with `spec` would raise in eager code (`f"{loss:.3f}"` on a tensor
+    that is not a scalar: a TypeError; `:d` on a float: a ValueError). The write-back
+    formats the value only after the graph ran, too late to raise (fuzz v20, F42).
+    Whether it fails depends on the rank and dtype only."""
+    rank = tensor.shape.rank
+    if rank is None:
+        raise ConversionError(f"formats a tensor of unknown rank with the spec {spec!r}")
+    if tensor.dtype == tf.string:
+        sample = np.full([1] * rank, b"", dtype=object)
+    else:
+        sample = np.zeros([1] * rank, dtype=tensor.dtype.as_numpy_dtype)
+    try:
+        format(sample if rank else sample[()], spec)
+    except (TypeError, ValueError) as exc:
+        raise ConversionError(f"formats a {tensor.dtype.name} tensor of rank {rank} with "
+                              f"the spec {spec!r}, which raises {type(exc).__name__} in "
+                              "Python") from exc
+
+
 def _install_format_hooks() -> None:
     """Formatting a symbolic tensor during a trace yields a marker that the write-back
     replaces with the formatted run-time value (so `print(f"{loss}")` prints numbers)."""
@@ -378,6 +427,8 @@ def _install_format_hooks() -> None:
             tracer = active.get()
             if tracer is None:
                 return originals[name](self, *args)
+            if args and args[0]:
+                check_format_spec(self, args[0])
             return tracer.format_marker(self, conversion, args[0] if args else "")
         return method
 

@@ -7,6 +7,7 @@ one-line description of the first difference.
 """
 from __future__ import annotations
 
+import collections
 import re
 import types
 
@@ -30,17 +31,20 @@ def snapshot(value, seen=None):
         return ("npscalar", type(value).__name__, value.item())
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return (type(value).__name__, value)
-    if isinstance(value, _STATIC) or hasattr(value, "__janus_function__"):
+    if isinstance(value, _STATIC) or hasattr(value, "__janus_function__") or \
+            callable(value) and hasattr(value, "__wrapped__"):  # (functools.lru_cache...)
         # (a function the program decorated with JIT is janus's wrapper on one side)
         return ("static", getattr(value, "__qualname__", "?"))
     if id(value) in seen:
         return ("cycle",)
     seen.add(id(value))
     try:
-        if type(value) in (list, tuple):
+        if type(value) in (list, tuple, collections.deque):
             return (type(value).__name__, [snapshot(v, seen) for v in value])
-        if type(value) is dict:
-            return ("dict", [(repr(k), snapshot(v, seen)) for k, v in value.items()])
+        if type(value) in (dict, collections.defaultdict, collections.OrderedDict,
+                           collections.Counter):
+            return (type(value).__name__, [(repr(k), snapshot(v, seen))
+                                           for k, v in value.items()])
         if hasattr(value, "__dict__") and not type(value).__module__.startswith(
                 ("tensorflow", "keras", "numpy")):
             return ("object", type(value).__qualname__,
@@ -72,7 +76,7 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
         else:
             ok = np.array_equal(a, e)
         return None if ok else f"{where}: plain {e!r}, janus {a!r}"
-    if kind in ("list", "tuple"):
+    if kind in ("list", "tuple", "deque"):
         if len(actual[1]) != len(expected[1]):
             return f"{where}: length plain {len(expected[1])}, janus {len(actual[1])}"
         for i, (e, a) in enumerate(zip(expected[1], actual[1])):
@@ -80,7 +84,7 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
             if d:
                 return d
         return None
-    if kind == "dict":
+    if kind in ("dict", "defaultdict", "OrderedDict", "Counter"):
         ke, ka = [k for k, _ in expected[1]], [k for k, _ in actual[1]]
         if ke != ka:
             return f"{where}: keys plain {ke}, janus {ka}"
@@ -98,6 +102,9 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
             if d:
                 return d
         return None
+    if kind == "npscalar" and actual[1] == expected[1] and isinstance(expected[2], float):
+        expected, actual = ("float", expected[2]), ("float", actual[2])  # (its type: equal)
+        kind = "float"
     if kind == "float":
         e, a = expected[1], actual[1]
         if a == e or abs(a - e) <= tol + tol * abs(e) or (a != a and e != e):

@@ -30,6 +30,17 @@ def test_each_kind_of_difference_is_a_divergence():
     assert runner._compare(_outcome(1), _outcome(1.0))[0] == "result"  # Python types exact
 
 
+def test_numpy_float_scalars_within_tolerance_and_types_exact():
+    """`t.numpy()` of a float32 scalar a graph rounded one ulp apart (warm seed 569042)
+    is within tolerance, like a Python float; its numpy type is still exact."""
+    import numpy as np
+    one, near = np.float32(0.9874929189682007), np.float32(0.9874928593635559)
+    assert compare.difference(compare.snapshot(one), compare.snapshot(near)) is None
+    assert compare.difference(compare.snapshot(one), compare.snapshot(np.float32(0.99)))
+    assert compare.difference(compare.snapshot(one), compare.snapshot(np.float64(one)))
+    assert compare.difference(compare.snapshot(np.int64(3)), compare.snapshot(np.int64(4)))
+
+
 def test_printed_numbers_within_tolerance_and_nothing_else():
     assert compare.text_difference("t [0.3839011 ]\n", "t [0.38390106]\n") is None
     assert compare.text_difference("a 1.5\n", "a 1.6\n")

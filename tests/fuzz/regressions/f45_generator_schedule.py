@@ -1,0 +1,62 @@
+import functools
+
+import numpy as np
+import tensorflow as tf
+
+JIT = globals().get("JIT", lambda fn: fn)  # the fuzzer sets janus.jit on the janus side
+
+G_LIST = []
+G_DICT = {}
+G_SCALE = 1.5
+G_COUNT = 0
+ENV = {"scale": 2.0}
+V0 = tf.Variable(0.5)
+V1 = tf.Variable(tf.zeros([]))
+
+
+class State:
+    def __init__(self):
+        self.count = 0
+        self.total = 0.0
+        self.hist = []
+        self.d = {}
+        self.h = tf.zeros([])
+
+
+def _sched():
+    v = 1.0
+    while True:
+        yield v
+        v = v * 0.5
+SCHED = _sched()
+
+def f(s, x, xs, n, flag):
+    acc = x * 0.5
+    acc = acc * next(SCHED)
+    return acc
+
+
+# ---- janus fuzz case
+# found probing the v20 constructs: next() of a module-level generator object in f
+# before the fix: result at call 2
+FINDING = 'F45'
+KIND = 'result'
+XFAIL = None
+CALLS = [{'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 1, 'n': 0, 'flag': True, 'obj': 'main'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 1, 'n': 0, 'flag': True, 'obj': 'main'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 1, 'n': 0, 'flag': True, 'obj': 'main'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 1, 'n': 0, 'flag': True, 'obj': 'main'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 1, 'n': 0, 'flag': True, 'obj': 'new'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 1, 'n': 0, 'flag': True, 'obj': 'new'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 2, 'n': 0, 'flag': True, 'obj': 'new'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 2, 'n': 0, 'flag': True, 'obj': 'new'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 2, 'n': 0, 'flag': True, 'obj': 'main'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 2, 'n': 0, 'flag': True, 'obj': 'main'},
+ {'shape': [4], 'dtype': 'float32', 'seed': 97, 'len': 2, 'n': 0, 'flag': True, 'obj': 'main'},
+ {'shape': [4], 'dtype': 'float64', 'seed': 97, 'len': 2, 'n': 0, 'flag': True, 'obj': 'main'}]
+
+if __name__ == "__main__":
+    import sys
+    sys.path.insert(0, ".")
+    from tests.fuzz import cases
+    cases.main(__file__)

@@ -1,0 +1,52 @@
+"""tf.data datasets and iterators in a jitted function (F44: found by hand probing the
+fuzz v20 constructs). `for b in DS.take(k)` in a trace never saw the end of the data
+(TF raises after many `get_next` calls in a graph: an internal error), and an
+iterator's position would move again when a failed graph's call reruns. Now a trace
+refuses to iterate them; the call runs plainly (split at that loop with segments)."""
+import tensorflow as tf
+
+import janus
+
+
+def _compare(make, calls):
+    outs = {}
+    for jit in (False, True):
+        fn = make()
+        fn = janus.jit(fn) if jit else fn
+        outs[jit] = [float(tf.reduce_sum(fn(x, k))) for x, k in calls]
+    assert outs[True] == outs[False]
+
+
+def test_a_loop_over_a_dataset():
+    def make():
+        ds = tf.data.Dataset.from_tensor_slices(tf.range(5, dtype=tf.float32)).batch(2)
+
+        def f(x, k):
+            acc = x * 0.5
+            for b in ds.take(k):
+                acc = acc + tf.reduce_sum(b)
+            return acc
+        return f
+    _compare(make, [(tf.constant([1.0, 2.0]), 2)] * 4 + [(tf.constant([1.0, 2.0]), 3)] * 3)
+
+
+def test_an_iterator_read_with_next_and_get_next():
+    def make():
+        it = iter(tf.data.Dataset.range(100))
+
+        def f(x, k):
+            a = next(it)
+            b = it.get_next()
+            return x + tf.cast(a + b * k, tf.float32)
+        return f
+    _compare(make, [(tf.constant(1.0), 1)] * 6)
+
+
+def test_a_comprehension_over_a_dataset():
+    def make():
+        ds = tf.data.Dataset.range(4)
+
+        def f(x, k):
+            return x + tf.cast(sum([e * k for e in ds]), tf.float32)
+        return f
+    _compare(make, [(tf.constant(1.0), 1)] * 4 + [(tf.constant(1.0), 2)] * 2)
