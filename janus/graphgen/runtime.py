@@ -26,6 +26,7 @@ from janus.graphgen import host_scalars
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
+from janus.graphgen.tensor_lists import dynamic_zip, stack_args
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
                                    SymbolicScalar, dynamic_length, pack_scalars)
@@ -38,25 +39,6 @@ from janus.transform.runtime import AUG_OPS, Runtime, is_user_code, user_functio
 
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
              "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
-
-
-def _stack_args(fn, args):
-    """TF list-taking ops applied to a DynamicList, as ops on the stacked tensor."""
-    if not args or not isinstance(args[0], DynamicList):
-        return None
-    stacked = args[0].stacked
-    if fn is tf.stack:
-        return lambda axis=0, name=None: stacked if axis == 0 else \
-            tf.experimental.numpy.moveaxis(stacked, 0, axis)
-    if fn is tf.add_n:
-        return lambda name=None: tf.reduce_sum(stacked, axis=0)
-    if fn is tf.concat:
-        def concat(axis, name=None):
-            if axis != 0:
-                raise ConversionError("tf.concat over a list of varying length needs axis=0")
-            return tf.reshape(stacked, tf.concat([[-1], tf.shape(stacked)[2:]], 0))
-        return concat
-    return None
 
 
 def _table_source(function: str, name: str):
@@ -92,26 +74,6 @@ def _variable_structure(value) -> bool:
     kinds = (tf.Variable, tf.Module, keras.Variable, keras.layers.Layer)
     return isinstance(value, (list, tuple)) and bool(value) and \
         all(isinstance(v, kinds) for v in value)
-
-
-def _enumerate_arguments(iterable, start=0):
-    return iterable, start
-
-
-def _dynamic_zip(fn, args, kwargs):
-    """zip/enumerate over lists of varying length, as one DynamicList of tuples."""
-    if fn is enumerate:
-        # bound as Python binds enumerate's arguments (F36: `enumerate(xs, 1)`)
-        items, start = _enumerate_arguments(*args, **kwargs)
-        if not isinstance(items, DynamicList) or type(start) is not int and \
-                not (isinstance(start, SymbolicScalar) and start.kind is int):
-            raise ConversionError("enumerate() of a list of varying length with a start "
-                                  "that is not an int")
-        index = tf.range(items.length()) + start
-        return DynamicList((index, items.stacked))
-    if kwargs or not all(isinstance(a, DynamicList) for a in args):
-        raise ConversionError("zip() of a list of varying length with a list of fixed length")
-    return DynamicList(tuple(a.stacked for a in args))
 
 
 def _is_tensorflow(fn) -> bool:
@@ -384,9 +346,9 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         if fn is len and args and isinstance(args[0], DynamicList):
             return dynamic_length(args[0])
         if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
-            return _dynamic_zip(fn, args, kwargs)
+            return dynamic_zip(fn, args, kwargs)
         if isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
-            special = _stack_args(fn, args)
+            special = stack_args(fn, args)
             if special is not None:
                 return special(*args[1:], **kwargs)
         target, bound_self = user_function(fn)
