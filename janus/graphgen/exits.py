@@ -46,13 +46,27 @@ class Exit:
         self.state: tuple = ()
         self.lengths: list = []
 
-    def record(self, value) -> None:
+    def record(self, value) -> bool:
+        """Note the test's value; the body goes on (returns False: no `break`)."""
         if self.condition is not None:
             raise ConversionError("the exit test of a loop ran twice in one iteration")
         self.condition = _condition(_predicate(value))
         self.state = self.get_state()
         self.lengths = [len(v) if type(v) is list else v.appends
                         if isinstance(v, Accumulator) else None for v in self.state]
+        return False
+
+
+class Operand:
+    """An operand of an `and`/`or`/`not` exit test (transform/exit_tests.py) while its
+    loop is built: its value goes to `either`/`both`/`negate` as a predicate, unguarded."""
+
+    @staticmethod
+    def record(value):
+        return _predicate(value)
+
+
+_OPERAND = Operand()
 
 
 class LoopResult(DynamicList):
@@ -166,15 +180,58 @@ def _element(value):
 class ExitLoops:
     """Mixed into the graph runtime (next to GeneralControlFlow)."""
 
+    def _exit_general(self, exit_site) -> bool:
+        """Whether the plan generalizes the loop of this exit test (or one of its operands)."""
+        general = self.tracer.plan.general_branches
+        return any((self.key, s) in general for s in (exit_site,) + self._site(exit_site).parts)
+
+    def either(self, *operands):
+        return self._short_circuit(operands, True)
+
+    def both(self, *operands):
+        return self._short_circuit(operands, False)
+
+    def negate(self, value):
+        return tf.logical_not(value) if is_symbolic(value) else not value
+
+    def _short_circuit(self, operands, decisive: bool):
+        """`or` (decisive True) / `and` over thunks: Python's when the operands are Python
+        values; after a tensor operand the rest runs in a `tf.cond` branch taken only when
+        Python would run it (traced once, it must not touch the heap or print)."""
+        value = operands[0]()
+        if len(operands) == 1:
+            return value
+        if not is_symbolic(value):
+            return decisive if bool(value) is decisive else \
+                self._short_circuit(operands[1:], decisive)
+        tracer = self.tracer
+        before = dict(tracer.shadow.values)
+
+        def rest():
+            tracer.callback_depth += 1  # (a guard there would live in the branch's graph)
+            try:
+                return _condition(_predicate(self._short_circuit(operands[1:], decisive)))
+            finally:
+                tracer.callback_depth -= 1
+                tracer.shadow.values = dict(before)
+
+        decided = _condition(value)
+        return tf.cond(decided if decisive else tf.logical_not(decided),
+                       lambda: tf.constant(decisive), rest)
+
     def _exit_iteration(self, key, get_state, run) -> Exit:
         exits = self.tracer.loop_exits
         if key in exits:
             raise ConversionError(f"{_WHAT} runs inside itself (recursion)")
         record = exits[key] = Exit(get_state)
+        parts = [(key[0], p) for p in self._site(key[1]).parts]
+        exits.update((p, _OPERAND) for p in parts)
         try:
             run()
         finally:
             del exits[key]
+            for part in parts:
+                exits.pop(part, None)
         if record.condition is None:
             raise ConversionError(f"the exit test of {_WHAT} did not run")
         return record

@@ -26,7 +26,7 @@ from janus.graphgen import host_scalars
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
-from janus.graphgen.tensor_lists import dynamic_zip, stack_args
+from janus.graphgen.tensor_lists import dynamic_zip, grown_length, stack_args
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
                                    SymbolicScalar, dynamic_length, pack_scalars)
@@ -345,6 +345,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if fn is len and args and isinstance(args[0], DynamicList):
             return dynamic_length(args[0])
+        if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], Accumulator):
+            return grown_length(args[0])
         if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
             return dynamic_zip(fn, args, kwargs)
         if isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
@@ -509,8 +511,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         exit_test = self.tracer.loop_exits.get((self.key, site))
         if exit_test is not None:  # of a loop being generalized: recorded, the body goes on
             self.tracer.read(value)
-            exit_test.record(value)
-            return False
+            return exit_test.record(value)
         if isinstance(value, DynamicList):  # `if xs:` on a list whose length varies
             value = value.length() > 0
         if isinstance(value, (SymbolicScalar, HostScalar)):
@@ -548,7 +549,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
                  live=()):
         if exit_site is not None:
             key = (self.key, exit_site)
-            if key in self.tracer.plan.general_branches or isinstance(iterable, DynamicList) \
+            if self._exit_general(exit_site) or isinstance(iterable, DynamicList) \
                     or is_symbolic(iterable) and (iterable.shape.rank is None or
                                                   iterable.shape[0] is None):
                 return self._while_exit(site, key, loop_items(iterable), body, get_state,
@@ -567,8 +568,9 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
     def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
                    live=()):
         if exit_site is not None:
-            key, general = (self.key, exit_site), self.tracer.plan.general_branches
-            if key in general or (self.key, site) in general:
+            key = (self.key, exit_site)
+            if self._exit_general(exit_site) or \
+                    (self.key, site) in self.tracer.plan.general_branches:
                 return self._while_exit(site, key, LoopItems(None, None, test), body,
                                         get_state, set_state, names, live)
             value = test()

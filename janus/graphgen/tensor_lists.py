@@ -4,13 +4,14 @@
     tf.add_n(xs)             ->  tf.reduce_sum(stacked, axis=0)
     zip(xs, ys)              ->  DynamicList((xs.stacked, ys.stacked))
     enumerate(xs, 1)         ->  DynamicList((tf.range(len) + 1, xs.stacked))
+    len(out)                 ->  its length so far, a fed int (`out` grown in a tf.while_loop)
 """
 from __future__ import annotations
 
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen.values import DynamicList, SymbolicScalar
+from janus.graphgen.values import Accumulator, DynamicList, SymbolicScalar
 
 
 def stack_args(fn, args):
@@ -50,3 +51,9 @@ def dynamic_zip(fn, args, kwargs):
     if kwargs or not all(isinstance(a, DynamicList) for a in args):
         raise ConversionError("zip() of a list of varying length with a list of fixed length")
     return DynamicList(tuple(a.stacked for a in args))
+
+
+def grown_length(items: Accumulator) -> SymbolicScalar:
+    """`len()` of a list a tf.while_loop grows (graphgen/exits.py): its items before this
+    iteration plus those appended in it, an int known at run time only."""
+    return SymbolicScalar(tf.cast(items.index + items.appends, tf.int64), int)

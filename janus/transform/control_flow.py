@@ -13,7 +13,8 @@
     while t: ... if u: break ...  ->  the same, with janus__.while_stmt(site, test, body, ...)
 
 A `for` or `while` loop whose only way out is one `if <test>: break` among its body's
-statements (no `else:`) takes the functional form too, its body returning True where it breaks: a
+statements (no `else:`; the test may be an `and`/`or`/`not` of tests: exit_tests.py)
+takes the functional form too, its body returning True where it breaks: a
 generalized graph runs it as a `tf.while_loop` that stops on the test (`live`: the
 names read outside the loop, or anywhere when the loop is inside another loop).
 Any other block that returns, breaks out, or declares scope keeps its Python form with a
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import gast
 
-from janus.transform import scope, templates
+from janus.transform import exit_tests, scope, templates
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
 
@@ -70,16 +71,11 @@ def _loop_exit(node) -> gast.If | None:
     if node.orelse:
         return None
     exits = [s for s in node.body if isinstance(s, gast.If) and not s.orelse and
-             len(s.body) == 1 and isinstance(s.body[0], gast.Break) and _hooked_test(s.test)]
+             len(s.body) == 1 and isinstance(s.body[0], gast.Break) and
+             exit_tests.is_exit_test(s.test)]
     if len(exits) != 1 or scope.escapes([s for s in node.body if s is not exits[0]]):
         return None
     return exits[0]
-
-
-def _hooked_test(node) -> bool:
-    return isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-        node.func.attr == "test" and isinstance(node.func.value, gast.Name) and \
-        node.func.value.id == RUNTIME and isinstance(node.args[0], gast.Constant)
 
 
 def _loads(node) -> dict[str, int]:
@@ -218,9 +214,10 @@ class ControlFlowTransformer(gast.NodeTransformer):
         if exit_if is None:
             return "", {}
         exit_if.body = [gast.Return(value=gast.Constant(value=True, kind=None))]
+        exit_site, exit_if.test = exit_tests.transform(exit_if.test, self.sites)
         live = gast.Tuple(elts=[templates.constant(n) for n in
                                 _user_names(self._live_after(loop_loads))], ctx=gast.Load())
-        return ", EXIT, LIVE", dict(EXIT=exit_if.test.args[0], LIVE=live)
+        return ", EXIT, LIVE", dict(EXIT=templates.constant(exit_site), LIVE=live)
 
     def visit_While(self, node):
         loop_loads = _loads(node)
