@@ -185,6 +185,11 @@ class ExitLoops:
         general = self.tracer.plan.general_branches
         return any((self.key, s) in general for s in (exit_site,) + self._site(exit_site).parts)
 
+    def _in_general_exit_loop(self) -> bool:
+        """Whether a loop being built as one tf.while_loop runs this code (traced once for
+        every iteration: a tensor-valued `if` there is a tf.cond, never a guess)."""
+        return any(type(v) is Exit for v in self.tracer.loop_exits.values())
+
     def either(self, *operands):
         return self._short_circuit(operands, True)
 

@@ -538,7 +538,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if isinstance(test, SymbolicScalar):
             test = test.tensor
-        if is_symbolic(test) and (self.key, site) in self.tracer.plan.general_branches:
+        if is_symbolic(test) and ((self.key, site) in self.tracer.plan.general_branches or
+                                  self._in_general_exit_loop()):
             return self._cond(site, test, if_true, if_false, get_state, set_state, both)
         if self.test(site, test):
             if_true()

@@ -13,7 +13,8 @@
     while t: ... if u: break ...  ->  the same, with janus__.while_stmt(site, test, body, ...)
 
 A `for` or `while` loop whose only way out is one `if <test>: break` among its body's
-statements (no `else:`; the test may be an `and`/`or`/`not` of tests: exit_tests.py)
+statements (no `else:`; the test may be an `and`/`or`/`not` of tests: exit_tests.py;
+`if c: continue` are nested first: continues.py)
 takes the functional form too, its body returning True where it breaks: a
 generalized graph runs it as a `tf.while_loop` that stops on the test (`live`: the
 names read outside the loop, or anywhere when the loop is inside another loop).
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import gast
 
-from janus.transform import exit_tests, scope, templates
+from janus.transform import continues, exit_tests, scope, templates
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
 
@@ -183,6 +184,7 @@ class ControlFlowTransformer(gast.NodeTransformer):
                       if count > loop_loads.get(n, 0) or self.loops and n in loop_loads)
 
     def visit_For(self, node):
+        continues.transform(node, self._fresh)
         loop_loads = _loads(node)
         self._visit_loop_body(node)
         exit_if = _loop_exit(node)
@@ -220,6 +222,7 @@ class ControlFlowTransformer(gast.NodeTransformer):
         return ", EXIT, LIVE", dict(EXIT=templates.constant(exit_site), LIVE=live)
 
     def visit_While(self, node):
+        continues.transform(node, self._fresh)
         loop_loads = _loads(node)
         self._visit_loop_body(node)
         exit_if = _loop_exit(node)
