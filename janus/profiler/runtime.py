@@ -21,6 +21,7 @@ from janus.recursion.cases import CaseRecorder
 from janus.tensors import is_tensor
 from janus import source as source_mod
 from janus.transform import breaks, convert
+from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import Runtime, user_function
 
 
@@ -91,7 +92,8 @@ class ProfileRuntime(Runtime):
         """A loop's exit test (and each operand of an `and`/`or`/`not` one) is a loop exit:
         tensor-valued, it makes the loop general from the first plan (graphgen/exits.py)."""
         profile = ProfileRuntime._current.profile
-        for site in (exit_site,) + self.function.sites[exit_site].parts:
+        tests, operands = exit_sites(self.function.sites, exit_site)
+        for site in {exit_site, *tests, *operands}:
             profile.site(self.key, site).loop_exit = True
 
     def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,

@@ -12,6 +12,7 @@ The whole test gets a site of its own (3, kind "exit"), whose `parts` are the op
 sites: the loop's key in plans, and where a generalized trace records the combined test.
 In Python (and while profiling, and in specialized graphs) `either`/`both`/`negate` are
 `or`/`and`/`not` over the operands' bools: the operands keep their own sites and guards.
+A loop with several exit tests has one more site (kind "exits") whose parts are theirs.
 """
 from __future__ import annotations
 
@@ -86,3 +87,11 @@ def transform(test, sites: SiteTable) -> tuple[int, gast.expr]:
     new = templates.expression(f"{RUNTIME}.test(SITE, TEST)", SITE=templates.constant(site),
                                TEST=_functional(test))
     return site, templates.copy_location(new, test)
+
+
+def exit_sites(table: SiteTable, exit_site: int) -> tuple[tuple, tuple]:
+    """(the exit tests' sites, their operands' sites) of a loop whose exit site is
+    `exit_site`."""
+    site = table[exit_site]
+    tests = site.parts if site.kind == "exits" else (exit_site,)
+    return tests, tuple(p for t in tests for p in table[t].parts)
