@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 19
+GENERATOR_VERSION = 21
 
 HEADER = '''\
 import functools
