@@ -70,10 +70,7 @@ def _functional(node):
         return node
     if isinstance(node, gast.UnaryOp):
         return templates.expression(f"{RUNTIME}.negate(X)", X=_functional(node.operand))
-    thunks = [gast.Lambda(args=gast.arguments(args=[], posonlyargs=[], vararg=None,
-                                              kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                              defaults=[]), body=_functional(v))
-              for v in node.values]
+    thunks = [templates.expression("lambda: X", X=_functional(v)) for v in node.values]
     call = templates.expression(f"{RUNTIME}.{_COMBINERS[type(node.op)]}()")
     call.args = thunks
     return call
