@@ -21,9 +21,10 @@ still become one tf.while_loop (graphgen/exits.py).
                                                       D
 
 A `continue` after the exit test only nests what follows it; one before the exit test
-(at most one) is remembered in a flag that guards the exit test and what follows it.
-Loops in other shapes (a `continue` deeper inside, two before the exit test, another
-`break` or a `return`) are left as they are: janus unrolls them, guarded, as before.
+(at most one, its test not an `and`/`or`/`not`) is remembered in a flag that guards the
+exit test and what follows it. Loops in other shapes (a `continue` deeper inside, two
+before the exit test, another `break` or a `return`) are left as they are: janus
+unrolls them, guarded, as before.
 """
 from __future__ import annotations
 
@@ -42,6 +43,12 @@ def _is_exit(stmt) -> bool:
 def _is_continue(stmt) -> bool:
     return isinstance(stmt, gast.If) and not stmt.orelse and bool(stmt.body) and \
         isinstance(stmt.body[-1], gast.Continue) and not scope.escapes(stmt.body[:-1])
+
+
+def _compound(test) -> bool:
+    """`and`/`or`/`not` (as a value, kept in the flag, Python would ask a tensor's truth)."""
+    return isinstance(test, gast.BoolOp) or \
+        isinstance(test, gast.UnaryOp) and isinstance(test.op, gast.Not)
 
 
 def _nested(stmts: list) -> list:
@@ -67,7 +74,7 @@ def transform(node, fresh: Callable[[str], str]) -> None:
         return
     at = exits[0]
     before = [i for i in continues if i < at]
-    if len(before) > 1:
+    if len(before) > 1 or before and _compound(body[before[0]].test):
         return
     after = _nested(body[at + 1:])
     if not before:

@@ -119,3 +119,24 @@ def test_shapes_that_cannot_be_one_while_loop_stay_unrolled_and_exact():
     assert "changes a list, dict or object in place" in janus.explain(jitted)
     assert "janus__skip_" not in convert(two_continues).code  # left as it is
     assert_same(two_continues, calls)
+
+
+def compound_continue(x, n, flag):
+    h = x
+    for t in range(n):
+        h = h * 1.3 + 0.2
+        if tf.reduce_max(h) > 1.0 or flag:
+            h = h - 0.9
+            continue
+        if tf.reduce_sum(h) > 2.5:
+            break
+    return h
+
+
+def test_a_compound_continue_test_before_the_exit_is_left_as_it_is():
+    # (kept in a flag, `a or b` would ask a tensor's truth in the graph): unrolled, exact
+    assert "janus__skip_" not in convert(compound_continue).code
+    calls = [(tf.constant([v, 0.5]), n, flag) for v, n, flag in
+             ((0.1, 8, False), (1.0, 8, False), (0.5, 3, True), (2.0, 9, False), (0.3, 0, False),
+              (0.2, 8, True), (0.7, 8, False))]
+    assert_same(compound_continue, calls)
