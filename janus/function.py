@@ -94,6 +94,7 @@ class JitFunction(Generation):
         self._expected_inputs: list = []
         self.plan_history: list[Plan] = []
         self.last_failure_reason = ""
+        self.general_failure = ""  # why the last generalized plan could not be built
         self._warm_graphs: list = []  # set by a warm start: other processes' recorded graphs
         self._xla_recorded: dict = {}  # ... and their XLA decisions, by record id
         self.segmented = None  # the function split at its graph breaks (fallback/segmented.py)

@@ -127,6 +127,7 @@ class Generation:
             return  # the warm-start profile did not fit: profile afresh
         retreated = bool(self.plan_history)
         if retreated:  # the general graph failed: back to the more specialized plan
+            self.general_failure = self.last_failure_reason  # (janus.explain shows it)
             self.blocked_plans.add(self.plan)
             self.plan = self.plan_history.pop()
         if self.stats.generation_failures >= cfg.max_generation_failures or \

@@ -44,6 +44,10 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
         lines.append("  " + spec.describe().replace("\n", "\n  "))
     for what, actual in list(jit.failures)[-5:]:
         lines.append(f"  failed: {what} (actual: {actual})")
+    if getattr(jit, "general_failure", ""):  # (then janus went back to specialized graphs)
+        lines.append(f"  a generalized graph failed: {jit.general_failure}")
+    if getattr(jit, "last_failure_reason", ""):  # (a graph that could not be built)
+        lines.append(f"  last graph failure: {jit.last_failure_reason}")
     for reason in jit.internal_errors:
         lines.append(f"  {reason}")
     return "\n".join(lines)

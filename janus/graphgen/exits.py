@@ -18,6 +18,12 @@ iteration is peeled so the carried tensors have their types. A name the rest of 
 body rebinds to a value of another type, that code after the loop reads, fails the
 trace (janus keeps the loop unrolled). Used once the exit test's in-graph guard has
 failed (`plan.general_branches`), and for loops over lists of varying length.
+
+With several exit tests (up to 4, each `if <test>: break` at the body's top level) the
+iteration stops where any says so, each carried tensor taking its value at the first
+that did; an exit test may be an `and`/`or`/`not` whose later operands run in a
+`tf.cond` branch only where Python would run them (`either`/`both`/`negate`, from
+transform/exit_tests.py).
 """
 from __future__ import annotations
 
@@ -31,6 +37,7 @@ from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
                                    SymbolicScalar)
 from janus.tensors import is_tensor
+from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import UNDEFINED
 
 _WHAT = "a loop with a `break` on a tensor"
@@ -38,22 +45,58 @@ _SCALARS = (SymbolicScalar, HostScalar)  # stand-ins for Python/numpy numbers: a
 
 
 class Exit:
-    """The exit test of one iteration of the loop being built: its condition and the
-    loop's state when it ran (how many items each list had then)."""
+    """The exit tests of one iteration of the loop being built: each one's condition and
+    the loop's state when it ran (how many items each list had then), in program order.
+    The iteration stops where any says so, with the state at the first that did."""
 
-    def __init__(self, get_state):
+    def __init__(self, get_state, tests: int = 1):
         self.get_state = get_state
-        self.condition = None
-        self.state: tuple = ()
-        self.lengths: list = []
+        self.tests = tests
+        self.recorded: list = []  # (condition, state, lengths) per exit test that ran
 
-    def record(self, value) -> None:
-        if self.condition is not None:
+    def record(self, value) -> bool:
+        """Note the test's value; the body goes on (returns False: no `break`)."""
+        if len(self.recorded) >= self.tests:
             raise ConversionError("the exit test of a loop ran twice in one iteration")
-        self.condition = _condition(_predicate(value))
-        self.state = self.get_state()
-        self.lengths = [len(v) if type(v) is list else v.appends
-                        if isinstance(v, Accumulator) else None for v in self.state]
+        state = self.get_state()
+        self.recorded.append((_condition(_predicate(value)), state, [
+            len(v) if type(v) is list else v.appends if isinstance(v, Accumulator) else None
+            for v in state]))
+        return False
+
+    @property
+    def condition(self) -> tf.Tensor:
+        """Whether the iteration stopped (at any of its exit tests)."""
+        conditions = [c for c, _, _ in self.recorded]
+        return conditions[0] if len(conditions) == 1 else tf.reduce_any(tf.stack(conditions))
+
+    def lengths(self, k: int) -> list:
+        return [lengths[k] for _, _, lengths in self.recorded]
+
+    def select(self, k: int, after, name: str, live):
+        """Loop variable `k`'s value after the iteration: at the first test that stopped."""
+        for condition, state, _ in reversed(self.recorded):
+            after = _select(condition, state[k], after, name, live)
+        return after
+
+    def grown(self, k: int, base: int = 0):
+        """How many items list `k` gained in the iteration (counted up to where it stopped)."""
+        count = 1
+        for condition, _, lengths in reversed(self.recorded):
+            count = tf.where(condition, lengths[k] - base, count)
+        return count
+
+
+class Operand:
+    """An operand of an `and`/`or`/`not` exit test (transform/exit_tests.py) while its
+    loop is built: its value goes to `either`/`both`/`negate` as a predicate, unguarded."""
+
+    @staticmethod
+    def record(value):
+        return _predicate(value)
+
+
+_OPERAND = Operand()
 
 
 class LoopResult(DynamicList):
@@ -167,17 +210,68 @@ def _element(value):
 class ExitLoops:
     """Mixed into the graph runtime (next to GeneralControlFlow)."""
 
+    def _exit_general(self, exit_site) -> bool:
+        """Whether the plan generalizes the loop of this exit test (or one of its operands)."""
+        general = self.tracer.plan.general_branches
+        tests, operands = exit_sites(self.function.sites, exit_site)
+        return any((self.key, s) in general for s in (exit_site,) + tests + operands)
+
+    def _in_general_exit_loop(self) -> bool:
+        """Whether a loop being built as one tf.while_loop runs this code (traced once for
+        every iteration: a tensor-valued `if` there is a tf.cond, never a guess)."""
+        return any(type(v) is Exit for v in self.tracer.loop_exits.values())
+
+    def either(self, *operands):
+        return self._short_circuit(operands, True)
+
+    def both(self, *operands):
+        return self._short_circuit(operands, False)
+
+    def negate(self, value):
+        return tf.logical_not(value) if is_symbolic(value) else not value
+
+    def _short_circuit(self, operands, decisive: bool):
+        """`or` (decisive True) / `and` over thunks: Python's when the operands are Python
+        values; after a tensor operand the rest runs in a `tf.cond` branch taken only when
+        Python would run it (traced once, it must not touch the heap or print)."""
+        value = operands[0]()
+        if len(operands) == 1:
+            return value
+        if not is_symbolic(value):
+            return decisive if bool(value) is decisive else \
+                self._short_circuit(operands[1:], decisive)
+        tracer = self.tracer
+        before = dict(tracer.shadow.values)
+
+        def rest():
+            tracer.callback_depth += 1  # (a guard there would live in the branch's graph)
+            try:
+                return _condition(_predicate(self._short_circuit(operands[1:], decisive)))
+            finally:
+                tracer.callback_depth -= 1
+                tracer.shadow.values = dict(before)
+
+        decided = _condition(value)
+        return tf.cond(decided if decisive else tf.logical_not(decided),
+                       lambda: tf.constant(decisive), rest)
+
     def _exit_iteration(self, key, get_state, run) -> Exit:
         exits = self.tracer.loop_exits
         if key in exits:
             raise ConversionError(f"{_WHAT} runs inside itself (recursion)")
-        record = exits[key] = Exit(get_state)
+        tests, operands = exit_sites(self.function.sites, key[1])
+        record = Exit(get_state, len(tests))
+        registered = {(key[0], t): record for t in tests}
+        registered.update(((key[0], p), _OPERAND) for p in operands)
+        registered[key] = registered.get(key, record)  # (marks the loop as being built)
+        exits.update(registered)
         try:
             run()
         finally:
-            del exits[key]
-        if record.condition is None:
-            raise ConversionError(f"the exit test of {_WHAT} did not run")
+            for part in registered:
+                exits.pop(part, None)
+        if len(record.recorded) != record.tests:
+            raise ConversionError(f"an exit test of {_WHAT} did not run")
         return record
 
     def _while_exit(self, site, key, items: LoopItems, body, get_state, set_state, names,
@@ -226,7 +320,8 @@ class ExitLoops:
             elements = [_element(v) for v in after[i]]
             kind, last = elements[-1][1], elements[-1][0]
             if any(k is not kind or t.dtype != last.dtype or t.shape != last.shape
-                   for t, k in elements) or first.lengths[i] - bases[i] not in (0, 1):
+                   for t, k in elements) or \
+                    any(n - bases[i] not in (0, 1) for n in first.lengths(i)):
                 raise ConversionError(f"list `{names[i]}` in {_WHAT} holds items of "
                                       "different kinds or shapes")
             array = tf.TensorArray(elements[-1][0].dtype, size=0, dynamic_size=True,
@@ -235,8 +330,8 @@ class ExitLoops:
                 array = array.write(j, tensor)
             kinds.append(kind)
             arrays.append(array)
-            counts.append(tf.where(first.condition, first.lengths[i] - bases[i], 1))
-        values = [_to_loop(_select(first.condition, first.state[k], after[k], names[k], live))
+            counts.append(first.grown(i, bases[i]))
+        values = [_to_loop(first.select(k, after[k], names[k], live))
                   for k in carried]
         templates = [after[k] for k in carried]
 
@@ -269,15 +364,13 @@ class ExitLoops:
             new = get_state()
             for k, accumulator in zip(grown, accumulators):
                 if new[k] is not accumulator or accumulator.appends != 1 or \
-                        record.lengths[k] not in (0, 1):
+                        any(n not in (0, 1) for n in record.lengths(k)):
                     raise ConversionError(f"list `{names[k]}` must grow by one item per "
                                           f"iteration of {_WHAT}")
-            new_values = [_to_loop(_select(record.condition, record.state[k], new[k], names[k],
-                                           live)) for k in carried]
-            new_counts = [c + tf.where(record.condition, record.lengths[k], 1)
-                          for k, c in zip(grown, counts_)]
+            new_values = [_to_loop(record.select(k, new[k], names[k], live)) for k in carried]
+            new_counts = [c + record.grown(k) for k, c in zip(grown, counts_)]
             return after_raising_ops((i + 1, record.condition, new_values, new_counts,
-                                    [a.array for a in accumulators]))
+                                      [a.array for a in accumulators]))
 
         try:
             _, _, values, counts, arrays = tf.while_loop(

@@ -27,6 +27,7 @@ from janus.graphgen import host_scalars
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
+from janus.graphgen.tensor_lists import dynamic_zip, grown_length, stack_args
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
                                    SymbolicScalar, dynamic_length, pack_scalars,
@@ -53,25 +54,6 @@ def refuse_data_iteration(value) -> None:
     if isinstance(value, (tf.data.Dataset, tf.data.Iterator)):
         raise ConversionError(f"iterates a tf.data {type(value).__name__} (the number of "
                               "elements is known only when the graph runs)")
-
-
-def _stack_args(fn, args):
-    """TF list-taking ops applied to a DynamicList, as ops on the stacked tensor."""
-    if not args or not isinstance(args[0], DynamicList):
-        return None
-    stacked = args[0].stacked
-    if fn is tf.stack:
-        return lambda axis=0, name=None: stacked if axis == 0 else \
-            tf.experimental.numpy.moveaxis(stacked, 0, axis)
-    if fn is tf.add_n:
-        return lambda name=None: tf.reduce_sum(stacked, axis=0)
-    if fn is tf.concat:
-        def concat(axis, name=None):
-            if axis != 0:
-                raise ConversionError("tf.concat over a list of varying length needs axis=0")
-            return tf.reshape(stacked, tf.concat([[-1], tf.shape(stacked)[2:]], 0))
-        return concat
-    return None
 
 
 def _table_source(function: str, name: str):
@@ -107,26 +89,6 @@ def _variable_structure(value) -> bool:
     kinds = (tf.Variable, tf.Module, keras.Variable, keras.layers.Layer)
     return isinstance(value, (list, tuple)) and bool(value) and \
         all(isinstance(v, kinds) for v in value)
-
-
-def _enumerate_arguments(iterable, start=0):
-    return iterable, start
-
-
-def _dynamic_zip(fn, args, kwargs):
-    """zip/enumerate over lists of varying length, as one DynamicList of tuples."""
-    if fn is enumerate:
-        # bound as Python binds enumerate's arguments (F36: `enumerate(xs, 1)`)
-        items, start = _enumerate_arguments(*args, **kwargs)
-        if not isinstance(items, DynamicList) or type(start) is not int and \
-                not (isinstance(start, SymbolicScalar) and start.kind is int):
-            raise ConversionError("enumerate() of a list of varying length with a start "
-                                  "that is not an int")
-        index = tf.range(items.length()) + start
-        return DynamicList((index, items.stacked))
-    if kwargs or not all(isinstance(a, DynamicList) for a in args):
-        raise ConversionError("zip() of a list of varying length with a list of fixed length")
-    return DynamicList(tuple(a.stacked for a in args))
 
 
 def _is_tensorflow(fn) -> bool:
@@ -400,10 +362,12 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if fn is len and args and isinstance(args[0], DynamicList):
             return dynamic_length(args[0])
+        if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], Accumulator):
+            return grown_length(args[0])
         if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
-            return _dynamic_zip(fn, args, kwargs)
+            return dynamic_zip(fn, args, kwargs)
         if isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
-            special = _stack_args(fn, args)
+            special = stack_args(fn, args)
             if special is not None:
                 return special(*args[1:], **kwargs)
         target, bound_self = user_function(fn)
@@ -572,8 +536,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         exit_test = self.tracer.loop_exits.get((self.key, site))
         if exit_test is not None:  # of a loop being generalized: recorded, the body goes on
             self.tracer.read(value)
-            exit_test.record(value)
-            return False
+            return exit_test.record(value)
         if isinstance(value, DynamicList):  # `if xs:` on a list whose length varies
             value = value.length() > 0
         if isinstance(value, (SymbolicScalar, HostScalar)):
@@ -601,7 +564,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if isinstance(test, SymbolicScalar):
             test = test.tensor
-        if is_symbolic(test) and (self.key, site) in self.tracer.plan.general_branches:
+        if is_symbolic(test) and ((self.key, site) in self.tracer.plan.general_branches or
+                                  self._in_general_exit_loop()):
             return self._cond(site, test, if_true, if_false, get_state, set_state, both)
         if self.test(site, test):
             if_true()
@@ -612,7 +576,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
                  live=()):
         if exit_site is not None:
             key = (self.key, exit_site)
-            if key in self.tracer.plan.general_branches or isinstance(iterable, DynamicList) \
+            if self._exit_general(exit_site) or isinstance(iterable, DynamicList) \
                     or is_symbolic(iterable) and (iterable.shape.rank is None or
                                                   iterable.shape[0] is None):
                 return self._while_exit(site, key, loop_items(iterable), body, get_state,
@@ -631,8 +595,9 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
     def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
                    live=()):
         if exit_site is not None:
-            key, general = (self.key, exit_site), self.tracer.plan.general_branches
-            if key in general or (self.key, site) in general:
+            key = (self.key, exit_site)
+            if self._exit_general(exit_site) or \
+                    (self.key, site) in self.tracer.plan.general_branches:
                 return self._while_exit(site, key, LoopItems(None, None, test), body,
                                         get_state, set_state, names, live)
             value = test()

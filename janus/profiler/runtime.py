@@ -21,6 +21,7 @@ from janus.recursion.cases import CaseRecorder
 from janus.tensors import is_tensor
 from janus import source as source_mod
 from janus.transform import breaks, convert
+from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import Runtime, user_function
 
 
@@ -87,17 +88,25 @@ class ProfileRuntime(Runtime):
     def loop_test(self, site, value):
         return self.test(site, value)
 
+    def _mark_exit(self, exit_site) -> None:
+        """A loop's exit test (and each operand of an `and`/`or`/`not` one) is a loop exit:
+        tensor-valued, it makes the loop general from the first plan (graphgen/exits.py)."""
+        profile = ProfileRuntime._current.profile
+        tests, operands = exit_sites(self.function.sites, exit_site)
+        for site in {exit_site, *tests, *operands}:
+            profile.site(self.key, site).loop_exit = True
+
     def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
                  live=()):
         if exit_site is not None and self._profiling():
-            ProfileRuntime._current.profile.site(self.key, exit_site).loop_exit = True
+            self._mark_exit(exit_site)
         return super().for_stmt(site, iterable, body, get_state, set_state, names,
                                 exit_site, live)
 
     def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
                    live=()):
         if exit_site is not None and self._profiling():
-            ProfileRuntime._current.profile.site(self.key, exit_site).loop_exit = True
+            self._mark_exit(exit_site)
         return super().while_stmt(site, test, body, get_state, set_state, names,
                                   exit_site, live)
 

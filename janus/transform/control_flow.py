@@ -13,7 +13,9 @@
     while t: ... if u: break ...  ->  the same, with janus__.while_stmt(site, test, body, ...)
 
 A `for` or `while` loop whose only way out is one `if <test>: break` among its body's
-statements (no `else:`) takes the functional form too, its body returning True where it breaks: a
+statements (no `else:`; the test may be an `and`/`or`/`not` of tests: exit_tests.py;
+`if c: continue` are nested first: continues.py)
+takes the functional form too, its body returning True where it breaks: a
 generalized graph runs it as a `tf.while_loop` that stops on the test (`live`: the
 names read outside the loop, or anywhere when the loop is inside another loop).
 Any other block that returns, breaks out, or declares scope keeps its Python form with a
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import gast
 
-from janus.transform import scope, templates
+from janus.transform import continues, exit_tests, scope, templates
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
 
@@ -64,22 +66,17 @@ def visit_def_header(transformer: gast.NodeTransformer, node):
     return node
 
 
-def _loop_exit(node) -> gast.If | None:
-    """The `if janus__.test(site, t): break` statement of a `for` loop's body when it is
-    the loop's only way out (a top-level statement of the body; the loop has no `else:`)."""
+def _loop_exits(node) -> list | None:
+    """The `if <hooked test>: break` statements of a loop's body when they are the loop's
+    only ways out (top-level statements of the body, at most 4; the loop has no `else:`)."""
     if node.orelse:
         return None
     exits = [s for s in node.body if isinstance(s, gast.If) and not s.orelse and
-             len(s.body) == 1 and isinstance(s.body[0], gast.Break) and _hooked_test(s.test)]
-    if len(exits) != 1 or scope.escapes([s for s in node.body if s is not exits[0]]):
+             len(s.body) == 1 and isinstance(s.body[0], gast.Break) and
+             exit_tests.is_exit_test(s.test)]
+    if not 1 <= len(exits) <= 4 or scope.escapes([s for s in node.body if s not in exits]):
         return None
-    return exits[0]
-
-
-def _hooked_test(node) -> bool:
-    return isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-        node.func.attr == "test" and isinstance(node.func.value, gast.Name) and \
-        node.func.value.id == RUNTIME and isinstance(node.args[0], gast.Constant)
+    return exits
 
 
 def _loads(node) -> dict[str, int]:
@@ -187,9 +184,10 @@ class ControlFlowTransformer(gast.NodeTransformer):
                       if count > loop_loads.get(n, 0) or self.loops and n in loop_loads)
 
     def visit_For(self, node):
+        continues.transform(node, self._fresh)
         loop_loads = _loads(node)
         self._visit_loop_body(node)
-        exit_if = _loop_exit(node)
+        exit_if = _loop_exits(node)
         if scope.escapes(node.body) and exit_if is None:
             site = self.sites.new("for", node.iter)
             node.iter = templates.copy_location(templates.expression(
@@ -212,20 +210,28 @@ class ControlFlowTransformer(gast.NodeTransformer):
             node.orelse
         return templates.copy_location(new, node)
 
-    def _exit_arguments(self, exit_if, loop_loads) -> tuple[str, dict]:
-        """The `exit, live` arguments of a loop's hook (its `if t: break` becomes `return
-        True`), or nothing for a loop without one."""
-        if exit_if is None:
+    def _exit_arguments(self, exit_ifs, loop_loads) -> tuple[str, dict]:
+        """The `exit, live` arguments of a loop's hook (each `if t: break` becomes `return
+        True`; the exit site of several is one of kind "exits" whose parts are theirs), or
+        nothing for a loop without one."""
+        if exit_ifs is None:
             return "", {}
-        exit_if.body = [gast.Return(value=gast.Constant(value=True, kind=None))]
+        exit_sites = []
+        for exit_if in exit_ifs:
+            exit_if.body = [gast.Return(value=gast.Constant(value=True, kind=None))]
+            site, exit_if.test = exit_tests.transform(exit_if.test, self.sites)
+            exit_sites.append(site)
+        exit_site = exit_sites[0] if len(exit_sites) == 1 else \
+            self.sites.new("exits", None, parts=tuple(exit_sites))
         live = gast.Tuple(elts=[templates.constant(n) for n in
                                 _user_names(self._live_after(loop_loads))], ctx=gast.Load())
-        return ", EXIT, LIVE", dict(EXIT=exit_if.test.args[0], LIVE=live)
+        return ", EXIT, LIVE", dict(EXIT=templates.constant(exit_site), LIVE=live)
 
     def visit_While(self, node):
+        continues.transform(node, self._fresh)
         loop_loads = _loads(node)
         self._visit_loop_body(node)
-        exit_if = _loop_exit(node)
+        exit_if = _loop_exits(node)
         if (not scope.escapes(node.body) or exit_if is not None) and not node.orelse:
             site = self.sites.new("while", node.test)
             exit_args, extra = self._exit_arguments(exit_if, loop_loads)

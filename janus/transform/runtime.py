@@ -99,6 +99,17 @@ class Runtime:
     def iterate(self, site, iterable):
         return iterable
 
+    # `or` / `and` / `not` of a loop's exit test (transform/exit_tests.py): the operands are
+    # thunks of hooked tests (bools), run as Python runs them
+    def either(self, *operands):
+        return any(operand() for operand in operands)
+
+    def both(self, *operands):
+        return all(operand() for operand in operands)
+
+    def negate(self, value):
+        return not value
+
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if self.test(site, test):
             if_true()

@@ -21,6 +21,7 @@ class Site:
     filename: str
     lineno: int
     text: str
+    parts: tuple = ()  # an exit test's operands' sites (transform/exit_tests.py)
 
     def describe(self) -> str:
         return f"{self.kind} `{self.text}` at {self.filename}:{self.lineno}"
@@ -34,12 +35,12 @@ class SiteTable:
         self.filename = filename
         self.sites: list[Site] = []
 
-    def new(self, kind: str, node: gast.AST) -> int:
+    def new(self, kind: str, node: gast.AST, parts: tuple = ()) -> int:
         text = astunparse.unparse(gast.gast_to_ast(node)).strip() if node is not None else ""
         if len(text) > 80:
             text = text[:77] + "..."
         site = Site(len(self.sites), kind, self.function, self.filename,
-                    getattr(node, "lineno", 0), text)
+                    getattr(node, "lineno", 0), text, parts)
         self.sites.append(site)
         return site.id
 

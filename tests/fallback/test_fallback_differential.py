@@ -72,8 +72,9 @@ def effects_then_loop_guard(box, x):
     for value in tf.unstack(x):
         total = total + value
         if total > 3.0:  # tensor-valued break: profiled never taken (with a second way
-            break        # out the loop is unrolled and guarded, not one tf.while_loop)
-        if total < -100.0:
+            break        # out that is not an exit test, the loop is unrolled and guarded,
+        if total < -100.0:  # not one tf.while_loop)
+            total = total - 1.0
             break
     box.v.assign_add(x * 0.0 + total)
     return total

@@ -1,4 +1,4 @@
-"""Generator rules (v18) for loops that break on a tensor and scalar reads kept in a graph:
+"""Generator rules (v18, v21) for loops that break on a tensor and scalar reads kept in a graph:
 janus/graphgen/exits.py (a loop whose only way out is `if <test>: break` becomes one
 tf.while_loop) and janus/graphgen/host_scalars.py (`t.numpy()` of a scalar stays a
 tensor while it is only compared, converted with int()/float()/bool() or handed to TF).
@@ -33,7 +33,8 @@ def _read_test(g, name: str) -> str:
 def exit_loop(g):
     """`for` over a range, xs or a local list (or a `while` on a tensor counter) whose only
     way out is `if <test>: break`
-    (a tensor test, a scalar read, or a Python one), the rest of the body growing lists,
+    (a tensor test, a scalar read, or a Python one; or an and/or/not of those; with an
+    `if <test>: continue` before or after it, or a second exit test), the rest of the body growing lists,
     carrying tensors, maybe changing Python values, printing or writing the heap (what
     keeps the loop unrolled), and code after the loop reading what it made."""
     i, lst, h = g.fresh("ei"), g.fresh("grown"), g.fresh("h")
@@ -57,7 +58,22 @@ def exit_loop(g):
     test = _read_test(g, read) if read is not None and g.chance(0.7) else \
         g.choice([f"tf.reduce_sum({h}) > {g.choice(['1.0', '3.0', '10.0'])}",
                   f"tf.reduce_max({h}) < 0.5", g.pcond()])
+    if g.chance(0.4):  # (v21) and/or/not over tensor and Python parts
+        test = _compound(g, test, h, i, lst)
+    if g.chance(0.3):  # (v21) the exit test is not the first statement after the step
+        lines.append(f"    {lst}.append({h} * 0.5)")
+    if g.chance(0.3):  # (v21) a continue before the exit test
+        lines += _continue(g, h)
     lines += [f"    if {test}:", "        break"]
+    if g.chance(0.25):  # (v21) a continue after it
+        lines += _continue(g, h)
+    elif g.chance(0.3):  # (v21) a second exit test, maybe after more of the body
+        if g.chance(0.5):
+            lines.append(f"    {h} = {h} * 0.9 - 0.05")
+        second = g.choice([f"len({lst}) >= {g.choice(['1', '3', 'n % 4'])}",
+                           f"tf.reduce_min({h}) < -1.0", g.pcond(),
+                           f"tf.reduce_mean({h}) > 2.0 or flag"])
+        lines += [f"    if {second}:", "        break"]
     tail = g.choice([
         [f"    {lst}.append({h})"],
         [f"    {lst}.append(int({read}))" if read else f"    {lst}.append({h} * 2.0)",
@@ -79,6 +95,26 @@ def exit_loop(g):
         "pass",
     ]))
     return lines
+
+
+def _compound(g, test: str, h: str, i: str, lst: str) -> str:
+    """An exit test with `and`/`or`/`not`: Python parts that may have effects or raise
+    only where Python evaluates them (short-circuit), tensor parts, lengths of grown lists."""
+    other = g.choice([f"len({lst}) >= {g.choice(['0', '2', 'n % 4'])}",
+                      f"tf.reduce_min({h}) < -0.5", g.pcond(), "flag",
+                      f"s.hist.append({i})",  # (None: false; a heap write if reached)
+                      f"xs[{g.choice(['0', '1', '3'])}] is None",  # (may raise IndexError)
+                      f"float(tf.reduce_mean({h})) > 1.0"])
+    return g.choice([f"{test} or {other}", f"{other} or {test}", f"{test} and {other}",
+                     f"not ({test})", f"not {other} and {test}",
+                     f"({test}) or not ({other} and {test})"])
+
+
+def _continue(g, h: str) -> list[str]:
+    test = g.choice([f"tf.reduce_max({h}) > {g.choice(['0.8', '2.0'])}", g.pcond(),
+                     f"tf.reduce_sum({h}) < 0.0 or flag"])
+    body = g.choice([[], [f"        {h} = {h} - 0.3"], ["        k = k + 1"]])
+    return [f"    if {test}:"] + body + ["        continue"]
 
 
 @rule(0.8)
