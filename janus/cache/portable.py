@@ -18,7 +18,9 @@ import json
 import sys
 
 import tensorflow as tf
+from tensorflow.python.eager import record
 from tensorflow.python.framework.ops import EagerTensor
+from tensorflow.python.ops.resource_variable_ops import variable_accessed
 
 from janus.cache.store import warn_once
 from janus.graphgen.guards import Guard, GuardSet
@@ -343,6 +345,12 @@ class _ImportedGraph:
         # the structured signature would never bind, and TF formats every input into that
         # error before trying the flat one: 65 ms per call for a tree batch's node table)
         inputs = [x if type(x) is EagerTensor else tf.convert_to_tensor(x) for x in inputs]
+        if record.could_possibly_record():
+            # its variables are inputs here, not the graph's own: a gradient tape learns
+            # they were read only if told, as a traced graph tells it (F53: a warm graph
+            # under a tape gave None gradients)
+            for variable in self.variables:
+                variable_accessed(variable)
         return list(self.function._call_flat(  # noqa: SLF001
             [*inputs, *self.handles], self.function.captured_inputs)[:self.count])
 
