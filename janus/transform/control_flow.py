@@ -231,6 +231,7 @@ class ControlFlowTransformer(gast.NodeTransformer):
         continues.transform(node, self._fresh)
         loop_loads = _loads(node)
         self._visit_loop_body(node)
+        node.test = self._combined_test(node.test)
         exit_if = _loop_exits(node)
         if (not scope.escapes(node.body) or exit_if is not None) and not node.orelse:
             site = self.sites.new("while", node.test)
@@ -251,6 +252,18 @@ class ControlFlowTransformer(gast.NodeTransformer):
             f"{RUNTIME}.loop_test(SITE, TEST)", SITE=templates.constant(site),
             TEST=node.test), node.test)
         return node
+
+    def _combined_test(self, test):
+        """`while a and b:` -> `while janus__.both(lambda: janus__.test(1, a), lambda:
+        janus__.test(2, b)):` (exit_tests.functional): each operand a test of its own, in
+        Python's order and short-circuit, so a graph specializes each (`a and b` asked a
+        tensor operand's truth in the graph: a failed trace, the largest class of failed
+        generations over the fuzz corpus)."""
+        if not (isinstance(test, gast.BoolOp) or
+                isinstance(test, gast.UnaryOp) and isinstance(test.op, gast.Not)):
+            return test
+        hooked = self._test(test, "while")
+        return exit_tests.functional(hooked) if exit_tests.is_exit_test(hooked) else test
 
     def visit_IfExp(self, node):
         self.generic_visit(node)

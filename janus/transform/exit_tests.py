@@ -65,12 +65,13 @@ def _source(node):
     return Unhook().visit(copy.deepcopy(node))
 
 
-def _functional(node):
+def functional(node):
+    """`and`/`or`/`not` over hooked tests as `both`/`either`/`negate` over thunks."""
     if hooked(node):
         return node
     if isinstance(node, gast.UnaryOp):
-        return templates.expression(f"{RUNTIME}.negate(X)", X=_functional(node.operand))
-    thunks = [templates.expression("lambda: X", X=_functional(v)) for v in node.values]
+        return templates.expression(f"{RUNTIME}.negate(X)", X=functional(node.operand))
+    thunks = [templates.expression("lambda: X", X=functional(v)) for v in node.values]
     call = templates.expression(f"{RUNTIME}.{_COMBINERS[type(node.op)]}()")
     call.args = thunks
     return call
@@ -82,7 +83,7 @@ def transform(test, sites: SiteTable) -> tuple[int, gast.expr]:
         return test.args[0].value, test
     site = sites.new("exit", _source(test), parts=tuple(_parts(test)))
     new = templates.expression(f"{RUNTIME}.test(SITE, TEST)", SITE=templates.constant(site),
-                               TEST=_functional(test))
+                               TEST=functional(test))
     return site, templates.copy_location(new, test)
 
 
