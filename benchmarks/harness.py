@@ -227,10 +227,11 @@ def run_workload(workload: Workload, executors: Sequence[str], config: RunConfig
                  progress: Callable[[str], None] = print) -> dict:
     """All executors on one workload; eager always comes first (it is the reference).
 
-    With ``config.interleaved`` each executor warms up in turn, then their measured
-    steps run in rounds, one step of each per round (the order reversed every other
-    round), so a change of the machine's load falls on all of them alike; otherwise
-    each runs start to end before the next."""
+    With ``config.interleaved`` each executor warms up in turn (all as long as the
+    longest, so all measure the same batches), then their measured steps run in rounds,
+    one step of each per round (the order reversed every other round), so a change of
+    the machine's load falls on all of them alike; otherwise each runs start to end
+    before the next."""
     order = ["eager"] + [e for e in executors if e != "eager"]
     batches = workload.batches(config.warmup + config.steps + config.decide_steps)
     result = {"name": workload.name, "category": workload.category, "size": workload.size,
@@ -244,6 +245,12 @@ def run_workload(workload: Workload, executors: Sequence[str], config: RunConfig
             if run.open():
                 while run.warming:
                     run.step()
+        # every executor measures the same batches: who warmed up less warms up more
+        start = max((run.warmup for run in runs if run.active), default=0)
+        for run in runs:
+            run.warmup = max(run.warmup, start)
+            while run.warming:
+                run.step()
         gc.collect()
         for r in range(config.steps):
             for run in (runs if r % 2 == 0 else runs[::-1]):
