@@ -24,7 +24,7 @@ def f(s, x, xs, n, flag):
 # minimized: internal:TypeError: TypeError: Failed to convert elements of [[janus1r]] to Tensor. Consider casting elements to a supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.
 FINDING = 'F47'
 KIND = 'internal:TypeError'
-XFAIL = 'F47: open (internal TypeError: the repr marker of a traced value reached a tensor conversion)'
+XFAIL = None
 CALLS = [{'shape': [4], 'dtype': 'float32', 'seed': 1, 'len': 0, 'n': 2, 'flag': True, 'obj': 'main'},
  {'shape': [4], 'dtype': 'float32', 'seed': 1, 'len': 0, 'n': 2, 'flag': True, 'obj': 'main'},
  {'shape': [4], 'dtype': 'float32', 'seed': 1, 'len': 0, 'n': 2, 'flag': True, 'obj': 'main'},
