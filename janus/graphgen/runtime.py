@@ -92,8 +92,11 @@ def _variable_structure(value) -> bool:
 
 
 def _is_tensorflow(fn) -> bool:
+    """A TF/Keras function, or a method of a variable (janus's shadows patch those, so
+    their module is janus's: `VEC.scatter_nd_add([[i % 4]], ...)` with `i` fed, F47)."""
     module = getattr(fn, "__module__", None) or ""
-    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras")
+    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras") or \
+        isinstance(getattr(fn, "__self__", None), tf.Variable)
 
 
 _FUNCTIONAL_OPS = {"map_fn", "map_fn_v2", "scan", "scan_v2", "foldl", "foldl_v2", "foldr",
