@@ -79,3 +79,17 @@ def call_reason(fn, args: tuple) -> str:
         return f"converts a tensor to a Python {fn.__name__} (its value exists only when " \
             "the graph runs)"
     return ""
+
+
+ITERATING = (iter, next, list, tuple, enumerate, zip, sorted, sum, min, max, any, all)
+"""Builtins that iterate their first argument."""
+
+
+def refuse_data_iteration(value) -> None:
+    """A trace does not iterate a tf.data dataset or iterator: in a graph the Python loop
+    never sees the end of the data (TF raises after many `get_next` calls: an internal
+    error, fuzz v20, F44), and an iterator's position moves when the graph runs, again
+    when a failed graph's call reruns plainly."""
+    if isinstance(value, (tf.data.Dataset, tf.data.Iterator)):
+        raise ConversionError(f"iterates a tf.data {type(value).__name__} (the number of "
+                              "elements is known only when the graph runs)")

@@ -17,12 +17,12 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import active, refusals
-from janus.graphgen.dead_ends import after_raising_ops
+from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
-from janus.graphgen.general import GeneralControlFlow, _contents
+from janus.graphgen.general import GeneralControlFlow
 from janus.graphgen import host_scalars
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
@@ -41,19 +41,6 @@ from janus.transform.runtime import AUG_OPS, Runtime, is_user_code, user_functio
 
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
              "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
-
-
-_ITERATING = (iter, next, list, tuple, enumerate, zip, sorted, sum, min, max, any, all)
-
-
-def refuse_data_iteration(value) -> None:
-    """A trace does not iterate a tf.data dataset or iterator: in a graph the Python loop
-    never sees the end of the data (TF raises after many `get_next` calls: an internal
-    error, fuzz v20, F44), and an iterator's position moves when the graph runs, again
-    when a failed graph's call reruns plainly."""
-    if isinstance(value, (tf.data.Dataset, tf.data.Iterator)):
-        raise ConversionError(f"iterates a tf.data {type(value).__name__} (the number of "
-                              "elements is known only when the graph runs)")
 
 
 def _table_source(function: str, name: str):
@@ -97,18 +84,6 @@ def _is_tensorflow(fn) -> bool:
     module = getattr(fn, "__module__", None) or ""
     return module.split(".")[0] in ("tensorflow", "keras", "tf_keras") or \
         isinstance(getattr(fn, "__self__", None), tf.Variable)
-
-
-_FUNCTIONAL_OPS = {"map_fn", "map_fn_v2", "scan", "scan_v2", "foldl", "foldl_v2", "foldr",
-                   "foldr_v2", "while_loop", "while_loop_v2", "cond", "cond_for_tf_v2", "case",
-                   "case_v2", "switch_case", "vectorized_map"}
-
-
-def _traces_callbacks(library) -> bool:
-    """TF's functional ops: they trace (not just call) the callables handed to them."""
-    module = getattr(library, "__module__", None) or ""
-    return module.startswith("tensorflow") and \
-        getattr(library, "__name__", None) in _FUNCTIONAL_OPS
 
 
 def _stands_for(value):
@@ -392,15 +367,15 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
         refusals.refuse(fn)
-        if args and any(fn is f for f in _ITERATING):
+        if args and any(fn is f for f in refusals.ITERATING):
             for value in args:
-                refuse_data_iteration(value)
+                refusals.refuse_data_iteration(value)
         args, kwargs = traced_user_functions(self, site, fn, args, kwargs)
         safe = _GRAPH_SAFE.get(id(fn))
         if safe is not None and any(is_symbolic(a) for a in args):
             fn = safe
-        args = tuple(self._traced_callback(site, fn, a) for a in args)
-        kwargs = {k: self._traced_callback(site, fn, v) for k, v in kwargs.items()}
+        args = tuple(traced_callback(self, site, fn, a) for a in args)
+        kwargs = {k: traced_callback(self, site, fn, v) for k, v in kwargs.items()}
         if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
             args = tuple(pack_scalars(host_scalars.pack_list(a)) for a in args)
             kwargs = {k: pack_scalars(host_scalars.pack_list(v)) for k, v in kwargs.items()}
@@ -432,64 +407,6 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
             self._touched(owner)
         return result
 
-    def _traced_callback(self, site, library, value):
-        """A user function handed to a library call (`tf.map_fn(step, xs)`, `sorted(key=f)`)
-        that the library calls while this trace runs is converted like any call (its heap
-        reads guarded); called at another time (a callback kept for later), it is the
-        user's plain function.
-
-        Called in a graph nested in the trace's (TF tracing a loop body, a branch, a
-        `tf.function`: `tf.map_fn`, `tf.while_loop`, `tf.cond`...), its Python runs once
-        here, whereas plain Python runs it per element, per iteration or only in the
-        branch taken: any effect (print, heap write, in-place change) is refused."""
-        if type(value) in (list, tuple, dict) and _traces_callbacks(library):
-            # `tf.switch_case(k, [f0, f1])`, `tf.case([(pred, f)])`: a new container only
-            # when it holds a callback
-            items = value.items() if type(value) is dict else enumerate(value)
-            wrapped = {k: self._traced_callback(site, library, v) for k, v in items}
-            if all(wrapped[k] is v for k, v in (value.items() if type(value) is dict
-                                                 else enumerate(value))):
-                return value
-            return wrapped if type(value) is dict else type(value)(wrapped.values())
-        function = isinstance(value, (types.FunctionType, types.MethodType))
-        if not (function or callable(value) and not isinstance(value, type) and
-                _traces_callbacks(library)) or user_function(value)[0] is None:
-            return value  # (an object with a user `__call__` only for TF's functional ops)
-        tracer = self.tracer
-        outer = tf.compat.v1.get_default_graph()
-        # a lambda is an expression of converted code: hooked as it is
-        plain = getattr(value, "__name__", None) == "<lambda>"
-
-        @functools.wraps(value)
-        def callback(*args, **kwargs):
-            if active.get() is not tracer:
-                return value(*args, **kwargs)
-            if tf.compat.v1.get_default_graph() is outer:
-                # run by Python code of the library, once per time plain Python would
-                return value(*args, **kwargs) if plain else self.call(site, value, *args, **kwargs)
-            mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
-            contents = _contents(args)
-            tracer.callback_depth += 1
-            try:
-                result = value(*args, **kwargs) if plain else \
-                    self.call(site, value, *args, **kwargs)
-            finally:
-                tracer.callback_depth -= 1
-            if tracer.ledger.mark() != mark or tracer.shadow.writes != writes or \
-                    tracer.local_writes != local or _contents(args) != contents:
-                name = getattr(library, "__name__", None) or type(library).__name__
-                name = name[:-3] if name.endswith("_v2") else name
-                module = getattr(library, "__module__", None) or ""
-                name = "tf." + name if module.startswith("tensorflow") else name
-                raise ConversionError(
-                    f"a print or heap write inside a function TensorFlow traces for {name} "
-                    "(a loop body, branch or tf.function) would run once in the graph, but "
-                    "in Python once per element, iteration or branch taken")
-            if keeps_raising:  # (eager runs every op of a loop, a branch...)
-                return after_raising_ops(result)
-            return result  # (... but a vectorized_map is a tf.function eagerly too)
-        keeps_raising = getattr(library, "__name__", None) != "vectorized_map"
-        return callback
 
     # -- recursion
     def _recursive_root(self, converted, bound_self, args, node_index):
@@ -554,7 +471,7 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
 
     def iterate(self, site, iterable):
         self.tracer.read(iterable)
-        refuse_data_iteration(iterable)
+        refusals.refuse_data_iteration(iterable)
         if isinstance(iterable, DynamicList):
             raise ConversionError("a loop with break/continue/return over a list whose length "
                                   "varies is not generalized")

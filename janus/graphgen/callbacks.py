@@ -1,0 +1,92 @@
+"""User functions handed to library calls while a trace runs (`tf.map_fn(step, xs)`,
+`tf.while_loop(cond, body, ...)`, `sorted(key=f)`): converted like any call, and, in a
+graph TensorFlow nests in the trace (a loop body, a branch), refused when they have
+effects Python would repeat per element or skip, and made to keep their ops that may
+raise (graphgen/dead_ends.py).
+
+    tf.map_fn(step, xs)   ->   tf.map_fn(callback, xs)     (callback: `step` converted,
+                                                              checked, traced once)
+"""
+from __future__ import annotations
+
+import functools
+import types
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen import active
+from janus.graphgen.dead_ends import after_raising_ops
+from janus.graphgen.general import _contents
+from janus.transform.runtime import user_function
+
+_FUNCTIONAL_OPS = {"map_fn", "map_fn_v2", "scan", "scan_v2", "foldl", "foldl_v2", "foldr",
+                   "foldr_v2", "while_loop", "while_loop_v2", "cond", "cond_for_tf_v2", "case",
+                   "case_v2", "switch_case", "vectorized_map"}
+
+
+def traces_callbacks(library) -> bool:
+    """TF's functional ops: they trace (not just call) the callables handed to them."""
+    module = getattr(library, "__module__", None) or ""
+    return module.startswith("tensorflow") and \
+        getattr(library, "__name__", None) in _FUNCTIONAL_OPS
+
+
+def traced_callback(runtime, site, library, value):
+    """A user function handed to a library call (`tf.map_fn(step, xs)`, `sorted(key=f)`)
+    that the library calls while this trace runs is converted like any call (its heap
+    reads guarded); called at another time (a callback kept for later), it is the
+    user's plain function.
+
+    Called in a graph nested in the trace's (TF tracing a loop body, a branch, a
+    `tf.function`: `tf.map_fn`, `tf.while_loop`, `tf.cond`...), its Python runs once
+    here, whereas plain Python runs it per element, per iteration or only in the
+    branch taken: any effect (print, heap write, in-place change) is refused."""
+    if type(value) in (list, tuple, dict) and traces_callbacks(library):
+        # `tf.switch_case(k, [f0, f1])`, `tf.case([(pred, f)])`: a new container only
+        # when it holds a callback
+        items = value.items() if type(value) is dict else enumerate(value)
+        wrapped = {k: traced_callback(runtime, site, library, v) for k, v in items}
+        if all(wrapped[k] is v for k, v in (value.items() if type(value) is dict
+                                             else enumerate(value))):
+            return value
+        return wrapped if type(value) is dict else type(value)(wrapped.values())
+    function = isinstance(value, (types.FunctionType, types.MethodType))
+    if not (function or callable(value) and not isinstance(value, type) and
+            traces_callbacks(library)) or user_function(value)[0] is None:
+        return value  # (an object with a user `__call__` only for TF's functional ops)
+    tracer = runtime.tracer
+    outer = tf.compat.v1.get_default_graph()
+    # a lambda is an expression of converted code: hooked as it is
+    plain = getattr(value, "__name__", None) == "<lambda>"
+
+    @functools.wraps(value)
+    def callback(*args, **kwargs):
+        if active.get() is not tracer:
+            return value(*args, **kwargs)
+        if tf.compat.v1.get_default_graph() is outer:
+            # run by Python code of the library, once per time plain Python would
+            return value(*args, **kwargs) if plain else runtime.call(site, value, *args, **kwargs)
+        mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
+        contents = _contents(args)
+        tracer.callback_depth += 1
+        try:
+            result = value(*args, **kwargs) if plain else \
+                runtime.call(site, value, *args, **kwargs)
+        finally:
+            tracer.callback_depth -= 1
+        if tracer.ledger.mark() != mark or tracer.shadow.writes != writes or \
+                tracer.local_writes != local or _contents(args) != contents:
+            name = getattr(library, "__name__", None) or type(library).__name__
+            name = name[:-3] if name.endswith("_v2") else name
+            module = getattr(library, "__module__", None) or ""
+            name = "tf." + name if module.startswith("tensorflow") else name
+            raise ConversionError(
+                f"a print or heap write inside a function TensorFlow traces for {name} "
+                "(a loop body, branch or tf.function) would run once in the graph, but "
+                "in Python once per element, iteration or branch taken")
+        if keeps_raising:  # (eager runs every op of a loop, a branch...)
+            return after_raising_ops(result)
+        return result  # (... but a vectorized_map is a tf.function eagerly too)
+    keeps_raising = getattr(library, "__name__", None) != "vectorized_map"
+    return callback
