@@ -35,7 +35,7 @@ from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError)
 from janus.fallback import agreement, heap, mixed, safety, segmented
 from janus.fallback.mixed import MixedRunner
-from janus.generation import Generation
+from janus.generation import BLOCKED_REGENERATIONS, Generation
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen import calls, distribute, plain_trial, xla, xla_trial
 from janus.graphgen.specialize import Specialization
@@ -81,6 +81,7 @@ class JitFunction(Generation):
         self.plan: Plan | None = None
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
+        self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)
         self._mixed_runner = None  # the converted code run mixed (made at first need)
         self._unchecked = 0  # calls to run plainly at once (graphgen/plain_trial.py)
         self._unchecked_spec: Specialization | None = None  # (the decision they fit)

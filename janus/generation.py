@@ -21,6 +21,9 @@ from janus.profiler import describe_value
 from janus.transform import convert
 
 SPURIOUS_RAISES = 2
+BLOCKED_REGENERATIONS, BLOCKED_WINDOW = 4, 24
+"""A specialization per outcome of a test whose generalization failed: janus gives up
+when it made `BLOCKED_REGENERATIONS` of them within `BLOCKED_WINDOW` calls."""
 """Calls on which a generalized graph raised and plain Python did not, before its
 generation counts as failed."""
 
@@ -210,12 +213,18 @@ class Generation:
             plan = self.plan.with_general_branch(guard.key[1:])
             if spec in self.specializations:
                 self.specializations.remove(spec)
-            if plan in self.blocked_plans:  # its general graph failed: no graph per outcome
+            if plan not in self.blocked_plans:
+                self._generalize(plan)
+                return
+            # its general graph failed: a graph per outcome, unless the outcome changes
+            # so often that janus would trace more than run them (an exit loop that stops
+            # anywhere: F52)
+            recent = self.blocked_regenerations
+            recent.append(self.stats.calls)
+            if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
                 self._generation_failed(ConversionError(
                     f"the tensor-valued test {guard.describe()} changes from call to call "
                     "and its generalized graph failed"), cfg)
-            else:
-                self._generalize(plan)
 
     def _raised_where_python_did_not(self, spec, exc, cfg: Config):
         """`spec`'s graph raised (`exc`) on a call plain Python then ran without error.
