@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 23
+GENERATOR_VERSION = 24
 
 HEADER = '''\
 import functools

@@ -51,6 +51,9 @@ def exit_loop(g):
                      f"    {h} = tf.sin({h}) + 1.0",
                      f"    {h} = {h} + tf.cast(tf.reduce_mean({h}), {h}.dtype) * 0.5"])
     lines.append(step)
+    if header.startswith("for") and "range(" in header and g.chance(0.4):
+        # the range item indexes a tensor: a fed int in the loop's tf.while_loop (F51)
+        lines.append(f"    {h} = {h} + tf.reshape(x, [-1])[{g.choice([f'{i} % 2', f'-1 - {i} % 2'])}]")
     read = None
     if g.chance(0.5):
         read = g.fresh("r")
