@@ -253,7 +253,8 @@ def assert_same(fn, calls, make_state=None, *, jitted=None, stats_of=None, obser
         where = f"call #{i} ({janus.stats(stats_of)}; {_decision(stats_of)})"
         compare_outcomes(expected, actual, where)
         if observe is not None:
-            assert observe(janus_state) == observe(plain_state), f"{where}: observed state"
+            assert observe(janus_state) == observe(plain_state), \
+                f"{where}: observed state {observe(janus_state)} != {observe(plain_state)}"
     return janus.stats(stats_of)
 
 

@@ -90,6 +90,8 @@ def checked(value, dtype: tf.DType, dims: tuple):
     """`value` as a tensor of `dtype` whose shape fits `dims`, or TypeError."""
     kind = type(value)
     if kind is int or kind is float:  # a Python number fed as a scalar (its type is guarded)
+        if kind is float and value == 0.0:  # (TF's scalar cache takes -0.0 for a cached 0.0)
+            value = np.array(value)
         value = to_tensor(value, dtype.as_datatype_enum)
     elif kind is _NDARRAY and _context.executing_eagerly():
         # what tf.convert_to_tensor(value, dtype) does with an array when eager

@@ -135,8 +135,9 @@ def loop_items(iterable) -> LoopItems:
     varies, of a tensor, or of a Python list/tuple of same-shaped tensors."""
     if type(iterable) is range:
         start, step = iterable.start, iterable.step
+        bound = max(abs(start), abs(iterable.stop)) + abs(step)  # (exact_numbers.py)
         return LoopItems(len(iterable), lambda i: SymbolicScalar(
-            tf.cast(start + tf.cast(i, tf.int64) * step, tf.int64), int))
+            tf.cast(start + tf.cast(i, tf.int64) * step, tf.int64), int, bound=bound))
     if isinstance(iterable, DynamicList):
         return LoopItems(iterable.length(), iterable.item)
     if is_symbolic(iterable) and iterable.shape.rank:

@@ -8,6 +8,7 @@ taken, a loop's trip count). Each guard describes itself in one readable line.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any
 
 import numpy as np
@@ -252,7 +253,11 @@ def _test(guard: Guard, var: str, const: str, type_name: str, dtype_name: str,
     if kind == "id":
         return f"{var} is {const}"
     if kind == "value":
-        return f"type({var}) is {type_name} and {var} == {const}"
+        test = f"type({var}) is {type_name} and {var} == {const}"
+        if _signed_zero(guard.expected):  # (-0.0 == 0.0, but it prints and divides otherwise)
+            env["copysign"] = math.copysign
+            test += f" and copysign(1.0, {var}) == copysign(1.0, {const})"
+        return test
     if kind == "number":
         return _number_test(var, const, guard.expected)
     if kind == "len":
@@ -364,6 +369,9 @@ def _emit_loop(lines: list, env: dict, guards: list, group: _Group, n: int) -> N
     if first.kind == "value":
         env[f"GX{n}"] = tuple(guards[m].expected for m in group.members)
         test = f"type({var}) is type(x) and {var} == x"
+        if any(_signed_zero(e) for e in env[f"GX{n}"]):
+            env["copysign"] = math.copysign
+            test += f" and (x != 0.0 or copysign(1.0, {var}) == copysign(1.0, x))"
     else:
         test = _test(first, var, f"GE{n}", f"GT{n}", f"GD{n}", env)
     lines.append(f"        g = {group.members[0]}")
@@ -381,6 +389,10 @@ def _emit_loop(lines: list, env: dict, guards: list, group: _Group, n: int) -> N
     if var == "v":
         lines.append(f"            v = {read}")
     lines.append(f"            if not ({test}): return g")
+
+
+def _signed_zero(value) -> bool:
+    return type(value) is float and value == 0.0
 
 
 def call_guard(args: tuple, kwargs: dict) -> Guard:

@@ -11,9 +11,11 @@ and shape). It does only what gives exactly the array's result:
   - `a[idx]` with an int array, `a[i:j]`, `a[:, 0]`, `a[3]` on 2-D arrays: numpy's
     indexing (negative indices wrap; out of range fails the graph op, and the call
     reruns plainly, where numpy raises);
-  - `a + b`, `a * 0.5`, `-a` on float arrays with float arrays of the same dtype or Python
-    numbers: numpy's float arithmetic (an op with a tensor defers to the tensor, as numpy
-    does for TF's tensors); `len(a)`, `a.shape`, `a.ndim`, `a.dtype` (static: guarded).
+  - `a + b`, `a * 0.5`, `-a` on float32/float64 arrays with float arrays of the same
+    dtype or Python numbers: numpy's float arithmetic, where the graph fails when TF's
+    answer would differ or numpy would warn (exact_numbers.array_arithmetic); an op with a
+    tensor defers to the tensor, as numpy does for TF's tensors; `len(a)`, `a.shape`,
+    `a.ndim`, `a.dtype` (static: guarded).
 
 Anything else (numpy methods, comparisons, truth value, printing, in-place writes) raises
 ConversionError: the trace fails at that line, which becomes a graph break. A derived
@@ -25,6 +27,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import exact_numbers
 from janus.graphgen.values import SymbolicScalar
 from janus.tensors import is_tensor
 
@@ -85,9 +88,9 @@ class HostArray:
             _refuse("indexing down to a numpy scalar")
         return HostArray(self.tensor[key], self.dtype)
 
-    def _arith(self, other, op, reverse=False):
+    def _arith(self, other, op: str, reverse=False):
         if is_tensor(other):
-            return NotImplemented if not reverse else NotImplemented
+            return NotImplemented
         if self.dtype.kind != "f":
             _refuse("arithmetic on a non-float array")
         if isinstance(other, HostArray):
@@ -95,40 +98,42 @@ class HostArray:
                 _refuse("arithmetic between arrays of different dtypes")
             y = other.tensor
         elif type(other) in (int, float):
-            y = tf.constant(other, dtype=self.tensor.dtype)
+            y = other  # (numpy casts it to the array's dtype: exact_numbers does too)
         else:
             _refuse(f"arithmetic with {type(other).__name__}")
         x = self.tensor
-        return HostArray(op(y, x) if reverse else op(x, y), self.dtype)
+        dtype = self.tensor.dtype
+        return HostArray(exact_numbers.array_arithmetic(op, *((y, x) if reverse else (x, y)),
+                                                        dtype), self.dtype)
 
     def __add__(self, other):
-        return self._arith(other, tf.add)
+        return self._arith(other, "add")
 
     def __radd__(self, other):
-        return self._arith(other, tf.add, True)
+        return self._arith(other, "add", True)
 
     def __sub__(self, other):
-        return self._arith(other, tf.subtract)
+        return self._arith(other, "sub")
 
     def __rsub__(self, other):
-        return self._arith(other, tf.subtract, True)
+        return self._arith(other, "sub", True)
 
     def __mul__(self, other):
-        return self._arith(other, tf.multiply)
+        return self._arith(other, "mul")
 
     def __rmul__(self, other):
-        return self._arith(other, tf.multiply, True)
+        return self._arith(other, "mul", True)
 
     def __truediv__(self, other):
-        return self._arith(other, tf.divide)
+        return self._arith(other, "truediv")
 
     def __rtruediv__(self, other):
-        return self._arith(other, tf.divide, True)
+        return self._arith(other, "truediv", True)
 
     def __neg__(self):
         if self.dtype.kind != "f":
             _refuse("negating a non-float array")
-        return HostArray(-self.tensor, self.dtype)
+        return HostArray(exact_numbers.negate_array(self.tensor), self.dtype)
 
     # -- everything else is numpy's own: refused
     def __getattr__(self, name):

@@ -21,6 +21,7 @@ from janus.errors import ConversionError
 from janus.fallback.heap import HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import active, host_arrays
+from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
 from janus.graphgen.sources import Source
@@ -221,7 +222,7 @@ class Tracer:
                     self.guard("number", source, type(value))
                     dtype = "float64" if type(value) is float else "int64"
                     return SymbolicScalar(self.input(source, "tensor", (dtype, ())),
-                                          type(value), source.role)
+                                          type(value), source.role, FED_INT_BOUND)
             self.guard("value", source, value)
             return value
         if isinstance(value, types.ModuleType) or isinstance(value, (types.FunctionType, type,

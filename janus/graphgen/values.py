@@ -5,7 +5,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import active
+from janus.graphgen import active, exact_numbers
 from janus.tensors import is_tensor
 
 
@@ -165,54 +165,76 @@ class SymbolicScalar:
 
     __array_ufunc__ = None  # numpy scalars/arrays defer to the reflected method below
 
-    def __init__(self, tensor, kind: type, role: str | None = None):
+    def __init__(self, tensor, kind: type, role: str | None = None, bound: int | None = None):
         self.tensor = tensor
         self.kind = kind
         self.role = role  # the fed role it was read from (None once computed with)
+        # a static bound of an int's magnitude (exact_numbers.py; None: unknown)
+        self.bound = 1 if kind is bool else bound
 
     @staticmethod
     def _dtype(kind):
         return tf.float64 if kind is float else tf.bool if kind is bool else tf.int64
 
     def _binary(self, other, op, reflected=False, kind=None):
+        """`self <op> other` (`op` an arithmetic name of exact_numbers.py, or a TF
+        comparison), Python's result as a SymbolicScalar."""
         if isinstance(other, np.generic):
             # numpy's promotion (float + np.float64 is np.float64, float + np.float32 is
             # np.float64...) is not Python's: such a mix runs where numpy does
             raise ConversionError(f"arithmetic between a Python {self.kind.__name__} janus "
                                   f"feeds to the graph and a numpy {type(other).__name__}")
         if isinstance(other, SymbolicScalar):
-            other_kind, other_tensor = other.kind, other.tensor
+            other_kind = other.kind
         elif isinstance(other, (bool, int, float)):
-            other_kind, other_tensor = type(other), other
+            other_kind = type(other)
         elif is_tensor(other):
             mine = tf.cast(self.tensor, other.dtype)
+            op = _ARITHMETIC.get(op, op)
             return op(other, mine) if reflected else op(mine, other)
         else:
             return NotImplemented
         if kind is None:
             kind = float if float in (self.kind, other_kind) else int
         work = float if kind is float or float in (self.kind, other_kind) else int
-        a = tf.cast(self.tensor, self._dtype(work))
-        if isinstance(other, SymbolicScalar):
-            b = tf.cast(other_tensor, self._dtype(work))
-        else:  # (not through tf.cast: it would round a Python float to float32 first, F37)
-            b = tf.constant(work(other_tensor), self._dtype(work))
-        result = op(b, a) if reflected else op(a, b)
-        return SymbolicScalar(tf.cast(result, self._dtype(kind)), kind)
+        a = self._operand(work)
+        # (a Python number stays one: not through tf.cast, which would round a Python
+        # float to float32 first, F37)
+        b = other._operand(work) if isinstance(other, SymbolicScalar) else work(other)
+        left, right = (b, a) if reflected else (a, b)
+        if isinstance(op, str):
+            bounds = (self.bound, other.bound if isinstance(other, SymbolicScalar) else None)
+            result, bound = exact_numbers.arithmetic(
+                op, left, right, *(bounds[::-1] if reflected else bounds), work)
+            return SymbolicScalar(tf.cast(result, self._dtype(kind)), kind, bound=bound)
+        if work is int and any(type(v) is int and not -2 ** 63 <= v < 2 ** 63
+                               for v in (left, right)):
+            # (an int past int64 compared with an int64 tensor: its side is known)
+            return exact_numbers.beyond_int64(op, left, right)
+        left, right = (v if is_tensor(v) else tf.constant(v, self._dtype(work))
+                       for v in (left, right))
+        return SymbolicScalar(op(left, right), kind)
 
-    def __add__(self, o): return self._binary(o, tf.add)
-    def __radd__(self, o): return self._binary(o, tf.add, True)
-    def __sub__(self, o): return self._binary(o, tf.subtract)
-    def __rsub__(self, o): return self._binary(o, tf.subtract, True)
-    def __mul__(self, o): return self._binary(o, tf.multiply)
-    def __rmul__(self, o): return self._binary(o, tf.multiply, True)
-    def __truediv__(self, o): return self._binary(o, _truediv, kind=float)
-    def __rtruediv__(self, o): return self._binary(o, _truediv, True, kind=float)
-    def __floordiv__(self, o): return self._binary(o, tf.math.floordiv)
-    def __rfloordiv__(self, o): return self._binary(o, tf.math.floordiv, True)
-    def __mod__(self, o): return self._binary(o, tf.math.floormod)
-    def __rmod__(self, o): return self._binary(o, tf.math.floormod, True)
-    def __pow__(self, o): return self._binary(o, tf.pow)
+    def _operand(self, work: type):
+        """My tensor as an operand of `work`'s dtype (an int among floats: checked exact)."""
+        if work is float and self.kind is not float:
+            return exact_numbers.mixed_int(self.tensor, self.bound)
+        return tf.cast(self.tensor, self._dtype(work))
+
+    def __add__(self, o): return self._binary(o, "add")
+    def __radd__(self, o): return self._binary(o, "add", True)
+    def __sub__(self, o): return self._binary(o, "sub")
+    def __rsub__(self, o): return self._binary(o, "sub", True)
+    def __mul__(self, o): return self._binary(o, "mul")
+    def __rmul__(self, o): return self._binary(o, "mul", True)
+    def __truediv__(self, o): return self._binary(o, "truediv", kind=float)
+    def __rtruediv__(self, o): return self._binary(o, "truediv", True, kind=float)
+    def __floordiv__(self, o): return self._binary(o, "floordiv")
+    def __rfloordiv__(self, o): return self._binary(o, "floordiv", True)
+    def __mod__(self, o): return self._binary(o, "mod")
+    def __rmod__(self, o): return self._binary(o, "mod", True)
+    def __pow__(self, o): return self._binary(o, "pow")
+    def __rpow__(self, o): return self._binary(o, "pow", True)
     def __eq__(self, o): return self._binary(o, tf.equal, kind=bool)
     def __ne__(self, o): return self._binary(o, tf.not_equal, kind=bool)
     def __lt__(self, o): return self._binary(o, tf.less, kind=bool)
@@ -221,7 +243,9 @@ class SymbolicScalar:
     def __ge__(self, o): return self._binary(o, tf.greater_equal, kind=bool)
 
     def __neg__(self):
-        return SymbolicScalar(-self.tensor, self.kind)
+        tensor = tf.cast(self.tensor, tf.int64) if self.kind is bool else self.tensor
+        result, bound = exact_numbers.negate(tensor, self.kind, self.bound)
+        return SymbolicScalar(result, float if self.kind is float else int, bound=bound)
 
     __hash__ = object.__hash__
 
@@ -272,8 +296,10 @@ def tensor_index(key):
     return tuple(one(k) for k in key) if type(key) is tuple else one(key)
 
 
-def _truediv(a, b):
-    return tf.math.truediv(a, b)
+_ARITHMETIC = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply,
+               "truediv": tf.math.truediv, "floordiv": tf.math.floordiv,
+               "mod": tf.math.floormod, "pow": tf.pow}
+"""With a tensor, a fed number is converted to its dtype and TF's op runs, as eagerly."""
 
 
 def _convert_scalar(value, dtype=None, name=None, as_ref=False):

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 24
+GENERATOR_VERSION = 27
 
 HEADER = '''\
 import functools
@@ -147,7 +147,7 @@ class Gen:
     def block(self, count: int | None = None) -> list[str]:
         """A nested block of statements in a new scope (names bound in it stay in it)."""
         from tests.fuzz import (rules_exits, rules_extra, rules_more,  # noqa: F401
-                                rules_more9, rules_raising)  # (register rules)
+                                rules_exact, rules_more9, rules_raising)  # (register)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})

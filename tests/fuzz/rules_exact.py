@@ -1,0 +1,49 @@
+"""Generator rules (v27) for Python arithmetic on the numbers janus feeds to a graph, at
+the edges where TensorFlow's kernels answer otherwise (janus/graphgen/exact_numbers.py):
+ints past int64, a zero divisor (`n` is 0 in some calls), subnormal floats, float `//`
+and `%`, powers, signed zeros. The results are kept as `repr` text in `s.hist`, so they
+compare exactly (floats elsewhere compare within the tensor tolerance, which hid this
+class).
+
+Registered in `rules.RULES` on import (the generator imports this module).
+"""
+from __future__ import annotations
+
+from tests.fuzz.rules import rule
+
+_INTS = ["(n + 2) ** 40 * (k + 1)", "(n + 1) * 10 ** 18 + k * 10 ** 18",
+         "(k + n + 3) ** 21 - (n + 2) ** 9", "-((n + 5) ** 30) // (k % 3 + 1)",
+         "(n * 3 + 7) ** 25 % (k + 11)"]
+_FLOATS = ["1e-300 * (n + 1) * 1e-10 * G_SCALE", "(n + 0.5) // 0.1", "-(n * 1.0) % 1.0",
+           "(n * -1.0) % -1.0", "-(n * 0.0)", "(n - n) * -1.0", "(n + 1.5) / 7",
+           "(k + 0.25) * 3.0 / 11.0 * G_SCALE", "float(n) ** 0.5", "(n - 2.0) ** 3",
+           "2.0 ** (n * 350)", "1e-300 / 10.0 ** (n + 8)", "(n + 1) ** 35 + 0.5"]
+_DIVISORS = ["n", "(n - 1)", "float(n)", "(k % 2)"]
+
+
+@rule(0.8)
+def exact_numbers(g):
+    """An int or float expression over `n`, `k`, `G_SCALE` and constants at the edges,
+    straight, divided by a value that is zero in some calls, or grown in a loop; its
+    repr appended to `s.hist` (and sometimes its comparison to a bound)."""
+    e = g.fresh("ex")
+    shape = g.choice(["int", "float", "float", "divide", "loop", "compare"])
+    if shape == "int":
+        lines = [f"{e} = {g.choice(_INTS)}"]
+    elif shape == "float":
+        lines = [f"{e} = {g.choice(_FLOATS)}"]
+    elif shape == "divide":
+        op = g.choice(["/", "//", "%"])
+        lines = [f"{e} = ({g.choice(['k + 0.5', 'n * 2 + 1', 'G_SCALE', '-(n * 1.0)'])}) "
+                 f"{op} {g.choice(_DIVISORS)}"]
+        if g.chance(0.5):
+            lines = [f"if {g.choice(_DIVISORS)}:"] + ["    " + line for line in lines] + \
+                    ["else:", f"    {e} = -0.0"]
+    elif shape == "loop":
+        i = g.fresh("ei")
+        lines = [f"{e} = {g.choice(['k + 2', 'n + 3', '(n + 1) * 0.5', '1e-300 * (k + 1)'])}",
+                 f"for {i} in range(n + {g.choice(['2', '20', '40'])}):",
+                 f"    {e} = {e} * {g.choice(['3', '(n + 7)', '0.125', '1e-3'])} + {i}"]
+    else:
+        lines = [f"{e} = {g.choice(_INTS)} > 2 ** {g.choice(['53', '62', '63', '64'])}"]
+    return lines + [f"s.hist.append(repr({e}))"]

@@ -1,0 +1,146 @@
+"""Python numbers janus feeds to a graph compute as Python computes them, also at the
+edges where TF's kernels answer otherwise (graphgen/exact_numbers.py): a zero divisor
+raises ZeroDivisionError, ints grow past int64, subnormal floats are not flushed to
+zero, float `//` and `%` round as Python's, `**` raises or turns complex as Python's.
+Each test compares janus with plain Python call by call; results are compared by
+`repr` too (a -0.0 equals 0.0)."""
+import math
+
+import pytest
+import tensorflow as tf
+
+from tests.differential import assert_same
+
+
+def _calls(*values):
+    return [tuple(v) if isinstance(v, tuple) else (v,) for v in values]
+
+
+def _by_repr(state):
+    return repr(state.get("out"))
+
+
+def _state():
+    return {}
+
+
+def float_ops(s, x, y):
+    s["out"] = (x * 0.5, x / y, x - y * 0.5, x + y, -x)
+    return s["out"]
+
+
+def test_subnormal_floats_are_not_flushed_to_zero():
+    calls = _calls(*[(0.5 * k, 0.25) for k in range(1, 7)],
+                   (1e-310, 2.0), (1e-308, 4.0), (3e-308, 3e-308), (0.5, 3.0))
+    stats = assert_same(float_ops, [(c[0], c[1]) for c in calls], _state, observe=_by_repr)
+    assert stats.graph_calls >= 4, stats
+
+
+def divisions(s, x, n):
+    s["out"] = (x / n, x // n, x % n)
+    return s["out"]
+
+
+@pytest.mark.parametrize("zero", [0, 0.0])
+def test_a_zero_divisor_raises_zero_division_error(zero):
+    calls = [(7.5, 2), (3.25, 5), (1.5, 3), (2.5, 7), (9.0, 4), (1.0, zero), (2.0, 3)]
+    if isinstance(zero, float):
+        calls = [(x, float(n)) for x, n in calls]
+    stats = assert_same(divisions, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 3, stats
+
+
+def test_float_floor_division_and_modulo_round_as_python():
+    calls = [(7.5, 2.0), (3.25, 5.0), (1.0, 0.1), (-2.0, 1.0), (2.0, -1.0), (-7.5, 2.0),
+             (0.0, -3.0), (-0.0, 3.0), (5.0, -0.3), (1e308, 1e-308)]
+    stats = assert_same(divisions, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 5, stats
+
+
+def int_growth(s, n, k):
+    big = n * n * n * n * n
+    s["out"] = (big, big - k * n, -big, big // k, big % k, (n * n) ** 3, big + 0.5,
+                k > 2 ** 64, -2 ** 70 < n, 2 ** 63 == k, k != -2 ** 63 - 1)
+    return s["out"]
+
+
+def test_ints_grow_past_int64_as_in_python():
+    calls = [(3, 2), (5, 3), (7, 4), (11, 5), (100000, 7), (2 ** 30, 3), (-2 ** 31, 5), (9, 2)]
+    stats = assert_same(int_growth, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 3, stats
+
+
+def powers(s, x, y):
+    s["out"] = (x ** y, x ** 2, 2.0 ** y)
+    return s["out"]
+
+
+def test_float_powers_raise_and_turn_complex_as_in_python():
+    calls = [(1.5, 2.0), (2.5, 0.5), (3.0, 1.5), (0.5, 3.0), (-8.0, 1.0 / 3.0), (0.0, -1.0),
+             (10.0, 400.0), (-2.0, 3.0), (1e-200, 2.0), (4.0, 0.5)]
+    stats = assert_same(powers, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 3, stats
+
+
+def growing_loop(s, x, n, m):
+    acc = n
+    total = x
+    for i in range(m):
+        acc = acc * n + i
+        total = total * 0.5
+    s["out"] = (acc, total)
+    return s["out"]
+
+
+def test_loop_carried_numbers_keep_python_semantics():
+    calls = [(1.0, 3, 4), (2.0, 5, 4), (1.5, 7, 4), (3.0, 2, 4), (0.5, 4, 4),
+             (1.0, 1000, 4), (1.0, 100000, 5), (1e-300, 3, 40), (2.0, 3, 4)]
+    stats = assert_same(growing_loop, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 3, stats
+
+
+def test_tensor_operands_keep_tensorflow_semantics():
+    """A fed number with a tensor: TF's op, as eagerly (a tensor divided by zero is inf)."""
+    def f(s, x, t):
+        s["out"] = float((t / x).numpy())
+        return t / x
+
+    calls = [(2.0, tf.constant(1.0)), (4.0, tf.constant(3.0)), (8.0, tf.constant(5.0)),
+             (0.5, tf.constant(2.0)), (0.0, tf.constant(1.0)), (3.0, tf.constant(-1.0))]
+    assert_same(f, calls, _state, observe=_by_repr)
+
+
+def sign_of(s, x):
+    s["out"] = math.copysign(1.0, x) * 2.0
+    return s["out"]
+
+
+def test_a_float_specialized_to_zero_is_not_taken_for_minus_zero():
+    """-0.0 == 0.0: a value guard on 0.0 also checks the sign (graphgen/guards.py); fed,
+    -0.0 stays -0.0 (TF's scalar cache returns a cached 0.0 tensor for it)."""
+    calls = [(0.0,)] * 6 + [(-0.0,), (0.0,), (1.5,), (-0.0,), (0.0,), (-2.5,), (-0.0,)]
+    assert_same(sign_of, calls, _state, observe=_by_repr)
+
+
+def array_math(s, a, b):
+    s["out"] = (a * 0.5 / 3.0 - b, -a, a / b)
+    return a * 2.0 + b
+
+
+def _arrays_by_repr(state):
+    return repr([x.tolist() for x in state.get("out", ())])
+
+
+def test_numpy_array_arithmetic_in_a_graph_is_numpy_s():
+    """Fed numpy arrays (graphgen/host_arrays.py): numpy keeps subnormals and divides by
+    a constant exactly (TF's graph flushes them and multiplies by the reciprocal)."""
+    import numpy as np
+
+    def arrays(*rows):
+        return tuple(np.array(r, np.float64) for r in rows)
+
+    calls = [arrays([1.0, 2.5, 7.0], [0.5, 0.25, 4.0])] * 5 + [
+        arrays([2.5, 1e-310, -3.0], [1.0, 2.0, 3.0]), arrays([1e-300, 2.0, 1.0], [1e10, 3.0, 7.0]),
+        arrays([1.0, -0.0, 2.0], [0.5, 2.0, 0.0]), arrays([7.0, 5.0, 3.0], [1.0, 1.5, 2.5])]
+    stats = assert_same(array_math, calls, _state, observe=_arrays_by_repr)
+    assert stats.graph_calls >= 3, stats
