@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from janus.graphgen import exact_numbers
+
 VALUE_ERRORS = frozenset({
     "GatherV2", "GatherNd", "ResourceGather", "ResourceGatherNd",
     "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMax",
@@ -67,6 +69,7 @@ def after_raising_ops(outputs):
     loop too, with the ops it needs (a loop variable only the body assigns, `junk =
     tf.gather(...)`). (The stateful `Assert` also keeps the loop or branch around it; its
     tensor outputs wait for it, other values, tensor arrays, are handed on as they are.)"""
+    exact_numbers.flush()  # (its op is one of the raising ops below)
     flat = tf.nest.flatten(outputs)
     graph = tf.compat.v1.get_default_graph()
     scope = graph.get_name_scope()

@@ -2,56 +2,94 @@
 
 A Python number janus feeds to a graph (`values.SymbolicScalar`) is a 0-d int64 or
 float64 tensor. TF's ops agree with Python's arithmetic except at the edges; there the
-graph must not give another answer, so it fails instead (a `CheckNumerics` op raises:
-the call reruns plainly, where Python raises or computes its own result):
+graph must not give another answer, so it fails instead (one `CheckNumerics` op per
+graph, loop body or branch raises: the call reruns plainly, where Python raises or
+computes its own result):
 
-    a + b, a * b, -a ...     (ints)     int64 wraps, Python ints grow: |result| < 2**62
-                                        checked unless the operands' bounds rule it out
+    a + b, a * b, -a ...     (ints)     int64 wraps, Python ints grow: overflow checked
+                                        unless the operands' static bounds rule it out
     a / b, a // b, a % b                Python raises ZeroDivisionError (TF: inf, nan):
                                         divisor checked != 0
     a + b, a * b, a / b ...  (floats)   TF flushes subnormal numbers to zero, Python
-                                        keeps them: operands and result checked normal
-                                        (or an exact zero)
-    a // b, a % b            (floats)   computed as Python does (fmod, then floor):
-                                        1 // 0.1 == 9.0, -2.0 % 1.0 == 0.0 (TF: 10.0, -0.0)
+                                        keeps them: a zero result checked to be exact
+                                        (`a == -b` for `a + b`...), fed floats checked
+                                        normal (from their bits: TF's comparisons read a
+                                        subnormal as zero); so, by induction, every
+                                        operand is normal or zero
     x / 7.0, x * c1 * c2                Grappler folds a constant divisor into a reciprocal
                                         and regroups constant factors: constants hidden
+    a // b, a % b            (floats)   computed as Python does (fmod, then floor):
+                                        1 // 0.1 == 9.0, -2.0 % 1.0 == 0.0 (TF: 10.0, -0.0)
     a ** b                   (floats)   Python raises or returns a complex number where TF
                                         gives nan/inf: checked; refused in a batched loop
                                         (a vectorized pow rounds otherwise)
     int and float mixed                 exact only below 2**53: the int checked
 
 numpy arithmetic on fed float arrays (graphgen/host_arrays.py) is checked the same way
-(`array_arithmetic`: subnormals, hidden constants, and where numpy would warn).
+(`array_arithmetic`), also where numpy would warn (overflow, invalid, a zero divisor).
 
-`bound` is a static upper bound of an int's magnitude (None: unknown); a fed int is
-guarded to fit int32, a `range` item is within its range's ends.
+Each check is a boolean the trace keeps (`require`); `flush` makes one op of the pending
+ones where a graph, loop body or branch ends (graphgen/dead_ends.after_raising_ops, the
+top-level trace in graphgen/specialize.py). `bound` is a static upper bound of an int's
+magnitude (None: unknown); a fed int is guarded to fit int32, a `range` item is within
+its range's ends.
 """
 from __future__ import annotations
 
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import active
 
-INT_LIMIT = 2 ** 62  # an int result checked below it cannot have wrapped (float64 estimate)
+INT_LIMIT = 2 ** 62  # an int product checked below it (as a float64 estimate) is exact
 EXACT_FLOAT_INT = 2 ** 53  # ints a float64 holds exactly
 FED_INT_BOUND = 2 ** 31  # a fed int is guarded to fit int32
+INT64_MIN = -2 ** 63
+_TINY = 2.2250738585072014e-308  # the smallest normal float64
+_SMALL_DIVISOR = 2.0 ** -900  # fmod by a larger divisor never has a subnormal remainder
 _MESSAGE = "janus: Python's arithmetic differs here from TensorFlow's"
 
 
-def checked(value: tf.Tensor, ok: tf.Tensor) -> tf.Tensor:
-    """`value`, computed only when `ok` holds; otherwise the graph fails (a `CheckNumerics`
-    op, which janus keeps even when nothing reads `value`: graphgen/dead_ends.py)."""
-    flag = tf.debugging.check_numerics(
+# -- checks ------------------------------------------------------------------------------
+
+def require(ok: tf.Tensor) -> None:
+    """The graph being built must fail unless `ok` (a bool tensor) holds."""
+    tracer = active.get()
+    if tracer is None:  # (no trace to gather it: its own op)
+        _fail_unless(ok)
+        return
+    tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(ok)
+
+
+def flush():
+    """One op checking the conditions `require`d in the graph being built (the output of
+    a `CheckNumerics`, which janus keeps even when nothing reads it: graphgen/
+    dead_ends.py), or None when there are none."""
+    tracer = active.get()
+    if tracer is None:
+        return None
+    pending = tracer.pending_checks.pop(tf.compat.v1.get_default_graph(), None)
+    if not pending:
+        return None
+    ok = pending[0] if len(pending) == 1 else tf.reduce_all(tf.stack(pending))
+    return _fail_unless(ok)
+
+
+def _fail_unless(ok: tf.Tensor) -> tf.Tensor:
+    return tf.debugging.check_numerics(
         tf.where(ok, tf.constant(0.0, tf.float64), tf.constant(float("nan"), tf.float64)),
         _MESSAGE)
-    with tf.control_dependencies([flag]):
-        return tf.identity(value)
 
 
-def _normal_or_zero(x: tf.Tensor) -> tf.Tensor:
-    """Not a subnormal float (which TF reads as zero); inf and nan pass. Read from the
-    bits: TF's own float comparisons see a subnormal as zero."""
+def unflushed(tracer) -> bool:
+    """Whether a nested graph of the trace (a library's callback janus does not end)
+    left conditions unchecked: the trace must not be used."""
+    return any(tracer.pending_checks.values())
+
+
+def normal_or_zero(x: tf.Tensor) -> tf.Tensor:
+    """Elementwise: not a subnormal float (which TF reads as zero); inf and nan pass.
+    Read from the bits: TF's own float comparisons see a subnormal as zero."""
     ints, magnitude, smallest = _BITS[x.dtype]
     bits = tf.bitwise.bitwise_and(tf.bitcast(x, ints), tf.constant(magnitude, ints))
     return tf.logical_or(tf.equal(bits, 0), bits >= smallest)
@@ -63,106 +101,12 @@ _BITS = {  # dtype: (its bits as ints, the mask of all but the sign, the smalles
 }
 
 
-def _static_ok(value) -> bool:
-    """A Python number operand: checked at trace time (no op)."""
-    return not isinstance(value, float) or value == 0.0 or not abs(value) < 2.2250738585072014e-308
-
-
-def _in_batched_loop() -> bool:
-    """Inside `tf.vectorized_map`'s body (graphgen/general.py's batched loops)."""
-    return "loop_body" in tf.compat.v1.get_default_graph().get_name_scope().split("/")
-
-
-def _int_bound(op: str, a_bound, b_bound):
-    if a_bound is None or b_bound is None:
-        return None
-    if op in ("add", "sub"):
-        return a_bound + b_bound
-    if op == "mul":
-        return a_bound * b_bound
-    if op == "floordiv":
-        return a_bound + 1
-    if op == "mod":
-        return b_bound
-    return None
-
-
-def _bound_of(value, bound):
-    if isinstance(value, (bool, int)):
-        return abs(int(value))
-    return bound
-
-
-def arithmetic(op: str, a, b, a_bound, b_bound, work: type):
-    """`a <op> b` as Python computes it, both operands already of `work`'s dtype (int64
-    or float64; a Python number operand as it is). Returns (tensor, bound)."""
-    if work is int:
-        return _int_arithmetic(op, a, b, _bound_of(a, a_bound), _bound_of(b, b_bound))
-    return _float_arithmetic(op, a, b), None
-
-
-def _int_arithmetic(op, a, b, a_bound, b_bound):
-    if any(isinstance(v, int) and abs(v) >= INT_LIMIT for v in (a, b)):
-        raise ConversionError("arithmetic of a Python int janus feeds with an int constant "
-                              "beyond 2**62")
-    if op == "pow":
-        if not (type(b) is int and 0 <= b <= 64):
-            raise ConversionError("a power of a Python int that changes per call with an "
-                                  "exponent that is not a constant from 0 to 64 (its result "
-                                  "may be a float or any size)")
-        result = tf.pow(a, tf.constant(b, tf.int64))
-        bound = None if a_bound is None else a_bound ** b
-        if bound is None or bound >= INT_LIMIT:
-            fa = tf.cast(a, tf.float64)
-            result = checked(result, tf.abs(fa) ** b < INT_LIMIT)
-            bound = INT_LIMIT
-        return result, bound
-    ta, tb = (tf.constant(v, tf.int64) if isinstance(v, int) else v for v in (a, b))
-    operation = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply,
-                 "floordiv": tf.math.floordiv, "mod": tf.math.floormod}[op]
-    bound = _int_bound(op, a_bound, b_bound)
-    if bound is not None and bound < INT_LIMIT:
-        return operation(ta, tb), bound
-    fa, fb = tf.cast(ta, tf.float64), tf.cast(tb, tf.float64)
-    if op in ("floordiv", "mod"):  # (TF raises for a zero divisor; INT64_MIN // -1 must
-        ok = tf.logical_and(tf.abs(fa) < INT_LIMIT, tf.abs(fb) < INT_LIMIT)  # never run)
-        zero = tf.zeros([], tf.int64)
-        return checked(operation(tf.where(ok, ta, zero), tb), ok), INT_LIMIT
-    estimate = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply}[op](fa, fb)
-    return checked(operation(ta, tb), tf.abs(estimate) < INT_LIMIT), INT_LIMIT
-
-
-def negate(tensor: tf.Tensor, kind: type, bound):
-    """`-a` (an int: checked unless its bound rules out -INT64_MIN)."""
-    if kind is float or bound is not None and bound < INT_LIMIT:
-        return -tensor, bound
-    ok = tf.abs(tf.cast(tensor, tf.float64)) < INT_LIMIT
-    return checked(-tensor, ok), INT_LIMIT
-
-
-def _float_arithmetic(op, a, b):
-    ta, tb = (_opaque_constant(v) if isinstance(v, (int, float)) else v for v in (a, b))
-    conditions = [_normal_or_zero(t) for t, v in ((ta, a), (tb, b))
-                  if not isinstance(v, (int, float))]
-    if not all(_static_ok(v) for v in (a, b)):
-        raise ConversionError("arithmetic of a Python float janus feeds with a subnormal "
-                              "constant (TensorFlow reads it as zero)")
-    if op in ("truediv", "floordiv", "mod"):
-        conditions.append(tf.not_equal(tb, 0.0))
-    if op == "pow":
-        result = _float_pow(ta, tb, conditions)
-    elif op in ("floordiv", "mod"):
-        result = _python_divmod(ta, tb)[0 if op == "floordiv" else 1]
-    else:
-        result = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply,
-                  "truediv": tf.math.truediv}[op](ta, tb)
-        exact_zero = {"add": lambda: tf.equal(ta, -tb), "sub": lambda: tf.equal(ta, tb),
-                      "mul": lambda: tf.logical_or(tf.equal(ta, 0.0), tf.equal(tb, 0.0)),
-                      "truediv": lambda: tf.logical_or(tf.equal(ta, 0.0),
-                                                       tf.math.is_inf(tb))}[op]()
-        flushed = tf.logical_and(tf.equal(result, 0.0), tf.logical_not(exact_zero))
-        conditions += [_normal_or_zero(result), tf.logical_not(flushed)]
-    return checked(result, tf.reduce_all(tf.stack(conditions)))
+def fed_float(tensor: tf.Tensor) -> tf.Tensor:
+    """A float fed to the graph or read from a tensor (its value unknown at trace time):
+    required normal or zero, so arithmetic on it sees what Python sees."""
+    if tensor.dtype in _BITS:
+        require(tf.reduce_all(normal_or_zero(tensor)))
+    return tensor
 
 
 def _opaque_constant(value: float, dtype: tf.DType = tf.float64) -> tf.Tensor:
@@ -172,7 +116,160 @@ def _opaque_constant(value: float, dtype: tf.DType = tf.float64) -> tf.Tensor:
     return tf.raw_ops.PlaceholderWithDefault(input=tf.constant(value, dtype), shape=[])
 
 
-def _float_pow(a, b, conditions):
+def _in_batched_loop() -> bool:
+    """Inside `tf.vectorized_map`'s body (graphgen/general.py's batched loops)."""
+    return "loop_body" in tf.compat.v1.get_default_graph().get_name_scope().split("/")
+
+
+# -- Python numbers ----------------------------------------------------------------------
+
+def arithmetic(op: str, a, b, a_bound, b_bound, work: type):
+    """`a <op> b` as Python computes it, both operands already of `work`'s dtype (int64
+    or float64; a Python number operand as it is). Returns (tensor, bound)."""
+    if work is int:
+        return _int_arithmetic(op, a, b, _bound_of(a, a_bound), _bound_of(b, b_bound))
+    return _float_arithmetic(op, a, b), None
+
+
+def _bound_of(value, bound):
+    if isinstance(value, (bool, int)):
+        return abs(int(value))
+    return bound
+
+
+def _int_bound(op: str, a_bound, b_bound):
+    if a_bound is None or b_bound is None:
+        return None
+    return {"add": a_bound + b_bound, "sub": a_bound + b_bound, "mul": a_bound * b_bound,
+            "floordiv": a_bound + 1, "mod": b_bound}[op]
+
+
+def _int_arithmetic(op, a, b, a_bound, b_bound):
+    if any(isinstance(v, int) and abs(v) >= INT_LIMIT for v in (a, b)):
+        raise ConversionError("arithmetic of a Python int janus feeds with an int constant "
+                              "beyond 2**62")
+    if op == "pow":
+        return _int_pow(a, b, a_bound)
+    ta, tb = (tf.constant(v, tf.int64) if isinstance(v, int) else v for v in (a, b))
+    bound = _int_bound(op, a_bound, b_bound)
+    if bound is not None and bound < 2 ** 63:
+        return _INT_OPS[op](ta, tb), bound
+    if op in ("floordiv", "mod"):  # (TF raises for a zero divisor itself; INT64_MIN // -1
+        ok = tf.logical_not(tf.logical_and(tf.equal(ta, INT64_MIN), tf.equal(tb, -1)))
+        require(ok)  # must not run: it traps)
+        return _INT_OPS[op](tf.where(ok, ta, tf.zeros_like(ta)), tb), None
+    result = _INT_OPS[op](ta, tb)
+    constant = b if isinstance(b, int) else a if isinstance(a, int) and op == "add" else None
+    if constant is not None and op in ("add", "sub"):  # `n + 1`: one comparison
+        other = ta if constant is b else tb
+        grows = constant > 0 if op == "add" else constant < 0
+        if constant:
+            require(result > other if grows else result < other)
+        return result, None
+    if op == "add":  # overflow: both operands' signs differ from the result's
+        wrapped = tf.bitwise.bitwise_and(tf.bitwise.bitwise_xor(ta, result),
+                                         tf.bitwise.bitwise_xor(tb, result)) < 0
+    elif op == "sub":
+        wrapped = tf.bitwise.bitwise_and(tf.bitwise.bitwise_xor(ta, tb),
+                                         tf.bitwise.bitwise_xor(ta, result)) < 0
+    else:  # a product: exact when its float64 estimate is below 2**62
+        estimate = tf.cast(ta, tf.float64) * tf.cast(tb, tf.float64)
+        require(tf.abs(estimate) < INT_LIMIT)
+        return result, INT_LIMIT
+    require(tf.logical_not(wrapped))
+    return result, None
+
+
+_INT_OPS = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply,
+            "floordiv": tf.math.floordiv, "mod": tf.math.floormod}
+
+
+def _int_pow(a, b, a_bound):
+    if not (type(b) is int and 0 <= b <= 64) or isinstance(a, int):
+        raise ConversionError("a power of a Python int that changes per call other than "
+                              "`n ** c` with a constant c from 0 to 64 (its result may be a "
+                              "float or any size)")
+    result = tf.pow(a, tf.constant(b, tf.int64))
+    bound = None if a_bound is None else a_bound ** b
+    if bound is None or bound >= INT_LIMIT:
+        require(tf.abs(tf.cast(a, tf.float64)) ** b < INT_LIMIT)
+        bound = INT_LIMIT
+    return result, bound
+
+
+def negate(tensor: tf.Tensor, kind: type, bound):
+    """`-a` (an int: checked unless its bound rules out -INT64_MIN)."""
+    if kind is int and (bound is None or bound >= 2 ** 63):
+        require(tf.not_equal(tensor, INT64_MIN))
+    return -tensor, bound
+
+
+def _float_arithmetic(op, a, b):
+    for v in (a, b):
+        if isinstance(v, float) and v != 0.0 and abs(v) < _TINY:
+            raise ConversionError("arithmetic of a Python float janus feeds with a "
+                                  "subnormal constant (TensorFlow reads it as zero)")
+    if op in ("truediv", "floordiv", "mod") and isinstance(b, (int, float)) and b == 0:
+        raise ConversionError("a division by a zero constant (Python raises "
+                              "ZeroDivisionError on every call)")
+    ta, tb = (_opaque_constant(v) if isinstance(v, (int, float)) else v for v in (a, b))
+    if op == "pow":
+        return _float_pow(ta, tb)
+    if op in ("floordiv", "mod"):
+        if not isinstance(b, (int, float)):
+            require(tf.logical_or(tf.abs(tb) >= _SMALL_DIVISOR, tf.math.is_inf(tb)))
+        elif abs(b) < _SMALL_DIVISOR:
+            raise ConversionError("a float // or % by a tiny constant")
+        return _python_divmod(ta, tb, divisor_known=isinstance(b, (int, float)))[
+            0 if op == "floordiv" else 1]
+    result = _FLOAT_OPS[op](ta, tb)
+    ok = _exact(op, ta, tb, result, _constant(a), _constant(b))
+    if ok is not None:
+        require(ok)
+    return result
+
+
+def _constant(value):
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+_FLOAT_OPS = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply,
+              "truediv": tf.math.truediv}
+
+
+def _exact(op: str, a, b, result, a_constant=None, b_constant=None):
+    """Elementwise: `result` (of normal or zero operands) is what IEEE arithmetic without
+    flushing gives: a zero is exact (a flushed subnormal reads as zero too), and a
+    divisor is not zero (Python raises; numpy warns). None: nothing to check (a Python
+    constant operand decides it: `x * 0.0`, `x + 0.0`)."""
+    constant = b_constant if b_constant is not None else a_constant
+    other = a if b_constant is not None else b
+    if constant is not None and op in ("add", "mul") or \
+            op == "sub" and b_constant is not None:
+        if constant == 0.0:
+            return None  # (x + 0.0, x * 0.0: exact, IEEE's signed zeros alike)
+        if op == "mul":
+            zero_ok = tf.equal(other, 0.0)
+        else:
+            negated = -constant if op == "add" else constant
+            zero_ok = tf.equal(other, tf.constant(negated, other.dtype))
+    elif op == "add":
+        zero_ok = tf.equal(a, -b)
+    elif op == "sub":
+        zero_ok = tf.equal(a, b)
+    elif op == "mul":
+        zero_ok = tf.logical_or(tf.equal(a, 0.0), tf.equal(b, 0.0))
+    elif b_constant is not None:  # a division by a nonzero constant
+        return tf.logical_or(tf.not_equal(result, 0.0), tf.equal(a, 0.0))
+    else:
+        zero_ok = tf.logical_or(tf.equal(a, 0.0), tf.math.is_inf(b))
+    ok = tf.logical_or(tf.not_equal(result, 0.0), zero_ok)
+    if op == "truediv":
+        ok = tf.logical_and(ok, tf.not_equal(b, 0.0))
+    return ok
+
+
+def _float_pow(a, b):
     """Python's `a ** b` (C pow): raises for 0.0 ** negative, overflows with an error, a
     negative base with a non-integer exponent gives a complex number."""
     if _in_batched_loop():
@@ -180,26 +277,26 @@ def _float_pow(a, b, conditions):
                               "vectorized pow rounds differently from Python's)")
     result = tf.pow(a, b)
     finite_in = tf.logical_and(tf.math.is_finite(a), tf.math.is_finite(b))
-    conditions += [
+    require(tf.reduce_all(tf.stack([
         tf.logical_not(tf.logical_and(tf.equal(a, 0.0), b < 0.0)),
         tf.logical_not(tf.logical_and(a < 0.0, tf.not_equal(b, tf.floor(b)))),
         tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in)),
-        _normal_or_zero(result),
-        tf.logical_not(tf.logical_and(tf.equal(result, 0.0), tf.not_equal(a, 0.0))),
-    ]
+        tf.logical_or(tf.not_equal(result, 0.0), tf.equal(a, 0.0)),
+    ])))
     return result
 
 
-def _python_divmod(x, y):
+def _python_divmod(x, y, divisor_known: bool = False):
     """Python's float floor division and modulo (CPython's `_float_div_mod`): the
     remainder by fmod with the divisor's sign, the quotient rounded from (x - mod) / y."""
+    if not divisor_known:
+        require(tf.not_equal(y, 0.0))
     mod = tf.truncatemod(x, y)
     div = (x - mod) / y
     adjust = tf.logical_and(tf.not_equal(mod, 0.0), tf.not_equal(y < 0.0, mod < 0.0))
     mod = tf.where(adjust, mod + y, mod)
     div = tf.where(adjust, div - 1.0, div)
-    zero_mod = tf.equal(mod, 0.0)
-    mod = tf.where(zero_mod, _copysign(tf.zeros_like(mod), y), mod)
+    mod = tf.where(tf.equal(mod, 0.0), _copysign(tf.zeros_like(mod), y), mod)
     floor = tf.floor(div)
     floor = tf.where(div - floor > 0.5, floor + 1.0, floor)
     floor = tf.where(tf.equal(div, 0.0), _copysign(tf.zeros_like(div), x / y), floor)
@@ -212,53 +309,39 @@ def _copysign(magnitude, sign):
     return tf.where(negative, -tf.abs(magnitude), tf.abs(magnitude))
 
 
+def mixed_int(tensor: tf.Tensor, bound) -> tf.Tensor:
+    """An int operand of a mixed int/float operation or comparison, as float64: Python
+    compares and converts it exactly, TF rounds it above 2**53 (checked)."""
+    as_float = tf.cast(tensor, tf.float64)
+    if bound is None or bound > EXACT_FLOAT_INT:
+        require(tf.abs(as_float) <= EXACT_FLOAT_INT)
+    return as_float
+
+
 def beyond_int64(compare, left, right) -> bool:
     """`left <compare> right` where one side is a Python int past int64 and the other an
     int64 tensor (whose value is exact: every op that could have left int64 is checked):
     the constant is the larger (or smaller) of the two, whatever the tensor holds."""
     big = right if isinstance(right, int) else left
-    sign = 1 if big > 0 else -1  # the int's side, as `big - tensor`'s sign
-    if big is left:
-        sign = -sign  # (`left - right` has the opposite sign when the int is on the left)
-    less, equal = sign > 0, False  # `left < right` when left - right < 0
-    return {tf.less: less, tf.less_equal: less or equal, tf.greater: not less and not equal,
-            tf.greater_equal: not less, tf.equal: equal, tf.not_equal: not equal}[compare]
+    less = (big > 0) == (big is right)  # `left < right`
+    return {tf.less: less, tf.less_equal: less, tf.greater: not less,
+            tf.greater_equal: not less, tf.equal: False, tf.not_equal: True}[compare]
 
 
-def mixed_int(tensor: tf.Tensor, bound) -> tf.Tensor:
-    """An int operand of a mixed int/float operation or comparison, as float64: Python
-    compares and converts it exactly, TF rounds it above 2**53 (checked)."""
-    as_float = tf.cast(tensor, tf.float64)
-    if bound is not None and bound <= EXACT_FLOAT_INT:
-        return as_float
-    return checked(as_float, tf.abs(as_float) < EXACT_FLOAT_INT)
-
+# -- numpy arrays ------------------------------------------------------------------------
 
 def array_arithmetic(op: str, x, y, dtype: tf.DType) -> tf.Tensor:
     """numpy's `x <op> y` on float arrays (graphgen/host_arrays.py: each a tensor of
     `dtype` or a Python number numpy casts to it), or the graph fails where numpy's result
     differs from TF's (subnormals: TF flushes them) or where numpy warns or, under
-    `np.seterr(all="raise")`, raises (overflow, invalid, a zero divisor)."""
+    `np.seterr(all="raise")`, raises (overflow, invalid, a zero divisor). Fed arrays are
+    checked normal when fed (`fed_float`), so every operand is."""
     if dtype not in _BITS:
         raise ConversionError(f"arithmetic on a {dtype.name} array")
     x, y = (_opaque_constant(v, dtype) if isinstance(v, (int, float)) else v for v in (x, y))
-    result = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply,
-              "truediv": tf.math.truediv}[op](x, y)
-    exact_zero = {"add": lambda: tf.equal(x, -y), "sub": lambda: tf.equal(x, y),
-                  "mul": lambda: tf.logical_or(tf.equal(x, 0.0), tf.equal(y, 0.0)),
-                  "truediv": lambda: tf.logical_or(tf.equal(x, 0.0), tf.math.is_inf(y))}[op]()
+    result = _FLOAT_OPS[op](x, y)
     finite_in = tf.logical_and(tf.math.is_finite(x), tf.math.is_finite(y))
-    ok = [_normal_or_zero(x), _normal_or_zero(y), _normal_or_zero(result),
-          tf.logical_not(tf.logical_and(tf.equal(result, 0.0), tf.logical_not(exact_zero))),
-          tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in))]
-    if op == "truediv":
-        ok.append(tf.not_equal(y, 0.0))
-    every = tf.reduce_all(tf.stack([tf.reduce_all(c) for c in ok]))
-    return checked(result, every)
-
-
-def negate_array(x: tf.Tensor) -> tf.Tensor:
-    """numpy's `-x` (a subnormal flips its sign in numpy; TF flushes it)."""
-    if x.dtype not in _BITS:
-        raise ConversionError(f"negating a {x.dtype.name} array")
-    return checked(-x, tf.reduce_all(_normal_or_zero(x)))
+    finite = tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in))
+    exact = _exact(op, x, y, result)
+    require(tf.reduce_all(finite if exact is None else tf.logical_and(exact, finite)))
+    return result

@@ -28,7 +28,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import active
+from janus.graphgen import active, exact_numbers
 from janus.graphgen.host_arrays import as_numpy_converts
 from janus.graphgen.values import SymbolicScalar
 
@@ -91,7 +91,8 @@ class HostScalar:
             _refuse("int() of a float scalar")  # (NaN and inf raise in Python)
         if kind is bool:
             return SymbolicScalar(tf.not_equal(self.tensor, tf.zeros([], dtype)), bool)
-        return SymbolicScalar(tf.cast(self.tensor, tf.float64 if kind is float else tf.int64),
+        tensor = exact_numbers.fed_float(self.tensor) if kind is float else self.tensor
+        return SymbolicScalar(tf.cast(tensor, tf.float64 if kind is float else tf.int64),
                               kind)
 
     def __bool__(self):

@@ -13,7 +13,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback import heap
-from janus.graphgen import calls, dead_ends
+from janus.graphgen import calls, dead_ends, exact_numbers
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
@@ -240,6 +240,11 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 outputs = heap.Outputs()
                 captured["result"] = heap.skeleton(value, outputs, tracer)
                 captured["effects"] = tracer.ledger.finish(outputs, tracer)
+                exact_numbers.flush()
+                if exact_numbers.unflushed(tracer):
+                    raise ConversionError("arithmetic on numbers janus feeds inside a "
+                                          "function TensorFlow traces for a library (its "
+                                          "exactness checks would be lost)")
                 dead = dead_ends.dead_ends(outputs.tensors + tracer.shadow.pending_values())
                 dead_ends.after_guards(tracer.assert_ops)
                 with tf.control_dependencies(tracer.assert_ops):

@@ -21,6 +21,7 @@ from janus.errors import ConversionError
 from janus.fallback.heap import HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import active, host_arrays
+from janus.graphgen import exact_numbers
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
@@ -93,6 +94,7 @@ class Tracer:
         self.guards: dict[tuple, Guard] = {}
         self.in_graph: list[InGraphGuard] = []
         self.assert_ops: list = []
+        self.pending_checks: dict = {}  # graph -> conditions of exact_numbers.require
         self.ledger = HeapLedger()
         self.shadow = VariableShadow()
         self.formatted: dict[int, object] = {}
@@ -208,7 +210,8 @@ class Tracer:
         if self.host_arrays and host_arrays.supported(value):
             spec = (value.dtype.name, self.plan.tensor_shape(source.expr, tuple(value.shape)))
             self.guard("array", source, spec)
-            proxy = host_arrays.HostArray(self.input(source, "tensor", spec), value.dtype)
+            proxy = host_arrays.HostArray(exact_numbers.fed_float(
+                self.input(source, "tensor", spec)), value.dtype)
             self._imported(proxy, source)
             return proxy
         if isinstance(value, np.ndarray):  # 0-d, strings, objects: its values could change
@@ -221,8 +224,10 @@ class Tracer:
                 elif type(value) is float or INT32[0] <= value <= INT32[1]:
                     self.guard("number", source, type(value))
                     dtype = "float64" if type(value) is float else "int64"
-                    return SymbolicScalar(self.input(source, "tensor", (dtype, ())),
-                                          type(value), source.role, FED_INT_BOUND)
+                    fed = self.input(source, "tensor", (dtype, ()))
+                    if type(value) is float:
+                        exact_numbers.fed_float(fed)
+                    return SymbolicScalar(fed, type(value), source.role, FED_INT_BOUND)
             self.guard("value", source, value)
             return value
         if isinstance(value, types.ModuleType) or isinstance(value, (types.FunctionType, type,
