@@ -116,7 +116,7 @@ def _opaque_constant(value: float, dtype: tf.DType = tf.float64) -> tf.Tensor:
     return tf.raw_ops.PlaceholderWithDefault(input=tf.constant(value, dtype), shape=[])
 
 
-def _in_batched_loop() -> bool:
+def in_batched_loop() -> bool:
     """Inside `tf.vectorized_map`'s body (graphgen/general.py's batched loops)."""
     return "loop_body" in tf.compat.v1.get_default_graph().get_name_scope().split("/")
 
@@ -272,7 +272,7 @@ def _exact(op: str, a, b, result, a_constant=None, b_constant=None):
 def _float_pow(a, b):
     """Python's `a ** b` (C pow): raises for 0.0 ** negative, overflows with an error, a
     negative base with a non-integer exponent gives a complex number."""
-    if _in_batched_loop():
+    if in_batched_loop():
         raise ConversionError("a power of a Python float in a loop janus batches (a "
                               "vectorized pow rounds differently from Python's)")
     result = tf.pow(a, b)

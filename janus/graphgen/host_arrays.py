@@ -28,6 +28,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import exact_numbers
+from janus.graphgen.host_scalars import HostScalar, as_numpy_converts
 from janus.graphgen.values import SymbolicScalar
 from janus.tensors import is_tensor
 
@@ -84,9 +85,39 @@ class HostArray:
             key = tuple(slice(_tensor_of(p.start), _tensor_of(p.stop)) if isinstance(p, slice)
                         else p for p in parts)
         ints = sum(type(p) is int for p in parts)
-        if len([p for p in parts if p is not None]) > self.ndim or ints >= self.ndim:
+        if len([p for p in parts if p is not None]) > self.ndim:
+            _refuse("indexing with more indices than dimensions")
+        if ints == self.ndim == len(parts):  # `a[3]`, `a[1, 2]`: a numpy scalar
+            if any(not -n <= i < n for i, n in zip(parts, self.shape)):
+                raise IndexError(f"index {key} is out of bounds for an array of shape "
+                                 f"{self.shape}")
+            return HostScalar(self.tensor[key])
+        if ints >= self.ndim:
             _refuse("indexing down to a numpy scalar")
         return HostArray(self.tensor[key], self.dtype)
+
+    def __iter__(self):
+        """`x, v = a` / `for item in a` over a 1-D array of a fixed length: its numpy
+        scalars (a row of a 2-D one stays refused)."""
+        if self.ndim != 1 or len(self) > _MAX_UNPACKED:
+            _refuse("iterating over it (other than a short 1-D array)")
+        return iter([HostScalar(self.tensor[i]) for i in range(len(self))])
+
+    def astype(self, dtype, copy: bool = True):
+        """`a.astype(np.float32)` between float32 and float64 (the graph fails where
+        numpy's cast would give a subnormal or an inf with a warning: TF flushes it)."""
+        target = np.dtype(dtype)
+        if self.dtype == target:
+            return HostArray(tf.identity(self.tensor), target)
+        if self.dtype.kind != "f" or target not in (np.float32, np.float64):
+            _refuse(f"astype from {self.dtype} to {target}")
+        cast = tf.cast(self.tensor, tf.as_dtype(target))
+        if target == np.float32:
+            exact_numbers.require(tf.reduce_all(tf.logical_and(
+                tf.logical_or(tf.not_equal(cast, 0.0), tf.equal(self.tensor, 0.0)),
+                tf.logical_or(tf.math.is_finite(cast), tf.logical_not(tf.math.is_finite(
+                    self.tensor))))))
+        return HostArray(cast, target)
 
     def _arith(self, other, op: str, reverse=False):
         if is_tensor(other):
@@ -150,9 +181,6 @@ class HostArray:
     def __bool__(self):
         _refuse("its truth value")
 
-    def __iter__(self):
-        _refuse("iterating over it")
-
     def __repr__(self):
         _refuse("printing it")
 
@@ -171,6 +199,9 @@ class HostArray:
     __hash__ = None
 
 
+_MAX_UNPACKED = 64  # the longest 1-D array iterated item by item
+
+
 def _symbolic_int(value) -> bool:
     return isinstance(value, SymbolicScalar) and value.kind is int
 
@@ -181,17 +212,6 @@ def _tensor_of(value):
 
 def _refuse(what: str):
     raise ConversionError(f"uses a numpy array as numpy inside a graph segment ({what})")
-
-
-def as_numpy_converts(tensor: tf.Tensor, dtype, refuse) -> tf.Tensor:
-    """`tensor` standing for a numpy value, as TF converts that value to `dtype` (None:
-    its own): a float value to a requested float dtype; any other change `refuse`s."""
-    if dtype is None or tf.as_dtype(dtype) == tensor.dtype:
-        return tensor
-    dtype = tf.as_dtype(dtype)
-    if dtype.is_floating and tensor.dtype.is_floating:
-        return tf.cast(tensor, dtype)
-    refuse(f"converting a {tensor.dtype.name} value to {dtype.name}")
 
 
 def _convert(value: HostArray, dtype=None, name=None, as_ref=False):

@@ -13,13 +13,16 @@ that numpy scalar, for as long as the code only does what gives exactly numpy's 
   - comparisons with a Python int (integer and bool scalars), a Python float or int the
     scalar's float type holds exactly (float scalars), or a scalar of the same dtype:
     a HostScalar standing for a `np.bool_`;
+  - `+ - * /` of float scalars with float scalars, Python numbers or (float64) a fed
+    Python float, and `-s`, `abs(s)`: numpy's result, or the graph fails where TF's
+    would differ or numpy would warn (graphgen/exact_numbers.py);
   - `int()` (integer and bool scalars), `float()`, `bool()`: a SymbolicScalar;
   - TensorFlow ops and lists handed to them (packed to the scalar's dtype, with Python
     ints only: what numpy makes of such a list);
   - truth tests, formatting and printing (at write-back, of the numpy scalar itself);
     returned or stored on the heap: the numpy scalar (`np.int64(3)`) after the run.
 
-Anything else (arithmetic, numpy functions and methods, indexing with it, hashing)
+Anything else (other arithmetic, numpy functions and methods, indexing with it, hashing)
 raises ConversionError: the trace fails at that line, which becomes a graph break.
 """
 from __future__ import annotations
@@ -29,8 +32,8 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import active, exact_numbers
-from janus.graphgen.host_arrays import as_numpy_converts
 from janus.graphgen.values import SymbolicScalar
+from janus.tensors import is_tensor
 
 
 def readable(tensor) -> bool:
@@ -130,14 +133,65 @@ class HostScalar:
     def __setattr__(self, name, value):
         _refuse(f"setting its attribute `{name}`")
 
-    def _arith(self, *args):
-        _refuse("arithmetic")
+    def checked_tensor(self) -> tf.Tensor:
+        """My tensor, checked normal once in each graph that computes with it (a value
+        read from a tensor may be subnormal, which TF's arithmetic reads as zero)."""
+        graph = tf.compat.v1.get_default_graph()
+        trusted = self.__dict__.setdefault("_trusted", set())
+        if id(graph) not in trusted:
+            exact_numbers.fed_float(self.tensor)
+            trusted.add(id(graph))
+        return self.tensor
 
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _arith
-    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = _arith
-    __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = __abs__ = _arith
-    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _arith
-    __getitem__ = __iter__ = __len__ = __round__ = _arith
+    def _arith(self, other, op: str, reverse: bool = False):
+        """numpy's float scalar arithmetic (float32/float64 with a scalar of those, a
+        Python number, or a fed Python float with a float64 scalar), checked exact."""
+        dtype = self.tensor.dtype
+        if dtype not in (tf.float32, tf.float64):
+            _refuse(f"arithmetic on a {dtype.name} scalar")
+        x = self.checked_tensor()
+        if isinstance(other, HostScalar):
+            if other.tensor.dtype not in (tf.float32, tf.float64):
+                _refuse(f"arithmetic with a {other.tensor.dtype.name} scalar")
+            dtype = tf.float64 if tf.float64 in (dtype, other.tensor.dtype) else tf.float32
+            x, y = tf.cast(x, dtype), tf.cast(other.checked_tensor(), dtype)
+        elif type(other) is float or type(other) is int and _fits(other, dtype):
+            y = other  # (numpy casts a Python number to the scalar's dtype)
+        elif isinstance(other, SymbolicScalar) and dtype == tf.float64 and \
+                other.kind in (int, float):
+            y = other.tensor if other.kind is float else \
+                exact_numbers.mixed_int(other.tensor, other.bound)
+        elif is_tensor(other):
+            return NotImplemented  # (the tensor's own operator: what numpy defers to)
+        else:
+            _refuse(f"arithmetic with a {type(other).__name__}")
+        left, right = (y, x) if reverse else (x, y)
+        return HostScalar(exact_numbers.array_arithmetic(op, left, right, dtype))
+
+    def __add__(self, o): return self._arith(o, "add")
+    def __radd__(self, o): return self._arith(o, "add", True)
+    def __sub__(self, o): return self._arith(o, "sub")
+    def __rsub__(self, o): return self._arith(o, "sub", True)
+    def __mul__(self, o): return self._arith(o, "mul")
+    def __rmul__(self, o): return self._arith(o, "mul", True)
+    def __truediv__(self, o): return self._arith(o, "truediv")
+    def __rtruediv__(self, o): return self._arith(o, "truediv", True)
+
+    def _sign(self, operation):
+        if not self.tensor.dtype.is_floating:
+            _refuse("the sign of an integer scalar")  # (np.int64's -INT64_MIN wraps)
+        return HostScalar(operation(self.checked_tensor()))
+
+    def __neg__(self): return self._sign(tf.negative)
+    def __pos__(self): return self._sign(tf.identity)
+    def __abs__(self): return self._sign(tf.abs)
+
+    def _refused(self, *args):
+        _refuse("arithmetic other than + - * / and the sign")
+
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = _refused
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _refused
+    __getitem__ = __iter__ = __len__ = __round__ = _refused
 
 
 def _fits(value, dtype: tf.DType) -> bool:
@@ -177,6 +231,17 @@ def pack_list(value):
         return value
     return tf.nest.map_structure(
         lambda v: v.tensor if isinstance(v, HostScalar) else v, value)
+
+
+def as_numpy_converts(tensor: tf.Tensor, dtype, refuse) -> tf.Tensor:
+    """`tensor` standing for a numpy value, as TF converts that value to `dtype` (None:
+    its own): a float value to a requested float dtype; any other change `refuse`s."""
+    if dtype is None or tf.as_dtype(dtype) == tensor.dtype:
+        return tensor
+    dtype = tf.as_dtype(dtype)
+    if dtype.is_floating and tensor.dtype.is_floating:
+        return tf.cast(tensor, dtype)
+    refuse(f"converting a {tensor.dtype.name} value to {dtype.name}")
 
 
 def _convert(value: HostScalar, dtype=None, name=None, as_ref=False):

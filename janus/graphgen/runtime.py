@@ -23,7 +23,7 @@ from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.general import GeneralControlFlow
-from janus.graphgen import host_scalars
+from janus.graphgen import host_scalars, number_functions
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
@@ -338,6 +338,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
             return scalar.number(fn)
         if isinstance(fn, host_scalars.NumpyRead):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
+        if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed
+            return number_functions.dispatch(fn, args, kwargs)
         if fn is len and args and isinstance(args[0], DynamicList):
             return dynamic_length(args[0])
         if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], Accumulator):

@@ -105,7 +105,7 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
             found.setdefault(node.lineno, f"calls {name} (host randomness or clock: it stays "
                              "on the host)")
         elif module.split(".")[0] == "numpy" and _numpy_function(value, chain) and \
-                not _constant_arguments(node, env):
+                not _constant_arguments(node, env) and not _packs_numbers(value, chain, node):
             found.setdefault(node.lineno, f"calls {name} (numpy work stays on the host)")
     return found
 
@@ -117,7 +117,8 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     """Ids of the `.numpy()` calls (and `int()`/`float()`/`bool()` conversions) of `fn`
     whose value a graph can hold: `name = <expr>.numpy()` (or `name = int(<expr>)`...)
     where every read of `name` (in `fn`'s own scope) compares it with
-    names or constants, converts it with `int()`/`float()`/`bool()`, tests it (`if
+    names or constants, converts it with `int()`/`float()`/`bool()`, computes with it
+    (`+ - * /`, a sign, `abs()`, `math.cos()`...), tests it (`if
     name:`), appends it to a list, returns or stores it, or is an item of a list or
     tuple handed to a call (`tf.expand_dims([name], 0)`) or returned. At run time the scalar read this way stays a tensor (graphgen/host_scalars.py);
     anything else it meets there fails the trace at that line."""
@@ -159,8 +160,22 @@ def _is_conversion(node, conversions: set[str]) -> bool:
         not isinstance(node.args[0], (gast.Constant, gast.Starred))
 
 
+_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div)
+_MATH_FUNCTIONS = frozenset(("cos", "sin", "tan", "sqrt", "exp", "log", "tanh", "atan",
+                             "log1p", "expm1", "fabs"))
+"""`math` functions of a fed number a graph computes (graphgen/number_functions.py)."""
+
+
 def _kept_use(use: gast.Name, parents: dict, conversions: set[str]) -> bool:
     parent = parents.get(id(use))
+    if isinstance(parent, gast.BinOp) and isinstance(parent.op, _ARITHMETIC) or \
+            isinstance(parent, gast.UnaryOp) and isinstance(parent.op, (gast.USub, gast.UAdd)):
+        return True  # numpy's float arithmetic (graphgen/host_scalars.py)
+    if isinstance(parent, gast.Call) and parent.args == [use] and not parent.keywords and (
+            isinstance(parent.func, gast.Name) and parent.func.id == "abs" or
+            isinstance(parent.func, gast.Attribute) and parent.func.attr in _MATH_FUNCTIONS
+            and isinstance(parent.func.value, gast.Name) and parent.func.value.id == "math"):
+        return True
     if isinstance(parent, gast.Compare):
         return all(o is use or isinstance(o, (gast.Constant, gast.Attribute)) or
                    isinstance(o, gast.Name) and o.id != use.id
@@ -205,6 +220,14 @@ def _conditional(fn: gast.FunctionDef) -> set[int]:
         for node in part if isinstance(part, list) else [part]:
             skipped |= {id(n) for n in gast.walk(node)}
     return skipped
+
+
+def _packs_numbers(module, chain: list, call: gast.Call) -> bool:
+    """`np.array([x, v, 0.5])` of a list written out: a graph packs fed numbers and numpy
+    scalars (graphgen/number_functions.pack_array), or its trace fails at that line."""
+    return chain in (["array"], ["asarray"]) and len(call.args) == 1 and \
+        isinstance(call.args[0], (gast.List, gast.Tuple)) and \
+        all(k.arg == "dtype" for k in call.keywords)
 
 
 def _constant_arguments(call: gast.Call, env: dict) -> bool:

@@ -15,10 +15,11 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 27
+GENERATOR_VERSION = 28
 
 HEADER = '''\
 import functools
+import math
 
 import numpy as np
 import tensorflow as tf

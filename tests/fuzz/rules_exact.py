@@ -1,9 +1,10 @@
-"""Generator rules (v27) for Python arithmetic on the numbers janus feeds to a graph, at
-the edges where TensorFlow's kernels answer otherwise (janus/graphgen/exact_numbers.py):
+"""Generator rules (v27, v28) for Python and numpy arithmetic on the numbers janus feeds
+to a graph, at the edges where TensorFlow's kernels answer otherwise (janus/graphgen/exact_numbers.py):
 ints past int64, a zero divisor (`n` is 0 in some calls), subnormal floats, float `//`
 and `%`, powers, signed zeros. The results are kept as `repr` text in `s.hist`, so they
 compare exactly (floats elsewhere compare within the tensor tolerance, which hid this
-class).
+class). v28: numpy scalar arithmetic and `math` functions of fed numbers
+(janus/graphgen/host_scalars.py, number_functions.py).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -47,3 +48,27 @@ def exact_numbers(g):
     else:
         lines = [f"{e} = {g.choice(_INTS)} > 2 ** {g.choice(['53', '62', '63', '64'])}"]
     return lines + [f"s.hist.append(repr({e}))"]
+
+
+_SCALAR_EXPRS = ["{v} * 0.5 + G_SCALE - {v} / 3.0", "{v} * {v} - 1.5", "-{v} + k",
+                 "abs({v}) / 7.0", "{v} * 1e300 * 1e10", "{v} / ({v} - {v})", "({v} + 1) * n",
+                 "{v} * 1e-300 * 1e-20"]
+_MATH = ["math.cos({w})", "math.sin({w}) * 2.0", "math.sqrt({w})", "math.log({w})",
+         "math.exp({w} * 700.0)", "math.tanh({w}) + math.atan({w})", "math.fabs({w})",
+         "math.log1p({w})", "math.expm1({w})", "math.tan({w})"]
+
+
+@rule(0.6)
+def numpy_scalar_math(g):
+    """numpy scalar arithmetic on `.numpy()` of a reduced tensor (float32 or float64,
+    as `x`), with Python numbers, `n`, `k`; `math` functions of it; results kept as
+    `repr` text and numpy type names (compared exactly)."""
+    v, w, r = g.fresh("nv"), g.fresh("nw"), g.fresh("nr")
+    reduce = g.choice(["tf.reduce_sum(x)", "tf.reduce_max(acc)", "tf.reduce_mean(x) * 2.0"])
+    lines = [f"{v} = {reduce}.numpy()",
+             f"{w} = {g.choice(_SCALAR_EXPRS).format(v=v)}",
+             f"s.hist.append(repr({w}) + type({w}).__name__)"]
+    if g.chance(0.7):
+        lines += [f"{r} = {g.choice(_MATH).format(w=g.choice([v, w, 'float(n)', 'k + 0.5']))}",
+                  f"s.hist.append(repr({r}))"]
+    return lines

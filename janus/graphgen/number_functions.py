@@ -1,0 +1,114 @@
+"""`math` functions and numpy arrays of the numbers janus feeds to a graph, as Python's
+`math` and numpy compute them.
+
+    y = math.cos(theta)        theta: a fed Python float or a numpy float scalar
+                               (`.numpy()` of a tensor) -> y: a fed Python float, the
+                               graph's `tf.cos` of its float64 value
+    s = np.array([x, v, 0.5])  numpy scalars (all float32: float32; with Python or fed
+                               numbers: float64, as numpy packs them) -> a fed array
+                               (graphgen/host_arrays.py), the graph's `tf.stack`
+
+TF's kernels of these functions call the C library's on a single value, as Python's
+`math` does (checked equal over 10**5 values each; their vectorized forms, in a loop
+janus batches, round otherwise: refused there). Where `math` raises (ValueError for a
+domain error, OverflowError for an overflow: a nan from a number, an inf from a finite
+number) or a result would be subnormal (TF flushes it to zero), the graph fails and the
+call reruns plainly (graphgen/exact_numbers.py).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen import exact_numbers
+from janus.graphgen.host_arrays import HostArray
+from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.values import SymbolicScalar
+
+_FUNCTIONS = {  # math function: (TF op, the input where its result is exactly zero)
+    math.cos: (tf.cos, None), math.sin: (tf.sin, 0.0), math.tan: (tf.tan, 0.0),
+    math.sqrt: (tf.sqrt, 0.0), math.exp: (tf.exp, None), math.log: (tf.math.log, 1.0),
+    math.tanh: (tf.tanh, 0.0), math.atan: (tf.atan, 0.0), math.log1p: (tf.math.log1p, 0.0),
+    math.expm1: (tf.math.expm1, 0.0), math.fabs: (tf.abs, 0.0),
+}
+
+
+def handles(fn, args: tuple, kwargs: dict) -> bool:
+    """Whether `fn(*args, **kwargs)` is a `math` function of one fed number or a numpy
+    array made of fed numbers."""
+    if len(args) != 1:
+        return False
+    if fn is np.array or fn is np.asarray:
+        return type(args[0]) in (list, tuple) and set(kwargs) <= {"dtype"} and \
+            any(isinstance(v, (SymbolicScalar, HostScalar)) for v in args[0])
+    return not kwargs and _FUNCTIONS.get(fn) is not None and \
+        isinstance(args[0], (SymbolicScalar, HostScalar))
+
+
+def dispatch(fn, args: tuple, kwargs: dict):
+    """`fn(*args, **kwargs)` (see `handles`)."""
+    if fn is np.array or fn is np.asarray:
+        return pack_array(args[0], kwargs.get("dtype"))
+    return call(fn, args[0])
+
+
+def pack_array(items, dtype=None) -> HostArray:
+    """`np.array(items)` of numpy float scalars, fed Python numbers and Python numbers: a
+    1-D float array of the dtype numpy gives (all float32 scalars: float32; else
+    float64), cast to `dtype` if asked."""
+    scalars = [v for v in items if isinstance(v, HostScalar)]
+    kinds = {v.tensor.dtype for v in scalars}
+    if not kinds <= {tf.float32, tf.float64} or any(type(v) is bool for v in items):
+        raise ConversionError("a numpy array of other than float scalars and numbers")
+    packed = tf.float32 if kinds == {tf.float32} and len(scalars) == len(items) else \
+        tf.float64
+    tensors = []
+    for v in items:
+        if isinstance(v, HostScalar):
+            tensors.append(tf.cast(v.checked_tensor(), packed))
+        elif isinstance(v, SymbolicScalar) and v.kind in (int, float):
+            tensors.append(v.tensor if v.kind is float else
+                           exact_numbers.mixed_int(v.tensor, v.bound))
+        elif type(v) in (int, float) and abs(v) <= exact_numbers.EXACT_FLOAT_INT:
+            tensors.append(tf.constant(float(v), packed))
+        else:
+            raise ConversionError(f"a numpy array holding a {type(v).__name__}")
+    array = HostArray(tf.stack(tensors), np.dtype(packed.as_numpy_dtype))
+    return array if dtype is None else array.astype(dtype)
+
+
+def call(fn, x) -> SymbolicScalar:
+    """`fn(x)` (see `handles`): the Python float `math` returns."""
+    op, zero_at = _FUNCTIONS[fn]
+    if exact_numbers.in_batched_loop():
+        raise ConversionError(f"math.{fn.__name__} of a fed number in a loop janus batches "
+                              "(its vectorized kernel rounds otherwise)")
+    value = _as_python_float(x)
+    result = op(value)
+    finite_in = tf.math.is_finite(value)
+    conditions = [
+        tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in)),  # overflow
+        tf.logical_or(tf.logical_not(tf.math.is_nan(result)), tf.math.is_nan(value)),
+    ]
+    if fn is not math.fabs:  # (a zero result only where it is exact, not flushed)
+        exact_zero = tf.equal(value, zero_at) if zero_at is not None else tf.constant(False)
+        conditions.append(tf.logical_or(tf.not_equal(result, 0.0), exact_zero))
+    exact_numbers.require(tf.reduce_all(tf.stack(conditions)))
+    return SymbolicScalar(result, float)
+
+
+def _as_python_float(x) -> tf.Tensor:
+    """`float(x)`'s value as a float64 tensor (Python converts its argument so)."""
+    if isinstance(x, HostScalar):
+        if not (x.tensor.dtype.is_floating or x.tensor.dtype.is_integer):
+            raise ConversionError(f"a math function of a {x.tensor.dtype.name} scalar")
+        tensor = x.checked_tensor() if x.tensor.dtype.is_floating else x.tensor
+        return tf.cast(tensor, tf.float64)
+    if x.kind is float:
+        return x.tensor
+    if x.kind is bool:
+        return tf.cast(x.tensor, tf.float64)
+    return exact_numbers.mixed_int(x.tensor, x.bound)

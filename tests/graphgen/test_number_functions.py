@@ -1,0 +1,109 @@
+"""`math` functions and numpy scalar arithmetic on values janus feeds to a graph compute
+as Python and numpy do (graphgen/number_functions.py, host_scalars.py): the same floats,
+the same numpy scalar types, the same errors (ValueError, OverflowError) and where
+numpy warns, the same result after a plain rerun. Each test compares janus with plain
+Python call by call, results by `repr` too."""
+import math
+
+import numpy as np
+import tensorflow as tf
+
+from tests.differential import assert_same
+
+
+def _state():
+    return {}
+
+
+def _by_repr(state):
+    return repr(state.get("out"))
+
+
+def pendulum(s, t, force):
+    theta = tf.reduce_sum(t).numpy()           # a numpy float64 scalar, in the graph
+    cos, sin = math.cos(theta), math.sin(theta)
+    temp = (force + 0.05 * theta * theta * sin) / 1.1
+    acc = (9.8 * sin - cos * temp) / (0.5 * (4.0 / 3.0 - 0.1 * cos * cos / 1.1))
+    s["out"] = (temp, acc, abs(theta), -theta, math.sqrt(abs(temp)), math.exp(temp),
+                math.tanh(acc), math.log1p(abs(acc)), type(temp).__name__)
+    return t * float(acc)
+
+
+def _pendulum_calls(*thetas):
+    return [(tf.constant([th, 0.0], tf.float64), f) for th, f in thetas]
+
+
+def test_math_of_numpy_scalars_as_python_computes_it():
+    calls = _pendulum_calls(*[(0.01 * k, 10.0) for k in range(6)], (0.3, -10.0),
+                            (1e-310, 10.0), (-0.2, 1e308), (0.0, 10.0), (0.1, 5.0))
+    stats = assert_same(pendulum, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 4, stats
+
+
+def domain(s, x, y):
+    s["out"] = (math.sqrt(x), math.log(y), math.exp(x), math.cos(y), math.atan(x))
+    return s["out"]
+
+
+def test_math_domain_and_range_errors_are_python_s():
+    calls = [(2.0, 3.0), (4.0, 5.0), (9.0, 0.5), (1.5, 2.5), (0.25, 1.0), (-1.0, 2.0),
+             (2.0, 0.0), (800.0, 2.0), (float("inf"), 2.0), (3.0, float("nan")), (1.0, 7.0)]
+    stats = assert_same(domain, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 3, stats
+
+
+def scalars32(s, t, u):
+    a = tf.reduce_max(t).numpy()    # np.float32
+    b = tf.reduce_min(u).numpy()    # np.float64
+    s["out"] = (a * 0.1, a + 3, 0.5 - a, a / 7.0, a * a, a + b, b / a, -a, abs(a),
+                type(a * 0.1).__name__, type(a + b).__name__)
+    return s["out"]
+
+
+def test_numpy_scalar_arithmetic_keeps_numpy_s_types_and_values():
+    def call(x, y):
+        return (tf.constant([x, 0.5], tf.float32), tf.constant([y, 9.0], tf.float64))
+    calls = [call(1.5 + k, 2.0) for k in range(6)] + [
+        call(1e-39, 2.0), call(3e38, 2.0), call(2.5, 1e-310), call(0.0, -1.0), call(2.0, 3.0)]
+    stats = assert_same(scalars32, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 3, stats
+
+
+def test_numpy_warnings_rerun_plainly_with_the_same_results():
+    def overflow(s, t):
+        big = tf.reduce_max(t).numpy()
+        s["out"] = (big * 1e300, big / 0.5)
+        return s["out"]
+
+    calls = [(tf.constant([2.0, 1.0], tf.float64),)] * 5 + [
+        (tf.constant([1e300, 1.0], tf.float64),), (tf.constant([3.0, 1.0], tf.float64),)]
+    with np.errstate(over="ignore"):
+        assert_same(overflow, calls, _state, observe=_by_repr)
+    with np.errstate(over="raise"):  # FloatingPointError, as numpy raises it
+        assert_same(overflow, calls, _state, observe=_by_repr)
+
+
+class Cart:
+    def __init__(self):
+        self.state = np.array([0.01, -0.02, 0.03, 0.04])
+        self.steps = 0
+
+
+def cart_step(s, action):
+    """A CartPole step as numpy environments write it (models/envs.py), `action` fed."""
+    x, x_dot, theta, theta_dot = s.state
+    force = 10.0 if action == 1 else -10.0
+    cos, sin = math.cos(theta), math.sin(theta)
+    temp = (force + 0.05 * theta_dot * theta_dot * sin) / 1.1
+    theta_acc = (9.8 * sin - cos * temp) / (0.5 * (4.0 / 3.0 - 0.1 * cos * cos / 1.1))
+    x_acc = temp - 0.05 * theta_acc * cos / 1.1
+    s.state = np.array([x + 0.02 * x_dot, x_dot + 0.02 * x_acc, theta + 0.02 * theta_dot,
+                        theta_dot + 0.02 * theta_acc])
+    s.steps += 1
+    return np.array([x, theta, 0.5]).astype(np.float32), s.state[2], type(s.state[0]).__name__
+
+
+def test_a_numpy_environment_step_runs_in_the_graph_as_numpy_computes_it():
+    calls = [(1,)] * 7 + [(0,)] * 7
+    stats = assert_same(cart_step, calls, Cart, observe=lambda c: repr(c.state.tolist()))
+    assert stats.graph_calls >= 8, stats
