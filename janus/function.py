@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import re
 import threading
 import time
 import warnings
@@ -44,7 +43,6 @@ from janus.recursion.table import NoCase
 from janus.stats import Stats
 from janus.transform import convert
 
-_GUARD_TAG = re.compile(r"janus-guard-(\d+)")
 
 
 class JanusWarning(UserWarning):
@@ -416,34 +414,6 @@ class JitFunction(Generation):
                 f"the recorded graph does not run here ({type(exc).__name__})"))
         return self._eager(args, kwargs, self.report_internal("calling the graph", exc))
 
-    def _graph_failed(self, spec, exc, args, kwargs, cfg):
-        """An op or an in-graph guard failed: nothing was committed; the call reruns."""
-        match = _GUARD_TAG.search(str(exc)) if isinstance(exc, tf.errors.InvalidArgumentError) \
-            else None
-        if match is None:  # an op failed: plain Python raises (or not) as it would
-            result = self._eager(args, kwargs, _Eager(
-                FallbackCategory.GUARD_FAILURE, f"graph op failed: {str(exc).splitlines()[0]}"))
-            self._raised_where_python_did_not(spec, exc, cfg)
-            return result
-        with self._lock:
-            guard = spec.in_graph[int(match.group(1))]
-            self._in_graph_guard_failed(spec, guard, cfg)
-        # The eager rerun is profiled: the next graph learns what this call did.
-        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
-                                                guard.describe(), "profiled"))
-
-    def _new_structure(self, spec, exc, args, kwargs):
-        """A structure the SubGraph does not cover: learn it by profiling this call."""
-        with self._lock:
-            self.failure_counts[("recursion", spec.id)] += 1
-            self._count(self.stats.guard_failures, f"node structure: {exc}")
-            self.failures.append(("node structure covered by the SubGraph", str(exc)))
-            if spec in self.specializations:
-                self.specializations.remove(spec)
-        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE, str(exc),
-                                                "profiled"))
-
-    # -- failures and the generalization ladder
     def _count(self, counter, key):
         if not self.stats.count(counter, key, self.config.max_reasons):
             self._warn_once("reasons", f"{self.__qualname__}: more than "

@@ -7,7 +7,10 @@ specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_wa
 """
 from __future__ import annotations
 
+import re
 import time
+
+import tensorflow as tf
 
 from janus import cache, events, ladder
 from janus.config import Config
@@ -22,6 +25,7 @@ from janus.transform import convert
 
 SPURIOUS_RAISES = 2
 BLOCKED_REGENERATIONS, BLOCKED_WINDOW = 4, 24
+_GUARD_TAG = re.compile(r"janus-guard-(\d+)")  # an in-graph guard's error message
 """A specialization per outcome of a test whose generalization failed: janus gives up
 when it made `BLOCKED_REGENERATIONS` of them within `BLOCKED_WINDOW` calls."""
 """Calls on which a generalized graph raised and plain Python did not, before its
@@ -207,6 +211,34 @@ class Generation:
                 return plan
         return None
 
+    def _graph_failed(self, spec, exc, args, kwargs, cfg):
+        """An op or an in-graph guard failed: nothing was committed; the call reruns."""
+        match = _GUARD_TAG.search(str(exc)) if isinstance(exc, tf.errors.InvalidArgumentError) \
+            else None
+        if match is None:  # an op failed: plain Python raises (or not) as it would
+            result = self._eager(args, kwargs, _Eager(
+                FallbackCategory.GUARD_FAILURE, f"graph op failed: {str(exc).splitlines()[0]}"))
+            self._raised_where_python_did_not(spec, exc, cfg)
+            return result
+        with self._lock:
+            guard = spec.in_graph[int(match.group(1))]
+            self._in_graph_guard_failed(spec, guard, cfg)
+        # The eager rerun is profiled: the next graph learns what this call did.
+        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
+                                                guard.describe(), "profiled"))
+
+    def _new_structure(self, spec, exc, args, kwargs):
+        """A structure the SubGraph does not cover: learn it by profiling this call."""
+        with self._lock:
+            self.failure_counts[("recursion", spec.id)] += 1
+            self._count(self.stats.guard_failures, f"node structure: {exc}")
+            self.failures.append(("node structure covered by the SubGraph", str(exc)))
+            if spec in self.specializations:
+                self.specializations.remove(spec)
+        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE, str(exc),
+                                                "profiled"))
+
+    # -- failures and the generalization ladder
     def _in_graph_guard_failed(self, spec, guard, cfg):
         count = self._record_failure(spec, guard, f"{not guard.expected}")
         if count >= cfg.failures_to_generalize:
