@@ -346,9 +346,10 @@ class Tracer:
         self.register(value, source)
 
     # -- in-graph guards
-    def assume(self, site, function: str, predicate) -> None:
-        """Assert `predicate` in-graph, as a guard of `site` (a failure reruns the call)."""
-        guard = InGraphGuard(len(self.in_graph), site, function, True)
+    def assume(self, site, function: str, predicate, expected=True) -> None:
+        """Assert `predicate` in-graph, as a guard of `site` (a failure reruns the call;
+        `expected`: the outcome of the site's test it stands for)."""
+        guard = InGraphGuard(len(self.in_graph), site, function, expected)
         self.in_graph.append(guard)
         self.assert_ops.append(tf.debugging.Assert(predicate, [guard.tag]))
 

@@ -119,7 +119,10 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     where every read of `name` (in `fn`'s own scope) compares it with
     names or constants, converts it with `int()`/`float()`/`bool()`, tests it (`if
     name:`), appends it to a list, returns or stores it, or is an item of a list or
-    tuple handed to a call (`tf.expand_dims([name], 0)`) or returned. At run time the scalar read this way stays a tensor (graphgen/host_scalars.py);
+    tuple handed to a call (`tf.expand_dims([name], 0)`) or returned, or is an operand of
+    `not`, of `and`/`or` or a conditional expression whose value goes to one of those
+    places (`done = v > LIMIT or late`). At run time the scalar read this way stays a
+    tensor (graphgen/host_scalars.py);
     anything else it meets there fails the trace at that line."""
     parents = {id(child): node for node in gast.walk(fn) for child in gast.iter_child_nodes(node)}
     own = list(scope.walk_own_scope(fn.body))
@@ -159,12 +162,17 @@ def _is_conversion(node, conversions: set[str]) -> bool:
         not isinstance(node.args[0], (gast.Constant, gast.Starred))
 
 
-def _kept_use(use: gast.Name, parents: dict, conversions: set[str]) -> bool:
+def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
     parent = parents.get(id(use))
     if isinstance(parent, gast.Compare):
         return all(o is use or isinstance(o, (gast.Constant, gast.Attribute)) or
-                   isinstance(o, gast.Name) and o.id != use.id
+                   isinstance(o, gast.Name) and o.id != getattr(use, "id", None)
                    for o in [parent.left] + parent.comparators)
+    if isinstance(parent, gast.UnaryOp) and isinstance(parent.op, gast.Not):
+        return True  # (its truth: a test)
+    if isinstance(parent, gast.BoolOp) or isinstance(parent, gast.IfExp) and \
+            parent.test is not use:  # the value of `v or w`, `v if t else w`: where it goes
+        return _kept_use(parent, parents, conversions)
     if isinstance(parent, gast.Call):
         return parent.args == [use] and not parent.keywords and (
             isinstance(parent.func, gast.Name) and parent.func.id in conversions or

@@ -110,6 +110,20 @@ class Runtime:
     def negate(self, value):
         return not value
 
+    # `or` / `and` / `not` / `x if t else y` as values (transform/bool_values.py): the
+    # operands after the first are thunks, run as Python runs them
+    def or_value(self, site, value, rest):
+        return value if value else rest()
+
+    def and_value(self, site, value, rest):
+        return rest() if value else value
+
+    def not_value(self, site, value):
+        return not value
+
+    def if_value(self, site, test, if_true, if_false):
+        return if_true() if test else if_false()
+
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if self.test(site, test):
             if_true()
