@@ -42,6 +42,20 @@ def _symbolic(value) -> bool:
     return isinstance(value, (SymbolicScalar, HostScalar)) or is_symbolic(value)
 
 
+def _truth(value):
+    """What a graph tests the truth of for `value`: a stand-in's tensor, a tensor of one
+    element as a scalar, a Python value as it is. A tensor of more elements (or of a number
+    known only at run time) fails the trace: plain Python raises (or decides per call)."""
+    if isinstance(value, (SymbolicScalar, HostScalar)):
+        return value.tensor
+    if not is_symbolic(value) or value.shape.rank in (0, None):
+        return value
+    if value.shape.is_fully_defined() and value.shape.num_elements() == 1:
+        return tf.reshape(value, [])
+    raise ConversionError("the truth value of a tensor of more than one element (or of a "
+                          "number of them known only when the graph runs)")
+
+
 def _as_branch_result(value) -> tuple:
     """(tensor, kind) of a branch's result: kind is ("tensor", dtype, shape), ("number",
     type) for a fed or Python number, ("numpy", dtype) for a `.numpy()` scalar."""
@@ -85,6 +99,7 @@ class BoolValues:
         return self._choose(site, test, if_true, if_false)
 
     def not_value(self, site, value):
+        value = _truth(value)
         if self._general(site, value):
             return SymbolicScalar(tf.logical_not(_condition(_predicate(value))), bool)
         return not self.test(site, value)
@@ -98,6 +113,7 @@ class BoolValues:
             tracer.callback_depth > 0 or self._in_general_exit_loop()
 
     def _choose(self, site, test, if_true, if_false):
+        test = _truth(test)
         if self._general(site, test):
             return self._cond_value(site, test, if_true, if_false)
         return if_true() if self.test(site, test) else if_false()
@@ -107,7 +123,7 @@ class BoolValues:
         attempt left nothing behind, the test is specialized instead, as in a graph that
         does not generalize it."""
         tracer = self.tracer
-        building = tracer.__dict__.setdefault("value_conds", set())
+        building = tracer.value_conds
         if (self.key, site) in building:  # (a branch reached it again: recursion)
             raise _NotGeneral("a tensor-valued `or`/`and`/`if-else` recurses into itself")
         state = (tracer.ledger.checkpoint(), tracer.shadow.writes, tracer.local_writes)

@@ -138,3 +138,15 @@ def test_an_operand_raising_in_python_raises_only_where_python_evaluates_it():
         [(c([-1.0]), [1.0])] + [(c([3.0]), [1.0])] * 4
     stats = assert_same(python_raise, calls)
     assert stats.graph_calls >= 10, stats
+
+
+def vector_truth(x):
+    return x * (1.0 if x > 0.0 else 0.5)    # ValueError in Python for 2+ elements
+
+
+def test_the_truth_of_a_one_element_tensor_and_of_a_vector_are_pythons():
+    """F54 (boolv10): a vector's truth as a value raised janus's own ValueError (an
+    internal error); a one-element tensor's is Python's bool, also in a graph."""
+    calls = [(c([1.0]),)] * 4 + [(c([1.0, 2.0]),)] * 2 + [(c([3.0]),)] * 3
+    stats = assert_same(vector_truth, calls)
+    assert stats.graph_calls >= 3, stats
