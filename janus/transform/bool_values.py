@@ -7,9 +7,12 @@ can specialize each truth test (guarded, one graph per outcome) or make it a `tf
     c = a and b           ->  c = janus__.and_value(3, a, lambda: b)
     c = not a             ->  c = janus__.not_value(4, a)
     c = x if t else y     ->  c = janus__.if_value(5, t, lambda: x, lambda: y)
+    c = a < b <= d        ->  c = janus__.compare_chain((6,), ('<', '<='), a, b, lambda: d)
 
-Each site is the truth test of the operand before it (`a` for 1, `b` for 2, `t` for 5);
-`or_value` returns `a` itself when it is true, as Python does. What stays as it is:
+Each site is the truth test of the operand before it (`a` for 1, `b` for 2, `t` for 5,
+`a < b` for 6: a chained comparison is an `and` of its comparisons, each operand evaluated
+once; also as a test, whose hook then tests what the chain gives); `or_value` returns `a`
+itself when it is true, as Python does. What stays as it is:
 
 - tests (`if`/`while`/`assert`, a comprehension's `if`): control_flow.py hooks each operand
   of their `and`/`or`/`not` as a test of its own; a conditional expression whose test is
@@ -28,6 +31,9 @@ from janus.transform.templates import RUNTIME
 
 _HOOKS = {gast.Or: ("or", "or_value"), gast.And: ("and", "and_value")}  # (site kind, hook)
 _FRAME_CALLS = {"super", "locals", "vars", "dir"}
+_COMPARISONS = {gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=", gast.Eq: "==",
+                gast.NotEq: "!=", gast.Is: "is", gast.IsNot: "is not", gast.In: "in",
+                gast.NotIn: "not in"}
 
 
 def _thunkable(nodes: list) -> bool:
@@ -111,6 +117,23 @@ class BoolValues:
         return _located(templates.expression(f"{RUNTIME}.not_value(SITE, VALUE)",
                                              SITE=templates.constant(site),
                                              VALUE=node.operand), node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) < 2 or self.class_depth or python_bool(node) or \
+                not _thunkable(node.comparators[1:]):
+            return node
+        operands = [node.left] + node.comparators
+        sites = tuple(self.sites.new("chain", gast.Compare(left=operands[i], ops=[op],
+                                                           comparators=[operands[i + 1]]))
+                      for i, op in enumerate(node.ops[:-1]))
+        call = templates.expression(f"{RUNTIME}.compare_chain(SITES, OPS, LEFT, RIGHT)",
+                                    SITES=templates.constant(sites),
+                                    OPS=templates.constant(tuple(_COMPARISONS[type(op)]
+                                                                 for op in node.ops)),
+                                    LEFT=node.left, RIGHT=node.comparators[0])
+        call.args += [templates.expression("lambda: X", X=c) for c in node.comparators[1:]]
+        return _located(call, node)
 
     def visit_IfExp(self, node):
         boolean = isinstance(node.test, gast.BoolOp) or \

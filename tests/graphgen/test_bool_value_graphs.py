@@ -150,3 +150,18 @@ def test_the_truth_of_a_one_element_tensor_and_of_a_vector_are_pythons():
     calls = [(c([1.0]),)] * 4 + [(c([1.0, 2.0]),)] * 2 + [(c([3.0]),)] * 3
     stats = assert_same(vector_truth, calls)
     assert stats.graph_calls >= 3, stats
+
+
+def chained(x, k, n):
+    inside = -0.5 < tf.reduce_mean(x) < 0.5          # `and` of two tensor comparisons
+    if 0 <= k < n <= 3:
+        x = x * 2.0
+    count = k + (1 if 0.0 < tf.reduce_max(x) <= 2.0 or k > n else 0)
+    return inside, count, x
+
+
+def test_chained_comparisons_of_tensors_as_values_and_tests():
+    calls = [(c([0.1]), 0, 2)] * 4 + [(c([3.0]), 1, 2)] * 3 + [(c([0.2]), 2, 1)] * 3 + \
+        [(c([-2.0]), 0, 3)] * 3 + [(c([0.1]), 0, 2)] * 2
+    stats = assert_same(chained, calls)
+    assert stats.graph_calls >= 5, stats

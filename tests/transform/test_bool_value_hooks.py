@@ -128,3 +128,21 @@ def test_tensor_operands_while_profiling_are_pythons():
     calls = [(tf.constant([1.0, 2.0]), 0), (tf.constant([-1.0, -2.0]), 3),
              (tf.constant([-1.0, 0.5]), 0)]
     assert_same(tensor_values, calls, profile_calls=10)
+
+
+def chains(log, a, b, c):
+    def v(x):
+        log.append(x)
+        return x
+    first = v(a) < v(b) <= v(c)
+    second = v(a) == v(a) in [v(b), 1] is not None
+    return first, second
+
+
+def test_a_chained_comparison_evaluates_each_operand_once_in_order():
+    assert convert(chains).code.count("compare_chain") == 2
+    converted = convert(chains).instantiate(Runtime(convert(chains)))
+    for a, b, c in [(1, 2, 3), (3, 2, 1), (1, 2, 2), (1, 1, 0), ("a", 1, 2)]:
+        plain_log, hooked_log = [], []
+        assert _outcome(chains, plain_log, a, b, c) == _outcome(converted, hooked_log, a, b, c)
+        assert plain_log == hooked_log
