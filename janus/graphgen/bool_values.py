@@ -1,21 +1,25 @@
-"""`and`/`or`/`not` and conditional expressions as values in a graph
+"""`and`/`or`/`not`, conditional expressions and chained comparisons as values in a graph
 (transform/bool_values.py makes the hooks; the operands after the first are thunks).
 
-    a or b         a Python value: Python's `or`. A tensor (a fed number, a `.numpy()` scalar):
-                   specialized, as an `if` test is: its truth asserted in-graph (the guard
-                   fails when it flips: the call reruns plainly, and janus makes a graph
-                   for the other outcome), the result `a` itself or `b`, as in Python;
-                   generalized (`plan.general_branches`, as `if_stmt` decides; always in
-                   a loop built as one tf.while_loop and inside a function TF traces):
-                   tf.cond(a, lambda: a, b), whose `b` branch runs only where Python runs
-                   `b`; both results must be of one kind: tensors of one dtype and
-                   shape, fed numbers (or Python numbers) of one type, `.numpy()`
-                   scalars of one dtype. Else, or when `b` touches the heap, prints or
-                   updates a variable, the trace fails (janus keeps a graph per outcome).
-    a and b        the same, tf.cond(a, b, lambda: a)
+    a or b         a Python value: Python's `or`. A tensor (a fed number, a `.numpy()`
+                   scalar): specialized, as an `if` test is: its truth asserted in-graph
+                   (the guard fails when it flips: the call reruns plainly, and janus
+                   makes a graph for the other outcome), the result `a` itself or `b`, as
+                   in Python. Generalized (`plan.general_branches`, as for `if_stmt`;
+                   always in a loop built as one tf.while_loop and in a function TF
+                   traces): tf.cond(a, lambda: a, b), whose `b` branch runs only where
+                   Python runs `b`; both results of one kind: tensors of one dtype and
+                   shape, fed (or Python) numbers of one type, `.numpy()` scalars of one
+                   dtype.
+    a and b        the same, tf.cond(a, b, lambda: a); `a < b < c`: an `and`
     x if t else y  the same, tf.cond(t, x, y)
     not a          specialized: the Python bool of the guarded outcome; generalized: a fed
                    Python bool (SymbolicScalar) computed in the graph
+
+Where the tf.cond cannot be (results of two kinds, a branch that prints, writes the heap
+or a variable, raises while traced, or recurses into the same site), the same trace
+forgets what the attempt recorded (`HeapLedger.rollback`) and specializes the test; a
+branch that raised (`t or xs[5]`) makes the graph take the other outcome, guarded.
 """
 from __future__ import annotations
 
@@ -163,6 +167,8 @@ class BoolValues:
                     value = fn()
                 except _NotGeneral:
                     raise
+                except ConversionError as error:  # (a test in it, say: specialized instead)
+                    raise _NotGeneral(error.reason) from error
                 except Exception as error:  # noqa: BLE001 - `t or xs[9]`: where Python runs it
                     failure_at.append(index)
                     raise _NotGeneral(f"{type(error).__name__}: {error}") from error
