@@ -109,12 +109,19 @@ class BoolValues:
         return not self.test(site, value)
 
     def _general(self, site, value) -> bool:
-        """Whether the truth of `value` at `site` becomes a tensor (no guard)."""
+        """Whether the truth of `value` at `site` becomes a tensor (no guard): where the
+        plan says so, where a guard cannot be (a tf.while_loop janus builds, a function TF
+        traces), and where the profile cannot say which outcome to expect (the operand
+        was never reached while profiling, or is reached more often in this trace)."""
         if not _symbolic(value):
             return False
         tracer = self.tracer
-        return (self.key, site) in tracer.plan.general_branches or \
-            tracer.callback_depth > 0 or self._in_general_exit_loop()
+        key = (self.key, site)
+        record = tracer.profile.sites.get(key)
+        return key in tracer.plan.general_branches or tracer.callback_depth > 0 or \
+            self._in_general_exit_loop() or record is None or not record.outcomes or \
+            record.stable_outcome is None and \
+            tracer.test_counts.get(key, 0) >= len(record.sequence)
 
     def _choose(self, site, test, if_true, if_false):
         test = _truth(test)
