@@ -205,6 +205,35 @@ class HeapLedger:
     def print(self, args: tuple, kwargs: dict) -> None:
         self.log.append(("print", args, kwargs))
 
+    def checkpoint(self) -> tuple:
+        """What `rollback` needs to forget every effect recorded from now on (the copies'
+        contents included): a block traced to be thrown away (graphgen/bool_values.py)."""
+        contents = {}
+        for copy, _ in self.copies.values():
+            items = getattr(copy, "items", None)
+            contents[id(copy)] = list(items) if isinstance(items, list) else \
+                dict(copy) if isinstance(copy, dict) else list(copy) \
+                if isinstance(copy, list) else None
+        return len(self.log), dict(self.attrs), dict(self.copies), dict(self.dirty), contents
+
+    def rollback(self, point: tuple) -> bool:
+        """Back to `checkpoint()`'s state; False (nothing done) if a copy cannot be."""
+        mark, attrs, copies, dirty, contents = point
+        if any(contents[id(c)] is None for c, _ in copies.values() if id(c) in self.dirty):
+            return False
+        del self.log[mark:]
+        self.attrs, self.copies, self.dirty = attrs, copies, dirty
+        for copy, _ in copies.values():
+            saved = contents[id(copy)]
+            if isinstance(getattr(copy, "items", None), list):
+                copy.items[:] = saved
+            elif isinstance(copy, dict):
+                copy.clear()
+                copy.update(saved)
+            elif isinstance(copy, list):
+                copy[:] = saved
+        return True
+
     def finish(self, outputs: Outputs, tracer) -> list[Effect]:
         """Effects in program order; a location written twice keeps its last write."""
         last = {}

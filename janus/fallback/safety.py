@@ -76,6 +76,7 @@ _LIBRARY_DIRS = tuple({os.path.abspath(p) + os.sep for key in ("stdlib", "platst
 _OPERATION_HOOKS = frozenset({
     "ld_attr", "st_attr", "del_attr", "ld_item", "st_item", "del_item", "aug", "call",
     "test", "loop_test", "iterate", "read", "ld_global", "ld_free", "instance", "<lambda>",
+    "or_value", "and_value", "not_value", "if_value", "compare_chain",
 })
 
 

@@ -17,6 +17,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import active, refusals
+from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
@@ -116,7 +117,7 @@ def _user_property(obj, name: str):
     return None
 
 
-class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
+class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
     @property
     def key(self) -> str:
         return self.function.key

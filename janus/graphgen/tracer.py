@@ -111,6 +111,7 @@ class Tracer:
         self.tensor_objects: dict[int, tuple[object, tuple, list[Source]]] = {}
         self.graph = None  # the graph being traced (set by `bind_inputs`)
         self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph
+        self.value_conds: set = set()  # value sites being built as tf.cond (bool_values.py)
         self.loop_exits: dict = {}  # (function, site) -> graphgen.exits.Exit being recorded
         self.used_inputs: list = []
         self.missing = False
@@ -352,9 +353,10 @@ class Tracer:
         self.register(value, source)
 
     # -- in-graph guards
-    def assume(self, site, function: str, predicate) -> None:
-        """Assert `predicate` in-graph, as a guard of `site` (a failure reruns the call)."""
-        guard = InGraphGuard(len(self.in_graph), site, function, True)
+    def assume(self, site, function: str, predicate, expected=True) -> None:
+        """Assert `predicate` in-graph, as a guard of `site` (a failure reruns the call;
+        `expected`: the outcome of the site's test it stands for)."""
+        guard = InGraphGuard(len(self.in_graph), site, function, expected)
         self.in_graph.append(guard)
         self.assert_ops.append(tf.debugging.Assert(predicate, [guard.tag]))
 

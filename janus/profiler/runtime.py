@@ -88,6 +88,19 @@ class ProfileRuntime(Runtime):
     def loop_test(self, site, value):
         return self.test(site, value)
 
+    # (values: each truth test recorded at its site, as a test's)
+    def or_value(self, site, value, rest):
+        return value if self.test(site, value) else rest()
+
+    def and_value(self, site, value, rest):
+        return rest() if self.test(site, value) else value
+
+    def not_value(self, site, value):
+        return not self.test(site, value)
+
+    def if_value(self, site, test, if_true, if_false):
+        return if_true() if self.test(site, test) else if_false()
+
     def _mark_exit(self, exit_site) -> None:
         """A loop's exit test (and each operand of an `and`/`or`/`not` one) is a loop exit:
         tensor-valued, it makes the loop general from the first plan (graphgen/exits.py)."""

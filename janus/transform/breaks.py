@@ -120,7 +120,10 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     names or constants, converts it with `int()`/`float()`/`bool()`, computes with it
     (`+ - * /`, a sign, `abs()`, `math.cos()`...), tests it (`if
     name:`), appends it to a list, returns or stores it, or is an item of a list or
-    tuple handed to a call (`tf.expand_dims([name], 0)`) or returned. At run time the scalar read this way stays a tensor (graphgen/host_scalars.py);
+    tuple handed to a call (`tf.expand_dims([name], 0)`) or returned, or is an operand of
+    `not`, of `and`/`or` or a conditional expression whose value goes to one of those
+    places (`done = v > LIMIT or late`). At run time the scalar read this way stays a
+    tensor (graphgen/host_scalars.py);
     anything else it meets there fails the trace at that line."""
     parents = {id(child): node for node in gast.walk(fn) for child in gast.iter_child_nodes(node)}
     own = list(scope.walk_own_scope(fn.body))
@@ -166,7 +169,7 @@ _MATH_FUNCTIONS = frozenset(("cos", "sin", "tan", "sqrt", "exp", "log", "tanh", 
 """`math` functions of a fed number a graph computes (graphgen/number_functions.py)."""
 
 
-def _kept_use(use: gast.Name, parents: dict, conversions: set[str]) -> bool:
+def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
     parent = parents.get(id(use))
     if isinstance(parent, gast.BinOp) and isinstance(parent.op, _ARITHMETIC) or \
             isinstance(parent, gast.UnaryOp) and isinstance(parent.op, (gast.USub, gast.UAdd)):
@@ -178,8 +181,13 @@ def _kept_use(use: gast.Name, parents: dict, conversions: set[str]) -> bool:
         return True
     if isinstance(parent, gast.Compare):
         return all(o is use or isinstance(o, (gast.Constant, gast.Attribute)) or
-                   isinstance(o, gast.Name) and o.id != use.id
+                   isinstance(o, gast.Name) and o.id != getattr(use, "id", None)
                    for o in [parent.left] + parent.comparators)
+    if isinstance(parent, gast.UnaryOp) and isinstance(parent.op, gast.Not):
+        return True  # (its truth: a test)
+    if isinstance(parent, gast.BoolOp) or isinstance(parent, gast.IfExp) and \
+            parent.test is not use:  # the value of `v or w`, `v if t else w`: where it goes
+        return _kept_use(parent, parents, conversions)
     if isinstance(parent, gast.Call):
         return parent.args == [use] and not parent.keywords and (
             isinstance(parent.func, gast.Name) and parent.func.id in conversions or

@@ -32,6 +32,7 @@ from __future__ import annotations
 import gast
 
 from janus.transform import continues, exit_tests, scope, templates
+from janus.transform.bool_values import BoolValues
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
 
@@ -89,7 +90,10 @@ def _loads(node) -> dict[str, int]:
     return counts
 
 
-class ControlFlowTransformer(gast.NodeTransformer):
+class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
+    """The rewrites of the module docstring; `and`/`or`/`not` and conditional expressions
+    used as values: bool_values.py."""
+
     def __init__(self, sites: SiteTable, local_names: set[str] = frozenset()):
         self.sites = sites
         self.local_names = local_names
@@ -151,6 +155,7 @@ class ControlFlowTransformer(gast.NodeTransformer):
         return templates.statements(src, BODY=body or [gast.Pass()])
 
     def visit_If(self, node):
+        self._mark_test(node.test)
         self.generic_visit(node)
         if scope.escapes(node.body) or scope.escapes(node.orelse) or \
                 isinstance(node.test, gast.BoolOp):
@@ -230,6 +235,7 @@ class ControlFlowTransformer(gast.NodeTransformer):
     def visit_While(self, node):
         continues.transform(node, self._fresh)
         loop_loads = _loads(node)
+        self._mark_test(node.test)
         self._visit_loop_body(node)
         node.test = self._combined_test(node.test)
         exit_if = _loop_exits(node)
@@ -265,12 +271,8 @@ class ControlFlowTransformer(gast.NodeTransformer):
         hooked = self._test(test, "while")
         return exit_tests.functional(hooked) if exit_tests.is_exit_test(hooked) else test
 
-    def visit_IfExp(self, node):
-        self.generic_visit(node)
-        node.test = self._test(node.test, "if-expression")
-        return node
-
     def visit_Assert(self, node):
+        self._mark_test(node.test)
         self.generic_visit(node)
         node.test = self._test(node.test, "assert")
         return node

@@ -19,7 +19,9 @@ from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
 
 PASSES = (
-    "control_flow: if/for/while -> janus__.if_stmt / for_stmt / test / iterate / loop_test",
+    "control_flow: if/for/while -> janus__.if_stmt / for_stmt / test / iterate / loop_test; "
+    "and/or/not/`x if t else y` as values -> janus__.or_value / and_value / not_value / "
+    "if_value (bool_values.py)",
     "effects: attributes, items, calls, augmented assignment, free names -> janus__ hooks",
 )
 

@@ -28,6 +28,12 @@ AUG_OPS = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
            ">>=": operator.irshift}
 
 
+COMPARE_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+               "==": operator.eq, "!=": operator.ne, "is": operator.is_,
+               "is not": operator.is_not, "in": lambda a, b: a in b,
+               "not in": lambda a, b: a not in b}
+
+
 class Runtime:
     """Plain Python semantics for every hook; one instance per converted function."""
 
@@ -109,6 +115,29 @@ class Runtime:
 
     def negate(self, value):
         return not value
+
+    # `or` / `and` / `not` / `x if t else y` as values (transform/bool_values.py): the
+    # operands after the first are thunks, run as Python runs them
+    def or_value(self, site, value, rest):
+        return value if value else rest()
+
+    def and_value(self, site, value, rest):
+        return rest() if value else value
+
+    def not_value(self, site, value):
+        return not value
+
+    def if_value(self, site, test, if_true, if_false):
+        return if_true() if test else if_false()
+
+    def compare_chain(self, sites, ops, left, right, *rest):
+        """`left op0 right op1 rest[0]() ...`: each comparison but the last an `and`
+        operand (`and_value` at its site), each operand evaluated once, in order."""
+        value = COMPARE_OPS[ops[0]](left, right)
+        if not rest:
+            return value
+        return self.and_value(sites[0], value, lambda: self.compare_chain(
+            sites[1:], ops[1:], right, rest[0](), *rest[1:]))
 
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if self.test(site, test):

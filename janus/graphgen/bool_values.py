@@ -1,0 +1,208 @@
+"""`and`/`or`/`not`, conditional expressions and chained comparisons as values in a graph
+(transform/bool_values.py makes the hooks; the operands after the first are thunks).
+
+    a or b         a Python value: Python's `or`. A tensor (a fed number, a `.numpy()`
+                   scalar): specialized, as an `if` test is: its truth asserted in-graph
+                   (the guard fails when it flips: the call reruns plainly, and janus
+                   makes a graph for the other outcome), the result `a` itself or `b`, as
+                   in Python. Generalized (`plan.general_branches`, as for `if_stmt`;
+                   always in a loop built as one tf.while_loop and in a function TF
+                   traces): tf.cond(a, lambda: a, b), whose `b` branch runs only where
+                   Python runs `b`; both results of one kind: tensors of one dtype and
+                   shape, fed (or Python) numbers of one type, `.numpy()` scalars of one
+                   dtype.
+    a and b        the same, tf.cond(a, b, lambda: a); `a < b < c`: an `and`
+    x if t else y  the same, tf.cond(t, x, y)
+    not a          specialized: the Python bool of the guarded outcome; generalized: a fed
+                   Python bool (SymbolicScalar) computed in the graph
+
+Where the tf.cond cannot be (results of two kinds, a branch that prints, writes the heap
+or a variable, raises while traced, or recurses into the same site), the same trace
+forgets what the attempt recorded (`HeapLedger.rollback`) and specializes the test; a
+branch that raised (`t or xs[5]`) makes the graph take the other outcome, guarded.
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen.dead_ends import after_raising_ops
+from janus.graphgen.exits import _condition, _predicate
+from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.values import SymbolicScalar
+from janus.tensors import is_tensor
+
+_NUMBERS = (bool, int, float)
+
+
+class _NotGeneral(ConversionError):
+    """A tensor-valued `or`/`and`/`if-else` that cannot be one tf.cond: its results differ
+    in kind, a branch has effects or raises while traced, or recurses into it."""
+
+
+def _symbolic(value) -> bool:
+    """Whether `value`'s truth is known only when the graph runs."""
+    return isinstance(value, (SymbolicScalar, HostScalar)) or is_symbolic(value)
+
+
+def _truth(value):
+    """What a graph tests the truth of for `value`: a stand-in's tensor, a tensor of one
+    element as a scalar, a Python value as it is. A tensor of more elements (or of a number
+    known only at run time) fails the trace: plain Python raises (or decides per call)."""
+    if isinstance(value, (SymbolicScalar, HostScalar)):
+        return value.tensor
+    if not is_symbolic(value) or value.shape.rank in (0, None):
+        return value
+    if value.shape.is_fully_defined() and value.shape.num_elements() == 1:
+        return tf.reshape(value, [])
+    raise ConversionError("the truth value of a tensor of more than one element (or of a "
+                          "number of them known only when the graph runs)")
+
+
+def _as_branch_result(value) -> tuple:
+    """(tensor, kind) of a branch's result: kind is ("tensor", dtype, shape), ("number",
+    type) for a fed or Python number, ("numpy", dtype) for a `.numpy()` scalar."""
+    if isinstance(value, SymbolicScalar):
+        return value.tensor, ("number", value.kind)
+    if type(value) in _NUMBERS:
+        kind = type(value)
+        if kind is int and not -2 ** 63 <= value < 2 ** 63:
+            raise _NotGeneral("a generalized `or`/`and`/`if-else` value: an int beyond "
+                                  "int64")
+        return tf.constant(value, SymbolicScalar._dtype(kind)), ("number", kind)
+    if isinstance(value, HostScalar):
+        return value.tensor, ("numpy", value.tensor.dtype)
+    if is_tensor(value) and not isinstance(value, tf.Variable) and \
+            hasattr(value, "dtype") and isinstance(value.shape, tf.TensorShape):
+        shape = tuple(value.shape.as_list()) if value.shape.rank is not None else None
+        return value, ("tensor", value.dtype, shape)
+    raise _NotGeneral(f"a generalized `or`/`and`/`if-else` value is a "
+                          f"{type(value).__name__} (tensors and numbers only)")
+
+
+def _from_branch(tensor, kind: tuple):
+    if kind[0] == "number":
+        return SymbolicScalar(tensor, kind[1])
+    if kind[0] == "numpy":
+        return HostScalar(tensor)
+    return tensor
+
+
+class BoolValues:
+    """Mixed into the graph runtime (next to ExitLoops, whose `_in_general_exit_loop` it
+    uses, and GeneralControlFlow's `_unchanged_heap`)."""
+
+    def or_value(self, site, value, rest):
+        return self._choose(site, value, lambda: value, rest)
+
+    def and_value(self, site, value, rest):
+        return self._choose(site, value, rest, lambda: value)
+
+    def if_value(self, site, test, if_true, if_false):
+        return self._choose(site, test, if_true, if_false)
+
+    def not_value(self, site, value):
+        value = _truth(value)
+        if self._general(site, value):
+            return SymbolicScalar(tf.logical_not(_condition(_predicate(value))), bool)
+        return not self.test(site, value)
+
+    def _general(self, site, value) -> bool:
+        """Whether the truth of `value` at `site` becomes a tensor (no guard): where the
+        plan says so, where a guard cannot be (a tf.while_loop janus builds, a function TF
+        traces), and where the profile cannot say which outcome to expect (the operand
+        was never reached while profiling, or is reached more often in this trace)."""
+        if not _symbolic(value):
+            return False
+        tracer = self.tracer
+        key = (self.key, site)
+        record = tracer.profile.sites.get(key)
+        return key in tracer.plan.general_branches or tracer.callback_depth > 0 or \
+            self._in_general_exit_loop() or record is None or not record.outcomes or \
+            record.stable_outcome is None and \
+            tracer.test_counts.get(key, 0) >= len(record.sequence)
+
+    def _choose(self, site, test, if_true, if_false):
+        test = _truth(test)
+        if self._general(site, test):
+            return self._cond_value(site, test, if_true, if_false)
+        return if_true() if self.test(site, test) else if_false()
+
+    def _cond_value(self, site, test, if_true, if_false):
+        """tf.cond of the two thunks; where it cannot be one (`_NotGeneral`) and the
+        attempt left nothing behind, the test is specialized instead, as in a graph that
+        does not generalize it."""
+        tracer = self.tracer
+        building = tracer.value_conds
+        if (self.key, site) in building:  # (a branch reached it again: recursion)
+            raise _NotGeneral("a tensor-valued `or`/`and`/`if-else` recurses into itself")
+        state = (tracer.ledger.checkpoint(), tracer.shadow.writes, tracer.local_writes)
+        building.add((self.key, site))
+        failure_at: list = []  # (the branch that raised: TF may re-make the exception)
+        try:
+            return self._traced_cond(test, if_true, if_false, failure_at)
+        except _NotGeneral:
+            if tracer.callback_depth or not _undone(tracer, state):
+                raise  # (inside a branch: the outer tf.cond specializes instead)
+            raised = failure_at[0] if failure_at else None
+        finally:
+            building.discard((self.key, site))
+        if raised is None:
+            return if_true() if self.test(site, test) else if_false()
+        # one branch raised while traced (`t or xs[5]`): the graph takes the other, guarded
+        predicate = _condition(_predicate(test))
+        outcome = raised == 1
+        tracer.assume(self._site(site), self.key,
+                      predicate if outcome else tf.logical_not(predicate), outcome)
+        return if_true() if outcome else if_false()
+
+    def _traced_cond(self, test, if_true, if_false, failure_at: list):
+        """tf.cond of two thunks whose results are of one kind; each runs in its branch
+        (traced once: no heap, print or variable effects; a tensor test there is a tf.cond
+        too: a guard cannot live in a branch)."""
+        tracer = self.tracer
+        predicate = _condition(_predicate(test))
+        before = dict(tracer.shadow.values)
+        kinds: list = []
+
+        def branch(fn, index):
+            def run():
+                state = (tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes)
+                tracer.callback_depth += 1
+                try:
+                    value = fn()
+                except _NotGeneral:
+                    raise
+                except ConversionError as error:  # (a test in it, say: specialized instead)
+                    raise _NotGeneral(error.reason) from error
+                except Exception as error:  # noqa: BLE001 - `t or xs[9]`: where Python runs it
+                    failure_at.append(index)
+                    raise _NotGeneral(f"{type(error).__name__}: {error}") from error
+                finally:
+                    tracer.callback_depth -= 1
+                    tracer.shadow.values = dict(before)
+                if (tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes) != state:
+                    raise _NotGeneral("heap, variable or print side effects inside a "
+                                      "generalized `or`/`and`/`if-else` value")
+                tensor, kind = _as_branch_result(value)
+                if kinds and kinds[0] != kind:
+                    raise _NotGeneral("the two results of a tensor-valued `or`/`and`/"
+                                      f"`if-else` differ ({kinds[0]} and {kind})")
+                kinds.append(kind)
+                return after_raising_ops(tf.identity(tensor))
+            return run
+
+        try:
+            result = tf.cond(predicate, branch(if_true, 0), branch(if_false, 1))
+        finally:
+            tracer.shadow.values = dict(before)
+        return _from_branch(result, kinds[0])
+
+
+def _undone(tracer, state: tuple) -> bool:
+    """Whether the trace could go back to `state` (a ledger checkpoint, variable writes,
+    writes to the call's own objects, which cannot be undone), and went."""
+    point, writes, local = state
+    return tracer.shadow.writes == writes and tracer.local_writes == local and \
+        tracer.ledger.rollback(point)
