@@ -65,7 +65,17 @@ def _maximum(x, y, name=None):
     return tf.negative(tf.minimum(tf.negative(x), tf.negative(y)), name=name)
 
 
-_GRAPH_SAFE = {id(tf.maximum): _maximum, id(tf.math.maximum): _maximum}
+def _constant(value, dtype=None, shape=None, name="Const"):
+    """`tf.constant` of a fed number (a SymbolicScalar): its tensor, converted as TF converts
+    the Python number (`tf.constant` itself takes Python values only in a graph)."""
+    if not isinstance(value, SymbolicScalar):
+        return tf.constant(value, dtype=dtype, shape=shape, name=name)
+    tensor = tf.convert_to_tensor(value, dtype=dtype, name=name)
+    return tensor if shape is None else tf.broadcast_to(tensor, shape)
+
+
+_GRAPH_SAFE = {id(tf.maximum): _maximum, id(tf.math.maximum): _maximum,
+               id(tf.constant): _constant}
 
 
 def _variable_structure(value) -> bool:
@@ -372,7 +382,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
                 refusals.refuse_data_iteration(value)
         args, kwargs = traced_user_functions(self, site, fn, args, kwargs)
         safe = _GRAPH_SAFE.get(id(fn))
-        if safe is not None and any(is_symbolic(a) for a in args):
+        if safe is not None and any(is_symbolic(a) or isinstance(a, SymbolicScalar)
+                                    for a in args):
             fn = safe
         args = tuple(traced_callback(self, site, fn, a) for a in args)
         kwargs = {k: traced_callback(self, site, fn, v) for k, v in kwargs.items()}
