@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 24
+GENERATOR_VERSION = 26
 
 HEADER = '''\
 import functools
@@ -147,7 +147,7 @@ class Gen:
     def block(self, count: int | None = None) -> list[str]:
         """A nested block of statements in a new scope (names bound in it stay in it)."""
         from tests.fuzz import (rules_exits, rules_extra, rules_more,  # noqa: F401
-                                rules_more9, rules_raising)  # (register rules)
+                                rules_more9, rules_raising, rules_zoo)  # (register rules)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -182,7 +182,7 @@ METHOD_RUN = """\
 def generate(seed: int, n_calls: int | None = None) -> Program:
     """The program and call sequence of `seed` (deterministic for a generator version)."""
     from tests.fuzz import (rules_exits, rules_extra, rules_more,  # noqa: F401
-                            rules_more9, rules_raising)  # (register rules)
+                            rules_more9, rules_raising, rules_zoo)  # (register rules)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

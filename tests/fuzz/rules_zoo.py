@@ -1,0 +1,40 @@
+"""Generator rules (v26) from the zoo of realistic programs (tests/fuzz/zoo): constructs
+researchers write that the generated programs lacked.
+
+Registered in `rules.RULES` on import (the generator imports this module).
+"""
+from __future__ import annotations
+
+from tests.fuzz.rules import rule
+
+
+@rule(0.6, max_depth=2, eager=True)  # (janus runs it plainly: refused in graphs)
+def global_random_draw(g):
+    """A draw from TF's global random stream after `tf.random.set_seed` (a VAE's
+    reparameterization, a GAN's noise, `tf.nn.dropout`): eagerly the numbers are fixed by
+    the seed, and a graph's stateful random op draws others (zoo10-F60); also with an op
+    seed, whose eager stream the seed resets."""
+    seed = g.choice(["7", "n % 3 + 1", "k + 2"])
+    draw = g.choice(["tf.random.normal(tf.shape(acc), dtype=acc.dtype)",
+                     "tf.random.uniform(tf.shape(acc), dtype=acc.dtype)",
+                     "tf.random.truncated_normal(tf.shape(acc), dtype=acc.dtype, seed=5)",
+                     "tf.nn.dropout(tf.ones_like(acc), 0.5)",
+                     "tf.cast(tf.random.shuffle(tf.range(tf.size(acc))), acc.dtype)[0]"])
+    eps = g.fresh("eps")
+    return [f"tf.random.set_seed({seed})",
+            f"{eps} = {draw}",
+            f"acc = acc + 0.1 * {eps}"]
+
+
+@rule(0.5, max_depth=1)
+def fed_constant(g):
+    """`tf.constant(lr)` of a Python number that changes between calls (a learning rate
+    handed to a helper as a tensor): janus feeds the number; TF's constant takes Python
+    values only in a graph (zoo10-F61)."""
+    number = g.choice(["n * 0.5", "float(n)", "n + 1", "G_SCALE * n"])
+    kind = g.choice(["", ", acc.dtype", ", dtype=acc.dtype, shape=[2]"])
+    lr = g.fresh("lr")
+    lines = [f"{lr} = {number}"]
+    if "shape" in kind:
+        return lines + [f"acc = acc + tf.reduce_sum(tf.constant({lr}{kind}))"]
+    return lines + [f"acc = acc * tf.cast(tf.constant({lr}{kind}), acc.dtype)"]
