@@ -47,6 +47,14 @@ from janus.transform import convert
 _GUARD_TAG = re.compile(r"janus-guard-(\d+)")
 
 
+class _Retrying(threading.local):
+    """Whether this thread's call is already running another outcome's graph (once)."""
+    active = False
+
+
+_retrying = _Retrying()
+
+
 class JanusWarning(UserWarning):
     """janus gave up on something: it says so once per function."""
 
@@ -82,6 +90,7 @@ class JitFunction(Generation):
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
         self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)
+        self.parked: list[Specialization] = []  # other outcomes' graphs (generation.py)
         self._mixed_runner = None  # the converted code run mixed (made at first need)
         self._unchecked = 0  # calls to run plainly at once (graphgen/plain_trial.py)
         self._unchecked_spec: Specialization | None = None  # (the decision they fit)
@@ -427,7 +436,14 @@ class JitFunction(Generation):
             return result
         with self._lock:
             guard = spec.in_graph[int(match.group(1))]
-            self._in_graph_guard_failed(spec, guard, cfg)
+            other = self._in_graph_guard_failed(spec, guard, cfg, args, kwargs,
+                                                _retrying.active)
+        if other is not None:  # the graph of this call's outcome (nothing was committed)
+            _retrying.active = True
+            try:
+                return self._run_graph(other, args, kwargs, cfg)
+            finally:
+                _retrying.active = False
         # The eager rerun is profiled: the next graph learns what this call did.
         return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
                                                 guard.describe(), "profiled"))

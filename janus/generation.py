@@ -86,6 +86,9 @@ class Generation:
             self.stats.generations += 1
             self._expected_inputs = spec.inputs
             self.specializations.insert(0, spec)
+            parked, self.parked = self.parked, []  # (other outcomes' graphs)
+            self.specializations += [p for p in parked if p.plan == spec.plan and
+                                     len(self.specializations) < cfg.max_specializations]
             events.emit("generated", self, spec)
         return spec
 
@@ -207,7 +210,9 @@ class Generation:
                 return plan
         return None
 
-    def _in_graph_guard_failed(self, spec, guard, cfg):
+    def _in_graph_guard_failed(self, spec, guard, cfg, args, kwargs, retrying=False):
+        """Count the failure; generalize the test, or keep a graph per outcome. Returns
+        another specialization to run this call with (nothing was committed), or None."""
         count = self._record_failure(spec, guard, f"{not guard.expected}")
         if count >= cfg.failures_to_generalize:
             plan = self.plan.with_general_branch(guard.key[1:])
@@ -215,16 +220,34 @@ class Generation:
                 self.specializations.remove(spec)
             if plan not in self.blocked_plans:
                 self._generalize(plan)
-                return
+                return None
             # its general graph failed: a graph per outcome, unless the outcome changes
             # so often that janus would trace more than run them (an exit loop that stops
-            # anywhere: F52)
+            # anywhere: F52). The graph of the outcome that failed stays (last in line):
+            # another one this call fits runs it, else it waits for the next graph
+            # (zoo10-F62: `if step % 5 == 0: print(...)` traced at every change).
+            other = None if retrying else self._other_outcome(spec, args, kwargs)
+            if other is not None:
+                self.specializations.append(spec)
+                return other
+            self.parked = [p for p in self.parked if p is not spec] + [spec]
             recent = self.blocked_regenerations
             recent.append(self.stats.calls)
             if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
                 self._generation_failed(ConversionError(
                     f"the tensor-valued test {guard.describe()} changes from call to call "
                     "and its generalized graph failed"), cfg)
+        return None
+
+    def _other_outcome(self, failed, args, kwargs):
+        """A specialization of the current plan besides `failed` whose host guards hold
+        for this call (the graph of another outcome of a test kept per outcome)."""
+        for spec in self.specializations:
+            if spec is not failed and spec.plan == failed.plan and \
+                    spec.context == failed.context and not spec.runs_plain and \
+                    spec.guards.check(args, kwargs) < 0:
+                return spec
+        return None
 
     def _raised_where_python_did_not(self, spec, exc, cfg: Config):
         """`spec`'s graph raised (`exc`) on a call plain Python then ran without error.

@@ -38,3 +38,18 @@ def fed_constant(g):
     if "shape" in kind:
         return lines + [f"acc = acc + tf.reduce_sum(tf.constant({lr}{kind}))"]
     return lines + [f"acc = acc * tf.cast(tf.constant({lr}{kind}), acc.dtype)"]
+
+
+@rule(0.6, max_depth=1)
+def log_every_k(g):
+    """`if step % k == 0:` on a counter kept on the heap, with a print or a heap or
+    variable update in the branch (progress logging): the counter is fed, the test cannot
+    become a tf.cond, so janus keeps a graph per outcome and runs the other outcome's
+    graph when an in-graph guard fails (zoo10-F62)."""
+    k = g.choice(["2", "3", "4"])
+    body = g.choice(['print("step", s.count)', "V1.assign_add(tf.reduce_sum(acc))",
+                     "s.total += 1.0", 'print("step %d" % s.count, acc.shape)'])
+    return ["s.count += 1",
+            f"if s.count % {k} == 0:",
+            f"    {body}",
+            f"    acc = acc + {g.choice(['1.0', 'tf.cast(s.count, acc.dtype)'])}"]
