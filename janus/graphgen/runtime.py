@@ -247,6 +247,8 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
         they are; any other's `__enter__`/`__exit__` would run once, while tracing, with
         heap effects janus does not see (fuzz v15): the trace refuses."""
         module = type(manager).__module__ or ""
+        if isinstance(manager, contextlib._GeneratorContextManager):  # (a @contextmanager:
+            module = getattr(manager.func, "__module__", "") or ""    # `tape.stop_recording()`)
         if module.split(".")[0] in ("tensorflow", "keras", "tf_keras") or \
                 isinstance(manager, contextlib.nullcontext):
             return manager

@@ -53,3 +53,19 @@ def log_every_k(g):
             f"if s.count % {k} == 0:",
             f"    {body}",
             f"    acc = acc + {g.choice(['1.0', 'tf.cast(s.count, acc.dtype)'])}"]
+
+
+@rule(0.5, max_depth=1)
+def tape_stop_recording(g):
+    """`with tape.stop_recording():` around a logged statistic inside a tape (a TF
+    context manager made by a generator, traced as it is: zoo10-F63)."""
+    t, y = g.fresh("tp"), g.fresh("ty")
+    logged = g.choice(["s.h = tf.reduce_sum(ty)", "s.hist.append(tf.reduce_max(ty))",
+                       "print('stat', tf.reduce_mean(ty).shape)"]).replace("ty", y)
+    return [f"with tf.GradientTape() as {t}:",
+            f"    {t}.watch(acc)",
+            f"    {y} = acc * {g.choice(['2.0', '0.5', 'acc'])}",
+            f"    with {t}.stop_recording():",
+            f"        {logged}",
+            f"    {y} = tf.reduce_sum({y} * {y})",
+            f"acc = acc + 0.1 * {t}.gradient({y}, acc)"]
