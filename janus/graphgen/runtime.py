@@ -406,11 +406,13 @@ class TraceRuntime(ExitLoops, GeneralControlFlow, Runtime):
             tracer.read(owner)
         for value in list(args) + list(kwargs.values()):
             tracer.read(value)
+        losses = refusals.layer_losses(fn)
         try:  # (here in `call`: an error of the library call is the user's, not janus's)
             result = fn(*args, **kwargs)
         except BaseException:
             scope.set_caching_device(caching_device)
             raise
+        refusals.refuse_layer_losses(losses)
         if isinstance(fn, type) and not tracer.is_static(result):
             tracer.local_objects.add(id(result))
             tracer.keepalive.append(result)

@@ -69,3 +69,26 @@ def tape_stop_recording(g):
             f"        {logged}",
             f"    {y} = tf.reduce_sum({y} * {y})",
             f"acc = acc + 0.1 * {t}.gradient({y}, acc)"]
+
+
+_REGULARIZED = '''\
+DENSE_R = tf.keras.layers.Dense(2, kernel_initializer=tf.keras.initializers.Constant(0.2),
+                                activity_regularizer=tf.keras.regularizers.L2(0.1))
+
+
+def summary3(a):
+    """A [1, 3] float32 summary of a tensor of any shape."""
+    a = tf.cast(a, tf.float32)
+    return tf.reshape(tf.stack([tf.reduce_mean(a), tf.reduce_max(a), tf.reduce_min(a)]), [1, 3])
+'''
+
+
+@rule(0.5, max_depth=1)
+def layer_losses(g):
+    """A Keras layer with an activity regularizer: its `losses` after a call are that
+    call's values, read at the next call (zoo10-F65: a graph's trace left its symbolic
+    tensors there)."""
+    from tests.fuzz.rules_more9 import _helper
+    _helper(g, _REGULARIZED)
+    return ["s.total += sum(float(r) for r in DENSE_R.losses)",
+            f"acc = acc + tf.cast(tf.reduce_sum(DENSE_R(summary3({g.texpr()}))), acc.dtype) * 0.1"]
