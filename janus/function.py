@@ -44,7 +44,6 @@ from janus.stats import Stats
 from janus.transform import convert
 
 
-
 class JanusWarning(UserWarning):
     """janus gave up on something: it says so once per function."""
 
@@ -80,6 +79,7 @@ class JitFunction(Generation):
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
         self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)
+        self.parked: list[Specialization] = []  # other outcomes' graphs (generation.py)
         self._mixed_runner = None  # the converted code run mixed (made at first need)
         self._unchecked = 0  # calls to run plainly at once (graphgen/plain_trial.py)
         self._unchecked_spec: Specialization | None = None  # (the decision they fit)

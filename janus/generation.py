@@ -8,6 +8,7 @@ specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_wa
 from __future__ import annotations
 
 import re
+import threading
 import time
 
 import tensorflow as tf
@@ -26,6 +27,14 @@ from janus.transform import convert
 SPURIOUS_RAISES = 2
 BLOCKED_REGENERATIONS, BLOCKED_WINDOW = 4, 24
 _GUARD_TAG = re.compile(r"janus-guard-(\d+)")  # an in-graph guard's error message
+
+
+class _Retrying(threading.local):
+    """Whether this thread's call is already running another outcome's graph (once)."""
+    active = False
+
+
+_retrying = _Retrying()
 """A specialization per outcome of a test whose generalization failed: janus gives up
 when it made `BLOCKED_REGENERATIONS` of them within `BLOCKED_WINDOW` calls."""
 """Calls on which a generalized graph raised and plain Python did not, before its
@@ -90,6 +99,9 @@ class Generation:
             self.stats.generations += 1
             self._expected_inputs = spec.inputs
             self.specializations.insert(0, spec)
+            parked, self.parked = self.parked, []  # (other outcomes' graphs)
+            self.specializations += [p for p in parked if p.plan == spec.plan and
+                                     len(self.specializations) < cfg.max_specializations]
             events.emit("generated", self, spec)
         return spec
 
@@ -222,7 +234,14 @@ class Generation:
             return result
         with self._lock:
             guard = spec.in_graph[int(match.group(1))]
-            self._in_graph_guard_failed(spec, guard, cfg)
+            other = self._in_graph_guard_failed(spec, guard, cfg, args, kwargs,
+                                                _retrying.active)
+        if other is not None:  # the graph of this call's outcome (nothing was committed)
+            _retrying.active = True
+            try:
+                return self._run_graph(other, args, kwargs, cfg)
+            finally:
+                _retrying.active = False
         # The eager rerun is profiled: the next graph learns what this call did.
         return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
                                                 guard.describe(), "profiled"))
@@ -239,7 +258,9 @@ class Generation:
                                                 "profiled"))
 
     # -- failures and the generalization ladder
-    def _in_graph_guard_failed(self, spec, guard, cfg):
+    def _in_graph_guard_failed(self, spec, guard, cfg, args, kwargs, retrying=False):
+        """Count the failure; generalize the test, or keep a graph per outcome. Returns
+        another specialization to run this call with (nothing was committed), or None."""
         count = self._record_failure(spec, guard, f"{not guard.expected}")
         if count >= cfg.failures_to_generalize:
             plan = self.plan.with_general_branch(guard.key[1:])
@@ -247,16 +268,34 @@ class Generation:
                 self.specializations.remove(spec)
             if plan not in self.blocked_plans:
                 self._generalize(plan)
-                return
+                return None
             # its general graph failed: a graph per outcome, unless the outcome changes
             # so often that janus would trace more than run them (an exit loop that stops
-            # anywhere: F52)
+            # anywhere: F52). The graph of the outcome that failed stays (last in line):
+            # another one this call fits runs it, else it waits for the next graph
+            # (zoo10-F62: `if step % 5 == 0: print(...)` traced at every change).
+            other = None if retrying else self._other_outcome(spec, args, kwargs)
+            if other is not None:
+                self.specializations.append(spec)
+                return other
+            self.parked = [p for p in self.parked if p is not spec] + [spec]
             recent = self.blocked_regenerations
             recent.append(self.stats.calls)
             if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
                 self._generation_failed(ConversionError(
                     f"the tensor-valued test {guard.describe()} changes from call to call "
                     "and its generalized graph failed"), cfg)
+        return None
+
+    def _other_outcome(self, failed, args, kwargs):
+        """A specialization of the current plan besides `failed` whose host guards hold
+        for this call (the graph of another outcome of a test kept per outcome)."""
+        for spec in self.specializations:
+            if spec is not failed and spec.plan == failed.plan and \
+                    spec.context == failed.context and not spec.runs_plain and \
+                    spec.guards.check(args, kwargs) < 0:
+                return spec
+        return None
 
     def _raised_where_python_did_not(self, spec, exc, cfg: Config):
         """`spec`'s graph raised (`exc`) on a call plain Python then ran without error.

@@ -8,6 +8,7 @@ would only fail.
 from __future__ import annotations
 
 import functools
+import sys
 
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
@@ -93,3 +94,33 @@ def refuse_data_iteration(value) -> None:
     if isinstance(value, (tf.data.Dataset, tf.data.Iterator)):
         raise ConversionError(f"iterates a tf.data {type(value).__name__} (the number of "
                               "elements is known only when the graph runs)")
+
+
+
+def layer_losses(fn) -> list | None:
+    """[(layer, a copy of its recorded losses)] for a Keras layer (or model) `fn` and the
+    layers in it, before a trace calls it; None if `fn` is not one."""
+    keras = sys.modules.get("keras")
+    layer_class = getattr(getattr(keras, "layers", None), "Layer", None)
+    if layer_class is None or not isinstance(fn, layer_class):
+        return None
+    return [(layer, list(getattr(layer, "_losses", ())))
+            for layer in fn._flatten_layers(include_self=True, recursive=True)]
+
+
+def refuse_layer_losses(saved: list | None) -> None:
+    """A Keras layer called in a trace that recorded losses while it ran
+    (`self.add_loss(...)`, an `activity_regularizer`) keeps them on the layer after the
+    call (`model.losses`, read by the next call or after it): they would be the trace's
+    graph tensors, where plain Python leaves the call's values (zoo10-F65). The trace
+    refuses, and the layers get back the losses they held before it (`saved`, from
+    `layer_losses`), which the call's plain rerun may read before calling them."""
+    if not saved or all(isinstance(loss, EagerTensor) for layer, _ in saved
+                        for loss in getattr(layer, "_losses", ())):
+        return
+    for layer, losses in saved:
+        layer._losses[:] = losses
+    name = saved[0][0].name
+    raise ConversionError(f"the Keras layer {name!r} records losses while it is called "
+                          "(add_loss, an activity regularizer): after a graph they would "
+                          "be graph tensors on the layer")

@@ -66,7 +66,17 @@ def _maximum(x, y, name=None):
     return tf.negative(tf.minimum(tf.negative(x), tf.negative(y)), name=name)
 
 
-_GRAPH_SAFE = {id(tf.maximum): _maximum, id(tf.math.maximum): _maximum}
+def _constant(value, dtype=None, shape=None, name="Const"):
+    """`tf.constant` of a fed number (a SymbolicScalar): its tensor, converted as TF converts
+    the Python number (`tf.constant` itself takes Python values only in a graph)."""
+    if not isinstance(value, SymbolicScalar):
+        return tf.constant(value, dtype=dtype, shape=shape, name=name)
+    tensor = tf.convert_to_tensor(value, dtype=dtype, name=name)
+    return tensor if shape is None else tf.broadcast_to(tensor, shape)
+
+
+_GRAPH_SAFE = {id(tf.maximum): _maximum, id(tf.math.maximum): _maximum,
+               id(tf.constant): _constant}
 
 
 def _variable_structure(value) -> bool:
@@ -238,6 +248,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
         they are; any other's `__enter__`/`__exit__` would run once, while tracing, with
         heap effects janus does not see (fuzz v15): the trace refuses."""
         module = type(manager).__module__ or ""
+        if isinstance(manager, contextlib._GeneratorContextManager):  # (a @contextmanager:
+            module = getattr(manager.func, "__module__", "") or ""    # `tape.stop_recording()`)
         if module.split(".")[0] in ("tensorflow", "keras", "tf_keras") or \
                 isinstance(manager, contextlib.nullcontext):
             return manager
@@ -375,7 +387,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
                 refusals.refuse_data_iteration(value)
         args, kwargs = traced_user_functions(self, site, fn, args, kwargs)
         safe = _GRAPH_SAFE.get(id(fn))
-        if safe is not None and any(is_symbolic(a) for a in args):
+        if safe is not None and any(is_symbolic(a) or isinstance(a, SymbolicScalar)
+                                    for a in args):
             fn = safe
         args = tuple(traced_callback(self, site, fn, a) for a in args)
         kwargs = {k: traced_callback(self, site, fn, v) for k, v in kwargs.items()}
@@ -396,11 +409,13 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
             tracer.read(owner)
         for value in list(args) + list(kwargs.values()):
             tracer.read(value)
+        losses = refusals.layer_losses(fn)
         try:  # (here in `call`: an error of the library call is the user's, not janus's)
             result = fn(*args, **kwargs)
         except BaseException:
             scope.set_caching_device(caching_device)
             raise
+        refusals.refuse_layer_losses(losses)
         if isinstance(fn, type) and not tracer.is_static(result):
             tracer.local_objects.add(id(result))
             tracer.keepalive.append(result)

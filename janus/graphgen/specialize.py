@@ -13,7 +13,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback import heap
-from janus.graphgen import calls, dead_ends, exact_numbers
+from janus.graphgen import calls, dead_ends, exact_numbers, random_draws
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
@@ -303,8 +303,9 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             "in a graph with collectives across workers: a guard failing on one worker only "
             "would leave it rerunning the step while the others committed theirs")
     aliases = tracer.aliases_guard()
+    seed = random_draws.check(concrete.graph)  # (refuses seeded draws: ConversionError)
     guards = GuardSet([call_guard(args, kwargs)] + list(tracer.guards.values()) +
-                      ([aliases] if aliases else []), env[2], env[3])
+                      ([aliases] if aliases else []) + seed, env[2], env[3])
     return Specialization(
         id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,
         concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables, guards.guards),

@@ -80,7 +80,7 @@ def test_a_loaded_graph_is_called_without_formatting_its_inputs(monkeypatch):
     monkeypatch.setattr(ops._EagerTensorBase, "__repr__", counting_repr)
     result = spec.run((layer, x), {}, ((layer, x), {}, apply.__globals__, ()))
     monkeypatch.undo()
-    np.testing.assert_allclose(result.numpy(), apply(layer, x).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(result.numpy(), apply(layer, x).numpy(), rtol=1e-5)  # (graph vs eager float32 rounding)
     assert formatted == [], formatted[0]
 
 

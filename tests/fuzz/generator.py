@@ -148,8 +148,8 @@ class Gen:
     def block(self, count: int | None = None) -> list[str]:
         """A nested block of statements in a new scope (names bound in it stay in it)."""
         from tests.fuzz import (rules_boolvals, rules_exact, rules_exits,  # noqa: F401
-                                rules_extra, rules_more, rules_more9,
-                                rules_raising)  # (register rules)
+                                rules_extra, rules_more, rules_more9, rules_raising,
+                                rules_zoo)  # (register rules)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -183,8 +183,9 @@ METHOD_RUN = """\
 
 def generate(seed: int, n_calls: int | None = None) -> Program:
     """The program and call sequence of `seed` (deterministic for a generator version)."""
-    from tests.fuzz import (rules_boolvals, rules_exits, rules_extra,  # noqa: F401
-                            rules_more, rules_more9, rules_raising)  # (register rules)
+    from tests.fuzz import (rules_boolvals, rules_exact, rules_exits,  # noqa: F401
+                            rules_extra, rules_more, rules_more9, rules_raising,
+                            rules_zoo)  # (register rules)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

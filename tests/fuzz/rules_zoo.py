@@ -1,0 +1,94 @@
+"""Generator rules (v26) from the zoo of realistic programs (tests/fuzz/zoo): constructs
+researchers write that the generated programs lacked.
+
+Registered in `rules.RULES` on import (the generator imports this module).
+"""
+from __future__ import annotations
+
+from tests.fuzz.rules import rule
+
+
+@rule(0.6, max_depth=2, eager=True)  # (janus runs it plainly: refused in graphs)
+def global_random_draw(g):
+    """A draw from TF's global random stream after `tf.random.set_seed` (a VAE's
+    reparameterization, a GAN's noise, `tf.nn.dropout`): eagerly the numbers are fixed by
+    the seed, and a graph's stateful random op draws others (zoo10-F60); also with an op
+    seed, whose eager stream the seed resets."""
+    seed = g.choice(["7", "n % 3 + 1", "k + 2"])
+    draw = g.choice(["tf.random.normal(tf.shape(acc), dtype=acc.dtype)",
+                     "tf.random.uniform(tf.shape(acc), dtype=acc.dtype)",
+                     "tf.random.truncated_normal(tf.shape(acc), dtype=acc.dtype, seed=5)",
+                     "tf.nn.dropout(tf.ones_like(acc), 0.5)",
+                     "tf.cast(tf.random.shuffle(tf.range(tf.size(acc))), acc.dtype)[0]"])
+    eps = g.fresh("eps")
+    return [f"tf.random.set_seed({seed})",
+            f"{eps} = {draw}",
+            f"acc = acc + 0.1 * {eps}"]
+
+
+@rule(0.5, max_depth=1)
+def fed_constant(g):
+    """`tf.constant(lr)` of a Python number that changes between calls (a learning rate
+    handed to a helper as a tensor): janus feeds the number; TF's constant takes Python
+    values only in a graph (zoo10-F61)."""
+    number = g.choice(["n * 0.5", "float(n)", "n + 1", "G_SCALE * n"])
+    kind = g.choice(["", ", acc.dtype", ", dtype=acc.dtype, shape=[2]"])
+    lr = g.fresh("lr")
+    lines = [f"{lr} = {number}"]
+    if "shape" in kind:
+        return lines + [f"acc = acc + tf.reduce_sum(tf.constant({lr}{kind}))"]
+    return lines + [f"acc = acc * tf.cast(tf.constant({lr}{kind}), acc.dtype)"]
+
+
+@rule(0.6, max_depth=1)
+def log_every_k(g):
+    """`if step % k == 0:` on a counter kept on the heap, with a print or a heap or
+    variable update in the branch (progress logging): the counter is fed, the test cannot
+    become a tf.cond, so janus keeps a graph per outcome and runs the other outcome's
+    graph when an in-graph guard fails (zoo10-F62)."""
+    k = g.choice(["2", "3", "4"])
+    body = g.choice(['print("step", s.count)', "V1.assign_add(tf.reduce_sum(acc))",
+                     "s.total += 1.0", 'print("step %d" % s.count, acc.shape)'])
+    return ["s.count += 1",
+            f"if s.count % {k} == 0:",
+            f"    {body}",
+            f"    acc = acc + {g.choice(['1.0', 'tf.cast(s.count, acc.dtype)'])}"]
+
+
+@rule(0.5, max_depth=1)
+def tape_stop_recording(g):
+    """`with tape.stop_recording():` around a logged statistic inside a tape (a TF
+    context manager made by a generator, traced as it is: zoo10-F63)."""
+    t, y = g.fresh("tp"), g.fresh("ty")
+    logged = g.choice(["s.h = tf.reduce_sum(ty)", "s.hist.append(tf.reduce_max(ty))",
+                       "print('stat', tf.reduce_mean(ty).shape)"]).replace("ty", y)
+    return [f"with tf.GradientTape() as {t}:",
+            f"    {t}.watch(acc)",
+            f"    {y} = acc * {g.choice(['2.0', '0.5', 'acc'])}",
+            f"    with {t}.stop_recording():",
+            f"        {logged}",
+            f"    {y} = tf.reduce_sum({y} * {y})",
+            f"acc = acc + 0.1 * {t}.gradient({y}, acc)"]
+
+
+_REGULARIZED = '''\
+DENSE_R = tf.keras.layers.Dense(2, kernel_initializer=tf.keras.initializers.Constant(0.2),
+                                activity_regularizer=tf.keras.regularizers.L2(0.1))
+
+
+def summary3(a):
+    """A [1, 3] float32 summary of a tensor of any shape."""
+    a = tf.cast(a, tf.float32)
+    return tf.reshape(tf.stack([tf.reduce_mean(a), tf.reduce_max(a), tf.reduce_min(a)]), [1, 3])
+'''
+
+
+@rule(0.5, max_depth=1)
+def layer_losses(g):
+    """A Keras layer with an activity regularizer: its `losses` after a call are that
+    call's values, read at the next call (zoo10-F65: a graph's trace left its symbolic
+    tensors there)."""
+    from tests.fuzz.rules_more9 import _helper
+    _helper(g, _REGULARIZED)
+    return ["s.total += sum(float(r) for r in DENSE_R.losses)",
+            f"acc = acc + tf.cast(tf.reduce_sum(DENSE_R(summary3({g.texpr()}))), acc.dtype) * 0.1"]
