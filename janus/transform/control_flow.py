@@ -57,6 +57,38 @@ def _mutated_receivers(stmts: list, local_names: set[str]) -> list[str]:
     return list(names)
 
 
+def _unbind(names: list[str], node, bound_before: dict) -> list:
+    """`if z is janus__.UNDEFINED: del z` after a block of the function's top level, for
+    each name it threads through its closures that was not surely bound before it: one
+    the block did not bind either (the branch not taken, a loop that ran no iteration)
+    is unbound again, so reading it raises UnboundLocalError as in Python (F55). (Not in
+    nested blocks: the statements would change how the enclosing loop converts.)"""
+    bound = bound_before.get(id(node))
+    names = [n for n in names if bound is not None and n not in bound]
+    source = "".join(f"if {n} is {RUNTIME}.UNDEFINED:\n    del {n}\n" for n in names)
+    return templates.statements(source) if names else []
+
+
+def _bound_before(fn) -> dict[int, set]:
+    """For each top-level statement of `fn`, the names surely bound when it starts: the
+    parameters and the targets of the unconditional bindings before it."""
+    args = fn.args
+    bound = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    bound |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    result = {}
+    for stmt in fn.body:
+        result[id(stmt)] = set(bound)
+        if isinstance(stmt, (gast.Assign, gast.AnnAssign)) and stmt.value is not None:
+            targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
+            bound |= {n.id for t in targets for n in gast.walk(t)
+                      if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        elif isinstance(stmt, (gast.FunctionDef, gast.ClassDef)):
+            bound.add(stmt.name)
+        elif isinstance(stmt, (gast.Import, gast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    return result
+
+
 def visit_def_header(transformer: gast.NodeTransformer, node):
     """Visit what a nested `def` evaluates in the enclosing scope (decorators, defaults),
     not its body."""
@@ -101,6 +133,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         self.nested = False  # inside the function being converted (not the function itself)
         self.loops = 0  # loops around the node being visited
         self.function_loads: dict[str, int] = {}
+        self.bound_before: dict[int, set] = {}  # top-level statement id -> names bound then
 
     def _fresh(self, stem: str) -> str:
         self.counter += 1
@@ -115,6 +148,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
             return [visit_def_header(self, node)] + templates.copy_location(defined, node)
         self.nested = True
         self.function_loads = _loads(node)
+        self.bound_before = _bound_before(node)
         self.generic_visit(node)
         return node
 
@@ -172,7 +206,8 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         new = predeclare + self._closure(t, [], names, node.body) + \
             self._closure(f, [], names, node.orelse) + state_fns + templates.statements(
                 f"{RUNTIME}.if_stmt(SITE, TEST, {t}, {f}, {g}, {s}, BOTH)",
-                SITE=templates.constant(site), TEST=node.test, BOTH=both)
+                SITE=templates.constant(site), TEST=node.test, BOTH=both) + \
+            _unbind(names, node, self.bound_before)
         return templates.copy_location(new, node)
 
     def _visit_loop_body(self, node) -> None:
@@ -212,7 +247,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         new = predeclare + body + state_fns + templates.statements(
             f"{RUNTIME}.for_stmt(SITE, ITER, {b}, {g}, {s}, NAMES{exit_args})",
             SITE=templates.constant(site), ITER=node.iter, NAMES=names_tuple, **extra) + \
-            node.orelse
+            _unbind(names, node, self.bound_before) + node.orelse
         return templates.copy_location(new, node)
 
     def _exit_arguments(self, exit_ifs, loop_loads) -> tuple[str, dict]:
@@ -251,7 +286,8 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
             new = predeclare + test_fn + self._closure(b, [], names, node.body) + state_fns + \
                 templates.statements(
                     f"{RUNTIME}.while_stmt(SITE, {c}, {b}, {g}, {s}, NAMES{exit_args})",
-                    SITE=templates.constant(site), NAMES=names_tuple, **extra)
+                    SITE=templates.constant(site), NAMES=names_tuple, **extra) + \
+                _unbind(names, node, self.bound_before)
             return templates.copy_location(new, node)
         site = self.sites.new("while", node.test)
         node.test = templates.copy_location(templates.expression(

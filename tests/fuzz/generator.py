@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 29
+GENERATOR_VERSION = 30
 
 HEADER = '''\
 import functools

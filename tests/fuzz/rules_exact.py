@@ -72,3 +72,18 @@ def numpy_scalar_math(g):
         lines += [f"{r} = {g.choice(_MATH).format(w=g.choice([v, w, 'float(n)', 'k + 0.5']))}",
                   f"s.hist.append(repr({r}))"]
     return lines
+
+
+@rule(0.4)
+def maybe_unbound(g):
+    """A name bound only on some paths (one branch of a Python or tensor `if`, a loop
+    over a list that may be empty), read after the block inside `try`: plain Python
+    raises UnboundLocalError there (boolv10-F55: janus read its UNDEFINED placeholder)."""
+    u = g.fresh("ub")
+    if g.chance(0.5):
+        block = [f"if {g.choice([g.pcond(), g.tcond()])}:", f"    {u} = acc * 2.0"]
+    else:
+        item = g.fresh("ui")
+        block = [f"for {item} in xs[:n % 3]:", f"    {u} = {item} * 0.5"]
+    return block + ["try:", f"    acc = acc + {u}", "except UnboundLocalError:",
+                    "    s.hist.append('unbound')"]

@@ -36,6 +36,8 @@ def janus__factory(janus__):
             nonlocal total, x
             (total, x) = janus__values
         janus__.for_stmt(0, xs, janus__body_1, janus__get_2, janus__set_3, ('total', 'x'))
+        if (x is janus__.UNDEFINED):
+            del x
 
         def janus__if_true_4():
             janus__.st_attr(self, 'total', total)
