@@ -14,7 +14,7 @@ that numpy scalar, for as long as the code only does what gives exactly numpy's 
     scalar's float type holds exactly (float scalars), or a scalar of the same dtype:
     a HostScalar standing for a `np.bool_`;
   - `+ - * /` of float scalars with float scalars, Python numbers or (float64) a fed
-    Python float, and `-s`, `abs(s)`: numpy's result, or the graph fails where TF's
+    Python float, `s ** 2` with a Python number, and `-s`, `abs(s)`: numpy's result, or the graph fails where TF's
     would differ or numpy would warn (graphgen/exact_numbers.py);
   - `int()` (integer and bool scalars), `float()`, `bool()`: a SymbolicScalar;
   - TensorFlow ops and lists handed to them (packed to the scalar's dtype, with Python
@@ -177,6 +177,33 @@ class HostScalar:
     def __truediv__(self, o): return self._arith(o, "truediv")
     def __rtruediv__(self, o): return self._arith(o, "truediv", True)
 
+    def __pow__(self, exponent):
+        return self._power(exponent)
+
+    def __rpow__(self, base):
+        return self._power(base, reverse=True)
+
+    def _power(self, other, reverse: bool = False):
+        """numpy's `s ** 2` (C pow on the scalar's dtype; refused in a batched loop, where
+        TF's vectorized pow rounds otherwise), checked where numpy would warn."""
+        dtype = self.tensor.dtype
+        if dtype not in (tf.float32, tf.float64) or type(other) not in (int, float) or \
+                type(other) is int and not _fits(other, dtype):
+            _refuse("a power other than of a float scalar and a Python number")
+        if exact_numbers.in_batched_loop():
+            _refuse("a power in a loop janus batches")
+        x = self.checked_tensor()
+        y = tf.constant(other, dtype)
+        base, exponent = (y, x) if reverse else (x, y)
+        result = tf.pow(base, exponent)
+        finite_in = tf.logical_and(tf.math.is_finite(base), tf.math.is_finite(exponent))
+        exact_numbers.require(tf.reduce_all(tf.stack([
+            tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in)),
+            tf.logical_or(tf.logical_not(tf.math.is_nan(result)),
+                          tf.logical_or(tf.math.is_nan(base), tf.math.is_nan(exponent))),
+            tf.logical_or(tf.not_equal(result, 0.0), tf.equal(base, 0.0))])))
+        return HostScalar(result)
+
     def _sign(self, operation):
         if not self.tensor.dtype.is_floating:
             _refuse("the sign of an integer scalar")  # (np.int64's -INT64_MIN wraps)
@@ -187,9 +214,9 @@ class HostScalar:
     def __abs__(self): return self._sign(tf.abs)
 
     def _refused(self, *args):
-        _refuse("arithmetic other than + - * / and the sign")
+        _refuse("arithmetic other than + - * /, ** and the sign")
 
-    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = _refused
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _refused
     __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _refused
     __getitem__ = __iter__ = __len__ = __round__ = _refused
 

@@ -163,7 +163,7 @@ def _is_conversion(node, conversions: set[str]) -> bool:
         not isinstance(node.args[0], (gast.Constant, gast.Starred))
 
 
-_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div)
+_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow)
 _MATH_FUNCTIONS = frozenset(("cos", "sin", "tan", "sqrt", "exp", "log", "tanh", "atan",
                              "log1p", "expm1", "fabs"))
 """`math` functions of a fed number a graph computes (graphgen/number_functions.py)."""

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 30
+GENERATOR_VERSION = 31
 
 HEADER = '''\
 import functools

@@ -1,4 +1,4 @@
-"""Generator rules (v27, v28) for Python and numpy arithmetic on the numbers janus feeds
+"""Generator rules (v27, v28, v31) for Python and numpy arithmetic on the numbers janus feeds
 to a graph, at the edges where TensorFlow's kernels answer otherwise (janus/graphgen/exact_numbers.py):
 ints past int64, a zero divisor (`n` is 0 in some calls), subnormal floats, float `//`
 and `%`, powers, signed zeros. The results are kept as `repr` text in `s.hist`, so they
@@ -52,7 +52,7 @@ def exact_numbers(g):
 
 _SCALAR_EXPRS = ["{v} * 0.5 + G_SCALE - {v} / 3.0", "{v} * {v} - 1.5", "-{v} + k",
                  "abs({v}) / 7.0", "{v} * 1e300 * 1e10", "{v} / ({v} - {v})", "({v} + 1) * n",
-                 "{v} * 1e-300 * 1e-20"]
+                 "{v} * 1e-300 * 1e-20", "{v} ** 2 - {v} ** 0.5", "2.0 ** ({v} * 1100.0)"]
 _MATH = ["math.cos({w})", "math.sin({w}) * 2.0", "math.sqrt({w})", "math.log({w})",
          "math.exp({w} * 700.0)", "math.tanh({w}) + math.atan({w})", "math.fabs({w})",
          "math.log1p({w})", "math.expm1({w})", "math.tan({w})"]

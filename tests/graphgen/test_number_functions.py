@@ -56,15 +56,17 @@ def scalars32(s, t, u):
     a = tf.reduce_max(t).numpy()    # np.float32
     b = tf.reduce_min(u).numpy()    # np.float64
     s["out"] = (a * 0.1, a + 3, 0.5 - a, a / 7.0, a * a, a + b, b / a, -a, abs(a),
-                type(a * 0.1).__name__, type(a + b).__name__)
+                type(a * 0.1).__name__, type(a + b).__name__, a ** 2, b ** 0.5, 2.0 ** b,
+                type(b ** 3).__name__)
     return s["out"]
 
 
 def test_numpy_scalar_arithmetic_keeps_numpy_s_types_and_values():
     def call(x, y):
         return (tf.constant([x, 0.5], tf.float32), tf.constant([y, 9.0], tf.float64))
-    calls = [call(1.5 + k, 2.0) for k in range(6)] + [
-        call(1e-39, 2.0), call(3e38, 2.0), call(2.5, 1e-310), call(0.0, -1.0), call(2.0, 3.0)]
+    calls = [call(1.5 + k, 2.0 + k) for k in range(6)] + [
+        call(1e-39, 2.0), call(3e38, 2.0), call(2.5, 1e-310), call(0.0, 1.0), call(2.0, 3.0),
+        call(1e20, 1100.0), call(-2.0, 4.0)]  # (no nan: the snapshot compares by ==)
     stats = assert_same(scalars32, calls, _state, observe=_by_repr)
     assert stats.graph_calls >= 3, stats
 
