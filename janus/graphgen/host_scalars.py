@@ -14,8 +14,9 @@ that numpy scalar, for as long as the code only does what gives exactly numpy's 
     scalar's float type holds exactly (float scalars), or a scalar of the same dtype:
     a HostScalar standing for a `np.bool_`;
   - `+ - * /` of float scalars with float scalars, Python numbers or (float64) a fed
-    Python float, `s ** 2` with a Python number, and `-s`, `abs(s)`: numpy's result, or the graph fails where TF's
-    would differ or numpy would warn (graphgen/exact_numbers.py);
+    Python float, `s ** 2` with a Python number, and `-s`, `abs(s)`: numpy's result,
+    or the graph fails where TF's would differ or numpy would warn
+    (graphgen/exact_numbers.py);
   - `int()` (integer and bool scalars), `float()`, `bool()`: a SymbolicScalar;
   - TensorFlow ops and lists handed to them (packed to the scalar's dtype, with Python
     ints only: what numpy makes of such a list);

@@ -1,10 +1,11 @@
-"""Generator rules (v27, v28, v31) for Python and numpy arithmetic on the numbers janus feeds
-to a graph, at the edges where TensorFlow's kernels answer otherwise (janus/graphgen/exact_numbers.py):
-ints past int64, a zero divisor (`n` is 0 in some calls), subnormal floats, float `//`
-and `%`, powers, signed zeros. The results are kept as `repr` text in `s.hist`, so they
-compare exactly (floats elsewhere compare within the tensor tolerance, which hid this
-class). v28: numpy scalar arithmetic and `math` functions of fed numbers
-(janus/graphgen/host_scalars.py, number_functions.py).
+"""Generator rules for Python and numpy arithmetic on the numbers janus feeds to a graph,
+at the edges where TensorFlow's kernels answer otherwise (janus/graphgen/exact_numbers.py):
+v27 ints past int64, a zero divisor (`n` is 0 in some calls), subnormal floats, float
+`//` and `%`, powers, signed zeros; v28 numpy scalar arithmetic and `math` functions of
+fed numbers (janus/graphgen/host_scalars.py, number_functions.py); v31 numpy scalar
+powers. The results are kept as `repr` text in `s.hist`, so they compare exactly (floats
+elsewhere compare within the tensor tolerance, which hid this class). Also v30's
+`maybe_unbound` (a name bound on some paths only, read after the block: boolv10-F55).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
