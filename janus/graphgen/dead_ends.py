@@ -34,6 +34,14 @@ VALUE_ERRORS = frozenset({
 """Ops that may raise on the values they are given (an index out of range, an integer
 division by zero, a singular matrix), where a shape error would already fail the trace."""
 
+def may_raise(op) -> bool:
+    """An op that may raise on the values it is given (`VALUE_ERRORS`), or a slice of a
+    tensor whose shape the graph does not know (`xs[3]` of a list whose length varies:
+    out of range, it raises where Python raises IndexError)."""
+    return op.type in VALUE_ERRORS or op.type == "StridedSlice" and \
+        not op.inputs[0].shape.is_fully_defined()
+
+
 GRADIENTS = ("gradient_tape/", "gradients/")
 NOT_THE_USERS = GRADIENTS + ("loop_body",)
 """Name scopes of ops TensorFlow makes itself: a gradient's, and the original body a
@@ -56,7 +64,7 @@ def dead_ends(roots: list) -> list:
             stack.extend(t.op for t in op.inputs)
             stack.extend(op.control_inputs)
     return [op.outputs[0] for op in ops
-            if op.type in VALUE_ERRORS and op.outputs and id(op) not in live and
+            if may_raise(op) and op.outputs and id(op) not in live and
             not op.name.startswith(NOT_THE_USERS)]
 
 
@@ -75,7 +83,7 @@ def after_raising_ops(outputs):
     scope = graph.get_name_scope()
     prefix = scope + "/" if scope else ""
     raising = [op.outputs[0] for op in graph.get_operations()
-               if op.type in VALUE_ERRORS and op.outputs and op.name.startswith(prefix) and
+               if may_raise(op) and op.outputs and op.name.startswith(prefix) and
                not op.name[len(prefix):].startswith(NOT_THE_USERS)]
     if not raising:
         return outputs
@@ -108,6 +116,6 @@ def after_guards(asserts: list) -> None:
             if latest is not None:
                 op._add_control_input(latest)
             latest = op
-        elif latest is not None and (op.type in VALUE_ERRORS or op.type in CALLS) and \
+        elif latest is not None and (may_raise(op) or op.type in CALLS) and \
                 not op.name.startswith(NOT_THE_USERS):
             op._add_control_input(latest)

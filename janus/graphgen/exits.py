@@ -247,7 +247,9 @@ class ExitLoops:
         def rest():
             tracer.callback_depth += 1  # (a guard there would live in the branch's graph)
             try:
-                return _condition(_predicate(self._short_circuit(operands[1:], decisive)))
+                # (its ops that may raise run, as Python evaluates the operand: F74)
+                return after_raising_ops(
+                    _condition(_predicate(self._short_circuit(operands[1:], decisive))))
             finally:
                 tracer.callback_depth -= 1
                 tracer.shadow.values = dict(before)

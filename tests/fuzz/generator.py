@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 31
+GENERATOR_VERSION = 32
 
 HEADER = '''\
 import functools

@@ -88,3 +88,42 @@ def maybe_unbound(g):
         block = [f"for {item} in xs[:n % 3]:", f"    {u} = {item} * 0.5"]
     return block + ["try:", f"    acc = acc + {u}", "except UnboundLocalError:",
                     "    s.hist.append('unbound')"]
+
+
+_ENV_CLASS = '''class {name}:
+    """A numpy environment (CartPole's dynamics, models/envs.py)."""
+
+    def __init__(self):
+        self.state = np.array([0.01, -0.02, 0.03, 0.04])
+        self.steps = 0
+
+    def step(self, action):
+        x, x_dot, theta, theta_dot = self.state
+        force = 10.0 if action == 1 else -10.0
+        cos, sin = math.cos(theta), math.sin(theta)
+        temp = (force + 0.05 * theta_dot ** 2 * sin) / 1.1
+        theta_acc = (9.8 * sin - cos * temp) / (0.5 * (4.0 / 3.0 - 0.1 * cos ** 2 / 1.1))
+        x_acc = temp - 0.05 * theta_acc * cos / 1.1
+        self.state = np.array([x + 0.02 * x_dot, x_dot + 0.02 * x_acc,
+                               theta + 0.02 * theta_dot, theta_dot + 0.02 * theta_acc])
+        self.steps += 1
+        done = abs(x) > 2.4 or abs(theta) > 0.21 or self.steps >= {limit}
+        return self.state.astype(np.float32), 1.0, bool(done)
+'''
+
+
+@rule(0.5)
+def numpy_env_step(g):
+    """A step of a numpy environment held by the module (its state a float64 array:
+    unpacked, computed with `math` functions and numpy scalars, packed with `np.array`,
+    cast with `astype`), with an action from `n`, a tensor's argmax or a constant; its
+    observation read back as numbers (v32)."""
+    name, env, ob, r, d = (g.fresh(p) for p in ("Env", "ENV_", "ob", "rw", "dn"))
+    g.helpers.append(_ENV_CLASS.format(name=name, limit=g.choice(["5", "12", "40"])))
+    g.helpers.append(f"{env} = {name}()\n")
+    action = g.choice(["n % 2", "int(tf.argmax(tf.reshape(x, [-1])).numpy()) % 2", "1"])
+    return [f"{ob}, {r}, {d} = {env}.step({action})",
+            f"s.hist.append(repr(float({ob}[2])) + repr({d}))",
+            f"acc = acc + float({ob}[0]) * {r}",
+            f"if {d}:",
+            f"    {env}.state = np.array([0.0, 0.01, -0.01, 0.0])"]
