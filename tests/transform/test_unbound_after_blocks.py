@@ -42,5 +42,6 @@ def tensor_branch(x):
 
 
 def test_a_tensor_test_s_untaken_branch_leaves_its_names_unbound():
+    """(Passes without `_unbind` too: the graph path raised already; kept as a guard.)"""
     calls = [(tf.constant([1.0, 2.0]),), (tf.constant([-3.0, 1.0]),)] * 3
     assert_same(tensor_branch, calls)
