@@ -77,7 +77,8 @@ class Generation:
         start = time.perf_counter()
         try:
             spec = generate(self._next_id, converted, self.plan, self.profile, args, kwargs,
-                            self._env(args, kwargs), self._expected_inputs)
+                            self._env(args, kwargs), self._expected_inputs,
+                            frozenset(self.blocked_plans))
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             internal = None
             exc = safety.unwound_refusal(exc) or exc

@@ -270,6 +270,7 @@ class HeapLedger:
 _MISSING = object()
 _DELETED = object()
 MISSING = _MISSING
+DELETED = _DELETED
 
 
 def write_back(effects: list[Effect], result, results: list, env: tuple):

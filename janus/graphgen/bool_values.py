@@ -30,7 +30,7 @@ from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.exits import _condition, _predicate
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.values import SymbolicScalar
+from janus.graphgen.values import MixedBool, SymbolicScalar
 from janus.tensors import is_tensor
 
 _NUMBERS = (bool, int, float)
@@ -43,14 +43,14 @@ class _NotGeneral(ConversionError):
 
 def _symbolic(value) -> bool:
     """Whether `value`'s truth is known only when the graph runs."""
-    return isinstance(value, (SymbolicScalar, HostScalar)) or is_symbolic(value)
+    return isinstance(value, (SymbolicScalar, HostScalar, MixedBool)) or is_symbolic(value)
 
 
 def _truth(value):
     """What a graph tests the truth of for `value`: a stand-in's tensor, a tensor of one
     element as a scalar, a Python value as it is. A tensor of more elements (or of a number
     known only at run time) fails the trace: plain Python raises (or decides per call)."""
-    if isinstance(value, (SymbolicScalar, HostScalar)):
+    if isinstance(value, (SymbolicScalar, HostScalar, MixedBool)):
         return value.tensor
     if not is_symbolic(value) or value.shape.rank in (0, None):
         return value
@@ -60,11 +60,19 @@ def _truth(value):
                           "number of them known only when the graph runs)")
 
 
+_BOOLS = frozenset({("number", bool), ("numpy", tf.bool), ("tensor", tf.bool, ()),
+                    ("mixed", bool)})
+"""Kinds of a branch's result that are bools of some type: a tf.cond of two of them gives
+a MixedBool."""
+
+
 def _as_branch_result(value) -> tuple:
     """(tensor, kind) of a branch's result: kind is ("tensor", dtype, shape), ("number",
     type) for a fed or Python number, ("numpy", dtype) for a `.numpy()` scalar."""
     if isinstance(value, SymbolicScalar):
         return value.tensor, ("number", value.kind)
+    if isinstance(value, MixedBool):
+        return value.tensor, ("mixed", bool)
     if type(value) in _NUMBERS:
         kind = type(value)
         if kind is int and not -2 ** 63 <= value < 2 ** 63:
@@ -82,6 +90,8 @@ def _as_branch_result(value) -> tuple:
 
 
 def _from_branch(tensor, kind: tuple):
+    if kind[0] == "mixed":
+        return MixedBool(tensor)
     if kind[0] == "number":
         return SymbolicScalar(tensor, kind[1])
     if kind[0] == "numpy":
@@ -186,7 +196,7 @@ class BoolValues:
                     raise _NotGeneral("heap, variable or print side effects inside a "
                                       "generalized `or`/`and`/`if-else` value")
                 tensor, kind = _as_branch_result(value)
-                if kinds and kinds[0] != kind:
+                if kinds and kinds[0] != kind and not {kinds[0], kind} <= _BOOLS:
                     raise _NotGeneral("the two results of a tensor-valued `or`/`and`/"
                                       f"`if-else` differ ({kinds[0]} and {kind})")
                 kinds.append(kind)
@@ -197,6 +207,8 @@ class BoolValues:
             result = tf.cond(predicate, branch(if_true, 0), branch(if_false, 1))
         finally:
             tracer.shadow.values = dict(before)
+        if kinds[0] != kinds[1]:  # (bools of two types: only its truth is known)
+            return MixedBool(result)
         return _from_branch(result, kinds[0])
 
 

@@ -36,6 +36,8 @@ its range's ends.
 """
 from __future__ import annotations
 
+import weakref
+
 import tensorflow as tf
 
 from janus.errors import ConversionError
@@ -91,8 +93,8 @@ def normal_or_zero(x: tf.Tensor) -> tf.Tensor:
     """Elementwise: not a subnormal float (which TF reads as zero); inf and nan pass.
     Read from the bits: TF's own float comparisons see a subnormal as zero."""
     ints, magnitude, smallest = _BITS[x.dtype]
-    bits = tf.bitwise.bitwise_and(tf.bitcast(x, ints), tf.constant(magnitude, ints))
-    return tf.logical_or(tf.equal(bits, 0), bits >= smallest)
+    bits = tf.bitwise.bitwise_and(tf.bitcast(x, ints), _scalar(magnitude, ints))
+    return tf.logical_or(tf.equal(bits, _scalar(0, ints)), bits >= _scalar(smallest, ints))
 
 
 _BITS = {  # dtype: (its bits as ints, the mask of all but the sign, the smallest normal)
@@ -113,7 +115,29 @@ def _opaque_constant(value: float, dtype: tf.DType = tf.float64) -> tf.Tensor:
     """A Python float operand Grappler cannot fold: its constant folding turns `x / c`
     into `x * (1 / c)` and regroups `(x * c1) * c2`, which round otherwise
     (2.5 / 7 gave 0.3571428571428571, Python 0.35714285714285715)."""
-    return tf.raw_ops.PlaceholderWithDefault(input=tf.constant(value, dtype), shape=[])
+    return _cached(value, dtype, lambda: tf.raw_ops.PlaceholderWithDefault(
+        input=tf.constant(value, dtype), shape=[]), "opaque")
+
+
+_CONSTANTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> its constants
+
+
+def _scalar(value, dtype: tf.DType) -> tf.Tensor:
+    """The constant `value` of `dtype`, one per graph (checks compare with the same few
+    constants many times: a new op each time made traces slow)."""
+    return _cached(value, dtype, lambda: tf.constant(value, dtype), "constant")
+
+
+def _cached(value, dtype: tf.DType, make, kind: str) -> tf.Tensor:
+    graph = tf.compat.v1.get_default_graph()
+    cache = _CONSTANTS.get(graph)
+    if cache is None:
+        cache = _CONSTANTS[graph] = {}
+    key = (kind, type(value), repr(value), dtype.name)  # (repr: -0.0 is not 0.0)
+    tensor = cache.get(key)
+    if tensor is None:
+        tensor = cache[key] = make()
+    return tensor
 
 
 def in_batched_loop() -> bool:
@@ -249,23 +273,26 @@ def _exact(op: str, a, b, result, a_constant=None, b_constant=None):
         if constant == 0.0:
             return None  # (x + 0.0, x * 0.0: exact, IEEE's signed zeros alike)
         if op == "mul":
-            zero_ok = tf.equal(other, 0.0)
+            zero_ok = tf.equal(other, _scalar(0.0, other.dtype))
         else:
             negated = -constant if op == "add" else constant
-            zero_ok = tf.equal(other, tf.constant(negated, other.dtype))
+            zero_ok = tf.equal(other, _scalar(negated, other.dtype))
     elif op == "add":
         zero_ok = tf.equal(a, -b)
     elif op == "sub":
         zero_ok = tf.equal(a, b)
     elif op == "mul":
-        zero_ok = tf.logical_or(tf.equal(a, 0.0), tf.equal(b, 0.0))
+        zero = _scalar(0.0, a.dtype)
+        zero_ok = tf.logical_or(tf.equal(a, zero), tf.equal(b, zero))
     elif b_constant is not None:  # a division by a nonzero constant
-        return tf.logical_or(tf.not_equal(result, 0.0), tf.equal(a, 0.0))
+        zero = _scalar(0.0, a.dtype)
+        return tf.logical_or(tf.not_equal(result, zero), tf.equal(a, zero))
     else:
-        zero_ok = tf.logical_or(tf.equal(a, 0.0), tf.math.is_inf(b))
-    ok = tf.logical_or(tf.not_equal(result, 0.0), zero_ok)
+        zero_ok = tf.logical_or(tf.equal(a, _scalar(0.0, a.dtype)), tf.math.is_inf(b))
+    zero = _scalar(0.0, result.dtype)
+    ok = tf.logical_or(tf.not_equal(result, zero), zero_ok)
     if op == "truediv":
-        ok = tf.logical_and(ok, tf.not_equal(b, 0.0))
+        ok = tf.logical_and(ok, tf.not_equal(b, zero))
     return ok
 
 

@@ -32,16 +32,19 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents, _refuse_in_place, all_symbolic
+from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.loop_heap import CarriedAttributes, lift, lift_to
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
-                                   SymbolicScalar)
+                                   MixedBool, SymbolicScalar)
 from janus.tensors import is_tensor
 from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import UNDEFINED
 
 _WHAT = "a loop with a `break` on a tensor"
 _SCALARS = (SymbolicScalar, HostScalar)  # stand-ins for Python/numpy numbers: a tensor each
+_STAND_INS = _SCALARS + (HostArray,)
 
 
 class Exit:
@@ -49,10 +52,12 @@ class Exit:
     the loop's state when it ran (how many items each list had then), in program order.
     The iteration stops where any says so, with the state at the first that did."""
 
-    def __init__(self, get_state, tests: int = 1):
+    def __init__(self, get_state, tests: int = 1, ledger=None):
         self.get_state = get_state
         self.tests = tests
+        self.ledger = ledger
         self.recorded: list = []  # (condition, state, lengths) per exit test that ran
+        self.heaps: list = []  # the ledger's attributes at each (graphgen/loop_heap.py)
 
     def record(self, value) -> bool:
         """Note the test's value; the body goes on (returns False: no `break`)."""
@@ -62,7 +67,17 @@ class Exit:
         self.recorded.append((_condition(_predicate(value)), state, [
             len(v) if type(v) is list else v.appends if isinstance(v, Accumulator) else None
             for v in state]))
+        self.heaps.append(dict(self.ledger.attrs) if self.ledger is not None else {})
         return False
+
+    def extend(self, attributes: CarriedAttributes, before: tuple) -> None:
+        """Each exit test's state with the carried attributes' values then (`before`'s,
+        the iteration's first values, where it had not written them yet)."""
+        recorded = []
+        for (condition, state, lengths), heap in zip(self.recorded, self.heaps):
+            values = attributes.at(heap, before)
+            recorded.append((condition, tuple(state) + values, lengths + [None] * len(values)))
+        self.recorded = recorded
 
     @property
     def condition(self) -> tf.Tensor:
@@ -115,7 +130,7 @@ class LoopItems:
 
 def _predicate(value):
     """A test's value: a bool tensor if it is symbolic (or stands for one), else as it is."""
-    if isinstance(value, _SCALARS):
+    if isinstance(value, _SCALARS + (MixedBool,)):
         value = value.tensor
     return tf.cast(value, tf.bool) if is_symbolic(value) else value
 
@@ -153,8 +168,8 @@ def loop_items(iterable) -> LoopItems:
 
 
 def _to_loop(value):
-    """A carried value as while_loop state (a stand-in for a number: its tensor)."""
-    if isinstance(value, _SCALARS):
+    """A carried value as while_loop state (a stand-in for a number or array: its tensor)."""
+    if isinstance(value, _STAND_INS):
         return value.tensor
     return tf.nest.map_structure(tf.convert_to_tensor, value)
 
@@ -164,14 +179,19 @@ def _from_loop(template, value):
         return SymbolicScalar(value, template.kind)
     if isinstance(template, HostScalar):
         return HostScalar(value)
+    if isinstance(template, HostArray):
+        return HostArray(value, template.dtype)
     return value
 
 
 def _carried(value) -> bool:
-    return isinstance(value, _SCALARS) or all_symbolic(value)
+    return isinstance(value, _STAND_INS) or all_symbolic(value)
 
 
 def _same_type(a, b) -> bool:
+    if isinstance(a, HostArray) or isinstance(b, HostArray):
+        return type(a) is type(b) and a.dtype == b.dtype and \
+            a.tensor.dtype == b.tensor.dtype and a.tensor.shape == b.tensor.shape
     if isinstance(a, _SCALARS) or isinstance(b, _SCALARS):
         return type(a) is type(b) and a.kind is b.kind and a.tensor.dtype == b.tensor.dtype
     if not (_carried(a) and _carried(b)):
@@ -186,6 +206,7 @@ def _same_type(a, b) -> bool:
 
 def _select(stop, at_exit, after, name: str, live):
     """The value a carried name has after an iteration: at the exit test if it stopped."""
+    at_exit = lift_to(at_exit, after)
     if _same_type(at_exit, after):
         chosen = tf.nest.map_structure(lambda x, y: tf.where(stop, x, y),
                                        _to_loop(at_exit), _to_loop(after))
@@ -263,7 +284,7 @@ class ExitLoops:
         if key in exits:
             raise ConversionError(f"{_WHAT} runs inside itself (recursion)")
         tests, operands = exit_sites(self.function.sites, key[1])
-        record = Exit(get_state, len(tests))
+        record = Exit(get_state, len(tests), self.tracer.ledger)
         registered = {(key[0], t): record for t in tests}
         registered.update(((key[0], p), _OPERAND) for p in operands)
         registered[key] = registered.get(key, record)  # (marks the loop as being built)
@@ -297,23 +318,45 @@ class ExitLoops:
         def step(i):
             return body() if items.test is not None else body(items.item(i))
 
+        ledger = tracer.ledger
         initial = get_state()
         bases = [len(v) if type(v) is list else None for v in initial]
-        mark, writes = tracer.ledger.mark(), tracer.shadow.writes
+        mark, writes, heap = ledger.mark(), tracer.shadow.writes, dict(ledger.attrs)
         contents = _contents(initial)
         first = self._exit_iteration(key, get_state, lambda: step(0))
-        self._unchanged_heap(mark, writes, _WHAT)
-        after = list(get_state())
+        attributes = CarriedAttributes(ledger, mark, _WHAT)  # (graphgen/loop_heap.py)
+        self._unchanged_heap(ledger.mark(), writes, _WHAT)  # (no variable updates)
+        heap_values = tuple(  # (what the loop's first iteration read, or would have)
+            heap[k][2] if k in heap else tracer.import_value(getattr(obj, n), source.attr(n))
+            for k, (obj, source, n) in zip(attributes.keys, attributes.slots))
+        first.extend(attributes, heap_values)
+        count = len(initial)
+        initial = tuple(initial) + heap_values
+        bases += [None] * (len(initial) - count)
+        names, live = list(names) + attributes.names, set(live) | set(attributes.names)
+
+        def get_all():
+            return tuple(get_state()) + attributes.values()
+
+        def set_all(state):
+            set_state(tuple(state[:count]))
+            attributes.set(state[count:])
+
+        after = list(get_all())
         carried, grown = [], []
         for i, (before, value) in enumerate(zip(initial, after)):
+            value = after[i] = lift(value, before)
             if _carried(value):
                 carried.append(i)
             elif type(value) is list and value is before and bases[i] is not None and \
                     len(value) == bases[i] + 1 and id(value) not in tracer.copy_sources:
                 grown.append(i)
-            elif value is before or value is UNDEFINED or \
+            elif value is before or value is UNDEFINED and i < count or \
                     isinstance(value, (int, float, bool, str)) and value == before:
                 continue
+            elif i >= count:
+                raise ConversionError(f"heap attribute `{names[i]}` holds a "
+                                      f"{type(value).__name__} in {_WHAT}")
             else:
                 raise ConversionError(f"loop variable `{names[i]}` changes a Python value in "
                                       f"{_WHAT}")
@@ -345,7 +388,7 @@ class ExitLoops:
             accumulators = [Accumulator(a, bases[k] + c) for k, a, c in zip(grown, arrays_, counts_)]
             for k, accumulator in zip(grown, accumulators):
                 state[k] = accumulator
-            set_state(tuple(state))
+            set_all(state)
             return accumulators
 
         def condition(i, stop, values_, counts_, arrays_):
@@ -361,10 +404,13 @@ class ExitLoops:
 
         def loop_body(i, stop, values_, counts_, arrays_):
             accumulators = restore(values_, counts_, arrays_)
-            mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
+            carried_in = attributes.values()
+            mark, writes, local = ledger.mark(), tracer.shadow.writes, tracer.local_writes
             record = self._exit_iteration(key, get_state, lambda: step(i))
-            self._unchanged_heap(mark, writes, _WHAT, local)
-            new = get_state()
+            attributes.check_body(mark)
+            self._unchanged_heap(ledger.mark(), writes, _WHAT, local)
+            record.extend(attributes, carried_in)
+            new = [lift_to(value, template) for value, template in zip(get_all(), after)]
             for k, accumulator in zip(grown, accumulators):
                 if new[k] is not accumulator or accumulator.appends != 1 or \
                         any(n not in (0, 1) for n in record.lengths(k)):
@@ -383,6 +429,6 @@ class ExitLoops:
         state = list(after)
         for k, template, value in zip(carried, templates, values):
             state[k] = _from_loop(template, value)
-        for k, kind, array, count in zip(grown, kinds, arrays, counts):
-            state[k] = LoopResult(array.stack()[:bases[k] + count], kind)
-        set_state(tuple(state))
+        for k, kind, array, grew in zip(grown, kinds, arrays, counts):
+            state[k] = LoopResult(array.stack()[:bases[k] + grew], kind)
+        set_all(state)

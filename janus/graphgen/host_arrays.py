@@ -15,7 +15,8 @@ and shape). It does only what gives exactly the array's result:
     dtype or Python numbers: numpy's float arithmetic, where the graph fails when TF's
     answer would differ or numpy would warn (exact_numbers.array_arithmetic); an op with a
     tensor defers to the tensor, as numpy does for TF's tensors; `len(a)`, `a.shape`,
-    `a.ndim`, `a.dtype` (static: guarded).
+    `a.ndim`, `a.dtype` (static: guarded);
+  - `x, v = a`, `a.tolist()`, `a.astype(np.float32)` of short 1-D float arrays.
 
 Anything else (numpy methods, comparisons, truth value, printing, in-place writes) raises
 ConversionError: the trace fails at that line, which becomes a graph break. A derived
@@ -102,6 +103,14 @@ class HostArray:
         if self.ndim != 1 or len(self) > _MAX_UNPACKED:
             _refuse("iterating over it (other than a short 1-D array)")
         return iter([HostScalar(self.tensor[i]) for i in range(len(self))])
+
+    def tolist(self) -> list:
+        """`a.tolist()` of a short 1-D array: its items as Python numbers (numpy converts
+        each as `float()`/`int()`/`bool()` of the scalar does: host_scalars.py)."""
+        kind = {"f": float, "i": int, "b": bool}.get(self.dtype.kind)
+        if kind is None:
+            _refuse(f"tolist of a {self.dtype} array")
+        return [scalar.number(kind) for scalar in self]
 
     def astype(self, dtype, copy: bool = True):
         """`a.astype(np.float32)` between float32 and float64 (the graph fails where

@@ -30,9 +30,9 @@ from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tensor_lists import dynamic_zip, grown_length, stack_args
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, PartialShape,
-                                   SymbolicScalar, dynamic_length, pack_scalars,
-                                   tensor_index)
+from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
+                                   PartialShape, SymbolicScalar, dynamic_length,
+                                   pack_scalars, tensor_index)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
 from janus.recursion.table import table_layout
@@ -106,6 +106,8 @@ def _stands_for(value):
         return list
     if isinstance(value, HostArray):
         return np.ndarray
+    if isinstance(value, MixedBool):
+        value._refuse()
     return None
 
 
@@ -342,13 +344,18 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
             if stands_for is not None:  # (fuzz v15: a fed int was not an int)
                 return issubclass(stands_for, args[1])
         if fn is type and len(args) == 1 and not kwargs and \
-                isinstance(args[0], (SymbolicScalar, HostScalar)):
+                isinstance(args[0], (SymbolicScalar, HostScalar, MixedBool)):
+            _stands_for(args[0])
             return args[0].kind
         if fn in (int, float, bool) and len(args) == 1 and not kwargs and \
                 (isinstance(args[0], HostScalar) or is_symbolic(args[0]) and
                  host_scalars.readable(args[0])):  # (transform/breaks.in_graph_reads)
             scalar = args[0] if isinstance(args[0], HostScalar) else HostScalar(args[0])
             return scalar.number(fn)
+        if fn in (int, float, bool) and len(args) == 1 and not kwargs and \
+                isinstance(args[0], (SymbolicScalar, MixedBool)):
+            number = args[0].truth() if isinstance(args[0], MixedBool) else args[0]
+            return number.convert(fn)
         if isinstance(fn, host_scalars.NumpyRead):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed
@@ -477,11 +484,13 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
             return exit_test.record(value)
         if isinstance(value, DynamicList):  # `if xs:` on a list whose length varies
             value = value.length() > 0
-        if isinstance(value, (SymbolicScalar, HostScalar)):
+        if isinstance(value, (SymbolicScalar, HostScalar, MixedBool)):
             value = value.tensor
         if not is_symbolic(value):
             self.tracer.read(value)
+            self.tracer.passed(self.key, site)
             return bool(value)
+        self.tracer.note_exit(self.key, site)
         return self.tracer.expect(self._site(site), self.key, value)
 
     def loop_test(self, site, value):

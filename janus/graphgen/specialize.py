@@ -189,6 +189,17 @@ def _fed_scalar_misuse(exc: BaseException):
 
 
 
+def _general_exits(tracer) -> set:
+    """Loop exits the trace found tensor-valued that its plan does not generalize."""
+    return tracer.symbolic_exits - tracer.plan.general_branches
+
+
+def _with_general_exits(plan: Plan, tracer) -> Plan:
+    for key in sorted(_general_exits(tracer)):
+        plan = plan.with_general_branch(key)
+    return plan
+
+
 _CHECKS = frozenset({"Assert", "CheckNumerics", "If", "Case", "While", "PartitionedCall",
                      "StatefulPartitionedCall"})
 
@@ -212,8 +223,10 @@ def _no_new_variables(next_creator, **kwargs):
 
 
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
-             env: tuple, expected_inputs: list) -> Specialization:
-    """Trace `converted` on this call's arguments under `plan` into a graph."""
+             env: tuple, expected_inputs: list, blocked: frozenset = frozenset()
+             ) -> Specialization:
+    """Trace `converted` on this call's arguments under `plan` into a graph (`blocked`:
+    plans whose graphs failed, which the trace does not generalize into again)."""
     start = time.perf_counter()
     runtime = TraceRuntime.for_function(converted)
     instance = converted.instantiate(runtime)
@@ -264,6 +277,11 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         except VaryingRole:
             pass
         except Exception as exc:  # noqa: BLE001 - retried below, or raised
+            if _general_exits(tracer) and traces < _MAX_TRACES and \
+                    _with_general_exits(plan, tracer) not in blocked:
+                traces += 1
+                plan = _with_general_exits(plan, tracer)
+                continue
             misuse = _fed_scalar_misuse(exc)
             if promoted:
                 # feeding these roles failed (an index, a count...): their values stay guarded
@@ -276,6 +294,11 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 plan = plan.with_kept({misuse.role} if known else plan.scalars)
                 continue
             raise
+        if _general_exits(tracer) and traces < _MAX_TRACES and \
+                _with_general_exits(plan, tracer) not in blocked:
+            traces += 1
+            plan = _with_general_exits(plan, tracer)
+            continue
         new_roles = tracer.varying_roles - plan.scalars
         if new_roles and promotions < _MAX_PROMOTIONS:
             promotions += 1

@@ -99,6 +99,7 @@ class Tracer:
         self.shadow = VariableShadow()
         self.formatted: dict[int, object] = {}
         self.test_counts: dict[tuple, int] = {}
+        self.symbolic_exits: set = set()  # (function, site) of loop exits found tensor-valued
         # graph inputs: (source, kind, spec); kind is "tensor" or "stack"
         self.expected_inputs = expected_inputs
         self.placeholders: dict[str, object] = {}
@@ -359,6 +360,23 @@ class Tracer:
         guard = InGraphGuard(len(self.in_graph), site, function, expected)
         self.in_graph.append(guard)
         self.assert_ops.append(tf.debugging.Assert(predicate, [guard.tag]))
+
+    def note_exit(self, function: str, site_id) -> None:
+        """A loop's exit test, Python-valued while profiling, is tensor-valued here (a
+        number janus feeds decides it): its loop is better one tf.while_loop than a graph
+        per trip count (`generate` traces again with it general: graphgen/exits.py)."""
+        key = (function, site_id)
+        record = self.profile.sites.get(key)
+        if record is not None and record.loop_exit and not record.tensor_tests and \
+                key not in self.plan.general_branches:
+            self.symbolic_exits.add(key)
+
+    def passed(self, function: str, site_id) -> None:
+        """A test at the site had a Python value: counted, so that the profile's sequence
+        of outcomes (all of a call's, Python-valued ones too) lines up with `expect`'s
+        count where the same site is tensor-valued later in the trace."""
+        key = (function, site_id)
+        self.test_counts[key] = self.test_counts.get(key, 0) + 1
 
     def expect(self, site, function: str, value) -> bool:
         """Specialize a tensor-valued test to the outcome the profile saw, asserted in-graph."""

@@ -249,6 +249,23 @@ class SymbolicScalar:
 
     __hash__ = object.__hash__
 
+    def convert(self, kind: type) -> "SymbolicScalar":
+        """`bool(s)` / `int(s)` / `float(s)`: the Python number the conversion gives
+        (an int of a float truncated toward zero; a nan, an inf or a magnitude past
+        2**62 reruns the call plainly, where Python raises or computes a big int)."""
+        if kind is self.kind:
+            return self
+        if kind is bool:
+            return SymbolicScalar(tf.not_equal(self.tensor, tf.zeros([], self.tensor.dtype)),
+                                  bool)
+        if self.kind is bool:
+            return SymbolicScalar(tf.cast(self.tensor, self._dtype(kind)), kind, bound=1)
+        if kind is float:
+            return SymbolicScalar(exact_numbers.mixed_int(self.tensor, self.bound), float)
+        exact_numbers.require(tf.abs(self.tensor) < float(exact_numbers.INT_LIMIT))
+        return SymbolicScalar(tf.cast(self.tensor, tf.int64), int,
+                              bound=exact_numbers.INT_LIMIT)
+
     def __bool__(self):
         raise FedScalarMisuse("a Python number that changes per call is used as a condition "
                               "outside an `if`/`while` test", self.role)
@@ -280,6 +297,36 @@ class SymbolicScalar:
         return tracer.format_marker(self, "r", "")
 
     __str__ = __repr__
+
+
+class MixedBool:
+    """An `or`/`and`/`if-else` value that is a bool of one type on one path and of another
+    on the other (`abs(x) > 2.4 or steps >= n`: a numpy bool or a Python bool, whichever
+    operand Python returns). The graph knows its truth, not its type: it serves only
+    where the type does not matter (an `if`/`while` test, `bool()`, `int()`, `float()`,
+    `not`, an operand of `and`/`or`); any other use fails the trace (the call runs plainly).
+    """
+
+    kind = bool
+
+    def __init__(self, tensor):
+        object.__setattr__(self, "tensor", tensor)
+
+    def _refuse(self, *args, **kwargs):
+        raise ConversionError("uses a value whose type (a numpy or a Python bool) depends on "
+                              "which operand of an `and`/`or`/`if-else` Python returns")
+
+    __getattr__ = __setattr__ = __format__ = __repr__ = __str__ = __hash__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __iter__ = __len__ = _refuse
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __neg__ = _refuse
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = _refuse
+    __rmod__ = __pow__ = __rpow__ = __and__ = __rand__ = __or__ = __ror__ = _refuse
+    __xor__ = __rxor__ = __invert__ = __abs__ = __index__ = __array__ = _refuse
+    __bool__ = __int__ = __float__ = _refuse
+
+    def truth(self) -> "SymbolicScalar":
+        """`bool(value)`: the Python bool (`int()`/`float()` of it: 0 or 1 either way)."""
+        return SymbolicScalar(self.tensor, bool)
 
 
 def tensor_index(key):

@@ -39,6 +39,9 @@ _CONTAINER_METHODS = frozenset((
     "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add",
     "discard", "get", "items", "keys", "values", "copy", "count", "index", "popitem"))
 """Methods of Python lists/dicts/sets: a call of one on a local is host bookkeeping."""
+_ARRAY_METHODS_IN_GRAPH = frozenset(("astype", "tolist"))
+"""Methods of a numpy array a graph computes as numpy does (graphgen/host_arrays.py; a
+dtype it does not take fails the trace there, which finds the break)."""
 _UPDATES = frozenset(("apply_gradients", "minimize", "assign", "assign_add", "assign_sub"))
 
 
@@ -88,7 +91,8 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
             if isinstance(owner, _HOST_STATE_TYPES):
                 found.setdefault(node.lineno, f"calls {type(owner).__name__}.{chain[0]} "
                                  "(host randomness: it stays on the host)")
-            elif isinstance(owner, np.ndarray) and len(chain) > 1:
+            elif isinstance(owner, np.ndarray) and len(chain) > 1 and \
+                    chain[0] not in _ARRAY_METHODS_IN_GRAPH:
                 found.setdefault(node.lineno, f"calls .{chain[0]}() of a numpy array "
                                  "(numpy work stays on the host)")
             continue
