@@ -144,14 +144,16 @@ class Generation:
                 return spec
         return None
 
-    def _generation_failed(self, exc: Exception, cfg: Config):
+    def _generation_failed(self, exc: Exception, cfg: Config, final: bool = False):
+        """Count a failed generation: retreat from the last generalization, or give up
+        (`final`: a failure no other plan avoids: no retreat, give up at once)."""
         self.stats.generation_failures += 1
         self.last_trace_error = exc
         self.last_failure_reason = safety.explain_exception(exc, self.fn)
         events.emit("generation_failed", self, self.last_failure_reason)
         if cache.abandoned_warm_start(self):
             return  # the warm-start profile did not fit: profile afresh
-        retreated = bool(self.plan_history)
+        retreated = bool(self.plan_history) and not final
         if retreated:  # the general graph failed: back to the more specialized plan
             self.general_failure = self.last_failure_reason  # (janus.explain shows it)
             self.blocked_plans.add(self.plan)
@@ -160,7 +162,7 @@ class Generation:
             # later plan (another number fed, a list grown...): it would fail alike
             # (zoo p01: a `print` in the branch, retried at each plan change)
             self.refused_branches |= failed.general_branches - self.plan.general_branches
-        if self.stats.generation_failures >= cfg.max_generation_failures or \
+        if final or self.stats.generation_failures >= cfg.max_generation_failures or \
                 isinstance(exc, ConversionError) and not retreated and \
                 not self.specializations or \
                 _graph_value_in_python(exc) and cfg.segments and self._own_line(exc):
@@ -299,9 +301,11 @@ class Generation:
             recent = self.blocked_regenerations
             recent.append(self.stats.calls)
             if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
+                # (no plan changes how often it flips: retreating from the last
+                # generalization only traced more graphs per outcome, zoo p34)
                 self._generation_failed(ConversionError(
                     f"the tensor-valued test {guard.describe()} changes from call to call "
-                    "and its generalized graph failed"), cfg)
+                    "and its generalized graph failed"), cfg, final=True)
         return None
 
     def _other_outcome(self, failed, args, kwargs):
