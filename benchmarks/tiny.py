@@ -3,7 +3,10 @@
     python -m benchmarks.tiny [--calls N] [--rounds R] [--out DIR]
 
 Small functions whose graph call (its fixed host cost, 0.1-0.5 ms here) is slower than
-running their few eager ops plainly, and one whose graph pays (50 small ops). For each:
+running their few eager ops plainly, one whose graph pays (50 small ops), and two janus
+makes no graph of and runs plainly for good (a generator; `.numpy()` glue too small for a
+segment: janus/fallback/settled.py), where `eager/janus` is janus's whole per-call
+overhead on a function it runs plainly, against calling it directly. For each:
 plain eager, janus as users get it (the graph-or-plain trial on: graphgen/plain_trial.py)
 and janus with the trial off (`plain_trial=False`: the graph always), per call in
 microseconds, the functions taking turns in each round (benchmarks/overhead.py's
@@ -24,6 +27,7 @@ from benchmarks.run import DEFAULT_OUT, quiet_tensorflow
 
 
 def _functions():
+    import numpy as np
     import tensorflow as tf
 
     def affine(x):
@@ -37,10 +41,24 @@ def _functions():
             x = x * 1.01 + 0.1
         return x
 
+    def halves(x):
+        yield x[:2]
+        yield x[2:]
+
+    def generator_sum(x):  # (generators are not converted: plain for good)
+        total = 0.0
+        for part in halves(x):
+            total = total + tf.reduce_sum(part)
+        return total
+
+    def numpy_glue(x):  # (a `.numpy()` break, nothing worth a segment: plain for good)
+        return float(np.sum(x.numpy())) * 2.0 + 1.0
+
     small, w8 = tf.ones([4]), tf.fill([8, 8], 0.1)
     big, w256 = tf.ones([256, 256]), tf.fill([256, 256], 0.01)
     return [("x*2+1 [4]", affine, (small,)), ("relu(x@w) 8x8", two_ops, (tf.ones([8, 8]), w8)),
-            ("relu(x@w) 256", two_ops, (big, w256)), ("50 ops loop", loop50, (small,))]
+            ("relu(x@w) 256", two_ops, (big, w256)), ("50 ops loop", loop50, (small,)),
+            ("generator", generator_sum, (small,)), ("numpy glue", numpy_glue, (small,))]
 
 
 def _settle(jitted, args, limit: int = 200) -> str:
@@ -51,6 +69,8 @@ def _settle(jitted, args, limit: int = 200) -> str:
         if specs and specs[0].calls + specs[0].plain_calls > 8 and \
                 (specs[0].plain_trial is None or specs[0].plain_trial.decided):
             break
+        if jitted._settled is not None:
+            return f"plain for good: janus makes no graph of it ({jitted.last_decision})"
     return specs[0].plain if specs else ""
 
 
@@ -67,7 +87,8 @@ def measure(calls: int, rounds: int) -> list[dict]:
                "graph": lambda: graph_fn(*args)}
         times = per_call(fns, calls, rounds)
         best = per_call(fns, calls, rounds, statistic=min)
-        stats, spec = janus.stats(janus_fn), janus_fn.specializations[0]
+        stats = janus.stats(janus_fn)
+        spec = janus_fn.specializations[0] if janus_fn.specializations else None
         rows.append({"function": name, "eager_us": times["eager"] * 1e6,
                      "janus_us": times["janus"] * 1e6, "janus_graph_us": times["graph"] * 1e6,
                      "eager_over_janus": times["eager"] / times["janus"],
@@ -76,7 +97,8 @@ def measure(calls: int, rounds: int) -> list[dict]:
                      "min_eager_over_graph": best["eager"] / best["graph"],
                      "decision": decision or "not tried (its graph call is long: it pays)",
                      "plain_calls": stats.plain_calls, "graph_calls": stats.graph_calls,
-                     "rechecks": getattr(spec.plain_trial, "recheck", 0)})
+                     "fallback_calls": stats.fallback_calls,
+                     "rechecks": getattr(getattr(spec, "plain_trial", None), "recheck", 0)})
     return rows
 
 

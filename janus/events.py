@@ -16,7 +16,11 @@ Events and their arguments:
     "internal_error" (jit, phase: str, reason: str)
 
 A subscriber that raises never breaks the user's call: the error is logged (or, with
-`janus.config.raise_internal_errors`, raised as `JanusInternalError`).
+`janus.config.raise_internal_errors`, raised as `JanusInternalError`). A subscriber made
+with `repeats=False` needs an event once per function and arguments: a repeat changes
+nothing for it, so janus may skip repeats (a function it runs plainly for good does not
+announce each call's fallback: fallback/settled.py). `version()` grows with every
+(un)subscription.
 """
 from __future__ import annotations
 
@@ -25,16 +29,35 @@ import logging
 from typing import Callable
 
 _subscribers: dict[str, list[Callable]] = collections.defaultdict(list)
+_once: set = set()  # (event, callback) subscribed with repeats=False
+_changes = [0]
 
 
-def subscribe(event: str, callback: Callable) -> Callable:
+def subscribe(event: str, callback: Callable, repeats: bool = True) -> Callable:
+    """Call `callback(*args)` on every `event` (`repeats=False`: see the module docstring)."""
     _subscribers[event].append(callback)
+    if not repeats:
+        _once.add((event, callback))
+    _changes[0] += 1
     return callback
 
 
 def unsubscribe(event: str, callback: Callable) -> None:
     if callback in _subscribers.get(event, ()):
         _subscribers[event].remove(callback)
+        if callback not in _subscribers[event]:
+            _once.discard((event, callback))
+    _changes[0] += 1
+
+
+def version() -> int:
+    """Grows whenever a subscriber comes or goes."""
+    return _changes[0]
+
+
+def hears_repeats(event: str) -> bool:
+    """Whether a subscriber of `event` needs every occurrence (not only the first)."""
+    return any((event, c) not in _once for c in _subscribers.get(event, ()))
 
 
 def emit(event: str, *args) -> None:

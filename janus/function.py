@@ -7,7 +7,8 @@ janus generates one (generalizing the plan where the same assumption keeps
 failing), or runs the call eagerly when it cannot. A failing in-graph guard
 aborts the graph before any variable or heap change and the call reruns eagerly. A small
 specialization whose graph measured slower than the function run plainly runs the calls
-it fits plainly (graphgen/plain_trial.py; the first thing `__call__` checks).
+it fits plainly (graphgen/plain_trial.py; the first thing `__call__` checks after a
+function janus runs plainly for good: fallback/settled.py).
 
 Threads: a per-function lock protects janus's bookkeeping only (which path a call
 takes, counters, the list of specializations). User code never runs under it: not the
@@ -32,7 +33,7 @@ from janus import cache, events, introspect
 from janus.config import Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError)
-from janus.fallback import agreement, heap, mixed, safety, segmented
+from janus.fallback import agreement, heap, mixed, safety, segmented, settled
 from janus.fallback.mixed import MixedRunner
 from janus.generation import BLOCKED_REGENERATIONS, Generation
 from janus.graphgen.plan import Plan, plan_from_profile
@@ -78,11 +79,13 @@ class JitFunction(Generation):
         self.plan: Plan | None = None
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
+        self.refused_branches: set = set()  # tests whose general graph failed (generation.py)
         self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)
         self.parked: list[Specialization] = []  # other outcomes' graphs (generation.py)
         self._mixed_runner = None  # the converted code run mixed (made at first need)
         self._unchecked = 0  # calls to run plainly at once (graphgen/plain_trial.py)
         self._unchecked_spec: Specialization | None = None  # (the decision they fit)
+        self._settled = None  # (epoch, reason, split): plainly for good (fallback/settled.py)
         self.failure_counts: collections.Counter = collections.Counter()
         self.failures: collections.deque = collections.deque(maxlen=64)
         self.internal_errors: collections.deque = collections.deque(maxlen=16)
@@ -143,6 +146,14 @@ class JitFunction(Generation):
 
     # -- the call
     def __call__(self, *args, **kwargs):
+        done = self._settled
+        if done is not None and done[0] == settled.epoch():  # plainly for good: at once
+            stats = self.stats  # (threads may race on these: counts, never a result)
+            stats.calls += 1
+            stats.fallback_calls += 1
+            stats.fallback_reasons[done[1]] += 1
+            stats.segmented_calls += done[2]
+            return self.fn(*args, **kwargs)
         if self._unchecked > 0:  # a plain decision's calls after a checked one (plain_trial)
             self._unchecked -= 1  # (threads may race on these: a count, never a result)
             stats = self.stats
@@ -471,6 +482,7 @@ class JitFunction(Generation):
         finally:
             with self._lock:
                 self.stats.time_fallback += time.perf_counter() - start
+                settled.settle(self, step, self.config)
 
     def _converted_quietly(self):
         try:

@@ -20,13 +20,20 @@ from janus.fallback import safety
 from janus.graphgen import distribute, xla, xla_trial
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
-from janus.graphgen.values import GraphValueInPython
+from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
 from janus.profiler import describe_value
 from janus.transform import convert
 
 SPURIOUS_RAISES = 2
 BLOCKED_REGENERATIONS, BLOCKED_WINDOW = 4, 24
 _GUARD_TAG = re.compile(r"janus-guard-(\d+)")  # an in-graph guard's error message
+
+
+def _graph_value_in_python(exc: Exception) -> bool:
+    """A value only the graph's run knows needed as Python: a loop's grown list
+    (GraphValueInPython), a tensor's value as a Python number (`round(float(t), 4)`)."""
+    return isinstance(exc, GraphValueInPython) or \
+        isinstance(exc, FedScalarMisuse) and exc.from_graph
 
 
 class _Retrying(threading.local):
@@ -138,22 +145,28 @@ class Generation:
                 return spec
         return None
 
-    def _generation_failed(self, exc: Exception, cfg: Config):
+    def _generation_failed(self, exc: Exception, cfg: Config, final: bool = False):
+        """Count a failed generation: retreat from the last generalization, or give up
+        (`final`: a failure no other plan avoids: no retreat, give up at once)."""
         self.stats.generation_failures += 1
         self.last_trace_error = exc
         self.last_failure_reason = safety.explain_exception(exc, self.fn)
         events.emit("generation_failed", self, self.last_failure_reason)
         if cache.abandoned_warm_start(self):
             return  # the warm-start profile did not fit: profile afresh
-        retreated = bool(self.plan_history)
+        retreated = bool(self.plan_history) and not final
         if retreated:  # the general graph failed: back to the more specialized plan
             self.general_failure = self.last_failure_reason  # (janus.explain shows it)
             self.blocked_plans.add(self.plan)
-            self.plan = self.plan_history.pop()
-        if self.stats.generation_failures >= cfg.max_generation_failures or \
+            failed, self.plan = self.plan, self.plan_history.pop()
+            # a test made general by the failed plan is not made general again under a
+            # later plan (another number fed, a list grown...): it would fail alike
+            # (zoo p01: a `print` in the branch, retried at each plan change)
+            self.refused_branches |= failed.general_branches - self.plan.general_branches
+        if final or self.stats.generation_failures >= cfg.max_generation_failures or \
                 isinstance(exc, ConversionError) and not retreated and \
                 not self.specializations or \
-                isinstance(exc, GraphValueInPython) and cfg.segments and self._own_line(exc):
+                _graph_value_in_python(exc) and cfg.segments and self._own_line(exc):
             # (a general value needed as Python in this function's own code: the
             # specialized graphs it replaces keep failing; split there instead)
             self.unsupported = exc if isinstance(exc, ConversionError) else \
@@ -162,10 +175,12 @@ class Generation:
             events.emit("gave_up", self, self.last_failure_reason)
 
     def _own_line(self, exc: ConversionError) -> bool:
-        """Whether `exc` was raised at a line of this function itself (not a callee)."""
+        """Whether `exc` was raised at a line of this function itself (not a callee; in
+        its converted code, a loop's body or a branch is a `janus__` function of its own)."""
         code = getattr(self.fn, "__code__", None)
         return code is not None and exc.filename == code.co_filename and \
-            exc.function in (code.co_name, self.fn.__qualname__) and \
+            (exc.function in (code.co_name, self.fn.__qualname__) or
+             exc.function.startswith("janus__")) and \
             any(line == exc.lineno for _, _, line in code.co_lines())
 
     def _give_up_message(self, exc: Exception, cfg: Config) -> str:
@@ -267,10 +282,14 @@ class Generation:
             plan = self.plan.with_general_branch(guard.key[1:])
             if spec in self.specializations:
                 self.specializations.remove(spec)
-            if plan not in self.blocked_plans:
+            if plan not in self.blocked_plans and plan != self.plan and \
+                    guard.key[1:] not in self.refused_branches:
                 self._generalize(plan)
                 return None
-            # its general graph failed: a graph per outcome, unless the outcome changes
+            # its general graph failed (or the plan has it general and the graph still
+            # guards it: a test janus keeps specialized, such as `while <tensor> and
+            # tries < 5` with a Python counter; generating again would trace the same
+            # graph per call): a graph per outcome, unless the outcome changes
             # so often that janus would trace more than run them (an exit loop that stops
             # anywhere: F52). The graph of the outcome that failed stays (last in line):
             # another one this call fits runs it, else it waits for the next graph
@@ -283,9 +302,11 @@ class Generation:
             recent = self.blocked_regenerations
             recent.append(self.stats.calls)
             if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
+                # (no plan changes how often it flips: retreating from the last
+                # generalization only traced more graphs per outcome, zoo p34)
                 self._generation_failed(ConversionError(
                     f"the tensor-valued test {guard.describe()} changes from call to call "
-                    "and its generalized graph failed"), cfg)
+                    "and its generalized graph failed"), cfg, final=True)
         return None
 
     def _other_outcome(self, failed, args, kwargs):

@@ -145,8 +145,8 @@ class Recorder:
         if self._installed:
             return
         self._installed = True
-        for name, callback in self._callbacks():
-            events.subscribe(name, callback)
+        for name, callback in self._callbacks():  # (a fallback's reason: once is enough)
+            events.subscribe(name, callback, repeats=name != "fallback")
         atexit.register(self.close)
         if hasattr(os, "register_at_fork"):
             os.register_at_fork(after_in_child=self._after_fork)

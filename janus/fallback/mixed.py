@@ -33,6 +33,7 @@ class _Mixed(Runtime):
     def __init__(self, function):
         super().__init__(function)
         self.callees: weakref.WeakSet = weakref.WeakSet()  # the jits it ran (janus.deciding)
+        self.updates = 0  # optimizer updates run as a graph
 
     def call(self, site, fn, /, *args, **kwargs):
         if getattr(fn, "__name__", "") == "apply_gradients" and args and not kwargs and \
@@ -41,6 +42,7 @@ class _Mixed(Runtime):
             try:
                 return _apply_gradients_as_graph(fn.__self__, args[0])
             finally:
+                self.updates += calls.graph_runs != before
                 _note_callee(before)
         target, bound_self = user_function(fn)
         if target is None or target.__name__ == "<lambda>" or "<locals>" in \
@@ -84,17 +86,20 @@ class MixedRunner:
     not. A function none of whose first `PLAIN_AFTER` calls ran a callee's graph (a
     numpy environment's `step`, a host helper, a split function whose Python parts only
     glue its segments: e.g. PPO's GAE loop, 7x slower hooked) runs as it is from then
-    on: plain Python, the reference itself, without the hooks.
+    on: plain Python, the reference itself, without the hooks. So does one whose callees
+    ran graphs at first but then gave them up for good (each settled plain:
+    fallback/settled.py) and no graph ran in its last `PLAIN_AFTER` calls, unless an
+    optimizer update ran as a graph in one of its calls (it may come every few calls).
     """
 
     def __init__(self, jit, converted, phase: str, fn=None):
         self.jit, self.phase = jit, phase
         self.fn = fn if fn is not None else converted.original
-        runtime = MixedRuntime.for_function(converted)
+        runtime = self.runtime = MixedRuntime.for_function(converted)
         self.mixed_fn = converted.instantiate(runtime)
         self.callees = runtime.callees  # the jits its calls ran (janus.deciding)
         self.graphless = 0   # calls in a row that ran no graph
-        self.pays = False    # a graph ran in one of its calls: mixed for good
+        self.pays = False    # a graph ran in one of its calls
         self.plain = False
 
     def __call__(self, *args, **kwargs):
@@ -104,11 +109,17 @@ class MixedRunner:
         result = safety.run_watched(self.jit, self.phase,
                                     lambda: self.mixed_fn(*args, **kwargs), args, kwargs)
         if callee_graph_runs != before:
-            self.pays = True
-        elif not self.pays:
+            self.pays, self.graphless = True, 0
+        else:
             self.graphless += 1
-            self.plain = self.graphless >= PLAIN_AFTER
+            self.plain = self.graphless >= PLAIN_AFTER and (not self.pays or self._paid_out())
         return result
+
+    def _paid_out(self) -> bool:
+        """Mixing paid once but cannot again: every callee settled plain, no optimizer
+        update ran as a graph."""
+        return not self.runtime.updates and \
+            all(getattr(c, "_settled", None) is not None for c in list(self.callees))
 
 
 _callees: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()

@@ -39,7 +39,7 @@ from janus.errors import ConversionError
 from janus.graphgen.plan import Plan
 from janus.stats import Stats
 from janus.transform import breaks, host_reads, leave, liveness, scope, segments
-from janus.fallback import split_report
+from janus.fallback import settled, split_report
 from janus.fallback.mixed import MixedRunner
 from janus.fallback.trial import Segment, compound_around, compound_at, reason_of
 from janus.transform.pipeline import convert, fill_locations
@@ -152,6 +152,14 @@ class Segmented:
         the current split's): a segment dropped to run inline is only here."""
         with self._lock:
             return list(self._segments.values())
+
+    def runs_as_it_is(self) -> bool:
+        """Whether its calls run the function itself from now on: nothing is left to split
+        again or to run as a graph (fallback/settled.py)."""
+        with self._lock:
+            return self.outer is not None and not self.segments and not (
+                self.pending or self.pending_open or self.pending_unhoist or
+                self.pending_inline) and settled.runs_as_it_is(self.runner, self.fn)
 
     def open(self, line: int, why: str = "a trace failed inside it") -> None:
         """Split again before the next call, with the compound statement at `line` Python."""

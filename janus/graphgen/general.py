@@ -48,6 +48,12 @@ class _Poison:
 
 
 _POISON = _Poison()
+_placeholder = object()  # a Python value a branch of a generalized `if` left as it was
+
+
+def _same(after, before) -> bool:
+    """Whether a Python number (or None) came out of a branch as it went in."""
+    return after is before or type(after) is type(before) and after == before
 
 
 def _is_poison(value) -> bool:
@@ -144,16 +150,22 @@ class GeneralControlFlow:
             raise ConversionError(f"{what} changes a list, dict or object in place")
 
     def _cond(self, site, test, if_true, if_false, get_state, set_state, both):
-        """A tensor-valued `if` as tf.cond. The branches may change tensors (or bind
-        names both branches bind) and update variables (those of the branch traced
-        first: the one with more code); Python values must come out unchanged."""
+        """A tensor-valued `if` as tf.cond. The branches may change tensors, bind names
+        both branches bind (`both`: from nothing, or from a Python number or None when
+        each branch leaves a tensor there, as `total = 0.0` ... `total += e * e` in both
+        does: Python's value after the `if` is a tensor on either path) and update
+        variables (those of the branch traced first: the one with more code); other
+        Python values must come out unchanged (on both paths: then they stay Python)."""
         initial = get_state()
+        loose = {i for i, value in enumerate(initial) if i in both and (
+            value is None or type(value) in (int, float, bool))}
         carried = [i for i, value in enumerate(initial)
-                   if all_symbolic(value) or (value is UNDEFINED and i in both)]
+                   if all_symbolic(value) or (value is UNDEFINED and i in both) or i in loose]
         shadow = self.tracer.shadow
         before = dict(shadow.values)
         updated: dict = {}  # id(variable) -> variable: what the first branch updated
         traced = []
+        kept: list = []  # per traced branch: the `loose` names it left as they were
 
         def branch(fn):
             def run():
@@ -173,13 +185,22 @@ class GeneralControlFlow:
                     news = [shadow.current(var) for var in updated.values()]
                 finally:
                     shadow.values = dict(before)
-                values = [state[i] for i in carried]
-                if any(v is UNDEFINED or not all_symbolic(v) and not is_tensor(v)
-                       for v in values):
-                    raise ConversionError("a branch of a tensor-valued `if` leaves a variable "
-                                          "that is not a tensor")
+                values = [_placeholder if i in loose and _same(state[i], initial[i]) else
+                          state[i] for i in carried]
+                for i, v in zip(carried, values):
+                    if v is not _placeholder and (v is UNDEFINED or not all_symbolic(v) and
+                                                  not is_tensor(v)):
+                        raise ConversionError(
+                            "a generalized `if` changes a Python value; only tensors can "
+                            "change inside it" if i in loose else "a branch of a "
+                            "tensor-valued `if` leaves a variable that is not a tensor")
+                kept.append(frozenset(i for i, v in zip(carried, values) if v is _placeholder))
+                if kept[-1] != kept[0]:
+                    raise ConversionError("a generalized `if` makes a Python value a tensor "
+                                          "on one path only")
                 return after_raising_ops(
-                    [tf.nest.map_structure(tf.convert_to_tensor, v) for v in values] + news)
+                    [tf.zeros([], tf.int32) if v is _placeholder else
+                     tf.nest.map_structure(tf.convert_to_tensor, v) for v in values] + news)
             return run
 
         test = tf.cast(test, tf.bool)
@@ -190,7 +211,7 @@ class GeneralControlFlow:
         results = list(results) if isinstance(results, (list, tuple)) else [results]
         state = list(initial)
         for i, value in zip(carried, results):
-            state[i] = value
+            state[i] = initial[i] if kept and i in kept[0] else value
         set_state(tuple(state))
         for var, value in zip(updated.values(), results[len(carried):]):
             shadow.set(var, value)

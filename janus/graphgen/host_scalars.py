@@ -94,10 +94,11 @@ class HostScalar:
         if kind is int and dtype.is_floating:
             _refuse("int() of a float scalar")  # (NaN and inf raise in Python)
         if kind is bool:
-            return SymbolicScalar(tf.not_equal(self.tensor, tf.zeros([], dtype)), bool)
+            return SymbolicScalar(tf.not_equal(self.tensor, tf.zeros([], dtype)), bool,
+                                  from_graph=True)
         tensor = exact_numbers.fed_float(self.tensor) if kind is float else self.tensor
         return SymbolicScalar(tf.cast(tensor, tf.float64 if kind is float else tf.int64),
-                              kind)
+                              kind, from_graph=True)
 
     def __bool__(self):
         _refuse("its truth value outside an `if`/`while` test")

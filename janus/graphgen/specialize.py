@@ -287,9 +287,12 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 # feeding these roles failed (an index, a count...): their values stay guarded
                 plan, promoted = plan.with_kept(promoted), set()
                 continue
-            if misuse is not None and plan.scalars:
+            if misuse is not None and plan.scalars and not misuse.from_graph:
                 # a number the ladder fed is used as a count (`range(depth)`): it stays
                 # guarded, one graph per value, and the plan remembers (no second failure)
+                # (not for a tensor's value, `round(float(t))`: no number kept guarded
+                # makes that one a constant; keeping them all made a graph per value of
+                # a step counter, each failing again where the value is needed: zoo p19)
                 known = misuse.role in plan.scalars
                 plan = plan.with_kept({misuse.role} if known else plan.scalars)
                 continue

@@ -148,9 +148,10 @@ class FedScalarMisuse(ConversionError):
     """A fed Python number used where only a constant works (a count, an index, a
     condition outside a test): its role (when known) stays guarded and the trace is redone."""
 
-    def __init__(self, reason: str, role: str | None):
+    def __init__(self, reason: str, role: str | None, from_graph: bool = False):
         super().__init__(reason)
         self.role = role
+        self.from_graph = from_graph  # a tensor's value (`float(t)`), not a fed number
 
 
 class SymbolicScalar:
@@ -165,10 +166,12 @@ class SymbolicScalar:
 
     __array_ufunc__ = None  # numpy scalars/arrays defer to the reflected method below
 
-    def __init__(self, tensor, kind: type, role: str | None = None, bound: int | None = None):
+    def __init__(self, tensor, kind: type, role: str | None = None, bound: int | None = None,
+                 from_graph: bool = False):
         self.tensor = tensor
         self.kind = kind
         self.role = role  # the fed role it was read from (None once computed with)
+        self.from_graph = from_graph  # a graph tensor's value itself (`float(t)`)
         # a static bound of an int's magnitude (exact_numbers.py; None: unknown)
         self.bound = 1 if kind is bool else bound
 
@@ -268,11 +271,11 @@ class SymbolicScalar:
 
     def __bool__(self):
         raise FedScalarMisuse("a Python number that changes per call is used as a condition "
-                              "outside an `if`/`while` test", self.role)
+                              "outside an `if`/`while` test", self.role, self.from_graph)
 
     def __index__(self):
         raise FedScalarMisuse("a Python int that changes per call is used as an index or "
-                              "count", self.role)
+                              "count", self.role, self.from_graph)
 
     __int__ = __float__ = __index__
 
@@ -281,7 +284,7 @@ class SymbolicScalar:
             return self
         # (a float's round() is an int Python computes exactly, whatever its size)
         raise FedScalarMisuse(f"round() of a Python {self.kind.__name__} that changes per "
-                              "call", self.role)
+                              "call", self.role, self.from_graph)
 
     def __format__(self, spec):
         tracer = active.get()

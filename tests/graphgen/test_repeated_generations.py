@@ -1,0 +1,69 @@
+"""janus stops generating graphs once it learned a failure that comes back (zoo p19, p01,
+p34): the calls still match plain Python, and the generations stay few. Without the
+fixes each of these made a graph (or failed one) on most calls."""
+import numpy as np
+import tensorflow as tf
+
+import janus
+from tests.differential import assert_same
+
+
+class Counter:
+    def __init__(self):
+        self.batch = 0
+        self.sums = {"a": tf.Variable(0.0), "b": tf.Variable(1.0)}
+        self.history = {"a": [], "b": []}
+
+
+def epochs(s, x):
+    """A step counter (fed once it changes) and, every 4th call, a tensor's value
+    rounded as a Python float: a graph break inside a loop of the function's own."""
+    s.sums["a"].assign_add(tf.reduce_sum(x))
+    s.sums["b"].assign_add(tf.reduce_mean(x))
+    s.batch += 1
+    if s.batch % 4 == 0:
+        for name, total in s.sums.items():
+            s.history[name].append(round(float(total.read_value()), 4))
+    return s.sums["a"] * 2.0
+
+
+def test_a_tensor_value_rounded_as_python_splits_instead_of_a_graph_per_count():
+    calls = [(tf.constant(np.arange(3, dtype=np.float32) + i),) for i in range(28)]
+    jitted = janus.jit(epochs)
+    stats = assert_same(epochs, calls, make_state=Counter, jitted=jitted)
+    assert stats.generations <= 3, (stats, janus.explain(jitted))
+
+
+def printing(x, step, log):
+    y = tf.nn.relu(x) * 2.0
+    if step % 5 == 0:
+        print(f"step {step}: {float(tf.reduce_sum(y)):.3f}")
+        log.append(step)
+    return y
+
+
+def test_a_test_whose_general_graph_failed_is_not_made_general_again():
+    calls = [(tf.constant([float(i), -1.0]), i, []) for i in range(30)]
+    jitted = janus.jit(printing)
+    stats = assert_same(printing, calls, jitted=jitted)
+    assert stats.generation_failures <= 1 and stats.generations <= 4, \
+        (stats, janus.explain(jitted))
+
+
+def line_search(w, g):
+    """`while <tensor> and <Python counter>`: a test janus keeps specialized."""
+    lr = tf.constant(1.0)
+    tries = 0
+    while tf.reduce_sum(w - lr * g) > 0.0 and tries < 5:
+        lr = lr * 0.5
+        tries += 1
+    return lr, tries
+
+
+def test_a_test_kept_specialized_does_not_make_a_graph_per_call():
+    rng = np.random.RandomState(0)
+    calls = [(tf.constant(rng.randn(3).astype(np.float32) + 0.5),
+              tf.constant(np.abs(rng.randn(3)).astype(np.float32) + 0.5)) for _ in range(40)]
+    jitted = janus.jit(line_search)
+    stats = assert_same(line_search, calls, jitted=jitted)
+    assert stats.generations <= 10, (stats, janus.explain(jitted))
