@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import functools
+import inspect
 import types
 
 import numpy as np
@@ -95,6 +96,24 @@ def _is_tensorflow(fn) -> bool:
     module = getattr(fn, "__module__", None) or ""
     return module.split(".")[0] in ("tensorflow", "keras", "tf_keras") or \
         isinstance(getattr(fn, "__self__", None), tf.Variable)
+
+
+def _traced_inline(fn):
+    """A user's `tf.function` (not a bound method) as its Python function, traced into
+    janus's graph: called as a tf.function, TF would trace and cache a graph of it that
+    reads janus's deferred variable values (tensors of janus's trace), and the user's own
+    later calls of it would fail ("out of scope": fuzz v34 seed 32, F75)."""
+    if not isinstance(fn, tf.types.experimental.PolymorphicFunction):
+        return fn
+    inner = getattr(fn, "python_function", None)
+    if not isinstance(inner, types.FunctionType):
+        return fn
+    try:
+        same = list(inspect.signature(fn).parameters) == \
+            list(inspect.signature(inner).parameters)
+    except (TypeError, ValueError):
+        return fn
+    return inner if same else fn  # (a bound method: its instance is not at hand)
 
 
 def _stands_for(value):
@@ -370,6 +389,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
             special = stack_args(fn, args)
             if special is not None:
                 return special(*args[1:], **kwargs)
+        fn = _traced_inline(fn)
         target, bound_self = user_function(fn)
         if target is not None and target.__name__ == "<lambda>":
             target = None  # lambdas are expressions over their arguments: traced as they are

@@ -189,6 +189,17 @@ def _fed_scalar_misuse(exc: BaseException):
 
 
 
+def _refuse_stale_captures(concrete) -> None:
+    """A graph that captured a symbolic tensor of another graph (a library function
+    holding a value of an earlier trace, as a user's tf.function did before F75) fails
+    when called ("out of scope"), a janus error: refused, the call runs plainly."""
+    if not tf.executing_eagerly():
+        return  # (janus called inside a graph: outer tensors are captured rightly)
+    if any(not hasattr(t, "numpy") for t in concrete.captured_inputs):
+        raise ConversionError("the graph captured a value of another graph (a library "
+                              "function kept a value of an earlier trace)")
+
+
 def _general_exits(tracer) -> set:
     """Loop exits the trace found tensor-valued that its plan does not generalize."""
     return tracer.symbolic_exits - tracer.plan.general_branches
@@ -320,6 +331,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         if traces >= _MAX_TRACES:
             raise ConversionError("the graph's inputs did not settle after several traces")
         inputs, tables = used, traced_tables
+    _refuse_stale_captures(concrete)
     for warning in caught:  # only the final trace's warnings concern the user
         warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                warning.lineno)
