@@ -229,3 +229,48 @@ def test_supported_draws_are_no_static_break():
     found = breaks.static_breaks(node, {}, {"s": s})
     lines = sorted(found)
     assert len(lines) == 2 and all("RandomState" in found[n] for n in lines), found
+
+
+def policy(rs, x, w):
+    probs = tf.nn.softmax(tf.matmul(x, w))
+    action = rs.choice(2, p=probs.numpy()[0])
+    return tf.math.log(probs[0, action]), action
+
+
+def test_choice_of_a_tensor_s_numpy_value_stays_in_the_graph():
+    """`rng.choice(2, p=probs.numpy()[0])` (actor-critic's sampling): p is float32, so
+    numpy allows its sum sqrt(float32 eps) from 1; the array never leaves the graph."""
+    node, _ = source.parse_function(policy)
+    assert not breaks.static_breaks(node, policy.__globals__, {"rs": RS(0)})
+    data = np.random.RandomState(9)
+    w = tf.constant(data.normal(size=(3, 2)), tf.float32)
+    calls = [(tf.constant(data.normal(size=(1, 3)), tf.float32), w) for _ in range(20)]
+    stats = run_twins(policy, lambda: (RS(2),), calls)
+    assert stats.graph_calls >= 5, stats
+
+
+def generator_choice(g, x):
+    return g.choice(2, p=tf.nn.softmax(x).numpy()[0])
+
+
+def test_a_numpy_read_for_an_unsupported_choice_is_still_a_break():
+    node, _ = source.parse_function(generator_choice)
+    found = breaks.static_breaks(node, generator_choice.__globals__, {"g": GEN(0)})
+    assert list(found.values()) == ["calls Generator.choice (host randomness: it stays on "
+                                    "the host)"]
+    calls = [(tf.constant([[0.5, -0.5]], tf.float64),)] * 6
+    run_twins(generator_choice, lambda: (GEN(1),), calls)
+
+
+def choice_of_many(rs, p):
+    return [rs.choice(len(p), p=p) for _ in range(5)]
+
+
+@pytest.mark.parametrize("n", [2, 7, 50])
+def test_long_and_lopsided_p_choose_as_numpy(n):
+    """The Kahan sum, the cumulative sum and its normalization as numpy computes them:
+    lopsided p (most mass on few items) puts u near the CDF's steps."""
+    data = np.random.RandomState(n)
+    calls = [(data.dirichlet(np.full(n, 0.05 if i % 2 else 1.0)),) for i in range(24)]
+    stats = run_twins(choice_of_many, lambda: (RS(n),), calls)
+    assert stats.graph_calls >= 8, stats
