@@ -20,7 +20,14 @@ exactly as numpy does. In a trace, each RNG reached from the call (its `Source`)
 
 K is the trace's count: draws are refused where the count is not the trace's, inside a
 tf.while_loop / tf.cond / library callback janus builds (a nested graph); a Python loop
-janus unrolls counts as straight-line code.
+janus unrolls counts as straight-line code. (Not yet: a tensor counter carried through
+those loops, K an upper bound from the profile, the used count a graph output.)
+
+`p=probs.numpy()[0]` stays a break (`.numpy()` of a non-scalar): kept in the graph (tried
+in session 11, commit 1efd112), actor-critic's step traced its whole episode loop,
+unrolled, and failed at the environment's `done` test after ~10 steps: three such
+traces cost ~35 s of warm-up at its quick size, for no graph. Worth it once that loop
+can be a tf.while_loop with draws in it.
 """
 from __future__ import annotations
 

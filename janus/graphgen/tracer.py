@@ -100,7 +100,7 @@ class Tracer:
         self.shadow = VariableShadow()
         self.formatted: dict[int, object] = {}
         self.test_counts: dict[tuple, int] = {}
-        # graph inputs: (source, kind, spec); kind is "tensor" or "stack"
+        # graph inputs: (source, kind, spec); kind is "tensor", "stack", "table" or "draws"
         self.expected_inputs = expected_inputs
         self.placeholders: dict[str, object] = {}
         # id(placeholder) -> source, for tensor arguments/heap tensors read as they are: a
