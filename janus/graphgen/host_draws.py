@@ -111,7 +111,10 @@ def draw(tracer, fn, args: tuple, kwargs: dict):
     generator = type(rng) is np.random.Generator
     if name == "rand":
         return _uniforms(_stream(tracer, rng), args if args else None)
-    bound = dict(zip(draws.PARAMETERS[name], args), **kwargs)
+    bound = dict(zip(draws.PARAMETERS[name], args))
+    if set(bound) & set(kwargs):
+        _refuse("an argument given twice (numpy raises TypeError)")
+    bound.update(kwargs)
     if name in ("random_sample", "random"):
         if not generator and set(bound) - {"size"}:
             _refuse(f"RandomState.{name} with {sorted(set(bound) - {'size'})}")

@@ -339,3 +339,12 @@ def test_draws_in_the_segments_of_a_split_function():
     calls = [(tf.constant([1.0, float(i), 0.5], tf.float64),) for i in range(1, 20)]
     stats = run_twins(split_around, lambda: (RS(8), GEN(9)), calls)
     assert stats.segment_graph_calls >= 3, stats
+
+
+def twice(rs, x):
+    return x + rs.uniform(0.0, 1.0, low=0.5)
+
+
+def test_an_argument_given_twice_raises_as_numpy():
+    calls = [(tf.constant(1.0, tf.float64),)] * 5
+    run_twins(twice, lambda: (RS(1),), calls)
