@@ -210,6 +210,8 @@ def _export(spec) -> dict:
         raise NotPortable("an XLA trial under way")
     if getattr(spec, "random_states", ()):  # (found again only by tracing: F43)
         raise NotPortable("the graph draws from a tf.random.Generator")
+    if getattr(spec, "draws", None):  # (the RNG's state is the process's)
+        raise NotPortable("the graph draws from a numpy RNG")
     guards, handles = [], {}
     for guard in spec.guards.guards:
         expected = guard.expected

@@ -147,7 +147,7 @@ def rebuild(skel, results: list, env: tuple):
 
 @dataclasses.dataclass
 class Effect:
-    kind: str  # setattr | delattr | contents | extend | print
+    kind: str  # setattr | delattr | contents | extend | print | draws
     source: Source | None
     name: str = ""
     payload: object = None  # skeleton(s)
@@ -161,6 +161,8 @@ class Effect:
             return f"{self.source}[:] = <result>"
         if self.kind == "extend":
             return f"{self.source}.extend(<result>)"
+        if self.kind == "draws":  # (graphgen/host_draws.py)
+            return f"{self.source}.{self.name}({self.payload[1]})  # the graph's draws"
         return "print(...)"
 
 
@@ -327,6 +329,8 @@ def _write(kind: str, target, name: str, payload) -> None:
             pass
     elif kind == "extend":
         target.extend(payload)
+    elif kind == "draws":  # the uniforms a graph used, drawn again (graphgen/host_draws.py)
+        getattr(target, name)(payload)
     elif isinstance(target, dict):
         target.clear()
         target.update(payload)

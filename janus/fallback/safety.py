@@ -77,6 +77,7 @@ _OPERATION_HOOKS = frozenset({
     "ld_attr", "st_attr", "del_attr", "ld_item", "st_item", "del_item", "aug", "call",
     "test", "loop_test", "iterate", "read", "ld_global", "ld_free", "instance", "<lambda>",
     "or_value", "and_value", "not_value", "if_value", "compare_chain",
+    "variable_update",  # (fallback/variables.py: `v.assign_add(t)` run as it is, rng11-F80)
 })
 
 

@@ -13,7 +13,8 @@ function's globals and cells.
 Order of effects is plain Python's: a segment's effects are written back when its graph
 returns, before the next Python statement runs; a guard failing inside a segment leaves
 nothing of it behind and the segment reruns eagerly, so the call goes on plainly from
-there. Host randomness and clocks are breaks: they run in Python, in program order.
+there. Host randomness and clocks are breaks: they run in Python, in program order
+(numpy draws a graph makes exactly are not: janus/graphgen/host_draws.py).
 
 Choosing (janus/fallback/trial.py): a segment first runs plainly (timed), then through
 its jit, and is kept as a graph only if it pays; one that does not runs inline: the

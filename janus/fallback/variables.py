@@ -66,13 +66,13 @@ def _original(var, name):
 def _patched(cls, name, make_value):
     original = _originals[(cls, name)]
 
-    def method(self, *args, **kwargs):
+    def variable_update(self, *args, **kwargs):  # (the user's own operation: safety.py)
         shadow = _shadow()
         if shadow is None or not tf.inside_function():
             return original(self, *args, **kwargs)
         shadow.set(self, make_value(shadow, self, *args, **kwargs))
         return self if kwargs.get("read_value", True) else None
-    return method
+    return variable_update
 
 
 def _patched_read(cls):

@@ -12,9 +12,10 @@
 
 The rest of the body after the test runs in every iteration (traced once): where the
 test says stop, what it computed is discarded (each tensor the loop carries takes its
-value at the test, an appended item is not counted). It must not touch the heap,
-print or update variables (a generalized block never does); the loop's first
-iteration is peeled so the carried tensors have their types. A name the rest of the
+value at the test, an appended item is not counted). It must not print, update
+variables or change lists and dicts of the heap; attributes of heap objects it writes
+are carried as loop state (graphgen/loop_heap.py), as are Python numbers it changes.
+The loop's first iteration is peeled so the carried values have their types. A name the rest of the
 body rebinds to a value of another type, that code after the loop reads, fails the
 trace (janus keeps the loop unrolled). Used once the exit test's in-graph guard has
 failed (`plan.general_branches`), and for loops over lists of varying length.

@@ -13,6 +13,7 @@ import sys
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
+from janus import draws
 from janus.errors import ConversionError
 
 
@@ -66,10 +67,12 @@ def refuse(fn) -> None:
         raise ConversionError(reason)
 
 
-def call_reason(fn, args: tuple) -> str:
-    """Why tracing a call of `fn(*args)` cannot succeed ("" when it may): a refused
-    library call, a tensor's value read with `.numpy()`, or a tensor converted to a
-    Python number."""
+def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:
+    """Why tracing a call of `fn(*args, **kwargs)` cannot succeed ("" when it may): a
+    refused library call, a tensor's value read with `.numpy()`, or a tensor converted to
+    a Python number. A numpy draw a graph makes (janus/draws.py) is none."""
+    if draws.supported_call(fn, args, kwargs or {}):
+        return ""
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn)
     if reason:
         return reason

@@ -17,7 +17,8 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import active, refusals
+from janus import draws
+from janus.graphgen import active, host_draws, refusals
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
@@ -408,6 +409,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
             if bound_self is not None:
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
+        if draws.owner_supported(getattr(fn, "__self__", None), getattr(fn, "__name__", "")):
+            return host_draws.draw(tracer, fn, args, kwargs)
         refusals.refuse(fn)
         if args and any(fn is f for f in refusals.ITERATING):
             for value in args:

@@ -13,7 +13,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback import heap
-from janus.graphgen import calls, dead_ends, exact_numbers, random_draws
+from janus.graphgen import calls, dead_ends, exact_numbers, host_draws, random_draws
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
@@ -59,6 +59,7 @@ class Specialization:
     distributed: bool = False  # the graph calls tf.distribute (never recorded in the cache)
     collective_strategy: object = None  # ... a strategy spanning workers (fallback/agreement.py)
     random_states: tuple = ()  # tf.random.Generator states the graph moves (see `saved_states`)
+    draws: dict = dataclasses.field(default_factory=dict)  # numpy RNG source expr -> uniforms
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -121,7 +122,8 @@ class Specialization:
         return "\n".join(lines)
 
 
-def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict, guards=()):
+def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict, guards=(),
+                  draws: dict | None = None):
     """`feed(args, kwargs)`: the graph's inputs for a call, read from their sources, as
     tensors of the traced dtypes and shapes (see graphgen/calls.py; `guards` are the
     host guards that already checked some of them). Node tables of recursive calls are
@@ -132,7 +134,7 @@ def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict, guards=())
                if g.kind in ("tensor", "tensor_list")}
     lines = ["def feed(args, kwargs):"]
     env = {"stack": calls.stack, "checked": calls.checked, "to_tensor": calls.to_tensor,
-           **environment(globals_, cells)}
+           "ahead": host_draws.ahead, **environment(globals_, cells)}
     table_vars = {}
     for k, (function, (roots, cases)) in enumerate(tables.items()):
         env[f"BUILD{k}"] = compile_builder(list(cases))
@@ -153,6 +155,9 @@ def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict, guards=())
             env[f"E{index}"] = tf.as_dtype(dtype).as_datatype_enum
             lines.append(f"        to_tensor({table_vars[function]}"
                          f"[{str.__repr__(str(name))}], E{index}),")
+        elif kind == "draws":  # a numpy RNG's uniforms, drawn ahead (graphgen/host_draws.py)
+            env[f"K{index}"] = int(draws[source.expr])
+            lines.append(f"        ahead({_code(source)}, K{index}),")
         elif kind == "tensor":
             if ("tensor", _code(source), _spec_key((dtype, shape))) in vouched:
                 lines.append(f"        {_code(source)},")
@@ -263,7 +268,10 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                     value = instance(*call_args, **call_kwargs)
                 outputs = heap.Outputs()
                 captured["result"] = heap.skeleton(value, outputs, tracer)
-                captured["effects"] = tracer.ledger.finish(outputs, tracer)
+                captured["effects"] = tracer.ledger.finish(outputs, tracer) + [
+                    heap.Effect("draws", stream.source, host_draws.advance_method(stream.rng),
+                                ("const", stream.count))
+                    for stream in tracer.draw_streams.values()]
                 exact_numbers.flush()
                 if exact_numbers.unflushed(tracer):
                     raise ConversionError("arithmetic on numbers janus feeds inside a "
@@ -344,9 +352,11 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     seed = random_draws.check(concrete.graph)  # (refuses seeded draws: ConversionError)
     guards = GuardSet([call_guard(args, kwargs)] + list(tracer.guards.values()) +
                       ([aliases] if aliases else []) + seed, env[2], env[3])
+    counts = {s.source.expr: s.count for s in tracer.draw_streams.values()}
     return Specialization(
         id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,
-        concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables, guards.guards),
+        concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables, guards.guards,
+                                              counts),
         result=captured["result"], effects=captured["effects"],
         generation_time=time.perf_counter() - start, converted=converted,
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
@@ -354,4 +364,4 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         appended_only=tracer.appended_only(), functions=tuple(tracer.functions.values()),
         tables=tables, distributed=tracer.distributed,
         collective_strategy=tracer.collective_strategy,
-        random_states=tuple(tracer.random_states.values()))
+        random_states=tuple(tracer.random_states.values()), draws=counts)

@@ -76,6 +76,7 @@ class VaryingRole(BaseException):
 class Tracer:
     def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
         self.distributed = False  # the trace called tf.distribute (graphgen/distribute.py)
+        self.draw_streams: dict = {}  # id(numpy RNG) -> host_draws.Stream of its uniforms
         self.random_states: dict = {}  # id -> state variable of a tf.random.Generator drawn from
         self.collective_strategy = None  # ... with a strategy spanning several workers
         self.plan = plan
@@ -100,7 +101,7 @@ class Tracer:
         self.formatted: dict[int, object] = {}
         self.test_counts: dict[tuple, int] = {}
         self.symbolic_exits: set = set()  # (function, site) of loop exits found tensor-valued
-        # graph inputs: (source, kind, spec); kind is "tensor" or "stack"
+        # graph inputs: (source, kind, spec); kind is "tensor", "stack", "table" or "draws"
         self.expected_inputs = expected_inputs
         self.placeholders: dict[str, object] = {}
         # id(placeholder) -> source, for tensor arguments/heap tensors read as they are: a

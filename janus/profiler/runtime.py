@@ -172,7 +172,7 @@ class ProfileRuntime(Runtime):
         strategy = multi_worker_strategy(fn)
         if strategy is not None:
             current.profile.collective_strategy = strategy
-        refused = refusals.call_reason(fn, args) if target is None else ""
+        refused = refusals.call_reason(fn, args, kwargs) if target is None else ""
         if refused and _kept_read(self.function, site, fn, args):
             refused = ""
         if refused:

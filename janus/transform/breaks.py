@@ -4,8 +4,9 @@ Read before the first trace (janus/transform/segments.py splits with it), so tha
 breaks are split at once instead of found by failing traces:
 
     static_breaks(fn, env)    lines that are breaks whatever the values: `.numpy()`,
-                              host randomness/clocks, numpy calls, numpy methods on a
-                              local that only ever holds numpy values
+                              host randomness/clocks (not the numpy draws a graph
+                              makes: janus/draws.py), numpy calls, numpy methods on
+                              a local that only ever holds numpy values
     in_graph_reads(fn, env)   the `.numpy()` reads that are no break: a scalar's value
                               only compared, converted or handed to TF stays in the
                               graph (janus/graphgen/host_scalars.py)
@@ -30,6 +31,7 @@ import types
 import gast
 import numpy as np
 
+from janus import draws
 from janus.transform import scope
 
 _HOST_STATE_TYPES = (np.random.Generator, np.random.RandomState, random.Random)
@@ -88,6 +90,8 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
             func = func.value
         if isinstance(func, gast.Name) and func.id in params and chain:
             owner = _through_dicts(params[func.id], chain[:0:-1])
+            if _graph_draw(owner, chain[0], node):
+                continue
             if isinstance(owner, _HOST_STATE_TYPES):
                 found.setdefault(node.lineno, f"calls {type(owner).__name__}.{chain[0]} "
                                  "(host randomness: it stays on the host)")
@@ -99,6 +103,8 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
         if not isinstance(func, gast.Name) or func.id in local or func.id not in env:
             continue
         value = env[func.id]
+        if len(chain) == 1 and _graph_draw(value, chain[0], node):
+            continue
         if isinstance(value, _HOST_STATE_TYPES):
             found.setdefault(node.lineno, f"calls a method of the global {func.id} "
                              "(host randomness: it stays on the host)")
@@ -112,6 +118,17 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
                 not _constant_arguments(node, env) and not _packs_numbers(value, chain, node):
             found.setdefault(node.lineno, f"calls {name} (numpy work stays on the host)")
     return found
+
+
+def _graph_draw(owner, name: str, call: gast.Call) -> bool:
+    """`rng.uniform(-1.0, 1.0, size=4)`: a numpy draw a graph makes (janus/draws.py)."""
+    if not draws.owner_supported(owner, name) or \
+            any(isinstance(a, gast.Starred) for a in call.args) or \
+            any(k.arg is None for k in call.keywords):
+        return False
+    keywords = {k.arg: k.value.value if isinstance(k.value, gast.Constant) else ...
+                for k in call.keywords}
+    return draws.arguments_supported(name, len(call.args), keywords)
 
 
 _NUMBER_CONVERSIONS = ("int", "float", "bool")

@@ -1,5 +1,5 @@
 """Generator rules for loops janus builds as one tf.while_loop while they write the heap
-(janus/graphgen/loop_heap.py, v34): an environment object of the module stepped until
+(janus/graphgen/loop_heap.py, v35): an environment object of the module stepped until
 it says done, its numpy state, Python step counter and a tensor attribute carried
 through the loop; an attribute written after the exit test (kept at its value where the
 loop stops); `done` an `or` of a numpy bool and a Python bool (a MixedBool in the

@@ -24,7 +24,7 @@ class State:
 def walk(s, xs, limit):
     total = tf.constant(0.0)
     for x in xs:
-        step = float(s.rng.random())                   # graph break
+        step = float(s.rng.normal())                   # graph break
         y = tf.reduce_sum(s.v * x) * step
         if y > limit:
             s.log.append("left")
@@ -39,7 +39,7 @@ def walk(s, xs, limit):
 GOLDEN_OUTER = """def walk(s, xs, limit):
     total = tf.constant(0.0)
     for x in xs:
-        step = float(s.rng.random())
+        step = float(s.rng.normal())
         janus_leave, total = janus_segs[0](limit, s, step, total, x)
         if janus_leave:
             janus_jump, = janus_segs[1](s)
@@ -76,7 +76,7 @@ def test_split_renders_as_documented():
 
 def jumps_after(s, xs):
     for x in xs:
-        step = float(s.rng.random())
+        step = float(s.rng.normal())
         y = tf.reduce_sum(s.v * x) * step
         if y > 0.5:
             break
@@ -89,7 +89,7 @@ def jumps_after(s, xs):
 
 def two_jumps(s, xs):
     for x in xs:
-        step = float(s.rng.random())
+        step = float(s.rng.normal())
         y = tf.reduce_sum(s.v * x) * step
         if y > 0.5:
             if y > 1.0:
