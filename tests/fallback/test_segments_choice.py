@@ -131,7 +131,7 @@ def episode_loss(b, steps):
     logits = []
     for t in range(steps):
         logits.append(tf.reduce_sum(b.w) * float(t + 1))
-        rewards.append(float(b.rng.random()))
+        rewards.append(float(b.rng.normal()))
     total = tf.reduce_sum(tf.stack(logits) * tf.constant(rewards)) + tf.reduce_mean(b.w)
     total = total * tf.reduce_max(b.w) + tf.reduce_min(b.w) * b.v
     return total

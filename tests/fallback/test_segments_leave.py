@@ -109,7 +109,7 @@ def skip(state, xs, limits):
     """`continue` instead of `break`, and a test that raises (IndexError) past the limits."""
     n = tf.constant(0.0)
     for i in range(xs.shape[0]):
-        state.log.append(float(state.rng.random()))          # graph break
+        state.log.append(float(state.rng.normal()))          # graph break
         y = tf.reduce_sum(tf.tanh(tf.matmul(xs[i:i + 1], state.w)))
         if y > limits[i]:
             continue
@@ -147,7 +147,7 @@ def collect(state, xs, limit):
     rewrite is refused after the failed trace and the loop runs as it did before."""
     seen = []
     for i in range(xs.shape[0]):
-        state.log.append(float(state.rng.random()))          # graph break
+        state.log.append(float(state.rng.normal()))          # graph break
         y = tf.reduce_sum(tf.matmul(xs[i:i + 1], state.w))
         if y > limit:
             break
