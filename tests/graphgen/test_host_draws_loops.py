@@ -166,3 +166,23 @@ def test_repr_of_a_list_grown_in_the_loop_is_python_s():
     for i in range(8):
         x = tf.constant([0.1 * (i % 4 + 1)])
         assert jitted(x) == list_repr(x), i
+
+
+def p_of_the_loop_state(rs, w, steps):
+    chosen = tf.constant(0, tf.int64)
+    for t in range(6):
+        p = tf.stack([w, 0.5 - w, tf.constant(0.5, tf.float64)])
+        chosen = chosen + rs.choice(3, p=p)
+        w = w + 0.2
+        if t + 1 >= steps:  # (a tensor: how many steps varies per call)
+            break
+    return chosen, w
+
+
+def test_a_p_numpy_refuses_in_a_later_iteration_raises_and_keeps_the_rng():
+    """The in-graph checks of `p` run in the loop body: at iteration 4, `0.5 - w` < 0,
+    the graph fails and the plain rerun raises as numpy does."""
+    calls = [(tf.constant(0.1, tf.float64), tf.constant(s))
+             for s in (2, 3, 1, 2, 3, 4, 2, 5, 3, 1, 6, 2)]
+    stats = run_twins(p_of_the_loop_state, lambda: (RS(12),), calls)
+    assert stats.graph_calls >= 5, stats
