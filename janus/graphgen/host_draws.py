@@ -27,8 +27,8 @@ refused inside the other tf.while_loop / tf.cond / library callbacks janus build
 `p=probs.numpy()[0]` stays a break (`.numpy()` of a non-scalar): kept in the graph (tried
 in session 11, commit 1efd112), actor-critic's step traced its whole episode loop,
 unrolled, and failed at the environment's `done` test after ~10 steps: three such
-traces cost ~35 s of warm-up at its quick size, for no graph. Worth it once that loop
-can be a tf.while_loop with draws in it.
+traces cost ~35 s of warm-up at its quick size, for no graph. That loop can now be a
+tf.while_loop with draws in it (graphgen/loop_draws.py): worth trying again.
 """
 from __future__ import annotations
 
