@@ -186,3 +186,22 @@ def test_a_p_numpy_refuses_in_a_later_iteration_raises_and_keeps_the_rng():
              for s in (2, 3, 1, 2, 3, 4, 2, 5, 3, 1, 6, 2)]
     stats = run_twins(p_of_the_loop_state, lambda: (RS(12),), calls)
     assert stats.graph_calls >= 5, stats
+
+
+def two_loops(g, x):
+    total = x
+    for t in range(5):
+        total = total + g.random()
+        if total > 1.0:
+            break
+    for t in range(4):  # (starts at the first loop's count: a tensor)
+        if total > 2.5:
+            break
+        total = total + g.uniform(0.0, 0.5, size=2)[1]
+    return total, g.random()
+
+
+def test_two_loops_drawing_from_one_generator():
+    calls = [(tf.constant(0.2 * (i % 6), tf.float64),) for i in range(14)]
+    stats = run_twins(two_loops, lambda: (GEN(21),), calls)
+    assert stats.graph_calls >= 7, stats
