@@ -162,7 +162,8 @@ class Effect:
         if self.kind == "extend":
             return f"{self.source}.extend(<result>)"
         if self.kind == "draws":  # (graphgen/host_draws.py)
-            return f"{self.source}.{self.name}({self.payload[1]})  # the graph's draws"
+            count = self.payload[1] if self.payload[0] == "const" else "<count>"
+            return f"{self.source}.{self.name}({count})  # the graph's draws"
         return "print(...)"
 
 

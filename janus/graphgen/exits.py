@@ -14,7 +14,8 @@ The rest of the body after the test runs in every iteration (traced once): where
 test says stop, what it computed is discarded (each tensor the loop carries takes its
 value at the test, an appended item is not counted). It must not print, update
 variables or change lists and dicts of the heap; attributes of heap objects it writes
-are carried as loop state (graphgen/loop_heap.py), as are Python numbers it changes.
+are carried as loop state (graphgen/loop_heap.py), as are Python numbers it changes
+and the positions of numpy draws it makes (graphgen/loop_draws.py).
 The loop's first iteration is peeled so the carried values have their types. A name the rest of the
 body rebinds to a value of another type, that code after the loop reads, fails the
 trace (janus keeps the loop unrolled). Used once the exit test's in-graph guard has
@@ -35,6 +36,7 @@ from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents, _refuse_in_place, all_symbolic
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.loop_draws import LoopDraws, snapshot
 from janus.graphgen.loop_heap import CarriedAttributes, lift, lift_to
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
@@ -53,10 +55,12 @@ class Exit:
     the loop's state when it ran (how many items each list had then), in program order.
     The iteration stops where any says so, with the state at the first that did."""
 
-    def __init__(self, get_state, tests: int = 1, ledger=None):
+    def __init__(self, get_state, tests: int = 1, ledger=None, tracer=None):
         self.get_state = get_state
         self.tests = tests
         self.ledger = ledger
+        self.tracer = tracer
+        self.counts: list = []  # the numpy draw streams' counts at each (loop_draws.py)
         self.recorded: list = []  # (condition, state, lengths) per exit test that ran
         self.heaps: list = []  # the ledger's attributes at each (graphgen/loop_heap.py)
 
@@ -69,6 +73,7 @@ class Exit:
             len(v) if type(v) is list else v.appends if isinstance(v, Accumulator) else None
             for v in state]))
         self.heaps.append(dict(self.ledger.attrs) if self.ledger is not None else {})
+        self.counts.append(snapshot(self.tracer) if self.tracer is not None else {})
         return False
 
     def extend(self, attributes: CarriedAttributes, before: tuple) -> None:
@@ -285,7 +290,7 @@ class ExitLoops:
         if key in exits:
             raise ConversionError(f"{_WHAT} runs inside itself (recursion)")
         tests, operands = exit_sites(self.function.sites, key[1])
-        record = Exit(get_state, len(tests), self.tracer.ledger)
+        record = Exit(get_state, len(tests), self.tracer.ledger, self.tracer)
         registered = {(key[0], t): record for t in tests}
         registered.update(((key[0], p), _OPERAND) for p in operands)
         registered[key] = registered.get(key, record)  # (marks the loop as being built)
@@ -324,7 +329,9 @@ class ExitLoops:
         bases = [len(v) if type(v) is list else None for v in initial]
         mark, writes, heap = ledger.mark(), tracer.shadow.writes, dict(ledger.attrs)
         contents = _contents(initial)
+        loop_draws = LoopDraws(tracer)
         first = self._exit_iteration(key, get_state, lambda: step(0))
+        draw_counts = loop_draws.start(first, items.length)
         attributes = CarriedAttributes(ledger, mark, _WHAT)  # (graphgen/loop_heap.py)
         self._unchanged_heap(ledger.mark(), writes, _WHAT)  # (no variable updates)
         heap_values = tuple(  # (what the loop's first iteration read, or would have)
@@ -392,7 +399,7 @@ class ExitLoops:
             set_all(state)
             return accumulators
 
-        def condition(i, stop, values_, counts_, arrays_):
+        def condition(i, stop, values_, counts_, arrays_, draws_):
             if items.test is None:
                 going = i < items.length
             else:
@@ -403,11 +410,16 @@ class ExitLoops:
                 self._unchanged_heap(mark, writes, f"the test of {_WHAT}", local)
             return after_raising_ops(tf.logical_and(going, tf.logical_not(stop)))
 
-        def loop_body(i, stop, values_, counts_, arrays_):
+        def loop_body(i, stop, values_, counts_, arrays_, draws_):
             accumulators = restore(values_, counts_, arrays_)
             carried_in = attributes.values()
             mark, writes, local = ledger.mark(), tracer.shadow.writes, tracer.local_writes
-            record = self._exit_iteration(key, get_state, lambda: step(i))
+            loop_draws.enter(draws_)
+            try:
+                record = self._exit_iteration(key, get_state, lambda: step(i))
+            finally:
+                loop_draws.leave()
+            new_draws = loop_draws.after_body(record)
             attributes.check_body(mark)
             self._unchanged_heap(ledger.mark(), writes, _WHAT, local)
             record.extend(attributes, carried_in)
@@ -420,13 +432,15 @@ class ExitLoops:
             new_values = [_to_loop(record.select(k, new[k], names[k], live)) for k in carried]
             new_counts = [c + record.grown(k) for k, c in zip(grown, counts_)]
             return after_raising_ops((i + 1, record.condition, new_values, new_counts,
-                                      [a.array for a in accumulators]))
+                                      [a.array for a in accumulators], new_draws))
 
         try:
-            _, _, values, counts, arrays = tf.while_loop(
-                condition, loop_body, (tf.constant(1), first.condition, values, counts, arrays))
+            _, _, values, counts, arrays, draw_counts = tf.while_loop(
+                condition, loop_body, (tf.constant(1), first.condition, values, counts, arrays,
+                                       draw_counts))
         except (ValueError, TypeError) as error:  # (shapes that change per iteration...)
             raise ConversionError(f"{_WHAT} cannot be one tf.while_loop: {error}") from error
+        loop_draws.finish(draw_counts)
         state = list(after)
         for k, template, value in zip(carried, templates, values):
             state[k] = _from_loop(template, value)

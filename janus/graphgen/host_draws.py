@@ -18,16 +18,17 @@ exactly as numpy does. In a trace, each RNG reached from the call (its `Source`)
     write-    the "draws" effect (fallback/heap.py) draws the K uniforms again, so the
     back      RNG ends where plain Python leaves it
 
-K is the trace's count: draws are refused where the count is not the trace's, inside a
-tf.while_loop / tf.cond / library callback janus builds (a nested graph); a Python loop
-janus unrolls counts as straight-line code. (Not yet: a tensor counter carried through
-those loops, K an upper bound from the profile, the used count a graph output.)
+K is the trace's count: a Python loop janus unrolls counts as straight-line code. The
+body of a `for` over a range that breaks on a tensor, built as one tf.while_loop
+(graphgen/exits.py), draws at a tensor position carried through the loop; K is then an
+upper bound and the count used a graph output (graphgen/loop_draws.py). Draws stay
+refused inside the other tf.while_loop / tf.cond / library callbacks janus builds.
 
 `p=probs.numpy()[0]` stays a break (`.numpy()` of a non-scalar): kept in the graph (tried
 in session 11, commit 1efd112), actor-critic's step traced its whole episode loop,
 unrolled, and failed at the environment's `done` test after ~10 steps: three such
-traces cost ~35 s of warm-up at its quick size, for no graph. Worth it once that loop
-can be a tf.while_loop with draws in it.
+traces cost ~35 s of warm-up at its quick size, for no graph. That loop can now be a
+tf.while_loop with draws in it (graphgen/loop_draws.py): worth trying again.
 """
 from __future__ import annotations
 
@@ -52,17 +53,31 @@ _ATOL64 = float(np.sqrt(np.finfo(np.float64).eps))
 
 @dataclasses.dataclass
 class Stream:
-    """One RNG's uniforms in a trace."""
+    """One RNG's uniforms in a trace: read at `count` (a Python int, or an int64 tensor
+    after a loop that draws, graphgen/loop_draws.py); `bound` the most it can be (K)."""
     source: Source
     rng: object
     buffer: tf.Tensor
-    count: int = 0
+    count: int | tf.Tensor = 0
+    bound: int = 0
 
     def take(self, n: int | None) -> tf.Tensor:
         """The next `n` uniforms (a [n] tensor), or the next one (a scalar) for None."""
-        start = self.count
-        self.count += 1 if n is None else n
-        return self.buffer[start] if n is None else self.buffer[start:start + n]
+        start, size = self.count, 1 if n is None else n
+        self.count = start + size
+        self.bound += size
+        if isinstance(start, int):
+            return self.buffer[start] if n is None else self.buffer[start:start + n]
+        if n is None:
+            return tf.gather(self.buffer, start)
+        return tf.gather(self.buffer, start + tf.range(n, dtype=tf.int64))
+
+
+def used(stream: Stream):
+    """How many uniforms the graph used: a Python int, or a fed int (a graph output)."""
+    if isinstance(stream.count, int):
+        return stream.count
+    return SymbolicScalar(stream.count, int, None, stream.bound)
 
 
 def advance_method(rng) -> str:
@@ -105,9 +120,12 @@ def draw(tracer, fn, args: tuple, kwargs: dict):
     rng, name = fn.__self__, fn.__name__
     if not draws.arguments_supported(name, len(args), kwargs):
         _refuse(f"{type(rng).__name__}.{name} with these arguments")
-    if tf.compat.v1.get_default_graph() is not tracer.graph or tracer.callback_depth:
+    graph = tf.compat.v1.get_default_graph()
+    if graph is not tracer.graph and graph is not tracer.draw_graph or tracer.callback_depth:
         _refuse("inside a tf.while_loop, tf.cond or callback janus builds: the number of "
                 "draws is known only when it runs")
+    if graph is tracer.draw_graph and id(rng) not in tracer.draw_streams:
+        _refuse("a loop's first draw of an RNG in its body (graphgen/loop_draws.py)")
     generator = type(rng) is np.random.Generator
     if name == "rand":
         return _uniforms(_stream(tracer, rng), args if args else None)

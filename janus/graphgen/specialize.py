@@ -270,7 +270,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 captured["result"] = heap.skeleton(value, outputs, tracer)
                 captured["effects"] = tracer.ledger.finish(outputs, tracer) + [
                     heap.Effect("draws", stream.source, host_draws.advance_method(stream.rng),
-                                ("const", stream.count))
+                                heap.skeleton(host_draws.used(stream), outputs, tracer))
                     for stream in tracer.draw_streams.values()]
                 exact_numbers.flush()
                 if exact_numbers.unflushed(tracer):
@@ -352,7 +352,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     seed = random_draws.check(concrete.graph)  # (refuses seeded draws: ConversionError)
     guards = GuardSet([call_guard(args, kwargs)] + list(tracer.guards.values()) +
                       ([aliases] if aliases else []) + seed, env[2], env[3])
-    counts = {s.source.expr: s.count for s in tracer.draw_streams.values()}
+    counts = {s.source.expr: s.bound for s in tracer.draw_streams.values()}
     return Specialization(
         id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,
         concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables, guards.guards,

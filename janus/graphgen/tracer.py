@@ -77,6 +77,7 @@ class Tracer:
     def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
         self.distributed = False  # the trace called tf.distribute (graphgen/distribute.py)
         self.draw_streams: dict = {}  # id(numpy RNG) -> host_draws.Stream of its uniforms
+        self.draw_graph = None  # the body graph of a loop drawing at tensor positions
         self.random_states: dict = {}  # id -> state variable of a tf.random.Generator drawn from
         self.collective_strategy = None  # ... with a strategy spanning several workers
         self.plan = plan

@@ -38,6 +38,11 @@ class _NotAPythonValue:
     def __str__(self):
         self._refuse("printing or formatting")
 
+    def __repr__(self):  # (its text would be janus's, not the list's: drawloop11-F100)
+        if active.get() is not None:
+            self._refuse("repr()")
+        return f"<{type(self).__name__}: a {self._what}>"
+
     def __format__(self, spec):
         self._refuse("printing or formatting")
 
@@ -81,9 +86,6 @@ class DynamicList(_NotAPythonValue):
     def __iter__(self):
         raise self._error("a list whose length varies from call to call can only be "
                               "iterated by a plain `for` loop without break/return")
-
-    def __repr__(self):
-        return f"DynamicList({self.stacked!r})"
 
 
 class Accumulator(_NotAPythonValue):

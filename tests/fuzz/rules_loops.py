@@ -4,7 +4,10 @@ it says done, its numpy state, Python step counter and a tensor attribute carrie
 through the loop; an attribute written after the exit test (kept at its value where the
 loop stops); `done` an `or` of a numpy bool and a Python bool (a MixedBool in the
 graph: only its truth may be used; its repr or type must not leak). Results as `repr`
-text in `s.hist` (compared exactly).
+text in `s.hist` (compared exactly). v36 (`heap_episode_draws`): the environment draws
+its noise from its own numpy RNG in `step`, the loop body maybe again after the exit
+test, and the RNG once more after the loop (graphgen/loop_draws.py: the draws' position
+a tensor carried through the tf.while_loop; a wrong count shows in every later draw).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -72,4 +75,59 @@ def heap_episode(g):
     lines += [f"s.hist.append(repr(len({rs})) + repr({env}.steps))",
               f"s.hist.append(repr({env}.state.tolist()))",
               f"acc = acc + {env}.total + {env}.last"]
+    return lines
+
+
+_NOISY = '''class {name}:
+    """A walker with Python float state, drawing its noise from its own numpy RNG."""
+
+    def __init__(self):
+        self.rng = {rng}
+        self.x, self.v, self.steps = 0.01, -0.02, 0
+
+    def step(self, push):
+        force = {force}
+        self.v = self.v + 0.1 * force + {noise}
+        self.x = self.x + 0.1 * self.v
+        self.steps += 1
+        done = self.x > {lim} or self.x < -{lim} or self.steps >= {cap}
+        return self.x, {reward}, done
+'''
+_NOISES = ["self.rng.uniform(-0.05, 0.05)", "(self.rng.random() - 0.5) * 0.1",
+           "self.rng.uniform(-0.2, 0.2) * self.rng.uniform(0.0, 0.5)"]
+_RS_NOISES = ["self.rng.random_sample() * 0.1 - 0.05", "self.rng.uniform(-0.05, 0.05)",
+              "self.rng.choice(3, p=[0.2, 0.3, 0.5]) * 0.05 - 0.05"]
+
+
+@rule(0.5)
+def heap_episode_draws(g):
+    """`heap_episode` with an environment drawing from its numpy RNG in every step; a
+    draw in the loop body after the exit test (not made in the stopping iteration) and
+    one after the loop."""
+    name, env = g.fresh("Noisy"), g.fresh("NOISY_")
+    t, ob, rw, dn, rs, dr = (g.fresh(p) for p in ("nt", "no", "nr", "nd", "nrs", "ndr"))
+    generator = g.chance(0.5)
+    rng = "np.random.default_rng(41)" if generator else "np.random.RandomState(43)"
+    g.helpers.append(_NOISY.format(
+        name=name, rng=rng, force=g.choice(_FORCES),
+        noise=g.choice(_NOISES if generator else _RS_NOISES),
+        lim=g.choice(["0.05", "0.2", "1.0"]), cap=g.choice(["3", "12", "30"]),
+        reward=g.choice(["1.0", "self.x * 2.0", "self.v"])))
+    g.helpers.append(f"{env} = {name}()\n")
+    draw = f"{env}.rng.random()" if generator else f"{env}.rng.random_sample()"
+    lines = []
+    if g.chance(0.6):
+        lines += [f"{env}.x, {env}.v = 0.01 * (n % 3), -0.02", f"{env}.steps = 0"]
+    lines += [f"{ob} = {env}.x", f"{rs} = []", f"{dr} = 0.0",
+              f"for {t} in range({g.choice(['40', '6', '15'])}):",
+              f"    push = {g.choice(['tf.reduce_sum(x) * 0.1 + {ob}', 'tf.reduce_mean(acc) - 0.02 * {t}']).format(ob=ob, t=t)}",
+              f"    {ob}, {rw}, {dn} = {env}.step(push)",
+              f"    {rs}.append({rw})",
+              f"    if {dn}:", "        break"]
+    if g.chance(0.5):
+        lines.append(f"    {dr} = {dr} + {draw}")
+    lines += [f"s.hist.append(repr(len({rs})) + repr({env}.steps) + repr({env}.x))",
+              f"s.hist.append(repr({dr}))",
+              f"s.hist.append(repr({draw}))",
+              f"acc = acc + {env}.x"]
     return lines
