@@ -105,3 +105,15 @@ def test_a_bool_of_either_type_is_not_handed_out_of_the_graph():
     calls = [(0.4,), (0.3,), (0.5,), (0.1,), (0.9,), (0.2,), (0.6,), (0.05,)]
     assert_same(mixed_done, calls, make_state=Walker)
     assert_same(mixed_twice, calls, make_state=Walker)
+
+
+def state_as_numbers(env, x):
+    env.state = env.state * 0.5 + 0.25
+    xs = env.state.tolist()  # (a heap array's items as Python floats, in the graph)
+    return x * xs[0] + xs[1], repr(xs), type(xs[1]).__name__
+
+
+def test_tolist_of_a_fed_array_gives_python_floats():
+    calls = [(tf.constant([1.0, 2.0]) * k,) for k in range(6)]
+    stats = assert_same(state_as_numbers, calls, make_state=Walker)
+    assert stats.graph_calls >= 3, stats
