@@ -51,7 +51,8 @@ class NumpyRead:
         self.tensor = tensor
 
     def __call__(self):
-        return HostScalar(self.tensor)
+        # (a value read on the host is a constant to a tape: no gradient through it)
+        return HostScalar(tf.stop_gradient(self.tensor))
 
 
 def _refuse(what: str):

@@ -370,7 +370,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
         if fn in (int, float, bool) and len(args) == 1 and not kwargs and \
                 (isinstance(args[0], HostScalar) or is_symbolic(args[0]) and
                  host_scalars.readable(args[0])):  # (transform/breaks.in_graph_reads)
-            scalar = args[0] if isinstance(args[0], HostScalar) else HostScalar(args[0])
+            scalar = args[0] if isinstance(args[0], HostScalar) else \
+                HostScalar(tf.stop_gradient(args[0]))  # (a constant to a tape, as in eager)
             return scalar.number(fn)
         if fn in (int, float, bool) and len(args) == 1 and not kwargs and \
                 isinstance(args[0], (SymbolicScalar, MixedBool)):
