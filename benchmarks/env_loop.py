@@ -3,14 +3,14 @@
     python -m benchmarks.env_loop [--size quick|full] [--rounds R] [--out DIR]
 
 The episode a researcher writes: a policy (a tensor op) picks the push, a Python
-`Walker` object on the heap keeps a numpy state and a Python step counter and says
-`done`; rewards go to a list; `break` when done. janus makes the whole loop one
-tf.while_loop (the walker's attributes carried as loop state, written back once).
-Side by side, per episode: plain eager, janus, `tf.function` (AutoGraph: it freezes the
-numpy environment into constants, so its numbers are not the program's: shown only as a
-peer's speed, `tf.function right` says whether its results matched; where it cannot
-trace the program at all, the error is shown), and the expert: a
-hand-written `tf.function(autograph=False)` with the dynamics in float64 inside a
+`Walker` object on the heap (models/envs.py) keeps a numpy state and a Python step
+counter and says `done`; rewards go to a list; `break` when done. janus makes the whole
+loop one tf.while_loop (the walker's attributes carried as loop state, written back
+once). Side by side, per episode: plain eager, janus, `tf.function` (AutoGraph: it
+freezes the numpy environment into constants, so its numbers are not the program's:
+shown only as a peer's speed, `tf.function right` says whether its results matched;
+where it cannot trace the program at all, the error is shown), and the expert: a hand-
+written `tf.function(autograph=False)` with the dynamics in float64 inside a
 `tf.while_loop`. Ratios against the expert (`janus/expert` = expert time / janus time).
 """
 from __future__ import annotations
@@ -23,28 +23,10 @@ from typing import Optional, Sequence
 import numpy as np
 
 from benchmarks.overhead import per_call
+from models.envs import Walker
 from benchmarks.run import DEFAULT_OUT, quiet_tensorflow
 
 SIZES = {"quick": (60, 0.6), "full": (400, 3.0), "tiny": (12, 0.05)}  # (max steps, wall)
-
-
-class Walker:
-    """A 1-D walker: numpy state and a Python step counter on the heap."""
-
-    def __init__(self, limit: float, max_steps: int):
-        self.state = np.zeros(2)
-        self.steps = 0
-        self.limit, self.max_steps = limit, max_steps
-
-    def step(self, push):
-        x, v = self.state
-        force = 0.5 if push > 0 else -0.3
-        v = v + 0.01 * force
-        x = x + 0.01 * v
-        self.state = np.array([x, v])
-        self.steps += 1
-        done = abs(x) > self.limit or self.steps >= self.max_steps
-        return self.state.astype(np.float32), 1.0, bool(done)
 
 
 def episode(env, w, obs, horizon):
@@ -96,7 +78,8 @@ def measure(size: str, rounds: int) -> dict:
     max_steps, limit = SIZES[size]
     w = tf.constant([0.3, 0.2])
     start = np.array([0.001, -0.002])
-    envs = {name: Walker(limit, max_steps) for name in ("eager", "janus", "tf.function")}
+    envs = {name: Walker(limit, max_steps, dt=0.01)
+            for name in ("eager", "janus", "tf.function")}
     jitted, traced = janus.jit(episode), tf.function(episode)
     expert = make_expert(limit, max_steps)
 
@@ -152,13 +135,17 @@ def main(argv: Optional[Sequence[str]] = None) -> list[dict]:
                                                else [args.size])]
     for r in rows:
         ms = r["ms"]
-        peer = f"tf.function {ms['tf.function']:.2f} ms ({r['tf_function_over_expert']:.2f} of " \
-            f"the expert, right: {r['tf_function_right']})" if r["tf_function_failed"] is None \
-            else f"tf.function fails ({r['tf_function_failed']})"
+        if r["tf_function_failed"] is None:
+            peer = f"tf.function {ms['tf.function']:.2f} ms " \
+                f"({r['tf_function_over_expert']:.2f} of the expert, " \
+                f"right: {r['tf_function_right']})"
+        else:
+            peer = f"tf.function fails ({r['tf_function_failed']})"
         print(f"{r['size']} ({r['steps']} steps), ms/episode: eager {ms['eager']:.2f}, janus "
               f"{ms['janus']:.2f}, expert {ms['expert']:.2f} | janus/eager "
               f"{r['janus_over_eager']:.2f}x, janus/expert {r['janus_over_expert']:.2f} | "
-              f"janus right: {r['janus_right']} ({r['janus_generations']} generations) | {peer}")
+              f"janus right: {r['janus_right']} ({r['janus_generations']} generations) | "
+              f"{peer}")
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "env_loop.json")
     with open(path, "w") as f:

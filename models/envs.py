@@ -42,3 +42,23 @@ class CartPole:
         self.steps += 1
         done = (abs(x) > self.x_limit or abs(theta) > self.theta_limit or self.steps >= self.max_steps)
         return self.state.astype(np.float32), 1.0, bool(done)
+
+
+class Walker:
+    """A 1-D walker pushed left or right: a numpy state `[x, v]` and a Python step
+    counter on the heap; done past the wall `limit` or after `max_steps`."""
+
+    def __init__(self, limit: float = 1.0, max_steps: int = 40, dt: float = 0.1):
+        self.state = np.zeros(2)
+        self.steps = 0
+        self.limit, self.max_steps, self.dt = limit, max_steps, dt
+
+    def step(self, push) -> tuple[np.ndarray, float, bool]:
+        x, v = self.state
+        force = 0.5 if push > 0 else -0.3
+        v = v + self.dt * force
+        x = x + self.dt * v
+        self.state = np.array([x, v])
+        self.steps += 1
+        done = abs(x) > self.limit or self.steps >= self.max_steps
+        return self.state.astype(np.float32), 1.0, bool(done)

@@ -15,10 +15,10 @@ test says stop, what it computed is discarded (each tensor the loop carries take
 value at the test, an appended item is not counted). It must not print, update
 variables or change lists and dicts of the heap; attributes of heap objects it writes
 are carried as loop state (graphgen/loop_heap.py), as are Python numbers it changes
-and the positions of numpy draws it makes (graphgen/loop_draws.py).
-The loop's first iteration is peeled so the carried values have their types. A name the rest of the
-body rebinds to a value of another type, that code after the loop reads, fails the
-trace (janus keeps the loop unrolled). Used once the exit test's in-graph guard has
+and the positions of numpy draws it makes (graphgen/loop_draws.py). The loop's first
+iteration is peeled so the carried values have their types. A name the rest of the body
+rebinds to a value of another type, that code after the loop reads, fails the trace
+(janus keeps the loop unrolled). Used once the exit test's in-graph guard has
 failed (`plan.general_branches`), and for loops over lists of varying length.
 
 With several exit tests (up to 4, each `if <test>: break` at the body's top level) the

@@ -5,26 +5,8 @@ janus with plain Python call by call (results, heap) on episodes of varying leng
 import numpy as np
 import tensorflow as tf
 
+from models.envs import Walker
 from tests.differential import assert_same
-
-
-class Walker:
-    """A numpy state and a Python step counter on the heap; done at a wall or a limit."""
-
-    def __init__(self, limit: float = 1.0, max_steps: int = 40):
-        self.state = np.zeros(2)
-        self.steps = 0
-        self.limit, self.max_steps = limit, max_steps
-
-    def step(self, push):
-        x, v = self.state
-        force = 0.5 if push > 0 else -0.3
-        v = v + 0.1 * force
-        x = x + 0.1 * v
-        self.state = np.array([x, v])
-        self.steps += 1
-        done = abs(x) > self.limit or self.steps >= self.max_steps
-        return self.state.astype(np.float32), 1.0, bool(done)
 
 
 def episode(env, w, obs):
