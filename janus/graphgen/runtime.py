@@ -99,12 +99,16 @@ def _is_tensorflow(fn) -> bool:
         isinstance(getattr(fn, "__self__", None), tf.Variable)
 
 
-def _traced_inline(fn):
-    """A user's `tf.function` (not a bound method) as its Python function, traced into
-    janus's graph: called as a tf.function, TF would trace and cache a graph of it that
-    reads janus's deferred variable values (tensors of janus's trace), and the user's own
-    later calls of it would fail ("out of scope": fuzz v34 seed 32, F75)."""
-    if not isinstance(fn, tf.types.experimental.PolymorphicFunction):
+def _traced_inline(fn, args: tuple, kwargs: dict, shadow):
+    """A user's `tf.function` (not a bound method) handed a variable whose value janus's
+    trace has changed (a deferred update), as its Python function traced into janus's
+    graph: called as a tf.function, TF would trace and cache a graph of it that reads
+    that deferred value (a tensor of janus's trace), and the user's own later calls of it
+    would fail "out of scope" (fuzz v34 seed 32, F75). Otherwise it is called as it is
+    (its cache, and its trace-time Python effects, as plain Python has them: zoo p17)."""
+    if not isinstance(fn, tf.types.experimental.PolymorphicFunction) or not any(
+            isinstance(v, tf.Variable) and id(v) in shadow.values
+            for v in tf.nest.flatten((args, kwargs))):
         return fn
     inner = getattr(fn, "python_function", None)
     if not isinstance(inner, types.FunctionType):
@@ -391,7 +395,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
             special = stack_args(fn, args)
             if special is not None:
                 return special(*args[1:], **kwargs)
-        fn = _traced_inline(fn)
+        fn = _traced_inline(fn, args, kwargs, tracer.shadow)
         target, bound_self = user_function(fn)
         if target is not None and target.__name__ == "<lambda>":
             target = None  # lambdas are expressions over their arguments: traced as they are
