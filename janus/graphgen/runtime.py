@@ -15,10 +15,10 @@ import types
 import numpy as np
 import tensorflow as tf
 
+from janus import draws
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus import draws
-from janus.graphgen import active, host_draws, refusals
+from janus.graphgen import host_draws, refusals
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
