@@ -33,11 +33,11 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen.dead_ends import after_raising_ops
-from janus.graphgen.general import _contents, _refuse_in_place, all_symbolic
+from janus.graphgen.general import _contents, _refuse_in_place
 from janus.graphgen.host_arrays import HostArray
-from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.loop_draws import LoopDraws, snapshot
 from janus.graphgen.loop_heap import CarriedAttributes, lift, lift_to
+from janus.graphgen.loop_values import SCALARS, carries, element, from_loop, to_loop
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
                                    MixedBool, SymbolicScalar)
@@ -46,8 +46,6 @@ from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import UNDEFINED
 
 _WHAT = "a loop with a `break` on a tensor"
-_SCALARS = (SymbolicScalar, HostScalar)  # stand-ins for Python/numpy numbers: a tensor each
-_STAND_INS = _SCALARS + (HostArray,)
 
 
 class Exit:
@@ -136,7 +134,7 @@ class LoopItems:
 
 def _predicate(value):
     """A test's value: a bool tensor if it is symbolic (or stands for one), else as it is."""
-    if isinstance(value, _SCALARS + (MixedBool,)):
+    if isinstance(value, SCALARS + (MixedBool,)):
         value = value.tensor
     return tf.cast(value, tf.bool) if is_symbolic(value) else value
 
@@ -173,34 +171,13 @@ def loop_items(iterable) -> LoopItems:
     raise ConversionError(f"{_WHAT} over a {type(iterable).__name__} is not generalized")
 
 
-def _to_loop(value):
-    """A carried value as while_loop state (a stand-in for a number or array: its tensor)."""
-    if isinstance(value, _STAND_INS):
-        return value.tensor
-    return tf.nest.map_structure(tf.convert_to_tensor, value)
-
-
-def _from_loop(template, value):
-    if isinstance(template, SymbolicScalar):
-        return SymbolicScalar(value, template.kind)
-    if isinstance(template, HostScalar):
-        return HostScalar(value)
-    if isinstance(template, HostArray):
-        return HostArray(value, template.dtype)
-    return value
-
-
-def _carried(value) -> bool:
-    return isinstance(value, _STAND_INS) or all_symbolic(value)
-
-
 def _same_type(a, b) -> bool:
     if isinstance(a, HostArray) or isinstance(b, HostArray):
         return type(a) is type(b) and a.dtype == b.dtype and \
             a.tensor.dtype == b.tensor.dtype and a.tensor.shape == b.tensor.shape
-    if isinstance(a, _SCALARS) or isinstance(b, _SCALARS):
+    if isinstance(a, SCALARS) or isinstance(b, SCALARS):
         return type(a) is type(b) and a.kind is b.kind and a.tensor.dtype == b.tensor.dtype
-    if not (_carried(a) and _carried(b)):
+    if not (carries(a) and carries(b)):
         return False
     try:
         tf.nest.assert_same_structure(a, b)
@@ -215,24 +192,12 @@ def _select(stop, at_exit, after, name: str, live):
     at_exit = lift_to(at_exit, after)
     if _same_type(at_exit, after):
         chosen = tf.nest.map_structure(lambda x, y: tf.where(stop, x, y),
-                                       _to_loop(at_exit), _to_loop(after))
-        return _from_loop(after, chosen)
+                                       to_loop(at_exit), to_loop(after))
+        return from_loop(after, chosen)
     if name in live:
         raise ConversionError(f"`{name}` changes type after the exit test of {_WHAT}, and is "
                               "read after the loop")
     return after  # read by nothing after the loop: any value will do
-
-
-def _element(value):
-    """(tensor, kind) of an item appended to a list the loop grows."""
-    if isinstance(value, _SCALARS):
-        return value.tensor, value.kind
-    if type(value) in (int, float, bool):
-        return tf.constant(value, tf.float64 if type(value) is float else
-                           tf.bool if type(value) is bool else tf.int64), type(value)
-    if is_tensor(value) and not isinstance(value, tf.Variable):
-        return value, None
-    raise ConversionError(f"{_WHAT} appends a {type(value).__name__} to a list")
 
 
 class ExitLoops:
@@ -354,7 +319,7 @@ class ExitLoops:
         carried, grown = [], []
         for i, (before, value) in enumerate(zip(initial, after)):
             value = after[i] = lift(value, before)
-            if _carried(value):
+            if carries(value):
                 carried.append(i)
             elif type(value) is list and value is before and bases[i] is not None and \
                     len(value) == bases[i] + 1 and id(value) not in tracer.copy_sources:
@@ -371,7 +336,7 @@ class ExitLoops:
         _refuse_in_place(contents, initial, _WHAT, skip=set(grown))
         kinds, arrays, counts = [], [], []
         for i in grown:
-            elements = [_element(v) for v in after[i]]
+            elements = [element(v, _WHAT) for v in after[i]]
             kind, last = elements[-1][1], elements[-1][0]
             if any(k is not kind or t.dtype != last.dtype or t.shape != last.shape
                    for t, k in elements) or \
@@ -385,14 +350,14 @@ class ExitLoops:
             kinds.append(kind)
             arrays.append(array)
             counts.append(first.grown(i, bases[i]))
-        values = [_to_loop(first.select(k, after[k], names[k], live))
+        values = [to_loop(first.select(k, after[k], names[k], live))
                   for k in carried]
         templates = [after[k] for k in carried]
 
         def restore(values_, counts_, arrays_) -> list:
             state = list(after)
             for k, template, value in zip(carried, templates, values_):
-                state[k] = _from_loop(template, value)
+                state[k] = from_loop(template, value)
             accumulators = [Accumulator(a, bases[k] + c) for k, a, c in zip(grown, arrays_, counts_)]
             for k, accumulator in zip(grown, accumulators):
                 state[k] = accumulator
@@ -429,7 +394,7 @@ class ExitLoops:
                         any(n not in (0, 1) for n in record.lengths(k)):
                     raise ConversionError(f"list `{names[k]}` must grow by one item per "
                                           f"iteration of {_WHAT}")
-            new_values = [_to_loop(record.select(k, new[k], names[k], live)) for k in carried]
+            new_values = [to_loop(record.select(k, new[k], names[k], live)) for k in carried]
             new_counts = [c + record.grown(k) for k, c in zip(grown, counts_)]
             return after_raising_ops((i + 1, record.condition, new_values, new_counts,
                                       [a.array for a in accumulators], new_draws))
@@ -443,7 +408,7 @@ class ExitLoops:
         loop_draws.finish(draw_counts)
         state = list(after)
         for k, template, value in zip(carried, templates, values):
-            state[k] = _from_loop(template, value)
+            state[k] = from_loop(template, value)
         for k, kind, array, grew in zip(grown, kinds, arrays, counts):
             state[k] = LoopResult(array.stack()[:bases[k] + grew], kind)
         set_all(state)

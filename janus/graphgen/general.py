@@ -18,7 +18,8 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen.dead_ends import after_raising_ops
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.loop_heap import lift, lift_to
+from janus.graphgen.loop_values import all_symbolic, carries, element, from_loop, to_loop
 from janus.graphgen.values import Accumulator, DynamicList
 from janus.tensors import is_tensor
 from janus.transform.runtime import UNDEFINED
@@ -48,6 +49,43 @@ class _Poison:
 
 
 _POISON = _Poison()
+
+
+class _Sink:
+    """Stands for a list the loop grows while testing independence: takes the one item
+    an iteration adds (`append`, `+= [x]`, `insert(0, x)`); reading the list (its
+    length, items, truth) makes the iterations dependent."""
+
+    def __init__(self):
+        self.items: list = []
+        self.modes: set = set()
+
+    def append(self, value):
+        self.items.append(value)
+        self.modes.add("append")
+
+    def insert(self, index, value):
+        if type(index) is not int or index != 0:
+            raise _NotIndependent()
+        self.items.append(value)
+        self.modes.add("prepend")
+
+    def __iadd__(self, values):
+        if type(values) is not list:
+            raise _NotIndependent()
+        for value in values:
+            self.append(value)
+        return self
+
+    def __getattr__(self, name):
+        raise _NotIndependent()
+
+    def _read(self, *args):
+        raise _NotIndependent()
+
+    __len__ = __iter__ = __getitem__ = __bool__ = __contains__ = __eq__ = __ne__ = \
+        __repr__ = __add__ = __radd__ = __mul__ = _read
+    __hash__ = None
 _placeholder = object()  # a Python value a branch of a generalized `if` left as it was
 
 
@@ -58,15 +96,6 @@ def _same(after, before) -> bool:
 
 def _is_poison(value) -> bool:
     return any(leaf is _POISON for leaf in tf.nest.flatten(value))
-
-
-def all_symbolic(value) -> bool:
-    """A tensor, or a tuple/list/dict nest whose leaves are all tensors."""
-    if isinstance(value, (list, tuple, dict)) and not value:
-        return False
-    leaves = tf.nest.flatten(value) if isinstance(value, (tuple, dict)) else [value]
-    return all(is_symbolic(leaf) for leaf in leaves)
-
 
 
 def _contents(values, depth: int = 3):
@@ -217,9 +246,9 @@ class GeneralControlFlow:
             shadow.set(var, value)
 
     def _vectorized_for(self, items, body, get_state, set_state, after, carried, accumulated,
-                        lengths):
+                        lengths, modes):
         """A loop whose iterations are independent (no value flows from one to the next,
-        each appends one item to lists) runs batched over all items at once
+        each adds one item to lists) runs batched over all items at once
         (`tf.vectorized_map`) instead of one iteration after another. Returns the loop's
         final state, or None when an iteration depends on the previous one."""
         tracer = self.tracer
@@ -228,16 +257,21 @@ class GeneralControlFlow:
             state = list(after)
             for k in carried:
                 state[k] = _POISON
-            for k in accumulated:
-                state[k] = []
+            sinks = [_Sink() for _ in accumulated]
+            for k, sink in zip(accumulated, sinks):
+                state[k] = sink
             set_state(tuple(state))
             body(item)
             new = get_state()
-            if any(_is_poison(new[k]) for k in carried) or \
-                    any(len(new[k]) != 1 for k in accumulated):
+            if any(_is_poison(new[k]) for k in carried) or any(
+                    new[k] is not sink or len(sink.items) != 1 or len(sink.modes) != 1 or
+                    modes[k] not in (None, *sink.modes)
+                    for k, sink in zip(accumulated, sinks)):
                 raise _NotIndependent()
-            return after_raising_ops(([new[k] for k in carried],
-                                      [new[k][0] for k in accumulated]))
+            for k, sink in zip(accumulated, sinks):
+                modes[k] = next(iter(sink.modes))
+            return after_raising_ops(([to_loop(new[k]) for k in carried],
+                                      [sink.items[0] for sink in sinks]))
 
         mark, writes = tracer.ledger.mark(), tracer.shadow.writes
         try:
@@ -248,84 +282,131 @@ class GeneralControlFlow:
             return None
         state = list(after)
         for k, value in zip(carried, last):
-            state[k] = tf.nest.map_structure(lambda v: v[-1], value)
+            state[k] = from_loop(after[k], tf.nest.map_structure(lambda v: v[-1], value))
         for k, value in zip(accumulated, appended):
-            prefix = after[k][:lengths[k]]
-            stacked = tf.concat([tf.stack(prefix), value], 0) if prefix else value
-            state[k] = DynamicList(stacked)
+            old = after[k][:lengths[k]] if modes[k] == "append" else after[k][1:]
+            state[k] = DynamicList(_grown(modes[k], value, old))
         return tuple(state)
 
     def _while_for(self, site, items, body, get_state, set_state, names):
         """`for x in <list of varying length>` as a tf.while_loop; first iteration peeled
-        so the loop state has its tensor types (the list is guarded non-empty)."""
+        so the loop state has its tensor types (the list is guarded non-empty). Python
+        numbers the loop changes are carried as fed numbers (graphgen/loop_heap.py `lift`);
+        lists it grows by one item per iteration (`append`, `insert(0, x)`) become
+        TensorArrays."""
         tracer = self.tracer
+        what = "a loop over a list of varying length"
         n = items.length()
         initial = get_state()
         lengths = [len(v) if type(v) is list else None for v in initial]
         mark, writes = tracer.ledger.mark(), tracer.shadow.writes
         contents = _contents(initial)
         body(items[0])
-        self._unchanged_heap(mark, writes, "a loop over a list of varying length")
+        self._unchanged_heap(mark, writes, what)
         after = list(get_state())
-        carried, accumulated = [], []
+        carried, accumulated, modes = [], [], {}
         for i, (before, value) in enumerate(zip(initial, after)):
-            if all_symbolic(value):
+            value = after[i] = lift(value, before)
+            growth = _growth(contents[i], value, lengths[i])
+            if carries(value):
                 carried.append(i)
-            elif type(value) is list and lengths[i] is not None and len(value) == lengths[i] + 1 \
-                    and is_tensor(value[-1]) and id(value) not in tracer.copy_sources:
+            elif growth is not False and id(value) not in tracer.copy_sources:
                 accumulated.append(i)
+                modes[i] = growth
             elif value is before or value is UNDEFINED:
                 continue
             elif isinstance(value, (int, float, bool, str)) and value == before:
                 continue
             else:
-                raise ConversionError(f"loop variable `{names[i]}` changes a Python value in a "
-                                      "loop over a list of varying length")
-        _refuse_in_place(contents, initial, "a loop over a list of varying length",
-                         skip=set(accumulated))
+                raise ConversionError(f"loop variable `{names[i]}` changes a Python value in "
+                                      f"{what}")
+        _refuse_in_place(contents, initial, what, skip=set(accumulated))
         if accumulated:
             batched = self._vectorized_for(items, body, get_state, set_state, after, carried,
-                                           accumulated, lengths)
+                                           accumulated, lengths, modes)
             if batched is not None:
                 set_state(batched)
                 return
-        arrays = []
+        arrays, kinds, olds = [], [], []
         for i in accumulated:
-            elements = after[i]
-            array = tf.TensorArray(elements[-1].dtype, size=n + lengths[i],
-                                   element_shape=elements[-1].shape)
-            for j, item in enumerate(elements):
-                array = array.write(j, item)
-            arrays.append(array)
+            new, old = (after[i][-1], after[i][:-1]) if modes[i] != "prepend" else \
+                (after[i][0], after[i][1:])
+            tensor, kind = element(new, what)
+            if any(t.dtype != tensor.dtype or t.shape != tensor.shape or k is not kind
+                   for t, k in (element(v, what) for v in old)):
+                raise ConversionError(f"list `{names[i]}` in {what} holds items of different "
+                                      "kinds or shapes")
+            array = tf.TensorArray(tensor.dtype, size=n, element_shape=tensor.shape)
+            arrays.append(array.write(0, tensor))
+            kinds.append(kind)
+            olds.append(old)
+        templates = [after[k] for k in carried]
+        accumulators: list = []
 
         def condition(i, values, arrays_):
             return i < n
 
         def loop_body(i, values, arrays_):
             state = list(after)
-            for k, value in zip(carried, values):
-                state[k] = value
-            accumulators = [Accumulator(a, lengths[k] + i) for k, a in zip(accumulated, arrays_)]
+            for k, template, value in zip(carried, templates, values):
+                state[k] = from_loop(template, value)
+            accumulators[:] = [Accumulator(a, i, fronts=True) for a in arrays_]
             for k, acc in zip(accumulated, accumulators):
                 state[k] = acc
             set_state(tuple(state))
             mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
             body(items.item(i))
-            self._unchanged_heap(mark, writes, "a loop over a list of varying length", local)
+            self._unchanged_heap(mark, writes, what, local)
             new = get_state()
-            for k, acc in zip(accumulated, accumulators):
-                if new[k] is not acc or acc.appends != 1:
-                    raise ConversionError(f"list `{names[k]}` must grow by one item per "
-                                          "iteration of a loop over a list of varying length")
+            for k, acc, kind in zip(accumulated, accumulators, kinds):
+                if new[k] is not acc or acc.appends != 1 or acc.kinds != {kind} or \
+                        modes[k] not in (None, acc.mode):
+                    raise ConversionError(f"list `{names[k]}` must grow by one item of one "
+                                          f"kind per iteration of {what}")
+            for k, value in enumerate(new):
+                if k not in carried and k not in accumulated and not _same(value, after[k]):
+                    raise ConversionError(f"loop variable `{names[k]}` changes a Python value "
+                                          f"in {what}")
             return after_raising_ops(
-                (i + 1, [tf.nest.map_structure(tf.convert_to_tensor, new[k]) for k in carried],
+                (i + 1, [to_loop(lift_to(new[k], template))
+                         for k, template in zip(carried, templates)],
                  [acc.array for acc in accumulators]))
 
-        values = [after[k] for k in carried]
+        values = [to_loop(after[k]) for k in carried]
         _, values, arrays = tf.while_loop(condition, loop_body, (tf.constant(1), values, arrays))
         state = list(after)
-        for k, value in zip(carried, values):
-            state[k] = value
-        for k, array in zip(accumulated, arrays):
-            state[k] = DynamicList(array.stack())
+        for k, template, value in zip(carried, templates, values):
+            state[k] = from_loop(template, value)
+        for k, array, kind, old, acc in zip(accumulated, arrays, kinds, olds, accumulators):
+            state[k] = DynamicList(_grown(modes[k] or acc.mode, array.stack(), old), kind)
         set_state(tuple(state))
+
+
+def _growth(before, value, length):
+    """How a loop's first iteration grew list `value` by one item: "append", "prepend"
+    (`insert(0, x)`), None when it was empty (either), False when it did not."""
+    if type(value) is not list or length is None or len(value) != length + 1 or \
+            before is None:
+        return False
+    now = _contents([value])[0]
+    if now[0] != before[0]:
+        return False
+    if not before[1]:
+        return None
+    return "append" if now[1][:-1] == before[1] else \
+        "prepend" if now[1][1:] == before[1] else False
+
+
+def _grown(mode, added, old: list):
+    """A grown list's items as one tensor: `added` (in the order the loop added them)
+    after the items it had, or reversed before them."""
+    if mode == "prepend":
+        added = tf.reverse(added, [0])
+    if not old:
+        return added
+    try:
+        prefix = tf.stack([element(v, "a loop")[0] for v in old])
+        return tf.concat([added, prefix] if mode == "prepend" else [prefix, added], 0)
+    except (TypeError, ValueError) as error:  # (items of other dtypes or shapes)
+        raise ConversionError(f"a list a loop grows holds items of different dtypes or "
+                              f"shapes: {error}") from error

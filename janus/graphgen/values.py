@@ -46,6 +46,9 @@ class _NotAPythonValue:
     def __format__(self, spec):
         self._refuse("printing or formatting")
 
+    def __array__(self, *args, **kwargs):  # (numpy would read it as one object)
+        self._refuse("a numpy array")
+
     __hash__ = object.__hash__
 
 
@@ -89,25 +92,45 @@ class DynamicList(_NotAPythonValue):
 
 
 class Accumulator(_NotAPythonValue):
-    """A list being appended to inside a `tf.while_loop` body: one TensorArray write
-    per iteration."""
+    """A list being grown inside a `tf.while_loop` body: one TensorArray write per
+    iteration. The items go in the order they were added; a list grown at its front
+    (`insert(0, x)`, where `fronts` allows it) is reversed once the loop is done."""
 
     _what = "list grown inside a generalized loop"
 
-    def __init__(self, array: tf.TensorArray, index):
+    def __init__(self, array: tf.TensorArray, index, fronts: bool = False):
         self.array = array
         self.index = index
         self.appends = 0
+        self.fronts = fronts
+        self.mode: str | None = None  # "append" or "prepend", by the body's first write
+        self.kinds: set = set()  # the Python number types of the items (None: a tensor)
 
-    def append(self, value):
+    def _write(self, value, mode: str):
+        if self.mode not in (None, mode):
+            raise ConversionError("a list both appended to and grown at its front inside a "
+                                  "generalized loop")
+        self.mode = mode
         if isinstance(value, SymbolicScalar):
+            self.kinds.add(value.kind)
             value = value.tensor
+        else:
+            self.kinds.add(type(value) if type(value) in (int, float, bool) else None)
         try:
             self.array = self.array.write(self.index + self.appends, value)
         except (ValueError, TypeError) as error:  # another dtype or shape than the first
             raise ConversionError(f"an item of another dtype or shape appended to a list "
                                   f"grown inside a generalized loop: {error}") from error
         self.appends += 1
+
+    def append(self, value):
+        self._write(value, "append")
+
+    def insert(self, index, value):
+        if not self.fronts or type(index) is not int or index != 0:
+            raise ConversionError("list.insert other than at the front of a list grown in "
+                                  "a loop over a list of varying length")
+        self._write(value, "prepend")
 
     def __iadd__(self, values):
         for value in values:

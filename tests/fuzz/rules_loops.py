@@ -7,7 +7,11 @@ graph: only its truth may be used; its repr or type must not leak). Results as `
 text in `s.hist` (compared exactly). v36 (`heap_episode_draws`): the environment draws
 its noise from its own numpy RNG in `step`, the loop body maybe again after the exit
 test, and the RNG once more after the loop (graphgen/loop_draws.py: the draws' position
-a tensor carried through the tf.while_loop; a wrong count shows in every later draw).
+a tensor carried through the tf.while_loop; a wrong count shows in every later draw). v37 (`varying_list_growth`): a loop over the
+list argument `xs` (its length varies) changing Python numbers (carried as fed numbers),
+growing a list at its end, at its front or in the middle, maybe reading it (its length,
+its last item) in the same iteration; `heap_episode` discounts its rewards after the loop
+into a list built at its front (actor-critic's returns).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -75,6 +79,37 @@ def heap_episode(g):
     lines += [f"s.hist.append(repr(len({rs})) + repr({env}.steps))",
               f"s.hist.append(repr({env}.state.tolist()))",
               f"acc = acc + {env}.total + {env}.last"]
+    if g.chance(0.5):  # (the returns of the episode, discounted)
+        r, d, ret = g.fresh("wdr"), g.fresh("wds"), g.fresh("wret")
+        lines += [f"{ret} = []", f"{d} = 0.0", f"for {r} in {rs}[::-1]:",
+                  f"    {d} = {r} + 0.99 * {d}", f"    {ret}.insert(0, {d})",
+                  f"s.hist.append(repr({ret}) + repr({d}))"]
+    return lines
+
+
+_GROWTHS = ["{g}.append({e})", "{g}.insert(0, {e})", "{g} += [{e}]", "{g}.insert(1, {e})",
+            "{g}.append({e} + float(len({g})))", "{g}.append({e} * {g}[-1])"]
+
+
+@rule(0.5)
+def varying_list_growth(g):
+    """A loop over `xs` (a list whose length varies: one tf.while_loop or a batched
+    loop) that changes Python numbers and grows a list (maybe reading it as it goes)."""
+    i, grown, c, f, d = (g.fresh(p) for p in ("vi", "vg", "vc", "vf", "vd"))
+    start = g.choice(["[]", "[]", "[x * 0.0]"])
+    growth = g.choice(_GROWTHS if start != "[]" else _GROWTHS[:5])
+    lines = [f"{grown} = {start}", f"{c}, {f}, {d} = 0, 0.5, 0.0", f"for {i} in xs:"]
+    body = [growth.format(g=grown, e=g.choice([f"{i} * 2.0", f"{i} + {d}", f"tf.tanh({i})"])),
+            g.choice([f"{c} += 1", f"{c} = {c} + len(xs)", f"{f} = {f} * 0.5 + 1.0"]),
+            g.choice([f"{d} = {i} + 0.99 * {d}", f"{f} = {f} + 0.25", f"{c} += 2"])]
+    g.rng.shuffle(body)
+    lines += ["    " + line for line in body]
+    lines += [f"s.hist.append(repr({c}) + repr({f}) + repr(len({grown})))",
+              f"acc = acc + {d}"]
+    if g.chance(0.7):
+        lines.append(f"acc = acc + tf.reduce_sum(tf.stack({grown}), 0)"
+                     if start != "[]" else
+                     f"acc = acc + (tf.reduce_sum(tf.stack({grown}), 0) if {grown} else 0.0)")
     return lines
 
 

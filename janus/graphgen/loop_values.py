@@ -1,0 +1,65 @@
+"""Values a generalized loop carries from one iteration to the next, as `tf.while_loop`
+state: tensors and nests of them as they are, a stand-in for a Python or numpy number or
+a numpy array (SymbolicScalar, HostScalar, HostArray) as its tensor, rebuilt around the
+loop's tensor in the body and after the loop (`from_loop`, with the value of the peeled
+first iteration as template). An item a loop appends to a list is a tensor and the kind
+of Python number it stands for (`element`), so the list after the loop reads back as
+numbers of that kind.
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen.host_arrays import HostArray
+from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.values import SymbolicScalar
+from janus.tensors import is_tensor
+
+SCALARS = (SymbolicScalar, HostScalar)  # stand-ins for Python/numpy numbers: a tensor each
+STAND_INS = SCALARS + (HostArray,)
+
+
+def to_loop(value):
+    """A carried value as while_loop state (a stand-in for a number or array: its tensor)."""
+    if isinstance(value, STAND_INS):
+        return value.tensor
+    return tf.nest.map_structure(tf.convert_to_tensor, value)
+
+
+def from_loop(template, value):
+    """The loop's tensor `value` as what `template` (the same name's value) stands for."""
+    if isinstance(template, SymbolicScalar):
+        return SymbolicScalar(value, template.kind)
+    if isinstance(template, HostScalar):
+        return HostScalar(value)
+    if isinstance(template, HostArray):
+        return HostArray(value, template.dtype)
+    return value
+
+
+def all_symbolic(value) -> bool:
+    """A tensor, or a tuple/list/dict nest whose leaves are all tensors."""
+    if isinstance(value, (list, tuple, dict)) and not value:
+        return False
+    leaves = tf.nest.flatten(value) if isinstance(value, (tuple, dict)) else [value]
+    return all(is_symbolic(leaf) for leaf in leaves)
+
+
+def carries(value) -> bool:
+    """Whether a loop can carry `value` as its state."""
+    return isinstance(value, STAND_INS) or all_symbolic(value)
+
+
+def element(value, what: str):
+    """(tensor, kind) of an item appended to a list the loop grows (kind: the Python or
+    numpy number type it stands for, None for a tensor)."""
+    if isinstance(value, SCALARS):
+        return value.tensor, value.kind
+    if type(value) in (int, float, bool):
+        return tf.constant(value, tf.float64 if type(value) is float else
+                           tf.bool if type(value) is bool else tf.int64), type(value)
+    if is_tensor(value) and not isinstance(value, tf.Variable):
+        return value, None
+    raise ConversionError(f"{what} appends a {type(value).__name__} to a list")
