@@ -29,6 +29,13 @@ BLOCKED_REGENERATIONS, BLOCKED_WINDOW = 4, 24
 _GUARD_TAG = re.compile(r"janus-guard-(\d+)")  # an in-graph guard's error message
 
 
+def _changes_on(guard, spec) -> bool:
+    """A guard whose value, once changed, most likely changes on every call: a Python
+    number's value, the length of a list the function only appends to."""
+    return guard.kind == "value" and type(guard.expected) in (int, float) or \
+        guard.kind == "len" and guard.source.expr in spec.appended_only
+
+
 def _graph_value_in_python(exc: Exception) -> bool:
     """A value only the graph's run knows needed as Python: a loop's grown list
     (GraphValueInPython), a tensor's value as a Python number (`round(float(t), 4)`)."""
@@ -211,13 +218,37 @@ class Generation:
             value, actual = None, f"unreadable ({type(exc).__name__})"
         count = self._record_failure(spec, guard, actual)
         # A Python number that changed once (a step counter, a decayed rate) most likely
-        # keeps changing: it becomes a tensor input at once, not after a second graph.
-        number = guard.kind == "value" and type(guard.expected) in (int, float)
-        if count >= (1 if number else cfg.failures_to_generalize):
+        # keeps changing, as does the length of a list the function only appends to: it
+        # becomes a tensor input (or goes unassumed) at once, not after a second graph.
+        if count >= (1 if _changes_on(guard, spec) else cfg.failures_to_generalize):
             plan = ladder.next_plan(self.plan, guard, value, spec)
             if plan is None or plan == self.plan or plan in self.blocked_plans:
                 plan = self._number_to_feed(spec, guard, args, kwargs)
+            if plan is not None:  # (and the others of the kind that fail on this call)
+                plan = self._also_changed(spec, guard, plan, args, kwargs)
             self._generalize(plan)
+
+    def _also_changed(self, spec, failed, plan, args, kwargs):
+        """`plan` generalizing, too, every other number or append-only list of the
+        specialization that changed on this call (`running_reward` and
+        `len(episode_lengths)` change together, every call): one generation, not one per
+        guard."""
+        env = self._env(args, kwargs)
+        for guard in spec.guards.guards:
+            if guard is failed or not _changes_on(guard, spec):
+                continue
+            try:
+                value = evaluate(guard.source, *env)
+            except Exception:  # noqa: BLE001 - an unreadable source: left to its guard
+                continue
+            if guard.kind == "len" and type(value) is list and len(value) == guard.expected \
+                    or guard.kind == "value" and type(value) is type(guard.expected) and \
+                    value == guard.expected:
+                continue
+            wider = ladder.next_plan(plan, guard, value, spec)
+            if wider is not None and wider not in self.blocked_plans:
+                plan = wider
+        return plan
 
     def _number_to_feed(self, spec, failed, args, kwargs):
         """The failed guard cannot generalize (a count kept guarded): a later number guard

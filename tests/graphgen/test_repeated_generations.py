@@ -67,3 +67,25 @@ def test_a_test_kept_specialized_does_not_make_a_graph_per_call():
     jitted = janus.jit(line_search)
     stats = assert_same(line_search, calls, jitted=jitted)
     assert stats.generations <= 10, (stats, janus.explain(jitted))
+
+
+class Book:
+    def __init__(self):
+        self.rate, self.total, self.log = 0.5, 0.0, []
+
+
+def bookkeeping(b, x):
+    """Two Python numbers and an append-only list's length all change on every call
+    (actor-critic's `running_reward` and `episode_lengths`): the first guard that fails
+    generalizes them all, one generation, not one per guard."""
+    y = x * b.rate + b.total
+    b.total = b.total + 1.0
+    b.rate = b.rate * 0.9
+    b.log.append(b.total * 2)
+    return y
+
+
+def test_numbers_and_lengths_that_change_together_are_fed_in_one_generation():
+    calls = [(tf.constant([1.0, 2.0 + i]),) for i in range(10)]
+    stats = assert_same(bookkeeping, calls, make_state=Book)
+    assert stats.generations == 2 and stats.graph_calls >= 7, stats
