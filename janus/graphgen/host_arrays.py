@@ -41,6 +41,25 @@ def supported(value) -> bool:
     return type(value) is np.ndarray and value.dtype.kind in _KINDS and value.ndim >= 1
 
 
+def readable(tensor) -> bool:
+    """Whether `tensor.numpy()` (a graph tensor, at least 1-D, numeric or bool) can stay
+    in the graph as a HostArray: where the break analysis keeps it (the `p` of a numpy
+    draw, transform/breaks.py); any use a HostArray does not do exactly refuses."""
+    return tensor.shape.rank is not None and tensor.shape.rank >= 1 and \
+        np.dtype(tensor.dtype.as_numpy_dtype).kind in _KINDS and not tensor.dtype.is_quantized
+
+
+class NumpyRead:
+    """`t.numpy` of a graph tensor of rank >= 1: called, the HostArray of its value
+    (checked normal or zero, as a fed array: TF reads subnormals as zero)."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __call__(self):
+        return HostArray(exact_numbers.fed_float(self.tensor), self.tensor.dtype.as_numpy_dtype)
+
+
 class HostArray:
     """A numpy array inside a segment's trace (see the module docstring)."""
 

@@ -24,11 +24,9 @@ body of a `for` over a range that breaks on a tensor, built as one tf.while_loop
 upper bound and the count used a graph output (graphgen/loop_draws.py). Draws stay
 refused inside the other tf.while_loop / tf.cond / library callbacks janus builds.
 
-`p=probs.numpy()[0]` stays a break (`.numpy()` of a non-scalar): kept in the graph (tried
-in session 11, commit 1efd112), actor-critic's step traced its whole episode loop,
-unrolled, and failed at the environment's `done` test after ~10 steps: three such
-traces cost ~35 s of warm-up at its quick size, for no graph. That loop can now be a
-tf.while_loop with draws in it (graphgen/loop_draws.py): worth trying again.
+`p=probs.numpy()[0]` (`.numpy()` of a non-scalar a `choice` takes as its `p`) stays in
+the graph, a HostArray (transform/breaks.probability_reads): actor-critic's whole step,
+its episode loop one tf.while_loop, is one graph.
 """
 from __future__ import annotations
 

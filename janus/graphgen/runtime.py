@@ -26,7 +26,7 @@ from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.general import GeneralControlFlow
-from janus.graphgen import host_scalars, number_functions
+from janus.graphgen import host_arrays, host_scalars, number_functions
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
@@ -201,6 +201,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
                                   "graph")
         if name == "numpy" and is_symbolic(obj) and host_scalars.readable(obj):
             return host_scalars.NumpyRead(obj)  # (a graph tensor has no `.numpy`)
+        if name == "numpy" and is_symbolic(obj) and host_arrays.readable(obj):
+            return host_arrays.NumpyRead(obj)  # (`p=probs.numpy()[0]` of a draw)
         prop = _user_property(obj, name)
         if prop is not None:  # its getter is the program's code: traced like a method
             if prop.fget is None:
@@ -381,7 +383,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
                 isinstance(args[0], (SymbolicScalar, MixedBool)):
             number = args[0].truth() if isinstance(args[0], MixedBool) else args[0]
             return number.convert(fn)
-        if isinstance(fn, host_scalars.NumpyRead):
+        if isinstance(fn, (host_scalars.NumpyRead, host_arrays.NumpyRead)):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed
             return number_functions.dispatch(fn, args, kwargs)

@@ -28,14 +28,15 @@ from janus.transform.runtime import Runtime, user_function
 def _kept_read(converted, site: int, fn, args: tuple) -> bool:
     """Whether `fn(*args)` is the `.numpy()` (or `int()`, `float()`, `bool()`) of a scalar
     tensor at a line where a graph keeps the value as a tensor
-    (transform/breaks.in_graph_reads): no refusal."""
+    (transform/breaks.in_graph_reads), or a `.numpy()` a numpy draw takes as its `p`
+    (breaks.probability_reads): no refusal."""
     if fn in (int, float, bool):
         tensor = args[0] if len(args) == 1 else None
     elif getattr(fn, "__name__", "") == "numpy" and not args:
         tensor = getattr(fn, "__self__", None)
     else:
         return False
-    if not is_tensor(tensor) or tensor.shape.rank != 0:
+    if not is_tensor(tensor):
         return False
     lines = getattr(converted, "kept_read_lines", None)
     if lines is None:
@@ -44,9 +45,13 @@ def _kept_read(converted, site: int, fn, args: tuple) -> bool:
         except ConversionError:
             node = None
         kept = breaks.in_graph_reads(node, converted.original.__globals__) if node else set()
-        lines = converted.kept_read_lines = frozenset(
-            n.lineno for n in gast.walk(node) if id(n) in kept) if node else frozenset()
-    return converted.sites[site].lineno in lines
+        arrays = breaks.probability_reads(node) if node else set()
+        lines = converted.kept_read_lines = tuple(
+            frozenset(n.lineno for n in gast.walk(node) if id(n) in ids) if node else
+            frozenset() for ids in (kept, arrays))
+    lineno = converted.sites[site].lineno
+    return lineno in lines[0] if tensor.shape.rank == 0 else \
+        fn not in (int, float, bool) and lineno in lines[1]
 
 
 class ProfileRuntime(Runtime):

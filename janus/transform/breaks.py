@@ -10,6 +10,7 @@ breaks are split at once instead of found by failing traces:
     in_graph_reads(fn, env)   the `.numpy()` reads that are no break: a scalar's value
                               only compared, converted or handed to TF stays in the
                               graph (janus/graphgen/host_scalars.py)
+    probability_reads(fn)     ... and `rng.choice(n, p=t.numpy()[0])`'s (host_draws.py)
     static_openings(fn)       compound statements better left Python with their bodies
                               split: a loop that updates variables from a gradient tape
                               each iteration, an `if` that leaves a loop
@@ -58,7 +59,7 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
     local = scope.local_names(fn)
     params = params or {}
     arrays = numpy_locals(fn, env)
-    kept = in_graph_reads(fn, env)
+    kept = in_graph_reads(fn, env) | probability_reads(fn)
     skipped = _conditional(fn) if surely_run else set()
     for node in gast.walk(fn):
         if id(node) in skipped:
@@ -129,6 +130,25 @@ def _graph_draw(owner, name: str, call: gast.Call) -> bool:
     keywords = {k.arg: k.value.value if isinstance(k.value, gast.Constant) else ...
                 for k in call.keywords}
     return draws.arguments_supported(name, len(call.args), keywords)
+
+
+def probability_reads(fn: gast.FunctionDef) -> set[int]:
+    """Ids of the `.numpy()` calls a `.choice(...)` takes as its `p`
+    (`rng.choice(2, p=probs.numpy()[0])`): the array stays in the graph
+    (graphgen/host_arrays.py) for a numpy draw a graph makes, checked as numpy checks it.
+    (Another `choice` on that line is a break itself: host randomness.)"""
+    found = set()
+    for node in gast.walk(fn):
+        if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
+                node.func.attr == "choice"):
+            continue
+        for keyword in node.keywords:
+            expr = keyword.value if keyword.arg == "p" else None
+            while isinstance(expr, gast.Subscript) and isinstance(expr.slice, gast.Constant):
+                expr = expr.value
+            if expr is not None and _is_numpy_read(expr):
+                found.add(id(expr))
+    return found
 
 
 _NUMBER_CONVERSIONS = ("int", "float", "bool")
