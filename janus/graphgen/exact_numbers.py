@@ -28,8 +28,9 @@ computes its own result):
 numpy arithmetic on fed float arrays (graphgen/host_arrays.py) is checked the same way
 (`array_arithmetic`), also where numpy would warn (overflow, invalid, a zero divisor).
 
-Each check is a boolean the trace keeps (`require`); `flush` makes one op of the pending
-ones where a graph, loop body or branch ends (graphgen/dead_ends.after_raising_ops, the
+Each check is a boolean the trace keeps (`require`; `require_each` for an elementwise
+check of scalars: the checks of one kind are computed at once, on their operands
+stacked); `flush` makes one op of the pending ones where a graph, loop body or branch ends (graphgen/dead_ends.after_raising_ops, the
 top-level trace in graphgen/specialize.py). `bound` is a static upper bound of an int's
 magnitude (None: unknown); a fed int is guarded to fit int32, a `range` item is within
 its range's ends.
@@ -63,6 +64,19 @@ def require(ok: tf.Tensor) -> None:
     tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(ok)
 
 
+def require_each(check, *tensors: tf.Tensor) -> None:
+    """`require(check(*tensors))` for an elementwise `check` (a module-level function):
+    on scalars, the checks of one kind are computed together where the graph ends (its
+    operands stacked: a few ops per kind, not a few per arithmetic operation)."""
+    tracer = active.get()
+    if tracer is None or any(t.shape.rank != 0 for t in tensors):
+        require(_all(check(*tensors)))
+        return
+    key = (check, tuple(t.dtype for t in tensors))
+    tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
+        (key, tensors))
+
+
 def flush():
     """One op checking the conditions `require`d in the graph being built (the output of
     a `CheckNumerics`, which janus keeps even when nothing reads it: graphgen/
@@ -73,8 +87,24 @@ def flush():
     pending = tracer.pending_checks.pop(tf.compat.v1.get_default_graph(), None)
     if not pending:
         return None
-    ok = pending[0] if len(pending) == 1 else tf.reduce_all(tf.stack(pending))
+    conditions, kinds = [], {}
+    for item in pending:
+        if isinstance(item, tuple):
+            kinds.setdefault(item[0], []).append(item[1])
+        else:
+            conditions.append(item)
+    for (check, _), operands in kinds.items():
+        if len(operands) == 1:
+            conditions.append(check(*operands[0]))
+        else:
+            conditions.append(tf.reduce_all(check(*(tf.stack(column)
+                                                   for column in zip(*operands)))))
+    ok = conditions[0] if len(conditions) == 1 else tf.reduce_all(tf.stack(conditions))
     return _fail_unless(ok)
+
+
+def _all(ok: tf.Tensor) -> tf.Tensor:
+    return ok if ok.shape.rank == 0 else tf.reduce_all(ok)
 
 
 def _fail_unless(ok: tf.Tensor) -> tf.Tensor:
@@ -107,7 +137,7 @@ def fed_float(tensor: tf.Tensor) -> tf.Tensor:
     """A float fed to the graph or read from a tensor (its value unknown at trace time):
     required normal or zero, so arithmetic on it sees what Python sees."""
     if tensor.dtype in _BITS:
-        require(tf.reduce_all(normal_or_zero(tensor)))
+        require_each(normal_or_zero, tensor)
     return tensor
 
 
@@ -247,9 +277,9 @@ def _float_arithmetic(op, a, b):
         return _python_divmod(ta, tb, divisor_known=isinstance(b, (int, float)))[
             0 if op == "floordiv" else 1]
     result = _FLOAT_OPS[op](ta, tb)
-    ok = _exact(op, ta, tb, result, _constant(a), _constant(b))
-    if ok is not None:
-        require(ok)
+    exact = _exact(op, ta, tb, result, _constant(a), _constant(b))
+    if exact is not None:
+        require_each(*exact)
     return result
 
 
@@ -262,10 +292,10 @@ _FLOAT_OPS = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply,
 
 
 def _exact(op: str, a, b, result, a_constant=None, b_constant=None):
-    """Elementwise: `result` (of normal or zero operands) is what IEEE arithmetic without
-    flushing gives: a zero is exact (a flushed subnormal reads as zero too), and a
-    divisor is not zero (Python raises; numpy warns). None: nothing to check (a Python
-    constant operand decides it: `x * 0.0`, `x + 0.0`)."""
+    """(check, *operands): elementwise, `result` (of normal or zero operands) is what
+    IEEE arithmetic without flushing gives: a zero is exact (a flushed subnormal reads as
+    zero too), and a divisor is not zero (Python raises; numpy warns). None: nothing to
+    check (a Python constant operand decides it: `x * 0.0`, `x + 0.0`)."""
     constant = b_constant if b_constant is not None else a_constant
     other = a if b_constant is not None else b
     if constant is not None and op in ("add", "mul") or \
@@ -273,27 +303,52 @@ def _exact(op: str, a, b, result, a_constant=None, b_constant=None):
         if constant == 0.0:
             return None  # (x + 0.0, x * 0.0: exact, IEEE's signed zeros alike)
         if op == "mul":
-            zero_ok = tf.equal(other, _scalar(0.0, other.dtype))
-        else:
-            negated = -constant if op == "add" else constant
-            zero_ok = tf.equal(other, _scalar(negated, other.dtype))
-    elif op == "add":
-        zero_ok = tf.equal(a, -b)
-    elif op == "sub":
-        zero_ok = tf.equal(a, b)
-    elif op == "mul":
-        zero = _scalar(0.0, a.dtype)
-        zero_ok = tf.logical_or(tf.equal(a, zero), tf.equal(b, zero))
-    elif b_constant is not None:  # a division by a nonzero constant
-        zero = _scalar(0.0, a.dtype)
-        return tf.logical_or(tf.not_equal(result, zero), tf.equal(a, zero))
-    else:
-        zero_ok = tf.logical_or(tf.equal(a, _scalar(0.0, a.dtype)), tf.math.is_inf(b))
-    zero = _scalar(0.0, result.dtype)
-    ok = tf.logical_or(tf.not_equal(result, zero), zero_ok)
-    if op == "truediv":
-        ok = tf.logical_and(ok, tf.not_equal(b, zero))
-    return ok
+            return _zero_where_zero, result, other
+        negated = -constant if op == "add" else constant
+        return _zero_where_equal, result, other, _scalar(negated, other.dtype)
+    if op == "truediv" and b_constant is not None:  # a division by a nonzero constant
+        return _zero_where_zero, result, a
+    return _ZERO_CHECKS[op], result, a, b
+
+
+def _zero(x: tf.Tensor) -> tf.Tensor:
+    return _scalar(0.0, x.dtype)
+
+
+def _zero_where_zero(result, x):
+    """`x * c`, `x / c` (a nonzero constant c): a zero result only where x is zero."""
+    return tf.logical_or(tf.not_equal(result, _zero(result)), tf.equal(x, _zero(x)))
+
+
+def _zero_where_equal(result, x, c):
+    """`x + c` or `x - c`: a zero result only where x is -c (or c)."""
+    return tf.logical_or(tf.not_equal(result, _zero(result)), tf.equal(x, c))
+
+
+def _add_exact(result, a, b):
+    return tf.logical_or(tf.not_equal(result, _zero(result)), tf.equal(a, -b))
+
+
+def _sub_exact(result, a, b):
+    return tf.logical_or(tf.not_equal(result, _zero(result)), tf.equal(a, b))
+
+
+def _mul_exact(result, a, b):
+    zero = _zero(a)
+    return tf.logical_or(tf.not_equal(result, _zero(result)),
+                         tf.logical_or(tf.equal(a, zero), tf.equal(b, zero)))
+
+
+def _div_exact(result, a, b):
+    zero = _zero(a)
+    return tf.logical_and(
+        tf.logical_or(tf.not_equal(result, zero),
+                      tf.logical_or(tf.equal(a, zero), tf.math.is_inf(b))),
+        tf.not_equal(b, zero))
+
+
+_ZERO_CHECKS = {"add": _add_exact, "sub": _sub_exact, "mul": _mul_exact,
+                "truediv": _div_exact}
 
 
 def _float_pow(a, b):
@@ -367,8 +422,18 @@ def array_arithmetic(op: str, x, y, dtype: tf.DType) -> tf.Tensor:
         raise ConversionError(f"arithmetic on a {dtype.name} array")
     x, y = (_opaque_constant(v, dtype) if isinstance(v, (int, float)) else v for v in (x, y))
     result = _FLOAT_OPS[op](x, y)
-    finite_in = tf.logical_and(tf.math.is_finite(x), tf.math.is_finite(y))
-    finite = tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in))
-    exact = _exact(op, x, y, result)
-    require(tf.reduce_all(finite if exact is None else tf.logical_and(exact, finite)))
+    require_each(_NUMPY_CHECKS[op], result, x, y)
     return result
+
+
+def _numpy_check(zero_check):
+    """numpy's `x <op> y` checked: exact as `zero_check` says, and no overflow (an
+    infinite result of finite operands: numpy warns)."""
+    def check(result, x, y):
+        finite_in = tf.logical_and(tf.math.is_finite(x), tf.math.is_finite(y))
+        finite = tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in))
+        return tf.logical_and(zero_check(result, x, y), finite)
+    return check
+
+
+_NUMPY_CHECKS = {op: _numpy_check(check) for op, check in _ZERO_CHECKS.items()}

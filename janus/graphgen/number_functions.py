@@ -88,16 +88,32 @@ def call(fn, x) -> SymbolicScalar:
                               "(its vectorized kernel rounds otherwise)")
     value = _as_python_float(x)
     result = op(value)
-    finite_in = tf.math.is_finite(value)
-    conditions = [
-        tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in)),  # overflow
-        tf.logical_or(tf.logical_not(tf.math.is_nan(result)), tf.math.is_nan(value)),
-    ]
-    if fn is not math.fabs:  # (a zero result only where it is exact, not flushed)
-        exact_zero = tf.equal(value, zero_at) if zero_at is not None else tf.constant(False)
-        conditions.append(tf.logical_or(tf.not_equal(result, 0.0), exact_zero))
-    exact_numbers.require(tf.reduce_all(tf.stack(conditions)))
+    if fn is math.fabs:
+        exact_numbers.require_each(_no_overflow, result, value)
+    elif zero_at is None:
+        exact_numbers.require_each(_never_zero, result, value)
+    else:
+        exact_numbers.require_each(_zero_at, result, value,
+                                   tf.constant(zero_at, tf.float64))
     return SymbolicScalar(result, float)
+
+
+def _no_overflow(result, value):
+    """No overflow (an infinite result of a finite value) nor nan of a number."""
+    return tf.logical_and(
+        tf.logical_or(tf.math.is_finite(result), tf.logical_not(tf.math.is_finite(value))),
+        tf.logical_or(tf.logical_not(tf.math.is_nan(result)), tf.math.is_nan(value)))
+
+
+def _never_zero(result, value):
+    """... and no zero result (it could only be a flushed subnormal)."""
+    return tf.logical_and(_no_overflow(result, value), tf.not_equal(result, 0.0))
+
+
+def _zero_at(result, value, zero_at):
+    """... and a zero result only where the value is the function's zero."""
+    return tf.logical_and(_no_overflow(result, value), tf.logical_or(
+        tf.not_equal(result, 0.0), tf.equal(value, zero_at)))
 
 
 def _as_python_float(x) -> tf.Tensor:
