@@ -37,7 +37,8 @@ from janus.graphgen.general import _contents, _refuse_in_place
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.loop_draws import LoopDraws, snapshot
 from janus.graphgen.loop_heap import CarriedAttributes, lift, lift_to
-from janus.graphgen.loop_values import SCALARS, carries, element, from_loop, to_loop
+from janus.graphgen.loop_values import (SCALARS, carries, element, from_loop, same_kind,
+                                        to_loop)
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
                                    MixedBool, SymbolicScalar)
@@ -389,6 +390,9 @@ class ExitLoops:
             self._unchanged_heap(ledger.mark(), writes, _WHAT, local)
             record.extend(attributes, carried_in)
             new = [lift_to(value, template) for value, template in zip(get_all(), after)]
+            for k in carried:
+                if not same_kind(after[k], new[k]):
+                    raise ConversionError(f"`{names[k]}` changes type in {_WHAT}")
             for k, accumulator in zip(grown, accumulators):
                 if new[k] is not accumulator or accumulator.appends != 1 or \
                         any(n not in (0, 1) for n in record.lengths(k)):

@@ -19,7 +19,8 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.loop_heap import lift, lift_to
-from janus.graphgen.loop_values import all_symbolic, carries, element, from_loop, to_loop
+from janus.graphgen.loop_values import (all_symbolic, carries, element, from_loop,
+                                        same_kind, to_loop)
 from janus.graphgen.values import Accumulator, DynamicList
 from janus.tensors import is_tensor
 from janus.transform.runtime import UNDEFINED
@@ -367,13 +368,20 @@ class GeneralControlFlow:
                 if k not in carried and k not in accumulated and not _same(value, after[k]):
                     raise ConversionError(f"loop variable `{names[k]}` changes a Python value "
                                           f"in {what}")
+            carried_out = [lift_to(new[k], template) for k, template in zip(carried, templates)]
+            for k, template, value in zip(carried, templates, carried_out):
+                if not same_kind(template, value):
+                    raise ConversionError(f"loop variable `{names[k]}` changes type in {what}")
             return after_raising_ops(
-                (i + 1, [to_loop(lift_to(new[k], template))
-                         for k, template in zip(carried, templates)],
+                (i + 1, [to_loop(value) for value in carried_out],
                  [acc.array for acc in accumulators]))
 
         values = [to_loop(after[k]) for k in carried]
-        _, values, arrays = tf.while_loop(condition, loop_body, (tf.constant(1), values, arrays))
+        try:
+            _, values, arrays = tf.while_loop(condition, loop_body,
+                                              (tf.constant(1), values, arrays))
+        except (ValueError, TypeError) as error:  # (a value changing dtype or shape)
+            raise ConversionError(f"{what} cannot be one tf.while_loop: {error}") from error
         state = list(after)
         for k, template, value in zip(carried, templates, values):
             state[k] = from_loop(template, value)

@@ -47,6 +47,18 @@ def all_symbolic(value) -> bool:
     return all(is_symbolic(leaf) for leaf in leaves)
 
 
+def same_kind(template, value) -> bool:
+    """Whether a carried `value` stands for what `template` (the value after the loop's
+    first iteration) stands for: a Python number of the same type, a numpy scalar or
+    array of the same dtype, a tensor (a number that later iterations turn into a tensor,
+    or back, is no loop state: Python would see its type change)."""
+    if isinstance(template, STAND_INS) or isinstance(value, STAND_INS):
+        return type(template) is type(value) and \
+            getattr(template, "kind", None) is getattr(value, "kind", None) and \
+            getattr(template, "dtype", None) == getattr(value, "dtype", None)
+    return True
+
+
 def carries(value) -> bool:
     """Whether a loop can carry `value` as its state."""
     return isinstance(value, STAND_INS) or all_symbolic(value)

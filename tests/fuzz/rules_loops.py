@@ -11,7 +11,8 @@ a tensor carried through the tf.while_loop; a wrong count shows in every later d
 list argument `xs` (its length varies) changing Python numbers (carried as fed numbers),
 growing a list at its end, at its front or in the middle, maybe reading it (its length,
 its last item) in the same iteration; `heap_episode` discounts its rewards after the loop
-into a list built at its front (actor-critic's returns).
+into a list built at its front (actor-critic's returns); in both, a Python number the
+loop turns into a tensor after its first iteration.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -71,6 +72,8 @@ def heap_episode(g):
               f"    {rs}.append({rw})"]
     if g.chance(0.4):
         lines.append(f"    {env}.total = {env}.total + push")
+    if g.chance(0.2):  # (a Python number the loop turns into a tensor: no loop state)
+        lines.append(f"    {env}.last = {env}.last + tf.constant(1.0) if {env}.last else 1.0")
     if g.chance(0.2):  # (its type leaks: the graph must refuse it)
         lines.append(f"    s.hist.append(repr({dn}))")
     lines += [f"    if {dn}:", "        break"]
@@ -100,7 +103,8 @@ def varying_list_growth(g):
     growth = g.choice(_GROWTHS if start != "[]" else _GROWTHS[:5])
     lines = [f"{grown} = {start}", f"{c}, {f}, {d} = 0, 0.5, 0.0", f"for {i} in xs:"]
     body = [growth.format(g=grown, e=g.choice([f"{i} * 2.0", f"{i} + {d}", f"tf.tanh({i})"])),
-            g.choice([f"{c} += 1", f"{c} = {c} + len(xs)", f"{f} = {f} * 0.5 + 1.0"]),
+            g.choice([f"{c} += 1", f"{c} = {c} + len(xs)", f"{f} = {f} * 0.5 + 1.0",
+                      f"{c} = {c} + tf.constant(1) if {c} else 1"]),
             g.choice([f"{d} = {i} + 0.99 * {d}", f"{f} = {f} + 0.25", f"{c} += 2"])]
     g.rng.shuffle(body)
     lines += ["    " + line for line in body]

@@ -107,3 +107,28 @@ def test_returns_discounted_over_the_rewards_of_an_episode():
     calls = [(tf.constant(w), tf.constant(2.0)) for w in (0.3, 0.15, 0.5, 0.1, 0.25, 0.2, 0.4)]
     stats = assert_same(episode_returns, calls)
     assert stats.graph_calls >= 4, stats
+
+
+def changes_kind(rs):
+    c = 0
+    for r in rs:
+        c = c + tf.constant(1, tf.int64) if c else 1
+    return c
+
+
+def test_a_number_that_becomes_a_tensor_runs_as_python_does():
+    assert_same(changes_kind, LISTS)
+
+
+def changes_kind_in_an_exit_loop(x):
+    c = 0
+    for t in range(10):
+        c = c + tf.constant(1, tf.int64) if c else 1
+        if x < float(t):
+            break
+    return c
+
+
+def test_a_number_that_becomes_a_tensor_in_an_exit_loop_runs_as_python_does():
+    assert_same(changes_kind_in_an_exit_loop,
+                [(tf.constant(v),) for v in (2.5, 4.5, 1.5, 6.5, 3.5, 0.5, 5.5)])
