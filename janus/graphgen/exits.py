@@ -89,6 +89,8 @@ class Exit:
     def condition(self) -> tf.Tensor:
         """Whether the iteration stopped (at any of its exit tests)."""
         conditions = [c for c, _, _ in self.recorded]
+        if not conditions:  # (a `while` without exit tests: graphgen/general_while.py)
+            return tf.constant(False)
         return conditions[0] if len(conditions) == 1 else tf.reduce_any(tf.stack(conditions))
 
     def lengths(self, k: int) -> list:
