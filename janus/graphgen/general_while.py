@@ -30,7 +30,9 @@ from __future__ import annotations
 from janus.errors import ConversionError
 from janus.graphgen.bool_values import _undone
 from janus.graphgen.exits import _OPERAND, LoopItems
+from janus.graphgen.general import all_symbolic
 from janus.graphgen.tracer import is_symbolic
+from janus.transform.runtime import UNDEFINED
 
 
 class _Test:
@@ -76,8 +78,8 @@ class GeneralWhile:
         test = _Test(test, tracer.loop_exits, {(self.key, p): _OPERAND
                                                for p in self.function.sites[site].parts})
         first = test()
-        if is_symbolic(first):
-            initial = get_state()
+        initial = get_state()
+        if is_symbolic(first) and all(v is UNDEFINED or all_symbolic(v) for v in initial):
             point = (tracer.ledger.checkpoint(), tracer.shadow.writes, tracer.local_writes)
             try:
                 return self._while(site, first, test, body, get_state, set_state, names)
