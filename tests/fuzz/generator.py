@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 36
+GENERATOR_VERSION = 37
 
 HEADER = '''\
 import functools
