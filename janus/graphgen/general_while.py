@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from janus.errors import ConversionError
 from janus.graphgen.bool_values import _undone
-from janus.graphgen.exits import _OPERAND, LoopItems
+from janus.graphgen.exits import _OPERAND, LoopItems, _predicate
 from janus.graphgen.general import all_symbolic
 from janus.graphgen.tracer import is_symbolic
 from janus.transform.runtime import UNDEFINED
@@ -52,16 +52,22 @@ class _Test:
 
 
 class _FirstThen:
-    """A loop's test whose first value was already computed (it ran once, not twice)."""
+    """A loop's test whose first value was already computed (it ran once, not twice).
+    In the loop it must be a tensor: a Python value there (nothing the body changes
+    decides it) would make a loop the graph never leaves."""
 
     def __init__(self, first, test):
         self.first, self.test, self.used = first, test, False
 
     def __call__(self):
-        if self.used:
-            return self.test()
-        self.used = True
-        return self.first
+        if not self.used:
+            self.used = True
+            return self.first
+        value = self.test()
+        if not is_symbolic(_predicate(value)):
+            raise ConversionError("the test of a generalized `while` is a Python value "
+                                  "inside the loop")
+        return value
 
 
 class GeneralWhile:
