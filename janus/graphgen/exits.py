@@ -37,7 +37,7 @@ from janus.graphgen.general import _contents, _refuse_in_place, all_symbolic
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.loop_draws import LoopDraws, snapshot
-from janus.graphgen.loop_heap import CarriedAttributes, lift, lift_to
+from janus.graphgen.loop_heap import CarriedAttributes, carried_as, lift, lift_to
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
                                    MixedBool, SymbolicScalar)
@@ -47,7 +47,7 @@ from janus.transform.runtime import UNDEFINED
 
 _WHAT = "a loop with a `break` on a tensor"
 _SCALARS = (SymbolicScalar, HostScalar)  # stand-ins for Python/numpy numbers: a tensor each
-_STAND_INS = _SCALARS + (HostArray,)
+_STAND_INS = _SCALARS + (HostArray, MixedBool)  # (MixedBool: a bool of either type)
 
 
 class Exit:
@@ -183,6 +183,8 @@ def _to_loop(value):
 
 
 def _from_loop(template, value):
+    if isinstance(template, MixedBool):
+        return MixedBool(value)
     if isinstance(template, SymbolicScalar):
         return SymbolicScalar(value, template.kind)
     if isinstance(template, HostScalar):
@@ -200,6 +202,8 @@ def _same_type(a, b) -> bool:
     if isinstance(a, HostArray) or isinstance(b, HostArray):
         return type(a) is type(b) and a.dtype == b.dtype and \
             a.tensor.dtype == b.tensor.dtype and a.tensor.shape == b.tensor.shape
+    if isinstance(a, MixedBool) or isinstance(b, MixedBool):
+        return type(a) is type(b)
     if isinstance(a, _SCALARS) or isinstance(b, _SCALARS):
         return type(a) is type(b) and a.kind is b.kind and a.tensor.dtype == b.tensor.dtype
     if not (_carried(a) and _carried(b)):
@@ -425,7 +429,7 @@ class ExitLoops:
             attributes.check_body(mark)
             self._unchanged_heap(ledger.mark(), writes, _WHAT, local)
             record.extend(attributes, carried_in)
-            new = [lift_to(value, template) for value, template in zip(get_all(), after)]
+            new = [carried_as(value, template) for value, template in zip(get_all(), after)]
             for k, accumulator in zip(grown, accumulators):
                 if new[k] is not accumulator or accumulator.appends != 1 or \
                         any(n not in (0, 1) for n in record.lengths(k)):

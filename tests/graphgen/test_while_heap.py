@@ -177,3 +177,32 @@ def test_numpy_draws_in_the_loop_keep_the_rng_as_python_does():
     assert_same(noisy_episode, _starts(10), make_state=Noisy,
                 observe=lambda env: repr(env.rng.get_state()[1][:4]) +
                 str(env.rng.get_state()[2]))
+
+
+class RawWalker(Walker):
+    def step(self, push):
+        obs, reward, done = super().step(push)
+        x = self.state[0]
+        return obs, reward, abs(x) > self.limit or self.steps >= self.max_steps  # (raw)
+
+
+def raw_episode(env, w, obs):
+    done, steps = False, 0
+    while not done:  # (`done` a numpy bool or a Python bool: only its truth is known)
+        obs, reward, done = env.step(tf.reduce_sum(tf.convert_to_tensor(obs) * w))
+        steps += 1
+    return steps, bool(done)
+
+
+def raw_episode_repr(env, w, obs):
+    steps, _ = raw_episode(env, w, obs)
+    done = False
+    while not done:
+        obs, reward, done = env.step(tf.reduce_sum(tf.convert_to_tensor(obs) * w))
+    return steps, repr(done)  # (np.True_ or True: the graph cannot say: runs plainly)
+
+
+def test_a_done_flag_of_either_bool_type_is_carried_by_its_truth():
+    stats = assert_same(raw_episode, _starts(10), make_state=RawWalker)
+    assert stats.generations == 1 and stats.graph_calls >= 6, stats
+    assert_same(raw_episode_repr, _starts(8), make_state=RawWalker)
