@@ -80,6 +80,7 @@ class GeneralWhile:
                    for s in (site,) + tuple(self.function.sites[site].parts))
 
     def _general_while(self, site, test, body, get_state, set_state, names) -> None:
+        """The `while` at `site` as one tf.while_loop (the module docstring's two ways)."""
         tracer = self.tracer
         test = _Test(test, tracer.loop_exits, {(self.key, p): _OPERAND
                                                for p in self.function.sites[site].parts})

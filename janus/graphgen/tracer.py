@@ -367,7 +367,7 @@ class Tracer:
         """A loop's exit test (or a `while`'s own test), Python-valued while profiling, is
         tensor-valued here (a number janus feeds decides it): its loop is better one
         tf.while_loop than a graph per trip count (`generate` traces again with it general:
-        graphgen/exits.py, graphgen/general.py `_while`)."""
+        graphgen/exits.py, graphgen/general_while.py)."""
         key = (function, site_id)
         record = self.profile.sites.get(key)
         if record is not None and (record.loop_exit or record.while_test) and \
