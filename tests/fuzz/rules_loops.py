@@ -173,7 +173,8 @@ def heap_episode_while(g):
         lines.append(f"    {env}.last = {env}.last * 0.5 + 1.0")
     if g.chance(0.15):  # (its type leaks: the graph must refuse it)
         lines.append(f"    s.hist.append(repr({dn}))")
-    lines += [f"s.hist.append(repr(len({rs})) + repr({k}) + repr({env}.steps) + repr({dn}))",
+    flag = g.choice([dn, f"bool({dn})"])  # (repr of a bool of either type: refused)
+    lines += [f"s.hist.append(repr(len({rs})) + repr({k}) + repr({env}.steps) + repr({flag}))",
               f"s.hist.append(repr({tot}) + repr({env}.state.tolist()))",
               f"acc = acc + {env}.total + {env}.last"]
     return lines
