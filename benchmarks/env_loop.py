@@ -12,6 +12,7 @@ shown only as a peer's speed, `tf.function right` says whether its results match
 where it cannot trace the program at all, the error is shown), and the expert: a hand-
 written `tf.function(autograph=False)` with the dynamics in float64 inside a
 `tf.while_loop`. Ratios against the expert (`janus/expert` = expert time / janus time).
+The same episode written `while not done:` (no `break`), eager and janus, on its own line.
 """
 from __future__ import annotations
 
@@ -43,6 +44,24 @@ def episode(env, w, obs, horizon):
         total = total + push
         if done:
             break
+    return total, len(rewards)
+
+
+def episode_while(env, w, obs, horizon):
+    """`episode` as `while not done:` (no `break`, the counter a Python int): janus builds
+    it as one tf.while_loop too (graphgen/general_while.py)."""
+    import tensorflow as tf
+
+    rewards = []
+    total = tf.constant(0.0)
+    done, t = False, 0
+    while not done:
+        x = tf.convert_to_tensor(obs)
+        push = tf.reduce_sum(x * w) + 0.01 * t - 0.1
+        obs, reward, done = env.step(push)
+        rewards.append(reward)
+        total = total + push
+        t += 1
     return total, len(rewards)
 
 
@@ -79,8 +98,9 @@ def measure(size: str, rounds: int) -> dict:
     w = tf.constant([0.3, 0.2])
     start = np.array([0.001, -0.002])
     envs = {name: Walker(limit, max_steps, dt=0.01)
-            for name in ("eager", "janus", "tf.function")}
+            for name in ("eager", "janus", "tf.function", "eager while", "janus while")}
     jitted, traced = janus.jit(episode), tf.function(episode)
+    jitted_while = janus.jit(episode_while)
     expert = make_expert(limit, max_steps)
 
     def run(fn, env):
@@ -90,6 +110,8 @@ def measure(size: str, rounds: int) -> dict:
     fns = {"eager": lambda: run(episode, envs["eager"]),
            "janus": lambda: run(jitted, envs["janus"]),
            "tf.function": lambda: run(traced, envs["tf.function"]),
+           "eager while": lambda: run(episode_while, envs["eager while"]),
+           "janus while": lambda: run(jitted_while, envs["janus while"]),
            "expert": lambda: expert(tf.constant(start), w)}
     failed = {}
     try:
@@ -102,9 +124,9 @@ def measure(size: str, rounds: int) -> dict:
             fn()
     reference = fns["eager"]()
     right = {name: _same(reference, fns[name]()) and envs[name].steps == envs["eager"].steps
-             for name in ("janus", "tf.function") if name in fns}
+             for name in ("janus", "tf.function", "eager while", "janus while") if name in fns}
     times = per_call(fns, calls=5, rounds=rounds)
-    stats = janus.stats(jitted)
+    stats, stats_while = janus.stats(jitted), janus.stats(jitted_while)
     return {"size": size, "steps": int(reference[1]),
             "ms": {k: v * 1e3 for k, v in times.items()},
             "janus_over_eager": times["eager"] / times["janus"],
@@ -113,7 +135,11 @@ def measure(size: str, rounds: int) -> dict:
             if "tf.function" in times else None,
             "janus_right": right["janus"], "tf_function_right": right.get("tf.function"),
             "tf_function_failed": failed.get("tf.function"),
-            "janus_generations": stats.generations, "janus_graph_calls": stats.graph_calls}
+            "janus_generations": stats.generations, "janus_graph_calls": stats.graph_calls,
+            "while_janus_over_eager": times["eager while"] / times["janus while"],
+            "while_right": right["eager while"] and right["janus while"],
+            "while_generations": stats_while.generations,
+            "while_graph_calls": stats_while.graph_calls}
 
 
 def _same(a, b) -> bool:
@@ -146,6 +172,9 @@ def main(argv: Optional[Sequence[str]] = None) -> list[dict]:
               f"{r['janus_over_eager']:.2f}x, janus/expert {r['janus_over_expert']:.2f} | "
               f"janus right: {r['janus_right']} ({r['janus_generations']} generations) | "
               f"{peer}")
+        print(f"  `while not done:` form, ms/episode: eager {ms['eager while']:.2f}, janus "
+              f"{ms['janus while']:.2f} | janus/eager {r['while_janus_over_eager']:.2f}x | "
+              f"janus right: {r['while_right']} ({r['while_generations']} generations)")
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "env_loop.json")
     with open(path, "w") as f:

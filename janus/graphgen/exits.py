@@ -36,7 +36,7 @@ from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents, _refuse_in_place
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.loop_draws import LoopDraws, snapshot
-from janus.graphgen.loop_heap import CarriedAttributes, lift, lift_to
+from janus.graphgen.loop_heap import CarriedAttributes, carried_as, lift, lift_to
 from janus.graphgen.loop_values import (SCALARS, carries, element, from_loop, same_kind,
                                         to_loop)
 from janus.graphgen.tracer import is_symbolic
@@ -88,6 +88,8 @@ class Exit:
     def condition(self) -> tf.Tensor:
         """Whether the iteration stopped (at any of its exit tests)."""
         conditions = [c for c, _, _ in self.recorded]
+        if not conditions:  # (a `while` without exit tests: graphgen/general_while.py)
+            return tf.constant(False)
         return conditions[0] if len(conditions) == 1 else tf.reduce_any(tf.stack(conditions))
 
     def lengths(self, k: int) -> list:
@@ -176,6 +178,8 @@ def _same_type(a, b) -> bool:
     if isinstance(a, HostArray) or isinstance(b, HostArray):
         return type(a) is type(b) and a.dtype == b.dtype and \
             a.tensor.dtype == b.tensor.dtype and a.tensor.shape == b.tensor.shape
+    if isinstance(a, MixedBool) or isinstance(b, MixedBool):
+        return type(a) is type(b)
     if isinstance(a, SCALARS) or isinstance(b, SCALARS):
         return type(a) is type(b) and a.kind is b.kind and a.tensor.dtype == b.tensor.dtype
     if not (carries(a) and carries(b)):
@@ -389,7 +393,7 @@ class ExitLoops:
             attributes.check_body(mark)
             self._unchanged_heap(ledger.mark(), writes, _WHAT, local)
             record.extend(attributes, carried_in)
-            new = [lift_to(value, template) for value, template in zip(get_all(), after)]
+            new = [carried_as(value, template) for value, template in zip(get_all(), after)]
             for k in carried:
                 if not same_kind(after[k], new[k]):
                     raise ConversionError(f"`{names[k]}` changes type in {_WHAT}")

@@ -24,7 +24,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import DELETED, HeapLedger
-from janus.graphgen.values import SymbolicScalar
+from janus.graphgen.values import MixedBool, SymbolicScalar
 from janus.transform.runtime import UNDEFINED
 
 _NUMBERS = (bool, int, float)
@@ -49,6 +49,17 @@ def lift_to(value, template):
     if isinstance(template, SymbolicScalar) and type(value) is template.kind:
         return SymbolicScalar(tf.constant(value, template.tensor.dtype), template.kind)
     return value
+
+
+def carried_as(value, template):
+    """An iteration's `value` in the kind `template` (the value after the loop's first
+    iteration) is carried as. A bool of either type (MixedBool: a numpy or a Python bool)
+    is carried as one only where the first iteration made one: else its type would come
+    out of the loop as the first iteration's."""
+    if isinstance(value, MixedBool) and not isinstance(template, MixedBool):
+        raise ConversionError("a loop makes a bool of either type (numpy or Python) of a "
+                              "value its first iteration left of one type")
+    return lift_to(value, template)
 
 
 class CarriedAttributes:

@@ -1,8 +1,8 @@
 """Values a generalized loop carries from one iteration to the next, as `tf.while_loop`
-state: tensors and nests of them as they are, a stand-in for a Python or numpy number or
-a numpy array (SymbolicScalar, HostScalar, HostArray) as its tensor, rebuilt around the
-loop's tensor in the body and after the loop (`from_loop`, with the value of the peeled
-first iteration as template). An item a loop appends to a list is a tensor and the kind
+state: tensors and nests of them as they are, a stand-in for a Python or numpy number, a
+numpy array or a bool of either type (SymbolicScalar, HostScalar, HostArray, MixedBool) as
+its tensor, rebuilt around the loop's tensor in the body and after the loop (`from_loop`,
+with the value of the peeled first iteration as template). An item a loop appends to a list is a tensor and the kind
 of Python number it stands for (`element`), so the list after the loop reads back as
 numbers of that kind.
 """
@@ -14,11 +14,11 @@ from janus.errors import ConversionError
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.values import SymbolicScalar
+from janus.graphgen.values import MixedBool, SymbolicScalar
 from janus.tensors import is_tensor
 
 SCALARS = (SymbolicScalar, HostScalar)  # stand-ins for Python/numpy numbers: a tensor each
-STAND_INS = SCALARS + (HostArray,)
+STAND_INS = SCALARS + (HostArray, MixedBool)  # (MixedBool: a bool of either type)
 
 
 def to_loop(value):
@@ -30,6 +30,8 @@ def to_loop(value):
 
 def from_loop(template, value):
     """The loop's tensor `value` as what `template` (the same name's value) stands for."""
+    if isinstance(template, MixedBool):
+        return MixedBool(value)
     if isinstance(template, SymbolicScalar):
         return SymbolicScalar(value, template.kind)
     if isinstance(template, HostScalar):

@@ -26,6 +26,7 @@ from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.general import GeneralControlFlow
+from janus.graphgen.general_while import GeneralWhile
 from janus.graphgen import host_arrays, host_scalars, number_functions
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
@@ -153,7 +154,7 @@ def _user_property(obj, name: str):
     return None
 
 
-class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
+class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runtime):
     @property
     def key(self) -> str:
         return self.function.key
@@ -583,16 +584,9 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralControlFlow, Runtime):
                     break
                 value = test()
             return
-        first = test()
-        if not is_symbolic(first):
-            value = first
-            while self.test(site, value):
-                body()
-                value = test()
-            return
-        if (self.key, site) in self.tracer.plan.general_branches:
-            return self._while(site, first, test, body, get_state, set_state, names)
-        value = first
+        if self._while_general(site):  # (graphgen/general_while.py)
+            return self._general_while(site, test, body, get_state, set_state, names)
+        value = test()
         while self.test(site, value):  # `j < 2 and <tensor>` may end on the Python operand
             body()
             value = test()

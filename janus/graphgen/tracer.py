@@ -364,12 +364,14 @@ class Tracer:
         self.assert_ops.append(tf.debugging.Assert(predicate, [guard.tag]))
 
     def note_exit(self, function: str, site_id) -> None:
-        """A loop's exit test, Python-valued while profiling, is tensor-valued here (a
-        number janus feeds decides it): its loop is better one tf.while_loop than a graph
-        per trip count (`generate` traces again with it general: graphgen/exits.py)."""
+        """A loop's exit test (or a `while`'s own test), Python-valued while profiling, is
+        tensor-valued here (a number janus feeds decides it): its loop is better one
+        tf.while_loop than a graph per trip count (`generate` traces again with it general:
+        graphgen/exits.py, graphgen/general_while.py)."""
         key = (function, site_id)
         record = self.profile.sites.get(key)
-        if record is not None and record.loop_exit and not record.tensor_tests and \
+        if record is not None and (record.loop_exit or record.while_test) and \
+                not record.tensor_tests and \
                 key not in self.plan.general_branches:
             self.symbolic_exits.add(key)
 

@@ -39,6 +39,8 @@ class SiteProfile:
     sequence: list = dataclasses.field(default_factory=list)  # outcomes in the last call
     sequences: set = dataclasses.field(default_factory=set)   # distinct per-call outcome sequences
     loop_exit: bool = False  # the `if t: break` that is a loop's only way out (exits.py)
+    while_test: bool = False  # the test of a `while` (without exit tests): generalized at once
+    # when Python-valued here but tensor-valued in a trace (Tracer.note_exit)
 
     @property
     def stable_outcome(self):

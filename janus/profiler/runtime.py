@@ -125,6 +125,10 @@ class ProfileRuntime(Runtime):
                    live=()):
         if exit_site is not None and self._profiling():
             self._mark_exit(exit_site)
+        elif self._profiling():  # (its test's operands: sites of their own)
+            profile = ProfileRuntime._current.profile
+            for part in (site,) + tuple(self.function.sites[site].parts):
+                profile.site(self.key, part).while_test = True
         return super().while_stmt(site, test, body, get_state, set_state, names,
                                   exit_site, live)
 

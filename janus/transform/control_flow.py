@@ -275,7 +275,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         node.test = self._combined_test(node.test)
         exit_if = _loop_exits(node)
         if (not scope.escapes(node.body) or exit_if is not None) and not node.orelse:
-            site = self.sites.new("while", node.test)
+            site = self.sites.new("while", node.test, parts=tuple(exit_tests.parts(node.test)))
             exit_args, extra = self._exit_arguments(exit_if, loop_loads)
             names = _user_names(scope.bound_names(node.body))
             names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]

@@ -52,7 +52,8 @@ def is_exit_test(node) -> bool:
     return False
 
 
-def _parts(node) -> list[int]:
+def parts(node) -> list[int]:
+    """The sites of the hooked tests in `node` (an exit test's or a `while` test's operands)."""
     return [n.args[0].value for n in gast.walk(node) if hooked(n)]
 
 
@@ -81,7 +82,7 @@ def transform(test, sites: SiteTable) -> tuple[int, gast.expr]:
     """(the exit site, the test in functional form) of an exit test (`is_exit_test`)."""
     if hooked(test):
         return test.args[0].value, test
-    site = sites.new("exit", _source(test), parts=tuple(_parts(test)))
+    site = sites.new("exit", _source(test), parts=tuple(parts(test)))
     new = templates.expression(f"{RUNTIME}.test(SITE, TEST)", SITE=templates.constant(site),
                                TEST=functional(test))
     return site, templates.copy_location(new, test)
@@ -89,7 +90,9 @@ def transform(test, sites: SiteTable) -> tuple[int, gast.expr]:
 
 def exit_sites(table: SiteTable, exit_site: int) -> tuple[tuple, tuple]:
     """(the exit tests' sites, their operands' sites) of a loop whose exit site is
-    `exit_site`."""
+    `exit_site`; for a `while`'s own site, no exit test and its test's operands."""
     site = table[exit_site]
+    if site.kind == "while":
+        return (), tuple(site.parts)
     tests = site.parts if site.kind == "exits" else (exit_site,)
     return tests, tuple(p for t in tests for p in table[t].parts)

@@ -12,6 +12,8 @@ def test_env_loop_benchmark_fields(tmp_path, capsys):
     (row,) = rows
     assert row["janus_right"] and row["janus_generations"] == 1, row
     assert row["janus_graph_calls"] > 0, row
+    assert row["while_right"] and row["while_generations"] == 1, row
+    assert row["while_graph_calls"] > 0, row
     assert all(row["ms"][k] > 0 for k in ("eager", "janus", "expert")), row
     # AutoGraph cannot trace the numpy environment: the row says why
     assert row["tf_function_failed"] or row["tf_function_right"] is not None, row

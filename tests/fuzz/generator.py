@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 37
+GENERATOR_VERSION = 38
 
 HEADER = '''\
 import functools

@@ -7,12 +7,15 @@ graph: only its truth may be used; its repr or type must not leak). Results as `
 text in `s.hist` (compared exactly). v36 (`heap_episode_draws`): the environment draws
 its noise from its own numpy RNG in `step`, the loop body maybe again after the exit
 test, and the RNG once more after the loop (graphgen/loop_draws.py: the draws' position
-a tensor carried through the tf.while_loop; a wrong count shows in every later draw). v37 (`varying_list_growth`): a loop over the
-list argument `xs` (its length varies) changing Python numbers (carried as fed numbers),
-growing a list at its end, at its front or in the middle, maybe reading it (its length,
-its last item) in the same iteration; `heap_episode` discounts its rewards after the loop
-into a list built at its front (actor-critic's returns); in both, a Python number the
-loop turns into a tensor after its first iteration.
+a tensor carried through the tf.while_loop; a wrong count shows in every later draw).
+v37 (`heap_episode_while`): the same environment stepped by `while not done:` (or a
+counter and the flag in one test), no `break` (graphgen/general_while.py).
+v38 (`varying_list_growth`): a loop over the list argument `xs` (its length varies)
+changing Python numbers (carried as fed numbers), growing a list at its end, at its
+front or in the middle, maybe reading it (its length, its last item) in the same
+iteration; `heap_episode` discounts its rewards after the loop into a list built at its
+front (actor-critic's returns); in both, a Python number the loop turns into a tensor
+after its first iteration.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -169,4 +172,49 @@ def heap_episode_draws(g):
               f"s.hist.append(repr({dr}))",
               f"s.hist.append(repr({draw}))",
               f"acc = acc + {env}.x"]
+    return lines
+
+
+_WHILE_TESTS = ["not {dn}", "{k} < {cap} and not {dn}", "not {dn} and {env}.steps < {cap}",
+                "{k} < n + 2 and not {dn}", "{dn} == False"]  # noqa: E712 - a test of its own
+
+
+@rule(0.5)
+def heap_episode_while(g):
+    """`heap_episode` as `while not done:` (or a counter and the flag in one test): the
+    flag Python-valued until the environment's step makes it a tensor in the graph (v37:
+    graphgen/general_while.py builds it as one tf.while_loop, first iteration peeled);
+    Python numbers counted in the body, lists grown, heap attributes written."""
+    name, env = g.fresh("WWalk"), g.fresh("WWALK_")
+    k, ob, rw, dn, rs, tot = (g.fresh(p) for p in ("wk", "wo", "wr", "wd", "wrs", "wtot"))
+    done = g.choice(_DONES).format(lim=g.choice(["0.3", "1.0", "2.5"]),
+                                   cap=g.choice(["3", "12", "30"]))
+    g.helpers.append(_WALKER.format(name=name, force=g.choice(_FORCES), done=done,
+                                    reward=g.choice(["1.0", "float(x)", "x * 2.0"]),
+                                    convert=g.choice(["bool(done)", "bool(done)", "done"])))
+    g.helpers.append(f"{env} = {name}()\n")
+    lines = []
+    if g.chance(0.6):
+        lines += [f"{env}.state = np.array([0.01 * (n % 3), -0.02])", f"{env}.steps = 0"]
+    test = g.choice(_WHILE_TESTS).format(k=k, dn=dn, env=env, cap=g.choice(["5", "40"]))
+    lines += [f"{ob} = {env}.state.astype(np.float32)", f"{rs} = []",
+              f"{dn}, {k}, {tot} = False, 0, 0.0",
+              f"while {test}:",
+              f"    push = {g.choice(_PUSHES).format(ob=ob, t=k)}",
+              f"    {ob}, {rw}, {dn} = {env}.step(push)",
+              f"    {k} += 1"]
+    if g.chance(0.5):
+        lines.append(f"    {rs}.append({rw})")
+    if g.chance(0.5):
+        lines.append(f"    {tot} += {rw}")
+    if g.chance(0.4):
+        lines.append(f"    {env}.total = {env}.total + push")
+    if g.chance(0.3):
+        lines.append(f"    {env}.last = {env}.last * 0.5 + 1.0")
+    if g.chance(0.15):  # (its type leaks: the graph must refuse it)
+        lines.append(f"    s.hist.append(repr({dn}))")
+    flag = g.choice([dn, f"bool({dn})"])  # (repr of a bool of either type: refused)
+    lines += [f"s.hist.append(repr(len({rs})) + repr({k}) + repr({env}.steps) + repr({flag}))",
+              f"s.hist.append(repr({tot}) + repr({env}.state.tolist()))",
+              f"acc = acc + {env}.total + {env}.last"]
     return lines
