@@ -54,11 +54,18 @@ def same_kind(template, value) -> bool:
     first iteration) stands for: a Python number of the same type, a numpy scalar or
     array of the same dtype, a tensor (a number that later iterations turn into a tensor,
     or back, is no loop state: Python would see its type change)."""
-    if isinstance(template, STAND_INS) or isinstance(value, STAND_INS):
-        return type(template) is type(value) and \
-            getattr(template, "kind", None) is getattr(value, "kind", None) and \
-            getattr(template, "dtype", None) == getattr(value, "dtype", None)
-    return True
+    if not (isinstance(template, STAND_INS) or isinstance(value, STAND_INS)):
+        return True
+    if type(template) is not type(value):
+        return False
+    if isinstance(value, MixedBool):
+        return True
+    same = template.tensor.dtype == value.tensor.dtype
+    if isinstance(value, SymbolicScalar):
+        return same and template.kind is value.kind
+    if isinstance(value, HostArray):
+        return same and template.dtype == value.dtype
+    return same
 
 
 def carries(value) -> bool:
