@@ -28,6 +28,8 @@ is not a body janus ends, so nothing is `require`d inside one.
 """
 from __future__ import annotations
 
+import weakref
+
 import tensorflow as tf
 
 from janus.graphgen import exact_numbers
@@ -52,8 +54,24 @@ def checked_add(a: tf.Tensor, b: tf.Tensor, active=None):
 def numpy_sum(x: tf.Tensor):
     """(np.add.reduce(x), ok) of a 1-D float tensor of any length (see the module
     docstring): ok also requires every item finite and the sum finite (where numpy would
-    warn of an overflow, or adds infs)."""
-    x = tf.convert_to_tensor(x)
+    warn of an overflow, or adds infs). Once per tensor and graph (`a.mean()` and
+    `a.std()` sum `a` once)."""
+    return _once("sum", x, _numpy_sum)
+
+
+_DONE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> its results
+
+
+def _once(kind: str, x: tf.Tensor, compute):
+    graph = tf.compat.v1.get_default_graph()
+    done = _DONE.setdefault(graph, {})
+    key = (kind, x.ref())
+    if key not in done:
+        done[key] = compute(x)
+    return done[key]
+
+
+def _numpy_sum(x: tf.Tensor):
     n = tf.shape(x, out_type=tf.int32)[0]
     starts, lengths, splits, levels = _blocks(n)
     sums, ok = _block_sums(x, n, starts, lengths)
@@ -76,8 +94,9 @@ def _blocks(n):
         first = lengths // (2 * _LANES) * _LANES  # (n // 2 - (n // 2) % 8)
         child_starts = tf.stack([starts, starts + first], 1)
         child_lengths = tf.stack([tf.where(split, first, lengths), lengths - first], 1)
-        keep = tf.stack([tf.ones_like(split), split], 1)
-        return (tf.boolean_mask(child_starts, keep), tf.boolean_mask(child_lengths, keep),
+        kept = tf.where(tf.reshape(tf.stack([tf.ones_like(split), split], 1), [-1]))[:, 0]
+        return (tf.gather(tf.reshape(child_starts, [-1]), kept),
+                tf.gather(tf.reshape(child_lengths, [-1]), kept),
                 splits.write(level, split), level + 1)
 
     splits = tf.TensorArray(tf.bool, size=0, dynamic_size=True, infer_shape=False,
@@ -91,44 +110,52 @@ def _blocks(n):
 
 
 def _block_sums(x, n, starts, lengths):
-    """numpy's pairwise_sum of each block (at most BLOCK items), all blocks at once."""
+    """numpy's pairwise_sum of each block (at most BLOCK items), all blocks at once.
+
+    A block is read padded with +0.0 to BLOCK items, and the items past its end are added
+    too: adding +0.0 leaves a sum unchanged but for the sign of a zero, and the sign of
+    an intermediate zero never reaches the result (a zero added to a nonzero number is
+    that number; an all-zero result is the identity's +0.0: `numpy_sum`)."""
     dtype = x.dtype
     padded = tf.concat([x, tf.zeros([1], dtype)], 0)  # (index n: a padding zero)
-    offsets = tf.range(BLOCK, dtype=tf.int32)
+    offsets = tf.range(BLOCK + _LANES, dtype=tf.int32)  # (8 more: the tail's reads)
     index = starts[:, None] + offsets[None, :]
     values = tf.gather(padded, tf.where(offsets[None, :] < lengths[:, None], index, n))
-    rows = lengths // _LANES
-    oks = []
-    lanes = tf.reshape(values, [-1, BLOCK // _LANES, _LANES])
-    acc = lanes[:, 0]
-    for row in range(1, BLOCK // _LANES):
-        acc, ok = checked_add(acc, lanes[:, row], (row < rows)[:, None])
-        oks.append(ok)
-    r = [acc[:, j] for j in range(_LANES)]
-    pairs = []
-    for j in range(0, _LANES, 2):
-        total, ok = checked_add(r[j], r[j + 1])
-        pairs.append(total)
-        oks.append(ok)
-    left, ok_left = checked_add(pairs[0], pairs[1])
-    right, ok_right = checked_add(pairs[2], pairs[3])
-    big, ok_big = checked_add(left, right)
-    oks += [ok_left, ok_right, ok_big]
-    tail = rows * _LANES
-    for k in range(_LANES - 1):  # the n % 8 last items
-        item = tf.gather(values, tf.minimum(tail + k, BLOCK - 1), batch_dims=1)
-        big, ok = checked_add(big, item, k < lengths - tail)
-        oks.append(ok)
-    small = values[:, 0]  # n < 8: one by one (numpy starts at -0.0: the same sums)
-    small_oks = []
-    for k in range(1, _LANES - 1):
-        small, ok = checked_add(small, values[:, k], k < lengths)
-        small_oks.append(ok)
-    short = lengths < _LANES  # (only a whole array shorter than 8 is such a block)
-    ok = tf.logical_and(
-        tf.logical_or(tf.reduce_all(tf.stack(oks)), tf.reduce_all(short)),
-        tf.logical_or(tf.reduce_all(tf.stack(small_oks)), tf.reduce_all(~short)))
-    return tf.where(short, small, big), ok
+    full = lengths // _LANES * _LANES  # (the items of whole rows of eight)
+    lanes = tf.reshape(tf.where(offsets[None, :BLOCK] < full[:, None], values[:, :BLOCK],
+                                tf.zeros([], dtype)), [-1, BLOCK // _LANES, _LANES])
+    rows = tf.unstack(lanes, axis=1)
+    partial = [rows[0]]  # eight accumulators, row after row
+    for row in rows[1:]:
+        partial.append(partial[-1] + row)
+    rows_ok = _in_order_ok(tf.stack(partial, 1), lanes)
+    r = partial[-1]
+    pairs, ok_pairs = checked_add(r[:, 0::2], r[:, 1::2])  # ((r0+r1) + (r2+r3)) + ...
+    quads, ok_quads = checked_add(pairs[:, 0::2], pairs[:, 1::2])
+    tree, ok_tree = checked_add(quads[:, 0], quads[:, 1])
+    short = lengths < _LANES  # n < 8 (only a whole array that short): one by one
+    tail = tf.gather(values, full[:, None] +
+                     tf.range(_LANES - 1, dtype=tf.int32)[None, :], batch_dims=1)
+    head = tf.where(short, values[:, 0], tree)
+    rest = tf.where(short[:, None], values[:, 1:_LANES], tail)
+    sequence = [head]
+    for item in tf.unstack(rest, axis=1):
+        sequence.append(sequence[-1] + item)
+    sequence = tf.stack(sequence, 1)
+    seq_ok = _in_order_ok(sequence, tf.concat([head[:, None], rest], 1))
+    big_ok = tf.reduce_all(tf.stack([rows_ok, ok_pairs, ok_quads, ok_tree]))
+    ok = tf.logical_and(seq_ok, tf.logical_or(big_ok, tf.reduce_all(short)))
+    return sequence[:, -1], ok
+
+
+def _in_order_ok(partial, items):
+    """Whether the running sums `partial` (along axis 1: partial[i] = partial[i-1] +
+    items[i]) are what IEEE addition without flushing gives (see `checked_add`)."""
+    after, before, added = partial[:, 1:], partial[:, :-1], items[:, 1:]
+    return tf.reduce_all(tf.logical_and(
+        exact_numbers.normal_or_zero(after),
+        tf.logical_or(tf.not_equal(after, tf.zeros([], after.dtype)),
+                      tf.equal(before, -added))))
 
 
 def _combine(sums, splits, levels):
@@ -165,7 +192,7 @@ def python_float_sum(values: tf.Tensor, start: float = 0.0):
 
     _, total, ok = tf.while_loop(
         lambda i, total, ok: i < n, add,
-        (tf.constant(0), tf.constant(start, tf.float64), tf.constant(True)))
+        (tf.constant(0), tf.convert_to_tensor(start, tf.float64), tf.constant(True)))
     return total, ok
 
 
@@ -188,6 +215,10 @@ def numpy_mean(x: tf.Tensor):
     """(x.mean(), ok): numpy's `_mean`, `dtype.type(sum / n)` with n a numpy intp, so the
     division is float64's, rounded to x's dtype. ok: n > 0 (numpy warns and gives nan)
     and no subnormal quotient (TF flushes it)."""
+    return _once("mean", x, _numpy_mean)
+
+
+def _numpy_mean(x: tf.Tensor):
     total, ok = numpy_sum(x)
     n = tf.shape(x, out_type=tf.int64)[0]
     return _divide(total, n, ok, tf.greater(n, 0))

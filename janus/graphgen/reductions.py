@@ -58,6 +58,9 @@ def dispatch(fn, args: tuple, kwargs: dict):
                               "1-D float array's sum, mean, var, std and a list of Python "
                               "floats grown in the graph stay in it)")
     if fn is sum:
+        if not isinstance(args[0], DynamicList):  # (a static list, from Python 3.12 on)
+            raise ConversionError("sum() of fed Python floats (from Python 3.12 on it "
+                                  "compensates its rounding errors)")
         return python_sum(args[0], *args[1:], **kwargs)
     if set(kwargs) - {"dtype"}:
         raise ConversionError(f"np.{fn.__name__} of a list whose length varies, with "
