@@ -48,6 +48,7 @@ class HostArray:
     """A numpy array inside a segment's trace (see the module docstring)."""
 
     __array_priority__ = 200  # numpy defers binary ops to us, as it does to tf.Tensor
+    janus_host_array = True  # (a HostScalar's operator defers to ours: `s - a`)
 
     def __init__(self, tensor: tf.Tensor, dtype: np.dtype):
         object.__setattr__(self, "tensor", tensor)
@@ -58,7 +59,7 @@ class HostArray:
     def shape(self) -> tuple:
         dims = self.tensor.shape.as_list()
         if any(d is None for d in dims):
-            _refuse("the shape of an array whose shape varies")
+            return VaryingShape(_UNKNOWN if d is None else d for d in dims)
         return tuple(dims)
 
     @property
@@ -255,6 +256,41 @@ class HostArray:
 
 
 _MAX_UNPACKED = 64  # the longest 1-D array iterated item by item
+
+
+class _UnknownDim:
+    """A dimension of a fed array that varies from call to call: any use refuses."""
+
+    def _refuse(self, *args, **kwargs):
+        _refuse("a dimension of an array whose shape varies")
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = __bool__ = _refuse
+    __index__ = __int__ = __float__ = __repr__ = __str__ = __format__ = _refuse
+
+
+_UNKNOWN = _UnknownDim()
+
+
+class VaryingShape(tuple):
+    """`a.shape` of a fed array whose shape varies: a tuple of its rank (`len()`, and
+    no `.rank`, as TF's functions probe a numpy shape), whose known dimensions read as
+    usual; reading, comparing, printing or iterating an unknown one refuses."""
+
+    def __getitem__(self, key):
+        value = tuple.__getitem__(self, key)
+        if value is _UNKNOWN or isinstance(value, tuple) and \
+                any(v is _UNKNOWN for v in tuple.__iter__(value)):
+            _UNKNOWN._refuse()
+        return VaryingShape(value) if isinstance(value, tuple) else value
+
+    def __iter__(self):
+        _UNKNOWN._refuse()
+
+    def _refuse(self, *args):
+        _UNKNOWN._refuse()
+
+    __add__ = __radd__ = __mul__ = __rmul__ = __contains__ = count = index = _refuse
+    __repr__ = __str__ = __format__ = __reduce__ = _refuse
 
 
 def _symbolic_int(value) -> bool:

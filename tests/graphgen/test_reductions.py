@@ -228,3 +228,21 @@ def test_sum_of_a_static_list_of_fed_numbers():
               int(rng.integers(-100, 100))) for _ in range(8)] + [(-0.0, -0.0, 0)]
     stats = _compare(static_sum, calls)
     assert stats.graph_calls >= 4, stats
+
+
+def shapes(a, b):
+    """`a.shape` of a fed array whose length varies: its rank and known dimensions read,
+    TF's reductions probe it (`.shape.rank`: a numpy shape has none); comparing an
+    unknown dimension refuses (the shape is then specialized)."""
+    out = [len(a.shape), a.shape[1], tf.reduce_sum(a), tf.reduce_mean(b),
+           isinstance(a.shape, tuple), tf.reduce_sum(b.sum(axis=None) - b)]
+    if a.shape[:1] == (3,):
+        out.append(a.shape == (3, 2))
+    return out
+
+
+def test_shape_of_an_array_whose_length_varies():
+    calls = [(np.full((n, 2), 0.5 * n, np.float32), np.arange(n, dtype=np.float32))
+             for n in (3, 4, 5, 6, 3, 7, 8, 3, 9)]
+    stats = _compare(shapes, calls)
+    assert stats.graph_calls >= 4, stats
