@@ -246,3 +246,15 @@ def test_shape_of_an_array_whose_length_varies():
              for n in (3, 4, 5, 6, 3, 7, 8, 3, 9)]
     stats = _compare(shapes, calls)
     assert stats.graph_calls >= 4, stats
+
+
+def test_discounted_returns_of_the_actor_critic_model():
+    """models/actor_critic.py's returns: a static list of fed floats per length (one
+    graph each), np.array(..., dtype=np.float32), (r - r.mean()) / (r.std() + EPS)."""
+    from models.actor_critic import GAMMA, discounted_returns
+
+    rng = np.random.default_rng(14)
+    lengths = [5, 5, 5, 9, 9, 9, 5, 30, 30, 31, 31, 12, 12]
+    calls = [([float(v) for v in rng.standard_normal(n)], GAMMA) for n in lengths]
+    stats = _compare(discounted_returns, calls)
+    assert stats.graph_calls >= 6, stats
