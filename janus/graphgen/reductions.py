@@ -82,7 +82,7 @@ def array_of(items: DynamicList, dtype=None) -> HostArray:
     to nearest, as TF's cast rounds; where numpy's is subnormal or overflows with a
     warning, the graph fails)."""
     if items.kind is not float or not tf.is_tensor(items.stacked) or \
-            items.stacked.shape.rank != 1:
+            items.stacked.shape.rank != 1 or items.stacked.dtype != tf.float64:
         raise ConversionError("np.array of a list whose length varies, other than of "
                               "Python floats")
     target = np.dtype(np.float64 if dtype is None else dtype)
@@ -103,7 +103,8 @@ def python_sum(items: DynamicList, start=0):
     """`sum(items, start)` of a list of Python numbers whose length varies: a fed number
     (the type Python's sum gives: an int for ints and bools, a float for floats)."""
     if items.kind not in (int, float, bool) or not tf.is_tensor(items.stacked) or \
-            items.stacked.shape.rank != 1:
+            items.stacked.shape.rank != 1 or items.stacked.dtype != \
+            {int: tf.int64, float: tf.float64, bool: tf.bool}[items.kind]:
         raise ConversionError("sum() of a list whose length varies, other than of Python "
                               "numbers")
     if type(start) not in (int, float) or abs(start) > exact_numbers.EXACT_FLOAT_INT:
