@@ -185,15 +185,25 @@ def python_float_sum(values: tf.Tensor, start: float = 0.0):
     each item added in order. ok: every add's result normal or an exact zero (inf and
     nan are Python's too)."""
     n = tf.shape(values)[0]
+    rows = (n + _UNROLLED - 1) // _UNROLLED  # (a loop iteration adds 16 items in turn)
+    table = tf.reshape(tf.pad(values, [[0, rows * _UNROLLED - n]]), [-1, _UNROLLED])
 
     def add(i, total, ok):
-        total, ok_add = checked_add(total, values[i])
-        return i + 1, total, tf.logical_and(ok, ok_add)
+        row = tf.unstack(table[i], _UNROLLED)
+        partial = [total]
+        for j, item in enumerate(row):  # (past the end: the running sum unchanged)
+            partial.append(tf.where(i * _UNROLLED + j < n, partial[-1] + item, partial[-1]))
+        sums = tf.stack(partial)
+        ok_row = _in_order_ok(sums[None], tf.concat([[total], table[i]], 0)[None])
+        return i + 1, partial[-1], tf.logical_and(ok, ok_row)
 
     _, total, ok = tf.while_loop(
-        lambda i, total, ok: i < n, add,
+        lambda i, total, ok: i < rows, add,
         (tf.constant(0), tf.convert_to_tensor(start, tf.float64), tf.constant(True)))
     return total, ok
+
+
+_UNROLLED = 16
 
 
 def python_int_sum(values: tf.Tensor):
