@@ -274,14 +274,14 @@ _UNKNOWN = _UnknownDim()
 class VaryingShape(tuple):
     """`a.shape` of a fed array whose shape varies: a tuple of its rank (`len()`, and
     no `.rank`, as TF's functions probe a numpy shape), whose known dimensions read as
-    usual; reading, comparing, printing or iterating an unknown one refuses."""
+    usual; reading an unknown one, comparing, printing or iterating the shape refuses."""
 
     def __getitem__(self, key):
         value = tuple.__getitem__(self, key)
         if value is _UNKNOWN or isinstance(value, tuple) and \
                 any(v is _UNKNOWN for v in tuple.__iter__(value)):
             _UNKNOWN._refuse()
-        return VaryingShape(value) if isinstance(value, tuple) else value
+        return value  # (a slice of known dimensions: a plain tuple)
 
     def __iter__(self):
         _UNKNOWN._refuse()
@@ -290,7 +290,9 @@ class VaryingShape(tuple):
         _UNKNOWN._refuse()
 
     __add__ = __radd__ = __mul__ = __rmul__ = __contains__ = count = index = _refuse
-    __repr__ = __str__ = __format__ = __reduce__ = _refuse
+    __repr__ = __str__ = __format__ = __reduce__ = __hash__ = _refuse
+    # (two such shapes share the unknown dimension: tuple's comparison would say equal)
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
 
 
 def _symbolic_int(value) -> bool:

@@ -258,3 +258,15 @@ def test_discounted_returns_of_the_actor_critic_model():
     calls = [([float(v) for v in rng.standard_normal(n)], GAMMA) for n in lengths]
     stats = _compare(discounted_returns, calls)
     assert stats.graph_calls >= 6, stats
+
+
+def two_shapes(a, b):
+    """Two arrays whose lengths vary: their shapes must not compare equal by the unknown
+    dimension they share in the trace."""
+    return a.shape == b.shape, a.shape[1:], tf.reduce_sum(a) + tf.reduce_sum(b)
+
+
+def test_shapes_of_two_arrays_whose_lengths_vary():
+    calls = [(np.ones((n, 2), np.float32), np.ones((m, 2), np.float32))
+             for n, m in [(3, 3), (4, 5), (5, 5), (6, 2), (3, 3), (7, 1), (2, 2), (4, 4)]]
+    _compare(two_shapes, calls)
