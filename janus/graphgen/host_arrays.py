@@ -16,7 +16,10 @@ and shape). It does only what gives exactly the array's result:
     answer would differ or numpy would warn (exact_numbers.array_arithmetic); an op with a
     tensor defers to the tensor, as numpy does for TF's tensors; `len(a)`, `a.shape`,
     `a.ndim`, `a.dtype` (static: guarded);
-  - `x, v = a`, `a.tolist()`, `a.astype(np.float32)` of short 1-D float arrays.
+  - `x, v = a`, `a.tolist()`, `a.astype(np.float32)` of short 1-D float arrays;
+  - `a.sum()`, `a.mean()`, `a.var()`, `a.std()` of a 1-D float32/float64 array of any
+    length (graphgen/float_sums.py: numpy's pairwise summation, its `_mean`/`_var`): a
+    numpy scalar (host_scalars.py); `a - s`, `a / s` with such a scalar of a's dtype.
 
 Anything else (numpy methods, comparisons, truth value, printing, in-place writes) raises
 ConversionError: the trace fails at that line, which becomes a graph break. A derived
@@ -28,7 +31,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import exact_numbers
+from janus.graphgen import exact_numbers, float_sums
 from janus.graphgen.host_scalars import HostScalar, as_numpy_converts
 from janus.graphgen.values import SymbolicScalar
 from janus.tensors import is_tensor
@@ -64,6 +67,7 @@ class HostArray:
     """A numpy array inside a segment's trace (see the module docstring)."""
 
     __array_priority__ = 200  # numpy defers binary ops to us, as it does to tf.Tensor
+    janus_host_array = True  # (a HostScalar's operator defers to ours: `s - a`)
 
     def __init__(self, tensor: tf.Tensor, dtype: np.dtype):
         object.__setattr__(self, "tensor", tensor)
@@ -74,7 +78,7 @@ class HostArray:
     def shape(self) -> tuple:
         dims = self.tensor.shape.as_list()
         if any(d is None for d in dims):
-            _refuse("the shape of an array whose shape varies")
+            return VaryingShape(_UNKNOWN if d is None else d for d in dims)
         return tuple(dims)
 
     @property
@@ -147,6 +151,45 @@ class HostArray:
                     self.tensor))))))
         return HostArray(cast, target)
 
+    # -- reductions of 1-D float arrays, in numpy's order of additions (float_sums.py)
+    def sum(self, *args, **kwargs) -> HostScalar:
+        """`a.sum()` (np.sum(a)): numpy's pairwise sum."""
+        return self._reduce("sum", args, kwargs)
+
+    def mean(self, *args, **kwargs) -> HostScalar:
+        """`a.mean()`: the pairwise sum / n (float64's division, rounded to a's dtype)."""
+        return self._reduce("mean", args, kwargs)
+
+    def var(self, *args, **kwargs) -> HostScalar:
+        """`a.var(ddof=0)`: numpy's `_var`."""
+        return self._reduce("var", args, kwargs)
+
+    def std(self, *args, **kwargs) -> HostScalar:
+        """`a.std(ddof=0)`: the square root of `var`'s."""
+        return self._reduce("std", args, kwargs)
+
+    def _reduce(self, name: str, args: tuple, kwargs: dict) -> HostScalar:
+        options = dict(zip(("axis", "dtype", "out", "ddof" if name in ("var", "std") else
+                            "keepdims"), args))
+        if len(args) > 4 or set(options) & set(kwargs):
+            _refuse(f"`.{name}()` with these arguments")
+        options.update(kwargs)
+        ddof = options.pop("ddof", 0)
+        if self.ndim != 1 or self.dtype not in (np.float32, np.float64) or \
+                options.get("axis") not in (None, 0, -1, (0,)) or \
+                options.get("dtype") not in (None, self.dtype) or \
+                options.get("out") is not None or options.get("keepdims", False) is not False \
+                or set(options) - {"axis", "dtype", "out", "keepdims"} or type(ddof) is not int:
+            _refuse(f"`.{name}()` other than of a whole 1-D float array")
+        if name == "sum":
+            result, ok = float_sums.numpy_sum(self.tensor)
+        elif name == "mean":
+            result, ok = float_sums.numpy_mean(self.tensor)
+        else:
+            result, ok = float_sums.numpy_var(self.tensor, ddof, root=name == "std")
+        exact_numbers.require(ok)
+        return HostScalar(result)
+
     def _arith(self, other, op: str, reverse=False):
         if is_tensor(other):
             return NotImplemented
@@ -156,6 +199,10 @@ class HostArray:
             if other.dtype != self.dtype:
                 _refuse("arithmetic between arrays of different dtypes")
             y = other.tensor
+        elif isinstance(other, HostScalar):  # `a - a.mean()`: a scalar of a's dtype
+            if other.tensor.dtype != self.tensor.dtype:
+                _refuse("arithmetic with a numpy scalar of another dtype")
+            y = other.checked_tensor()
         elif type(other) in (int, float):
             y = other  # (numpy casts it to the array's dtype: exact_numbers does too)
         else:
@@ -228,6 +275,43 @@ class HostArray:
 
 
 _MAX_UNPACKED = 64  # the longest 1-D array iterated item by item
+
+
+class _UnknownDim:
+    """A dimension of a fed array that varies from call to call: any use refuses."""
+
+    def _refuse(self, *args, **kwargs):
+        _refuse("a dimension of an array whose shape varies")
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __hash__ = __bool__ = _refuse
+    __index__ = __int__ = __float__ = __repr__ = __str__ = __format__ = _refuse
+
+
+_UNKNOWN = _UnknownDim()
+
+
+class VaryingShape(tuple):
+    """`a.shape` of a fed array whose shape varies: a tuple of its rank (`len()`, and
+    no `.rank`, as TF's functions probe a numpy shape), whose known dimensions read as
+    usual; reading an unknown one, comparing, printing or iterating the shape refuses."""
+
+    def __getitem__(self, key):
+        value = tuple.__getitem__(self, key)
+        if value is _UNKNOWN or isinstance(value, tuple) and \
+                any(v is _UNKNOWN for v in tuple.__iter__(value)):
+            _UNKNOWN._refuse()
+        return value  # (a slice of known dimensions: a plain tuple)
+
+    def __iter__(self):
+        _UNKNOWN._refuse()
+
+    def _refuse(self, *args):
+        _UNKNOWN._refuse()
+
+    __add__ = __radd__ = __mul__ = __rmul__ = __contains__ = count = index = _refuse
+    __repr__ = __str__ = __format__ = __reduce__ = __hash__ = _refuse
+    # (two such shapes share the unknown dimension: tuple's comparison would say equal)
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse
 
 
 def _symbolic_int(value) -> bool:

@@ -164,8 +164,8 @@ class HostScalar:
                 other.kind in (int, float):
             y = other.tensor if other.kind is float else \
                 exact_numbers.mixed_int(other.tensor, other.bound)
-        elif is_tensor(other):
-            return NotImplemented  # (the tensor's own operator: what numpy defers to)
+        elif is_tensor(other) or getattr(type(other), "janus_host_array", False):
+            return NotImplemented  # (the tensor's or the array's operator: numpy's too)
         else:
             _refuse(f"arithmetic with a {type(other).__name__}")
         left, right = (y, x) if reverse else (x, y)

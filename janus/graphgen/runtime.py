@@ -27,7 +27,7 @@ from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.general import GeneralControlFlow
 from janus.graphgen.general_while import GeneralWhile
-from janus.graphgen import host_arrays, host_scalars, number_functions
+from janus.graphgen import host_arrays, host_scalars, number_functions, reductions
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
@@ -388,6 +388,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed
             return number_functions.dispatch(fn, args, kwargs)
+        if reductions.handles(fn, args, kwargs):  # `np.mean(a)`, `sum(rewards)`
+            return reductions.dispatch(fn, args, kwargs)
         if fn is len and args and isinstance(args[0], DynamicList):
             return dynamic_length(args[0])
         if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], Accumulator):

@@ -19,7 +19,8 @@ breaks are split at once instead of found by failing traces:
                               cannot pay for a graph call and runs inline
 
     advantages = np.zeros_like(rewards)                # break: numpy call
-    advantages = (advantages - advantages.mean()) / 2  # break: `advantages` is numpy
+    advantages = (advantages - advantages.max()) / 2   # break: `advantages` is numpy
+    advantages = advantages / advantages.std()         # no break: a graph computes it
     for start in range(0, n, mb):                      # opened: tape + apply_gradients
         if approx_kl > 0.03:                           # opened: leaves the loop
             break
@@ -42,9 +43,11 @@ _CONTAINER_METHODS = frozenset((
     "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add",
     "discard", "get", "items", "keys", "values", "copy", "count", "index", "popitem"))
 """Methods of Python lists/dicts/sets: a call of one on a local is host bookkeeping."""
-_ARRAY_METHODS_IN_GRAPH = frozenset(("astype", "tolist"))
+_ARRAY_METHODS_IN_GRAPH = frozenset(("astype", "tolist", "sum", "mean", "var", "std"))
 """Methods of a numpy array a graph computes as numpy does (graphgen/host_arrays.py; a
 dtype it does not take fails the trace there, which finds the break)."""
+_REDUCTIONS_IN_GRAPH = frozenset(("sum", "mean", "var", "std"))
+"""Those of them a local array's value reaches the trace with (a fed array)."""
 _UPDATES = frozenset(("apply_gradients", "minimize", "assign", "assign_add", "assign_sub"))
 
 
@@ -81,7 +84,7 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
                 found.setdefault(node.lineno, "calls .numpy() on a tensor")
             continue
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
-                func.value.id in arrays:
+                func.value.id in arrays and func.attr not in _REDUCTIONS_IN_GRAPH:
             found.setdefault(node.lineno, f"calls .{func.attr}() of {func.value.id}, a numpy "
                              "value (numpy work stays on the host)")
             continue
@@ -116,7 +119,8 @@ def static_breaks(fn: gast.FunctionDef, env: dict, params: dict | None = None,
             found.setdefault(node.lineno, f"calls {name} (host randomness or clock: it stays "
                              "on the host)")
         elif module.split(".")[0] == "numpy" and _numpy_function(value, chain) and \
-                not _constant_arguments(node, env) and not _packs_numbers(value, chain, node):
+                not _constant_arguments(node, env) and not _packs_numbers(value, chain, node) \
+                and not _reduces(chain, node):
             found.setdefault(node.lineno, f"calls {name} (numpy work stays on the host)")
     return found
 
@@ -277,6 +281,18 @@ def _packs_numbers(module, chain: list, call: gast.Call) -> bool:
     return chain in (["array"], ["asarray"]) and len(call.args) == 1 and \
         isinstance(call.args[0], (gast.List, gast.Tuple)) and \
         all(k.arg == "dtype" for k in call.keywords)
+
+
+def _reduces(chain: list, call: gast.Call) -> bool:
+    """`np.mean(a)`, `np.array(rewards)`: a graph reduces a fed 1-D float array, and packs
+    a list of Python floats whose length varies (graphgen/reductions.py), or its trace
+    fails at that line."""
+    keywords = {k.arg for k in call.keywords}
+    if chain in (["array"], ["asarray"]):
+        return len(call.args) == 1 and isinstance(call.args[0], gast.Name) and \
+            keywords <= {"dtype"}
+    return chain in (["sum"], ["mean"], ["var"], ["std"]) and len(call.args) == 1 and \
+        not isinstance(call.args[0], gast.Starred) and keywords <= {"axis", "dtype", "ddof"}
 
 
 def _constant_arguments(call: gast.Call, env: dict) -> bool:

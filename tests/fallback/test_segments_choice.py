@@ -43,7 +43,7 @@ def numpy_values(b, k):
     idx = b.rng.permutation(6)[:4]
     pred = tf.matmul(b.obs[idx], b.w)[:, 0]
     host = pred.numpy()
-    host = (host - host.mean()) / (host.std() + 1e-3)
+    host = (host - host.max()) / (host.std() + 1e-3)  # (a graph computes `.mean()`)
     host[0] = host[0] + float(k)
     loss = tf.reduce_sum(tf.square(pred - host)) + tf.reduce_sum(tf.tanh(pred))
     return loss * 2.0 + tf.reduce_mean(b.w)
@@ -54,7 +54,7 @@ def test_breaks_known_from_the_source_are_split_before_any_trace(any_size):
     stats = assert_same(numpy_values, [(k,) for k in range(12)], make_state=Buffer,
                         jitted=jitted)
     assert stats.segment_graph_calls > 0 and stats.profile_calls == 0
-    lines = {_line(numpy_values, t) for t in ("permutation", ".numpy()", ".mean()", "host[0] =")}
+    lines = {_line(numpy_values, t) for t in ("permutation", ".numpy()", ".max()", "host[0] =")}
     assert lines <= set(jitted.segmented.breaks)
     assert jitted.segmented.splits == 0  # split once, at the first call
     assert all(failed == 0 for _, failed in _traces(jitted))

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 38
+GENERATOR_VERSION = 39
 
 HEADER = '''\
 import functools
@@ -149,7 +149,8 @@ class Gen:
         """A nested block of statements in a new scope (names bound in it stay in it)."""
         from tests.fuzz import (rules_boolvals, rules_exact, rules_exits,  # noqa: F401
                                 rules_extra, rules_loops, rules_more, rules_more9,
-                                rules_raising, rules_rng, rules_slow, rules_zoo)  # (register rules)
+                                rules_raising, rules_rng, rules_slow, rules_sums,
+                                rules_zoo)  # (register rules)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -185,7 +186,8 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
     """The program and call sequence of `seed` (deterministic for a generator version)."""
     from tests.fuzz import (rules_boolvals, rules_exact, rules_exits,  # noqa: F401
                             rules_extra, rules_loops, rules_more, rules_more9,
-                            rules_raising, rules_rng, rules_slow, rules_zoo)  # (register rules)
+                            rules_raising, rules_rng, rules_slow, rules_sums,
+                            rules_zoo)  # (register rules)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)
