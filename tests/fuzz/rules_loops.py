@@ -52,6 +52,19 @@ _PUSHES = ["tf.reduce_sum(x) * 0.1 + tf.reduce_sum(tf.convert_to_tensor({ob}))",
            "0.1 * n", "tf.reduce_max(x) * 0.3 - {t} * 0.04"]
 
 
+def _walker(g, name: str, env: str) -> list[str]:
+    """A walker class `name` of the module and its instance `env`; maybe reset first."""
+    done = g.choice(_DONES).format(lim=g.choice(["0.3", "1.0", "2.5"]),
+                                   cap=g.choice(["3", "12", "30"]))
+    g.helpers.append(_WALKER.format(name=name, force=g.choice(_FORCES), done=done,
+                                    reward=g.choice(["1.0", "float(x)", "x * 2.0"]),
+                                    convert=g.choice(["bool(done)", "bool(done)", "done"])))
+    g.helpers.append(f"{env} = {name}()\n")
+    if g.chance(0.6):
+        return [f"{env}.state = np.array([0.01 * (n % 3), -0.02])", f"{env}.steps = 0"]
+    return []
+
+
 @rule(0.6)
 def heap_episode(g):
     """An environment of the module stepped in a `for` over a range until done: heap
@@ -59,15 +72,7 @@ def heap_episode(g):
     attribute written after the exit test; reset or not before the loop."""
     name, env = g.fresh("Walk"), g.fresh("WALK_")
     t, ob, rw, dn, rs = (g.fresh(p) for p in ("wt", "wo", "wr", "wd", "wrs"))
-    done = g.choice(_DONES).format(lim=g.choice(["0.3", "1.0", "2.5"]),
-                                   cap=g.choice(["3", "12", "30"]))
-    g.helpers.append(_WALKER.format(name=name, force=g.choice(_FORCES), done=done,
-                                    reward=g.choice(["1.0", "float(x)", "x * 2.0"]),
-                                    convert=g.choice(["bool(done)", "bool(done)", "done"])))
-    g.helpers.append(f"{env} = {name}()\n")
-    lines = []
-    if g.chance(0.6):
-        lines += [f"{env}.state = np.array([0.01 * (n % 3), -0.02])", f"{env}.steps = 0"]
+    lines = _walker(g, name, env)
     lines += [f"{ob} = {env}.state.astype(np.float32)", f"{rs} = []",
               f"for {t} in range({g.choice(['40', 'n + 8', '6'])}):",
               f"    push = {g.choice(_PUSHES).format(ob=ob, t=t)}",
@@ -187,15 +192,7 @@ def heap_episode_while(g):
     Python numbers counted in the body, lists grown, heap attributes written."""
     name, env = g.fresh("WWalk"), g.fresh("WWALK_")
     k, ob, rw, dn, rs, tot = (g.fresh(p) for p in ("wk", "wo", "wr", "wd", "wrs", "wtot"))
-    done = g.choice(_DONES).format(lim=g.choice(["0.3", "1.0", "2.5"]),
-                                   cap=g.choice(["3", "12", "30"]))
-    g.helpers.append(_WALKER.format(name=name, force=g.choice(_FORCES), done=done,
-                                    reward=g.choice(["1.0", "float(x)", "x * 2.0"]),
-                                    convert=g.choice(["bool(done)", "bool(done)", "done"])))
-    g.helpers.append(f"{env} = {name}()\n")
-    lines = []
-    if g.chance(0.6):
-        lines += [f"{env}.state = np.array([0.01 * (n % 3), -0.02])", f"{env}.steps = 0"]
+    lines = _walker(g, name, env)
     test = g.choice(_WHILE_TESTS).format(k=k, dn=dn, env=env, cap=g.choice(["5", "40"]))
     lines += [f"{ob} = {env}.state.astype(np.float32)", f"{rs} = []",
               f"{dn}, {k}, {tot} = False, 0, 0.0",
