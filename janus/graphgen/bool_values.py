@@ -26,6 +26,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import identity
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.exits import _condition, _predicate
 from janus.graphgen.host_scalars import HostScalar
@@ -205,6 +206,7 @@ class BoolValues:
 
         try:
             result = tf.cond(predicate, branch(if_true, 0), branch(if_false, 1))
+            identity.built(tracer, result)
         finally:
             tracer.shadow.values = dict(before)
         if kinds[0] != kinds[1]:  # (bools of two types: only its truth is known)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import identity
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents, _refuse_in_place
 from janus.graphgen.host_arrays import HostArray
@@ -413,6 +414,7 @@ class ExitLoops:
                                        draw_counts))
         except (ValueError, TypeError) as error:  # (shapes that change per iteration...)
             raise ConversionError(f"{_WHAT} cannot be one tf.while_loop: {error}") from error
+        identity.built(tracer, values)
         loop_draws.finish(draw_counts)
         state = list(after)
         for k, template, value in zip(carried, templates, values):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import identity
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.loop_heap import lift, lift_to
 from janus.graphgen.loop_values import (all_symbolic, carries, element, from_loop,
@@ -168,6 +169,7 @@ class GeneralControlFlow:
                                          for i in carried))
 
         results = tf.while_loop(condition, loop_body, tuple(initial[i] for i in carried))
+        identity.built(self.tracer, results)
         restore(results)
 
     def _unchanged_heap(self, mark, writes, what, local_writes=None):
@@ -238,6 +240,7 @@ class GeneralControlFlow:
             results = tf.cond(tf.logical_not(test), branch(if_false), branch(if_true))
         else:
             results = tf.cond(test, branch(if_true), branch(if_false))
+        identity.built(self.tracer, results)
         results = list(results) if isinstance(results, (list, tuple)) else [results]
         state = list(initial)
         for i, value in zip(carried, results):
@@ -382,6 +385,7 @@ class GeneralControlFlow:
                                               (tf.constant(1), values, arrays))
         except (ValueError, TypeError) as error:  # (a value changing dtype or shape)
             raise ConversionError(f"{what} cannot be one tf.while_loop: {error}") from error
+        identity.built(self.tracer, values)
         state = list(after)
         for k, template, value in zip(carried, templates, values):
             state[k] = from_loop(template, value)

@@ -18,7 +18,7 @@ import tensorflow as tf
 from janus import draws
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import host_draws, refusals
+from janus.graphgen import host_draws, identity, refusals
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
@@ -384,6 +384,15 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
                 isinstance(args[0], (SymbolicScalar, MixedBool)):
             number = args[0].truth() if isinstance(args[0], MixedBool) else args[0]
             return number.convert(fn)
+        if fn is id and len(args) == 1:
+            identity.check_own_identity(args[0], "`id()`")
+        owner = getattr(fn, "__self__", None)
+        if owner is not None and not isinstance(owner, types.ModuleType):
+            name = getattr(fn, "__name__", "")
+            if isinstance(owner, tf.GradientTape) and name in identity.TAPE_METHODS:
+                identity.check_tape(tracer, name, args, kwargs)
+            elif name in ("ref", "experimental_ref") and is_symbolic(owner):
+                identity.check_own_identity(owner, f"`.{name}()`")
         if isinstance(fn, (host_scalars.NumpyRead, host_arrays.NumpyRead)):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed
@@ -456,6 +465,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             scope.set_caching_device(caching_device)
             raise
         refusals.refuse_layer_losses(losses)
+        if id(fn) in identity.USER_MERGES:  # (the user's own tf.cond / tf.while_loop)
+            identity.built(tracer, result)
         if isinstance(fn, type) and not tracer.is_static(result):
             tracer.local_objects.add(id(result))
             tracer.keepalive.append(result)
@@ -510,6 +521,10 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
         return result_of_root(subgraph, group["results"], index)
 
     # -- control flow
+    def identical(self, left, right):
+        identity.check_is(left, right)
+        return left is right
+
     def test(self, site, value):
         exit_test = self.tracer.loop_exits.get((self.key, site))
         if exit_test is not None:  # of a loop being generalized: recorded, the body goes on

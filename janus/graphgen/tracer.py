@@ -114,6 +114,8 @@ class Tracer:
         self.tensor_objects: dict[int, tuple[object, tuple, list[Source]]] = {}
         self.graph = None  # the graph being traced (set by `bind_inputs`)
         self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph
+        # merge-op outputs -> inputs a tape watched as the op was built (identity.py)
+        self.merges: dict[tuple, frozenset] = {}
         self.value_conds: set = set()  # value sites being built as tf.cond (bool_values.py)
         self.loop_exits: dict = {}  # (function, site) -> graphgen.exits.Exit being recorded
         self.used_inputs: list = []

@@ -5,6 +5,7 @@
     x[k]             ->  janus__.ld_item(x, k)
     x[k] = v         ->  janus__.st_item(x, k, v)
     x += v           ->  x = janus__.aug('+=', x, v)
+    a is b           ->  janus__.identical(a, b)    (`is not`: not janus__.identical)
     f(a, k=b)        ->  janus__.call(site, f, a, k=b)
     W  (a global)    ->  janus__.ld_global('W', W)
 
@@ -32,6 +33,11 @@ _UNSUPPORTED_CALLS = {"eval": "eval() is not converted", "exec": "exec() is not 
 
 def _hook(template: str, node, **parts):
     return templates.copy_location(templates.expression(template, **parts), node)
+
+
+def _runtime_attribute(node) -> bool:
+    return isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
+        node.value.id == RUNTIME
 
 
 class EffectsTransformer(gast.NodeTransformer):
@@ -123,6 +129,19 @@ class EffectsTransformer(gast.NodeTransformer):
         node.args = [gast.Constant(value=site, kind=None), node.func] + node.args
         node.func = templates.expression(f"{RUNTIME}.call")
         return templates.copy_location(node, node)
+
+    def visit_Compare(self, node):
+        """`a is b` of two values (not `x is None`): a graph's tensors may not keep the
+        identities Python's do (graphgen/identity.py)."""
+        self.generic_visit(node)
+        operands = (node.left, node.comparators[0])
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (gast.Is, gast.IsNot)) or \
+                any(isinstance(v, gast.Constant) or _runtime_attribute(v) for v in operands):
+            return node  # (`x is None`, janus's own `v is janus__.UNDEFINED`)
+        call = _hook(f"{RUNTIME}.identical(A, B)", node, A=node.left, B=node.comparators[0])
+        if isinstance(node.ops[0], gast.IsNot):
+            call = templates.copy_location(gast.UnaryOp(op=gast.Not(), operand=call), node)
+        return call
 
     # -- stores
     def visit_Assign(self, node):

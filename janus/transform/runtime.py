@@ -130,10 +130,17 @@ class Runtime:
     def if_value(self, site, test, if_true, if_false):
         return if_true() if test else if_false()
 
+    def identical(self, left, right):
+        """`left is right` (transform/effects.py)."""
+        return left is right
+
     def compare_chain(self, sites, ops, left, right, *rest):
         """`left op0 right op1 rest[0]() ...`: each comparison but the last an `and`
         operand (`and_value` at its site), each operand evaluated once, in order."""
-        value = COMPARE_OPS[ops[0]](left, right)
+        if ops[0] in ("is", "is not"):
+            value = self.identical(left, right) == (ops[0] == "is")
+        else:
+            value = COMPARE_OPS[ops[0]](left, right)
         if not rest:
             return value
         return self.and_value(sites[0], value, lambda: self.compare_chain(

@@ -1,0 +1,135 @@
+"""Tensor identity, which a graph does not keep where Python does.
+
+Eagerly, a branch or a loop that passes a tensor through leaves the very object:
+
+    y = acc if n % 2 else x       # n even: `y is x`
+    for item in items: h = ...    # no iteration: `h is h0`
+
+(a `tf.cond`/`tf.while_loop` the user calls eagerly just runs the Python function, so
+the same holds). In a graph, every output of an If/While op is a new tensor, whatever
+path the call takes. Where identity decides the result, the graph would be silently
+wrong, so the trace refuses there and the generation retreats to the specialized plan,
+whose branches keep Python's objects:
+
+    y is x, id(y), y.ref()              Python: x's identity on that path
+    tape.watch(y), tape.gradient(_, y)  Python: watches / differentiates x itself
+    tape.gradient(f(y), x), the tf.cond built before the tape watched x
+                                        Python: through y too (it *is* x); the graph:
+                                        nothing flows back through the unrecorded If
+
+`built` notes which inputs of an op janus (or the user's own tf.cond...) built were
+watched by a tape then: a tape records such an op, so gradients through it are right.
+"""
+from __future__ import annotations
+
+import tensorflow as tf
+from tensorflow.python.eager import record
+
+from janus.errors import ConversionError
+from janus.graphgen.tracer import is_symbolic
+
+CONTROL_FLOW = frozenset({"If", "StatelessIf", "While", "StatelessWhile", "Case",
+                          "StatelessCase"})
+TAPE_METHODS = frozenset({"watch", "gradient", "jacobian", "batch_jacobian"})
+USER_MERGES = frozenset(id(f) for f in (tf.cond, tf.while_loop, tf.case, tf.switch_case,
+                                        tf.compat.v1.cond, tf.compat.v1.while_loop,
+                                        tf.compat.v1.case))
+
+
+def _key(tensor) -> tuple:
+    return id(tensor.graph), tensor.name
+
+
+def _merge_op(tensor):
+    """The If/While/Case op whose output `tensor` is (through the Identity ops tf.cond
+    puts on its outputs), or None."""
+    if not is_symbolic(tensor):
+        return None
+    op = tensor.op
+    while op.type == "Identity" and op.inputs:
+        op = op.inputs[0].op
+    return op if op.type in CONTROL_FLOW else None
+
+
+def may_be(tensor) -> set:
+    """Keys of the tensors `tensor` may be in Python (through merges, transitively)."""
+    found: set = set()
+    stack = [tensor]
+    while stack:
+        op = _merge_op(stack.pop())
+        if op is None:
+            continue
+        for value in op.inputs:
+            if _key(value) not in found:
+                found.add(_key(value))
+                stack.append(value)
+    return found
+
+
+def built(tracer, outputs) -> None:
+    """Note the merge ops behind `outputs` (a nest) and which of their inputs a tape
+    watched as they were built (what the tape recorded the op for)."""
+    for value in tf.nest.flatten(outputs, expand_composites=True):
+        op = _merge_op(value)
+        if op is not None and _key(op.outputs[0]) not in tracer.merges:
+            watched = frozenset(_key(v) for v in op.inputs
+                                if record.should_record_backprop([v]))
+            for output in op.outputs:
+                tracer.merges[_key(output)] = watched
+
+
+def check_is(left, right) -> None:
+    """`left is right` where one may be the other in Python but not in the graph."""
+    if left is right or not (is_symbolic(left) and is_symbolic(right)):
+        return
+    if _key(right) in may_be(left) or _key(left) in may_be(right) or \
+            may_be(left) & may_be(right):
+        raise ConversionError("`is` between tensors one of which a graph's tf.cond or "
+                              "tf.while_loop made (Python may keep the very object)")
+
+
+def check_own_identity(value, what: str) -> None:
+    """`id(value)`, `value.ref()`, `tape.watch(value)`: refused for a merge's output."""
+    if may_be(value):
+        raise ConversionError(f"{what} of a tensor a graph's tf.cond or tf.while_loop "
+                              "made (in Python it may be an earlier tensor)")
+
+
+def check_tape(tracer, method: str, args: tuple, kwargs: dict) -> None:
+    """A tape's watch/gradient/jacobian whose answer depends on tensor identity."""
+    if method == "watch":
+        for value in tf.nest.flatten(args[:1] + tuple(kwargs.values())):
+            check_own_identity(value, "`tape.watch`")
+        return
+    target = args[0] if args else kwargs.get("target")
+    sources = args[1] if len(args) > 1 else kwargs.get("sources")
+    sources = [s for s in tf.nest.flatten(sources) if is_symbolic(s)]
+    if not sources:
+        return
+    for source in sources:
+        check_own_identity(source, f"`tape.{method}` with respect to a tensor")
+    wanted = {_key(s) for s in sources}
+    for tensor in _merges_behind(tf.nest.flatten(target)):
+        unrecorded = may_be(tensor) - tracer.merges.get(_key(tensor), frozenset())
+        if unrecorded & wanted:
+            raise ConversionError(
+                f"`tape.{method}` through a graph's tf.cond or tf.while_loop built before "
+                "the tape watched one of its inputs (in Python its result may be that "
+                "very tensor, and the gradient flows through it)")
+
+
+def _merges_behind(targets: list) -> list:
+    """The outputs of merge ops that `targets` depend on (in this graph)."""
+    seen: set = set()
+    found = []
+    stack = [t for t in targets if is_symbolic(t)]
+    while stack:
+        tensor = stack.pop()
+        op = tensor.op
+        if op.name in seen:
+            continue
+        seen.add(op.name)
+        if op.type in CONTROL_FLOW:
+            found.append(tensor)
+        stack.extend(op.inputs)
+    return found
