@@ -327,7 +327,8 @@ def _refuse(what: str):
 
 
 def _convert(value: HostArray, dtype=None, name=None, as_ref=False):
-    return as_numpy_converts(value.tensor, dtype, _refuse)
+    # (a numpy array is a constant to a gradient tape: no gradient flows into its value)
+    return tf.stop_gradient(as_numpy_converts(value.tensor, dtype, _refuse))
 
 
 tf.register_tensor_conversion_function(HostArray, _convert)

@@ -275,7 +275,8 @@ def as_numpy_converts(tensor: tf.Tensor, dtype, refuse) -> tf.Tensor:
 
 
 def _convert(value: HostScalar, dtype=None, name=None, as_ref=False):
-    return as_numpy_converts(value.tensor, dtype, _refuse)
+    # (a numpy number is a constant to a gradient tape: no gradient flows into its value)
+    return tf.stop_gradient(as_numpy_converts(value.tensor, dtype, _refuse))
 
 
 tf.register_tensor_conversion_function(HostScalar, _convert)

@@ -29,7 +29,12 @@ def to_loop(value):
 
 
 def from_loop(template, value):
-    """The loop's tensor `value` as what `template` (the same name's value) stands for."""
+    """The loop's tensor `value` as what `template` (the same name's value) stands for.
+    A Python or numpy value carries no gradient (to a tape it is a constant): cut here,
+    TF's while_loop gradient would otherwise backpropagate zeros through every
+    iteration's host arithmetic (a numpy environment's physics)."""
+    if isinstance(template, STAND_INS) and value.dtype.is_floating:
+        value = tf.stop_gradient(value)
     if isinstance(template, MixedBool):
         return MixedBool(value)
     if isinstance(template, SymbolicScalar):

@@ -379,8 +379,9 @@ _ARITHMETIC = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply,
 
 def _convert_scalar(value, dtype=None, name=None, as_ref=False):
     """As TF converts the Python number: int32 for an int (fed ints are guarded to fit),
-    float32 for a float, unless a dtype is asked for."""
-    return tf.cast(value.tensor, dtype or _DEFAULT_DTYPES[value.kind])
+    float32 for a float, unless a dtype is asked for; a constant to a gradient tape, as
+    the Python number is."""
+    return tf.stop_gradient(tf.cast(value.tensor, dtype or _DEFAULT_DTYPES[value.kind]))
 
 
 _DEFAULT_DTYPES = {int: tf.int32, float: tf.float32, bool: tf.bool}

@@ -99,3 +99,29 @@ def test_tolist_of_a_fed_array_gives_python_floats():
     calls = [(tf.constant([1.0, 2.0]) * k,) for k in range(6)]
     stats = assert_same(state_as_numbers, calls, make_state=Walker)
     assert stats.graph_calls >= 3, stats
+
+
+def taped_episode(env, w, obs):
+    """The policy's gradient through an episode: the numpy state is a constant to the
+    tape (janus cuts the loop's gradient there: no zeros backpropagated through the
+    environment's arithmetic, loop_values.from_loop)."""
+    with tf.GradientTape() as tape:
+        tape.watch(w)
+        total = tf.constant(0.0)
+        for t in range(100):
+            x = tf.convert_to_tensor(obs)
+            push = tf.tanh(tf.reduce_sum(x * w)) + 0.05 * t
+            obs, reward, done = env.step(push)
+            total = total + push * reward
+            if done:
+                break
+    return total, tape.gradient(total, w)
+
+
+def _taped(env, w, obs):
+    return taped_episode(env, w, obs)
+
+
+def test_a_gradient_through_an_episode_loop_is_python_s():
+    stats = assert_same(_taped, _episodes(), make_state=Walker)
+    assert stats.graph_calls >= 8, stats
