@@ -7,6 +7,7 @@ specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_wa
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 import time
@@ -17,7 +18,7 @@ from janus import cache, events, ladder
 from janus.config import Config
 from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
 from janus.fallback import safety
-from janus.graphgen import distribute, xla, xla_trial
+from janus.graphgen import distribute, exact_numbers, xla, xla_trial
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
@@ -274,6 +275,9 @@ class Generation:
         """An op or an in-graph guard failed: nothing was committed; the call reruns."""
         match = _GUARD_TAG.search(str(exc)) if isinstance(exc, tf.errors.InvalidArgumentError) \
             else None
+        if match is None and exact_numbers.RANGE_MESSAGE in str(exc) and \
+                self._precise_plan() not in self.blocked_plans:
+            return self._left_float_range(spec, args, kwargs)
         if match is None:  # an op failed: plain Python raises (or not) as it would
             result = self._eager(args, kwargs, _Eager(
                 FallbackCategory.GUARD_FAILURE, f"graph op failed: {str(exc).splitlines()[0]}"))
@@ -292,6 +296,24 @@ class Generation:
         # The eager rerun is profiled: the next graph learns what this call did.
         return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
                                                 guard.describe(), "profiled"))
+
+    def _precise_plan(self):
+        return dataclasses.replace(self.plan, precise_floats=True)
+
+    def _left_float_range(self, spec, args, kwargs):
+        """A float outside the range of the fast exactness check (graphgen/exact_numbers):
+        the call reruns plainly; the next graph checks float arithmetic op by op (where
+        that plan failed, the graph stays and such calls run plainly, as any op's)."""
+        with self._lock:
+            self._count(self.stats.guard_failures, "float arithmetic in the fast check's range")
+            self.failures.append(("float arithmetic in the fast check's range", "a value "
+                                  "outside it"))
+            if spec in self.specializations:
+                self.specializations.remove(spec)
+            self._generalize(self._precise_plan())
+        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
+                                                "a float left the fast check's range",
+                                                "profiled"))
 
     def _new_structure(self, spec, exc, args, kwargs):
         """A structure the SubGraph does not cover: learn it by profiling this call."""

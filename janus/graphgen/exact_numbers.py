@@ -28,6 +28,13 @@ computes its own result):
 numpy arithmetic on fed float arrays (graphgen/host_arrays.py) is checked the same way
 (`array_arithmetic`), also where numpy would warn (overflow, invalid, a zero divisor).
 
+Scalars are first checked by range instead, far fewer ops: where every operand of +, -,
+*, / is zero or of magnitude in [2**-500, 2**500] (float32: [2**-60, 2**60]) and every
+divisor nonzero, no result can be subnormal, overflow or divide by zero, so each is what
+Python and numpy compute. One check per graph, loop body or branch (`in_range` over all
+operands stacked); a value outside the range fails it with `RANGE_MESSAGE`, the call
+reruns plainly and janus regenerates with the op-by-op checks (`Plan.precise_floats`).
+
 Each check is a boolean the trace keeps (`require`; `require_each` for an elementwise
 check of scalars: the checks of one kind are computed at once, on their operands
 stacked); `flush` makes one op of the pending ones where a graph, loop body or branch ends (graphgen/dead_ends.after_raising_ops, the
@@ -51,6 +58,8 @@ INT64_MIN = -2 ** 63
 _TINY = 2.2250738585072014e-308  # the smallest normal float64
 _SMALL_DIVISOR = 2.0 ** -900  # fmod by a larger divisor never has a subnormal remainder
 _MESSAGE = "janus: Python's arithmetic differs here from TensorFlow's"
+RANGE_MESSAGE = "janus: a float left the range of its fast exactness check"
+_RANGE = {tf.float64: (2.0 ** -500, 2.0 ** 500), tf.float32: (2.0 ** -60, 2.0 ** 60)}
 
 
 # -- checks ------------------------------------------------------------------------------
@@ -87,30 +96,74 @@ def flush():
     pending = tracer.pending_checks.pop(tf.compat.v1.get_default_graph(), None)
     if not pending:
         return None
-    conditions, kinds = [], {}
+    conditions, kinds, ranged = [], {}, []
     for item in pending:
         if isinstance(item, tuple):
             kinds.setdefault(item[0], []).append(item[1])
         else:
             conditions.append(item)
     for (check, _), operands in kinds.items():
+        into = ranged if check in _RANGE_CHECKS else conditions
         if len(operands) == 1:
-            conditions.append(check(*operands[0]))
+            into.append(_all(check(*operands[0])))
         else:
-            conditions.append(tf.reduce_all(check(*(tf.stack(column)
-                                                   for column in zip(*operands)))))
-    ok = conditions[0] if len(conditions) == 1 else tf.reduce_all(tf.stack(conditions))
-    return _fail_unless(ok)
+            into.append(tf.reduce_all(check(*(tf.stack(column)
+                                               for column in zip(*operands)))))
+    if ranged:  # (its own op: its failure means "regenerate with op-by-op checks")
+        _fail_unless(_conjunction(ranged), RANGE_MESSAGE)
+    return _fail_unless(_conjunction(conditions)) if conditions else None
+
+
+def _conjunction(conditions: list) -> tf.Tensor:
+    return conditions[0] if len(conditions) == 1 else tf.reduce_all(tf.stack(conditions))
 
 
 def _all(ok: tf.Tensor) -> tf.Tensor:
     return ok if ok.shape.rank == 0 else tf.reduce_all(ok)
 
 
-def _fail_unless(ok: tf.Tensor) -> tf.Tensor:
+def _fail_unless(ok: tf.Tensor, message: str = _MESSAGE) -> tf.Tensor:
     return tf.debugging.check_numerics(
         tf.where(ok, tf.constant(0.0, tf.float64), tf.constant(float("nan"), tf.float64)),
-        _MESSAGE)
+        message)
+
+
+def in_range(x: tf.Tensor) -> tf.Tensor:
+    """Elementwise: zero (by its bits: a subnormal is not), or a magnitude in the fast
+    check's range (nan and inf fail)."""
+    ints, magnitude, _ = _BITS[x.dtype]
+    bits = tf.bitwise.bitwise_and(tf.bitcast(x, ints), _scalar(magnitude, ints))
+    return tf.logical_or(tf.equal(bits, _scalar(0, ints)), nonzero_in_range(x))
+
+
+def nonzero_in_range(x: tf.Tensor) -> tf.Tensor:
+    low, high = _RANGE[x.dtype]
+    magnitude = tf.abs(x)
+    return tf.logical_and(magnitude >= _scalar(low, x.dtype), magnitude <= _scalar(high, x.dtype))
+
+
+_RANGE_CHECKS = (in_range, nonzero_in_range)
+
+
+def by_range(op: str, operands: tuple, dtype: tf.DType) -> bool:
+    """Check `op`'s operands (tensors of `dtype` or Python numbers) by range instead of
+    its result (see the module docstring); False where that cannot be: the plan asks for
+    op-by-op checks, another op, a constant out of the range, or no trace."""
+    tracer = active.get()
+    if tracer is None or tracer.plan.precise_floats or dtype not in _RANGE or \
+            op not in _FLOAT_OPS:
+        return False
+    low, high = _RANGE[dtype]
+    divisor = 1 if op == "truediv" else None
+    for i, v in enumerate(operands):
+        if isinstance(v, (int, float)) and not (
+                low <= abs(v) <= high or v == 0 and i != divisor) or \
+                not isinstance(v, (int, float)) and v.shape.rank != 0:
+            return False
+    for i, v in enumerate(operands):
+        if not isinstance(v, (int, float)):
+            require_each(nonzero_in_range if i == divisor else in_range, v)
+    return True
 
 
 def unflushed(tracer) -> bool:
@@ -135,9 +188,13 @@ _BITS = {  # dtype: (its bits as ints, the mask of all but the sign, the smalles
 
 def fed_float(tensor: tf.Tensor) -> tf.Tensor:
     """A float fed to the graph or read from a tensor (its value unknown at trace time):
-    required normal or zero, so arithmetic on it sees what Python sees."""
+    required normal or zero, so arithmetic on it sees what Python sees (a scalar: in the
+    fast check's range, one check with the arithmetic's, unless the plan is precise)."""
     if tensor.dtype in _BITS:
-        require_each(normal_or_zero, tensor)
+        tracer = active.get()
+        ranged = tracer is not None and not tracer.plan.precise_floats and \
+            tensor.shape.rank == 0
+        require_each(in_range if ranged else normal_or_zero, tensor)
     return tensor
 
 
@@ -277,6 +334,8 @@ def _float_arithmetic(op, a, b):
         return _python_divmod(ta, tb, divisor_known=isinstance(b, (int, float)))[
             0 if op == "floordiv" else 1]
     result = _FLOAT_OPS[op](ta, tb)
+    if by_range(op, (a, b), result.dtype):
+        return result
     exact = _exact(op, ta, tb, result, _constant(a), _constant(b))
     if exact is not None:
         require_each(*exact)
@@ -420,8 +479,11 @@ def array_arithmetic(op: str, x, y, dtype: tf.DType) -> tf.Tensor:
     checked normal when fed (`fed_float`), so every operand is."""
     if dtype not in _BITS:
         raise ConversionError(f"arithmetic on a {dtype.name} array")
+    operands = (x, y)
     x, y = (_opaque_constant(v, dtype) if isinstance(v, (int, float)) else v for v in (x, y))
     result = _FLOAT_OPS[op](x, y)
+    if result.shape.rank == 0 and by_range(op, operands, dtype):
+        return result
     require_each(_NUMPY_CHECKS[op], result, x, y)
     return result
 

@@ -169,7 +169,10 @@ class HostScalar:
         else:
             _refuse(f"arithmetic with a {type(other).__name__}")
         left, right = (y, x) if reverse else (x, y)
-        return HostScalar(exact_numbers.array_arithmetic(op, left, right, dtype))
+        result = HostScalar(exact_numbers.array_arithmetic(op, left, right, dtype))
+        # (checked arithmetic of normal operands: normal or zero, no need to check again)
+        result.__dict__["_trusted"] = {id(tf.compat.v1.get_default_graph())}
+        return result
 
     def __add__(self, o): return self._arith(o, "add")
     def __radd__(self, o): return self._arith(o, "add", True)

@@ -19,6 +19,8 @@ class Plan:
     #                                       exprs or roles (`args[1][*].label`, Source.role)
     kept: frozenset = frozenset()         # roles whose values stay guarded (feeding them
     #                                       failed: used as an index or count, say)
+    precise_floats: bool = False          # float arithmetic checked op by op (a value left
+    #                                       the range graphgen/exact_numbers checks at once)
 
     def tensor_shape(self, expr: str, shape: tuple) -> tuple:
         dims = dict(self.dynamic_dims).get(expr, ())
@@ -60,6 +62,9 @@ class Plan:
                   for e in sorted(self.append_only)]
         lines += [f"number {e} is fed as a scalar tensor" for e in sorted(self.scalars)]
         lines += [f"number {e} stays guarded (feeding it failed)" for e in sorted(self.kept)]
+        if self.precise_floats:
+            lines.append("float arithmetic checked op by op (a value left the fast "
+                         "check's range)")
         return lines or ["fully specialized"]
 
 

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 40
+GENERATOR_VERSION = 41
 
 HEADER = '''\
 import functools

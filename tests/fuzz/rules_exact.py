@@ -5,7 +5,8 @@ v27 ints past int64, a zero divisor (`n` is 0 in some calls), subnormal floats, 
 fed numbers (janus/graphgen/host_scalars.py, number_functions.py); v31 numpy scalar
 powers. The results are kept as `repr` text in `s.hist`, so they compare exactly (floats
 elsewhere compare within the tensor tolerance, which hid this class). Also v30's
-`maybe_unbound` (a name bound on some paths only, read after the block: boolv10-F55).
+`maybe_unbound` (a name bound on some paths only, read after the block: boolv10-F55);
+v41 values at the ends of the range janus's fast exactness check accepts.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -19,7 +20,10 @@ _INTS = ["(n + 2) ** 40 * (k + 1)", "(n + 1) * 10 ** 18 + k * 10 ** 18",
 _FLOATS = ["1e-300 * (n + 1) * 1e-10 * G_SCALE", "(n + 0.5) // 0.1", "-(n * 1.0) % 1.0",
            "(n * -1.0) % -1.0", "-(n * 0.0)", "(n - n) * -1.0", "(n + 1.5) / 7",
            "(k + 0.25) * 3.0 / 11.0 * G_SCALE", "float(n) ** 0.5", "(n - 2.0) ** 3",
-           "2.0 ** (n * 350)", "1e-300 / 10.0 ** (n + 8)", "(n + 1) ** 35 + 0.5"]
+           "2.0 ** (n * 350)", "1e-300 / 10.0 ** (n + 8)", "(n + 1) ** 35 + 0.5",
+           # (v41: at the ends of the fast check's range, 2**-500 and 2**500)
+           "(n + 1) * 2.0 ** -499 * G_SCALE", "(k + 1) * 1e-151 * (n + 1)",
+           "(n + 1.5) * 3e150 * G_SCALE", "2.0 ** 499 * (k + 1) - 2.0 ** 499"]
 _DIVISORS = ["n", "(n - 1)", "float(n)", "(k % 2)"]
 
 
@@ -53,7 +57,8 @@ def exact_numbers(g):
 
 _SCALAR_EXPRS = ["{v} * 0.5 + G_SCALE - {v} / 3.0", "{v} * {v} - 1.5", "-{v} + k",
                  "abs({v}) / 7.0", "{v} * 1e300 * 1e10", "{v} / ({v} - {v})", "({v} + 1) * n",
-                 "{v} * 1e-300 * 1e-20", "{v} ** 2 - {v} ** 0.5", "2.0 ** ({v} * 1100.0)"]
+                 "{v} * 1e-300 * 1e-20", "{v} ** 2 - {v} ** 0.5", "2.0 ** ({v} * 1100.0)",
+                 "{v} * 2e-151 * (n + 1) + {v}", "({v} + 3.0) * 1e150 * (k + 2)"]
 _MATH = ["math.cos({w})", "math.sin({w}) * 2.0", "math.sqrt({w})", "math.log({w})",
          "math.exp({w} * 700.0)", "math.tanh({w}) + math.atan({w})", "math.fabs({w})",
          "math.log1p({w})", "math.expm1({w})", "math.tan({w})"]

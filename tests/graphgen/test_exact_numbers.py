@@ -145,3 +145,22 @@ def test_numpy_array_arithmetic_in_a_graph_is_numpy_s():
         arrays([1.0, -0.0, 2.0], [0.5, 2.0, 0.0]), arrays([7.0, 5.0, 3.0], [1.0, 1.5, 2.5])]
     stats = assert_same(array_math, calls, _state, observe=_arrays_by_repr)
     assert stats.graph_calls >= 3, stats
+
+
+def episode_physics(s, x, v, steps):
+    """Float arithmetic in a loop body, checked at once by range (exact_numbers.by_range)
+    until a value leaves the range; then op by op (Plan.precise_floats)."""
+    for _ in range(steps):
+        v = v + 0.02 * (x * x - v / 3.0)
+        x = x * 1.5 - v
+    s["out"] = (x, v)
+    return x, v
+
+
+def test_floats_leaving_the_fast_check_range_regenerate_with_precise_checks():
+    from tests.differential import Call
+    calls = [Call(0.5 + 0.1 * k, 0.25, 3) for k in range(5)]
+    calls += [Call(1e-160, 1e-170, 3), Call(1e160, 3.0, 2), Call(1e-300, 1e-310, 2)]
+    calls += [Call(0.5 + 0.1 * k, 0.25, 3) for k in range(4)]
+    stats = assert_same(episode_physics, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 5, stats
