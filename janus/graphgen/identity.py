@@ -78,6 +78,22 @@ def built(tracer, outputs) -> None:
                 tracer.merges[_key(output)] = watched
 
 
+def check_call(tracer, fn, args: tuple, kwargs: dict) -> None:
+    """A call whose answer depends on a tensor's identity: `id(t)`, `t.ref()`, a tape's
+    watch / gradient / jacobian."""
+    if fn is id and len(args) == 1:
+        check_own_identity(args[0], "`id()`")
+        return
+    owner = getattr(fn, "__self__", None)
+    if owner is None:
+        return
+    name = getattr(fn, "__name__", "")
+    if isinstance(owner, tf.GradientTape) and name in TAPE_METHODS:
+        check_tape(tracer, name, args, kwargs)
+    elif name in ("ref", "experimental_ref") and is_symbolic(owner):
+        check_own_identity(owner, f"`.{name}()`")
+
+
 def check_is(left, right) -> None:
     """`left is right` where one may be the other in Python but not in the graph."""
     if left is right or not (is_symbolic(left) and is_symbolic(right)):

@@ -384,15 +384,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
                 isinstance(args[0], (SymbolicScalar, MixedBool)):
             number = args[0].truth() if isinstance(args[0], MixedBool) else args[0]
             return number.convert(fn)
-        if fn is id and len(args) == 1:
-            identity.check_own_identity(args[0], "`id()`")
-        owner = getattr(fn, "__self__", None)
-        if owner is not None and not isinstance(owner, types.ModuleType):
-            name = getattr(fn, "__name__", "")
-            if isinstance(owner, tf.GradientTape) and name in identity.TAPE_METHODS:
-                identity.check_tape(tracer, name, args, kwargs)
-            elif name in ("ref", "experimental_ref") and is_symbolic(owner):
-                identity.check_own_identity(owner, f"`.{name}()`")
+        identity.check_call(tracer, fn, args, kwargs)  # (`id(t)`, `tape.watch(t)`...)
         if isinstance(fn, (host_scalars.NumpyRead, host_arrays.NumpyRead)):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed
