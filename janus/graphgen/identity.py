@@ -40,15 +40,49 @@ def _key(tensor) -> tuple:
     return id(tensor.graph), tensor.name
 
 
-def _merge_op(tensor):
-    """The If/While/Case op whose output `tensor` is (through the Identity ops tf.cond
-    puts on its outputs), or None."""
+def _through_identities(tensor):
+    while tensor.op.type == "Identity" and tensor.op.inputs:
+        tensor = tensor.op.inputs[0]
+    return tensor
+
+
+def _merge_output(tensor):
+    """(op, output index) of the If/While/Case op whose output `tensor` is (through the
+    Identity ops tf.cond puts on its outputs), or None."""
     if not is_symbolic(tensor):
         return None
-    op = tensor.op
-    while op.type == "Identity" and op.inputs:
-        op = op.inputs[0].op
-    return op if op.type in CONTROL_FLOW else None
+    tensor = _through_identities(tensor)
+    if tensor.op.type not in CONTROL_FLOW:
+        return None
+    return tensor.op, tensor.value_index
+
+
+def aliases(tensor) -> list:
+    """The inputs of the merge op behind `tensor` that it may be in Python: the inputs a
+    branch (or a loop body) hands back unchanged at its position, a loop's initial
+    value; every input where the op's functions cannot be read. [] for other tensors."""
+    merge = _merge_output(tensor)
+    if merge is None:
+        return []
+    op, index = merge
+    inputs = list(op.inputs)
+    looping = op.type in ("While", "StatelessWhile")
+    if op.type in ("If", "StatelessIf"):
+        names, offset = [op.get_attr("then_branch").name, op.get_attr("else_branch").name], 1
+    elif looping:
+        names, offset = [op.get_attr("body").name], 0
+    else:
+        names, offset = [f.name for f in op.get_attr("branches")], 1
+    found = [inputs[index]] if looping else []
+    for name in names:
+        graph = getattr(op.graph._get_function(name), "graph", None)
+        if graph is None or index >= len(graph.outputs):
+            return inputs[offset:]
+        out = _through_identities(graph.outputs[index])
+        position = next((j for j, t in enumerate(graph.inputs) if t is out), None)
+        if position is not None and offset + position < len(inputs):
+            found.append(inputs[offset + position])
+    return found
 
 
 def may_be(tensor) -> set:
@@ -56,10 +90,7 @@ def may_be(tensor) -> set:
     found: set = set()
     stack = [tensor]
     while stack:
-        op = _merge_op(stack.pop())
-        if op is None:
-            continue
-        for value in op.inputs:
+        for value in aliases(stack.pop()):
             if _key(value) not in found:
                 found.add(_key(value))
                 stack.append(value)
@@ -70,8 +101,9 @@ def built(tracer, outputs) -> None:
     """Note the merge ops behind `outputs` (a nest) and which of their inputs a tape
     watched as they were built (what the tape recorded the op for)."""
     for value in tf.nest.flatten(outputs, expand_composites=True):
-        op = _merge_op(value)
-        if op is not None and _key(op.outputs[0]) not in tracer.merges:
+        merge = _merge_output(value)
+        if merge is not None and _key(merge[0].outputs[0]) not in tracer.merges:
+            op = merge[0]
             watched = frozenset(_key(v) for v in op.inputs
                                 if record.should_record_backprop([v]))
             for output in op.outputs:
@@ -125,27 +157,38 @@ def check_tape(tracer, method: str, args: tuple, kwargs: dict) -> None:
     for source in sources:
         check_own_identity(source, f"`tape.{method}` with respect to a tensor")
     wanted = {_key(s) for s in sources}
-    for tensor in _merges_behind(tf.nest.flatten(target)):
-        unrecorded = may_be(tensor) - tracer.merges.get(_key(tensor), frozenset())
-        if unrecorded & wanted:
-            raise ConversionError(
-                f"`tape.{method}` through a graph's tf.cond or tf.while_loop built before "
-                "the tape watched one of its inputs (in Python its result may be that "
-                "very tensor, and the gradient flows through it)")
+    if any(_reaches_unrecorded(tracer, tensor, wanted)
+           for tensor in _merges_behind(tf.nest.flatten(target))):
+        raise ConversionError(
+            f"`tape.{method}` through a graph's tf.cond or tf.while_loop built before "
+            "the tape watched one of its inputs (in Python its result may be that "
+            "very tensor, and the gradient flows through it)")
+
+
+def _reaches_unrecorded(tracer, tensor, wanted: set) -> bool:
+    """Whether merge output `tensor` may be, in Python, one of `wanted` through a merge
+    no tape recorded for it (directly, or through an inner merge's output)."""
+    watched = tracer.merges.get(_key(tensor), frozenset())
+    for value in aliases(tensor):
+        if _key(value) in wanted and _key(value) not in watched or \
+                _merge_output(value) is not None and \
+                _reaches_unrecorded(tracer, value, wanted):
+            return True
+    return False
 
 
 def _merges_behind(targets: list) -> list:
-    """The outputs of merge ops that `targets` depend on (in this graph)."""
+    """The outputs of merge ops that `targets` depend on (in this graph), each output
+    once."""
     seen: set = set()
     found = []
     stack = [t for t in targets if is_symbolic(t)]
     while stack:
         tensor = stack.pop()
-        op = tensor.op
-        if op.name in seen:
+        if _key(tensor) in seen:
             continue
-        seen.add(op.name)
-        if op.type in CONTROL_FLOW:
+        seen.add(_key(tensor))
+        if tensor.op.type in CONTROL_FLOW:
             found.append(tensor)
-        stack.extend(op.inputs)
+        stack.extend(tensor.op.inputs)
     return found

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 41
+GENERATOR_VERSION = 42
 
 HEADER = '''\
 import functools

@@ -87,6 +87,16 @@ def heap_episode(g):
     lines += [f"    if {dn}:", "        break"]
     if g.chance(0.4):
         lines.append(f"    {env}.last = push * 2.0")
+    if g.chance(0.3):  # (v42: under a tape, to which the numpy state is a constant)
+        tape, tot, gw = g.fresh("wtape"), g.fresh("wtot"), g.fresh("wgw")
+        first = next(i for i, line in enumerate(lines) if line.startswith(f"for {t} in "))
+        loop = lines[first:]
+        loop.insert(2, f"    {tot} = {tot} + tf.cast(push, x.dtype)")  # (after `push =`)
+        lines[first:] = [f"{tot} = tf.zeros([], x.dtype)",
+                         f"with tf.GradientTape() as {tape}:", f"    {tape}.watch(x)"] + \
+            ["    " + line for line in loop] + \
+            [f"{gw} = {tape}.gradient({tot}, x)",
+             f"acc = acc + (0.0 if {gw} is None else tf.reduce_sum({gw}) * 0.1)"]
     lines += [f"s.hist.append(repr(len({rs})) + repr({env}.steps))",
               f"s.hist.append(repr({env}.state.tolist()))",
               f"acc = acc + {env}.total + {env}.last"]
