@@ -297,9 +297,15 @@ def encode_dataclass(obj) -> dict:
 
 
 def decode_dataclass(cls, data: dict):
-    names = {f.name for f in dataclasses.fields(cls)}
-    if set(data) != names:
-        raise ValueError(f"{cls.__name__} fields changed: {sorted(set(data) ^ names)}")
+    """`cls` from its encoded fields; a field added since (one with a default) takes its
+    default, any other difference is refused."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    missing = [name for name in set(fields) - set(data)
+               if fields[name].default is dataclasses.MISSING and
+               fields[name].default_factory is dataclasses.MISSING]
+    if set(data) - set(fields) or missing:
+        raise ValueError(f"{cls.__name__} fields changed: "
+                         f"{sorted((set(data) - set(fields)) | set(missing))}")
     return cls(**{k: decode(v) for k, v in data.items()})
 
 

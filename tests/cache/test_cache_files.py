@@ -59,6 +59,18 @@ def test_a_sealed_record_of_another_kind_is_reported(tmp_path):
         rec.read_json(path, "k")
 
 
+def test_a_plan_recorded_before_a_field_was_added_takes_its_default():
+    from janus.graphgen.plan import Plan
+    data = rec.encode_dataclass(Plan().with_scalar("args[1]"))
+    del data["precise_floats"]  # (added in session 13)
+    assert rec.decode_dataclass(Plan, data) == Plan().with_scalar("args[1]")
+    data["unknown"] = rec.encode(True)
+    with pytest.raises(ValueError, match="unknown"):
+        rec.decode_dataclass(Plan, data)
+    del data["unknown"], data["scalars"]  # (has a default too: missing is fine)
+    assert rec.decode_dataclass(Plan, data) == Plan()
+
+
 def test_codec_round_trips_plans_profiles_and_class_references():
     from janus.graphgen.plan import Plan
     from janus.profiler.profile import Profile, SiteProfile
