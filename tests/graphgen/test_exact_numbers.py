@@ -164,3 +164,21 @@ def test_floats_leaving_the_fast_check_range_regenerate_with_precise_checks():
     calls += [Call(0.5 + 0.1 * k, 0.25, 3) for k in range(4)]
     stats = assert_same(episode_physics, calls, _state, observe=_by_repr)
     assert stats.graph_calls >= 5, stats
+
+
+def each_operation(s, a, b, c):
+    s["out"] = (a * b, a / c, b * c + a, a + b, a - b * 0.5)
+    return s["out"]
+
+
+def test_operands_at_the_ends_of_the_fast_check_range():
+    """Inside [2**-500, 2**500] every result is Python's; outside it, where a product or
+    quotient turns subnormal (TF flushes it to zero), the range check fails and the
+    op-by-op checks take over: each result compared by repr with plain Python."""
+    calls = [(0.5 + k, 0.25, 3.0) for k in range(4)]
+    calls += [(2.0 ** -499, 2.0 ** -499, 2.0 ** 499), (2.0 ** 499, -(2.0 ** 499), 2.0 ** -499),
+              (2.0 ** -520, 2.0 ** -530, 2.0 ** 520), (1.5, 2.0, 3.0),
+              (2.0 ** -600, 3.0, 2.0 ** 500), (2.0 ** 520, 2.0 ** 520, 1.0),
+              (-(2.0 ** -510), 2.0 ** -515, 2.0 ** 530), (0.75, -0.0, 4.0)]
+    stats = assert_same(each_operation, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 3, stats
