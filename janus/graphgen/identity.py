@@ -67,15 +67,19 @@ def aliases(tensor) -> list:
     op, index = merge
     inputs = list(op.inputs)
     looping = op.type in ("While", "StatelessWhile")
-    if op.type in ("If", "StatelessIf"):
-        names, offset = [op.get_attr("then_branch").name, op.get_attr("else_branch").name], 1
-    elif looping:
-        names, offset = [op.get_attr("body").name], 0
-    else:
-        names, offset = [f.name for f in op.get_attr("branches")], 1
+    offset = 0 if looping else 1
+    try:
+        if op.type in ("If", "StatelessIf"):
+            names = [op.get_attr("then_branch").name, op.get_attr("else_branch").name]
+        elif looping:
+            names = [op.get_attr("body").name]
+        else:
+            names = [f.name for f in op.get_attr("branches")]
+        graphs = [getattr(op.graph._get_function(name), "graph", None) for name in names]
+    except (AttributeError, ValueError, TypeError):  # (another TF layout: every input)
+        return inputs[offset:]
     found = [inputs[index]] if looping else []
-    for name in names:
-        graph = getattr(op.graph._get_function(name), "graph", None)
+    for graph in graphs:
         if graph is None or index >= len(graph.outputs):
             return inputs[offset:]
         out = _through_identities(graph.outputs[index])
