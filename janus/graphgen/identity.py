@@ -17,6 +17,8 @@ whose branches keep Python's objects:
                                         Python: through y too (it *is* x); the graph:
                                         nothing flows back through the unrecorded If
 
+What an output may be (`aliases`) is read from the op's own branch or body functions:
+the inputs a branch hands back unchanged at that position, a loop's initial value.
 `built` notes which inputs of an op janus (or the user's own tf.cond...) built were
 watched by a tape then: a tape records such an op, so gradients through it are right.
 """
