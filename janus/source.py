@@ -6,11 +6,30 @@ import copy
 import dataclasses
 import inspect
 import textwrap
+import threading
 import types
 
 import gast
 
 from janus.errors import ConversionError
+
+AST_LOCK = threading.RLock()
+"""Held while janus turns source into Python AST objects or a tree into code. CPython
+3.11 (before 3.11.8) keeps one recursion counter per interpreter for both directions:
+two threads doing it at once (janus's cache thread converts functions too) fail with
+`SystemError: AST constructor recursion depth mismatch` (cpython gh-106905)."""
+
+
+def parse(text: str) -> ast.Module:
+    """`ast.parse(text)`, under `AST_LOCK`."""
+    with AST_LOCK:
+        return ast.parse(text)
+
+
+def compile_tree(tree: ast.Module, filename: str) -> types.CodeType:
+    """`compile(tree, filename, "exec")`, under `AST_LOCK`."""
+    with AST_LOCK:
+        return compile(tree, filename, "exec")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,7 +85,7 @@ def parse_function(fn: types.FunctionType) -> tuple[gast.FunctionDef, SourceInfo
                               lineno=getattr(code, "co_firstlineno", 0)) from None
     text = textwrap.dedent("".join(lines))
     try:
-        module = ast.parse(text)
+        module = parse(text)
     except SyntaxError as exc:  # e.g. a lambda inside a larger expression
         raise ConversionError(f"cannot parse the source alone ({exc.msg})", function=name,
                               filename=filename, lineno=first_line) from None

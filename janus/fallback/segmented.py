@@ -328,7 +328,7 @@ class Segmented:
         tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
         fill_locations(tree, self.info.first_line)
         namespace: dict = {}
-        exec(compile(tree, self.info.filename, "exec"), {}, namespace)
+        exec(source_mod.compile_tree(tree, self.info.filename), {}, namespace)
         inner = namespace["janus__factory"](*([None] * len(params))).__code__
         cells = []
         closure = self.fn.__closure__ or ()

@@ -154,7 +154,7 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     tree = _module(node, freevars)
     fill_locations(tree, info.first_line)
     try:
-        compiled = compile(tree, info.filename, "exec")
+        compiled = source_mod.compile_tree(tree, info.filename)
         namespace: dict = {}
         exec(compiled, {}, namespace)  # defines the factory only; runs no user code
         code = namespace["janus__factory"](*([None] * (1 + len(freevars)))).__code__

@@ -1,10 +1,11 @@
 """Build gast nodes from small source templates with names substituted."""
 from __future__ import annotations
 
-import ast
 import textwrap
 
 import gast
+
+from janus import source
 
 RUNTIME = "janus__"
 """The name under which converted code sees its runtime."""
@@ -64,7 +65,7 @@ def statements(template: str, **replacements) -> list:
 
     The template's own nodes have no location (`copy_location` gives them one); the
     nodes substituted into it keep theirs (the user's lines)."""
-    tree = gast.ast_to_gast(ast.parse(textwrap.dedent(template)))
+    tree = gast.ast_to_gast(source.parse(textwrap.dedent(template)))
     for node in gast.walk(tree):
         for attr in _LOCATION:
             if attr in node._attributes:
