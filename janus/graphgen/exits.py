@@ -106,7 +106,7 @@ class Exit:
         """How many items list `k` gained in the iteration (counted up to where it stopped)."""
         count = 1
         for condition, _, lengths in reversed(self.recorded):
-            count = tf.where(condition, lengths[k] - base, count)
+            count = _choose(condition, lengths[k] - base, count)
         return count
 
 
@@ -159,8 +159,11 @@ def loop_items(iterable) -> LoopItems:
     if type(iterable) is range:
         start, step = iterable.start, iterable.step
         bound = max(abs(start), abs(iterable.stop)) + abs(step)  # (exact_numbers.py)
-        return LoopItems(len(iterable), lambda i: SymbolicScalar(
-            tf.cast(start + tf.cast(i, tf.int64) * step, tf.int64), int, bound=bound))
+        def item(i):
+            i = tf.cast(i, tf.int64)
+            i = i * step if step != 1 else i
+            return SymbolicScalar(start + i if start else i, int, bound=bound)
+        return LoopItems(len(iterable), item)
     if isinstance(iterable, DynamicList):
         return LoopItems(iterable.length(), iterable.item)
     if is_symbolic(iterable) and iterable.shape.rank:
@@ -193,11 +196,30 @@ def _same_type(a, b) -> bool:
                for x, y in zip(tf.nest.flatten(a), tf.nest.flatten(b)))
 
 
+def _choose(stop, x, y):
+    """`tf.where(stop, x, y)`, without the op where both are one value (the same tensor,
+    equal constants, equal Python numbers): an op per carried name and exit test on every
+    iteration otherwise."""
+    if x is y or _same_constant(x, y):
+        return y
+    return tf.where(stop, x, y)
+
+
+def _same_constant(x, y) -> bool:
+    if type(x) in (int, bool) and type(y) is type(x):
+        return x == y
+    if not (is_tensor(x) and is_tensor(y)) or x.dtype != y.dtype:
+        return False
+    a, b = tf.get_static_value(x), tf.get_static_value(y)
+    return a is not None and b is not None and a.shape == b.shape and \
+        a.tobytes() == b.tobytes()  # (bitwise: -0.0 is not 0.0, nan is itself)
+
+
 def _select(stop, at_exit, after, name: str, live):
     """The value a carried name has after an iteration: at the exit test if it stopped."""
     at_exit = lift_to(at_exit, after)
     if _same_type(at_exit, after):
-        chosen = tf.nest.map_structure(lambda x, y: tf.where(stop, x, y),
+        chosen = tf.nest.map_structure(lambda x, y: _choose(stop, x, y),
                                        to_loop(at_exit), to_loop(after))
         return from_loop(after, chosen)
     if name in live:
@@ -364,7 +386,8 @@ class ExitLoops:
             state = list(after)
             for k, template, value in zip(carried, templates, values_):
                 state[k] = from_loop(template, value)
-            accumulators = [Accumulator(a, bases[k] + c) for k, a, c in zip(grown, arrays_, counts_)]
+            accumulators = [Accumulator(a, bases[k] + c if bases[k] else c)
+                            for k, a, c in zip(grown, arrays_, counts_)]
             for k, accumulator in zip(grown, accumulators):
                 state[k] = accumulator
             set_all(state)

@@ -117,7 +117,8 @@ class Accumulator(_NotAPythonValue):
         else:
             self.kinds.add(type(value) if type(value) in (int, float, bool) else None)
         try:
-            self.array = self.array.write(self.index + self.appends, value)
+            self.array = self.array.write(
+                self.index + self.appends if self.appends else self.index, value)
         except (ValueError, TypeError) as error:  # another dtype or shape than the first
             raise ConversionError(f"an item of another dtype or shape appended to a list "
                                   f"grown inside a generalized loop: {error}") from error
