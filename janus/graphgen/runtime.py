@@ -18,7 +18,7 @@ import tensorflow as tf
 from janus import draws
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import host_draws, identity, refusals
+from janus.graphgen import host_draws, identity, refusals, tapes
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
@@ -276,6 +276,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
         """TensorFlow's context managers (tapes, name scopes, devices) are traced as
         they are; any other's `__enter__`/`__exit__` would run once, while tracing, with
         heap effects janus does not see (fuzz v15): the trace refuses."""
+        tapes.entered(self.tracer, manager)
         module = type(manager).__module__ or ""
         if isinstance(manager, contextlib._GeneratorContextManager):  # (a @contextmanager:
             module = getattr(manager.func, "__module__", "") or ""    # `tape.stop_recording()`)
@@ -385,6 +386,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             number = args[0].truth() if isinstance(args[0], MixedBool) else args[0]
             return number.convert(fn)
         identity.check_call(tracer, fn, args, kwargs)  # (`id(t)`, `tape.watch(t)`...)
+        tapes.check_call(tracer, fn)  # (`tape.stop_recording()` inside a loop body...)
         if isinstance(fn, (host_scalars.NumpyRead, host_arrays.NumpyRead)):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed

@@ -116,6 +116,7 @@ class Tracer:
         self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph
         # merge-op outputs -> inputs a tape watched as the op was built (identity.py)
         self.merges: dict[tuple, frozenset] = {}
+        self.tape_homes: dict[int, tuple] = {}  # id(tape) -> (tape, graph it was entered in)
         self.value_conds: set = set()  # value sites being built as tf.cond (bool_values.py)
         self.loop_exits: dict = {}  # (function, site) -> graphgen.exits.Exit being recorded
         self.used_inputs: list = []

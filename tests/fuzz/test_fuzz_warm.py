@@ -19,6 +19,10 @@ def test_warm_processes_agree_with_plain_python():
         for kind, row in found)
     totals = warm.totals(batch)
     assert totals["programs"] == WARM_N
-    # the warm process really took the warm path: restored states and loaded graphs
-    assert totals["warm_started"] >= WARM_N // 4, totals
+    # the warm process really took the warm path: restored states and loaded graphs, for
+    # a third of the programs whose cold run made a graph (which programs those are moves
+    # with each generator version: v42's sample 9 of 11, v43's 5 of 14, its new tape
+    # rules' programs often run split, with segment graphs loaded but no warm start)
+    eligible = sum(1 for row in batch["cold"] if row.get("generations", 0) > 0)
+    assert eligible and totals["warm_started"] >= eligible // 3, (eligible, totals)
     assert totals["loaded"] >= 1, totals

@@ -1,0 +1,67 @@
+"""Generator rules (v43) for a tape told something inside a loop or branch janus may
+build as a tf.while_loop / tf.cond (janus/graphgen/tapes.py): the tape records outside
+the loop or branch and is paused (`stop_recording`) or watches a new tensor inside it,
+then differentiates after it. TF's gradient of a While/If op ignores what the tape was
+told inside (a silent wrong gradient in session 13's code); a tape entered inside the
+body is the body's own. The loop counts and branch tests vary with `n`, `flag`, `xs`
+and tensor values.
+
+Registered in `rules.RULES` on import (the generator imports this module).
+"""
+from __future__ import annotations
+
+from tests.fuzz.rules import rule
+
+_TESTS = ["tf.reduce_sum(acc) > 0.0", "tf.reduce_max(x) > 0.5", "flag", "n % 2 == 1"]
+_COUNTS = ["n", "n % 3 + 1", "len(xs)"]
+
+
+def _told(g, tape: str, v: str, xf: str, ind: str) -> list[str]:
+    if g.chance(0.6):
+        return [f"{ind}with {tape}.stop_recording():",
+                f"{ind}    {v} = {v} + tf.reduce_sum({xf} * {xf})",
+                f"{ind}{v} = {v} + tf.reduce_mean(tf.tanh({xf}))"]
+    z = g.fresh("z")
+    return [f"{ind}{z} = {xf} * 2.0",
+            f"{ind}{tape}.watch({z})",
+            f"{ind}{v} = {v} + tf.reduce_sum({z} * {xf})"]
+
+
+@rule(0.8)
+def tape_told_in_body(g):
+    """A tape recording outside a loop or branch, paused or watching inside it."""
+    tape, gr, v, xf = g.fresh("tape"), g.fresh("gr"), g.fresh("v"), g.fresh("xf")
+    lines = [f"{xf} = tf.cast(x, tf.float32)",
+             f"with tf.GradientTape(persistent=True) as {tape}:",
+             f"    {tape}.watch({xf})",
+             f"    {v} = tf.reduce_sum({xf}) * 0.5"]
+    if g.chance(0.5):
+        i = g.fresh("i")
+        lines.append(f"    for {i} in range({g.choice(_COUNTS)}):")
+        lines += _told(g, tape, v, xf, "        ")
+        if g.chance(0.5):
+            lines += [f"        if tf.reduce_sum({v}) > {g.choice(['100.0', '2.0'])}:",
+                      "            break"]
+    else:
+        lines.append(f"    if {g.choice(_TESTS)}:")
+        lines += _told(g, tape, v, xf, "        ")
+        lines += ["    else:", f"        {v} = {v} * 2.0"]
+    lines += [f"{gr} = {tape}.gradient({v}, {xf})",
+              f"acc = acc + tf.cast(tf.zeros_like(acc) if {gr} is None else "
+              f"tf.reshape({gr}, tf.shape(acc)) if {gr}.shape == acc.shape else "
+              f"tf.reduce_sum({gr}), acc.dtype) * 0.1",
+              f"s.hist.append({gr} is None)"]
+    return lines
+
+
+@rule(0.5)
+def tape_of_the_body(g):
+    """A tape entered inside a loop body (a step per iteration): the body's own."""
+    tape, i, y = g.fresh("tape"), g.fresh("i"), g.fresh("y")
+    return [f"for {i} in range({g.choice(_COUNTS)}):",
+            f"    with tf.GradientTape() as {tape}:",
+            f"        {tape}.watch(acc)",
+            f"        {y} = tf.reduce_sum(tf.tanh(acc * 0.5))",
+            f"    acc = acc - tf.cast({tape}.gradient({y}, acc), acc.dtype) * 0.01",
+            f"    if tf.reduce_max(acc) > {g.choice(['10.0', '0.0'])}:",
+            "        break"]
