@@ -37,6 +37,7 @@ from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents, _refuse_in_place
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.loop_draws import LoopDraws, snapshot
+from janus.graphgen.loop_gradients import LoopLists
 from janus.graphgen.loop_heap import CarriedAttributes, carried_as, lift, lift_to
 from janus.graphgen.loop_values import (SCALARS, carries, element, from_loop, same_kind,
                                         to_loop)
@@ -362,7 +363,7 @@ class ExitLoops:
                 raise ConversionError(f"loop variable `{names[i]}` changes a Python value in "
                                       f"{_WHAT}")
         _refuse_in_place(contents, initial, _WHAT, skip=set(grown))
-        kinds, arrays, counts = [], [], []
+        kinds, arrays, counts, written = [], [], [], []
         for i in grown:
             elements = [element(v, _WHAT) for v in after[i]]
             kind, last = elements[-1][1], elements[-1][0]
@@ -378,6 +379,7 @@ class ExitLoops:
             kinds.append(kind)
             arrays.append(array)
             counts.append(first.grown(i, bases[i]))
+            written.append([t for t, _ in elements])
         values = [to_loop(first.select(k, after[k], names[k], live))
                   for k in carried]
         templates = [after[k] for k in carried]
@@ -426,11 +428,14 @@ class ExitLoops:
                         any(n not in (0, 1) for n in record.lengths(k)):
                     raise ConversionError(f"list `{names[k]}` must grow by one item per "
                                           f"iteration of {_WHAT}")
+            lists.body_traced([a.array for a in accumulators])
             new_values = [to_loop(record.select(k, new[k], names[k], live)) for k in carried]
             new_counts = [c + record.grown(k) for k, c in zip(grown, counts_)]
             return after_raising_ops((i + 1, record.condition, new_values, new_counts,
                                       [a.array for a in accumulators], new_draws))
 
+        lists = LoopLists(tracer)
+        starts = [bases[k] + c if type(c) is int else None for k, c in zip(grown, counts)]
         try:
             _, _, values, counts, arrays, draw_counts = tf.while_loop(
                 condition, loop_body, (tf.constant(1), first.condition, values, counts, arrays,
@@ -442,6 +447,8 @@ class ExitLoops:
         state = list(after)
         for k, template, value in zip(carried, templates, values):
             state[k] = from_loop(template, value)
-        for k, kind, array, grew in zip(grown, kinds, arrays, counts):
-            state[k] = LoopResult(array.stack()[:bases[k] + grew], kind)
+        stacks = lists.stacked(arrays, [bases[k] + grew for k, grew in zip(grown, counts)],
+                               starts, [w[:s or 0] for w, s in zip(written, starts)])
+        for k, kind, items in zip(grown, kinds, stacks):
+            state[k] = LoopResult(items, kind)
         set_all(state)

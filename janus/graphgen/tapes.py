@@ -38,6 +38,8 @@ def check_call(tracer, fn) -> None:
     """`fn` is about to be called in the trace: refuse a tape's method where the tape
     records outside the body being built."""
     owner = getattr(fn, "__self__", None)
+    if isinstance(owner, TAPES) or any(fn is t for t in TAPES):
+        tracer.tape_calls += 1  # (graphgen/loop_gradients.py: no batching around them)
     if not isinstance(owner, TAPES) or isinstance(owner, tf.GradientTape) and \
             getattr(fn, "__name__", "") not in TOLD:
         return

@@ -1,16 +1,18 @@
-"""Generator rules (v43) for a tape told something inside a loop or branch janus may
-build as a tf.while_loop / tf.cond (janus/graphgen/tapes.py): the tape records outside
+"""Generator rules for tapes around loops and branches janus may build as a
+tf.while_loop / tf.cond. v43 (janus/graphgen/tapes.py): the tape records outside
 the loop or branch and is paused (`stop_recording`) or watches a new tensor inside it,
 then differentiates after it. TF's gradient of a While/If op ignores what the tape was
 told inside (a silent wrong gradient in session 13's code); a tape entered inside the
-body is the body's own. The loop counts and branch tests vary with `n`, `flag`, `xs`
-and tensor values.
+body is the body's own. v44 (janus/graphgen/loop_gradients.py): a tape over a loop
+that grows a list from a variable and per-iteration values. The loop counts and branch
+tests vary with `n`, `flag`, `xs` and tensor values.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
 from __future__ import annotations
 
 from tests.fuzz.rules import rule
+from tests.fuzz.rules_loops import _walker
 
 _TESTS = ["tf.reduce_sum(acc) > 0.0", "tf.reduce_max(x) > 0.5", "flag", "n % 2 == 1"]
 _COUNTS = ["n", "n % 3 + 1", "len(xs)"]
@@ -65,3 +67,38 @@ def tape_of_the_body(g):
             f"    acc = acc - tf.cast({tape}.gradient({y}, acc), acc.dtype) * 0.01",
             f"    if tf.reduce_max(acc) > {g.choice(['10.0', '0.0'])}:",
             "        break"]
+
+
+@rule(0.8)
+def tape_over_items(g):
+    """A tape over an episode (a walker of the module stepped until done) that grows a
+    list from a variable and each step's own values (the observation, the step), at
+    times from a value the loop carries too, or after items from before the loop; the
+    gradient after it (janus/graphgen/loop_gradients.py batches it where it may)."""
+    name, env = g.fresh("Walk"), g.fresh("WALK_")
+    t, ob, dn = g.fresh("gt"), g.fresh("go"), g.fresh("gd")
+    tape, items, h, gr, p = (g.fresh("tape"), g.fresh("items"), g.fresh("h"),
+                             g.fresh("gr"), g.fresh("p"))
+    w = g.choice(["V0", "AFF.w"])
+    lines = _walker(g, name, env)
+    item = g.choice([f"tf.math.log({p})", f"{p} * float({t} + 1)",
+                     f"tf.square({p} - tf.reduce_sum(tf.convert_to_tensor({ob})))",
+                     f"tf.stack([{p}, {p} * 2.0])[{t} % 2]"])
+    if g.chance(0.3):
+        item = f"{item} + {h} * 0.25"
+    lines += [f"{ob} = {env}.state.astype(np.float32)", f"{h} = tf.zeros([])",
+              f"with tf.GradientTape() as {tape}:",
+              f"    {items} = {'[' + w + ' * 0.5]' if g.chance(0.4) else '[]'}",
+              f"    for {t} in range({g.choice(['40', 'n + 8', '12'])}):",
+              f"        {p} = tf.sigmoid({w} * tf.reduce_sum(tf.convert_to_tensor({ob})) "
+              f"+ 0.1 * {t} + tf.reduce_mean(tf.cast(x, tf.float32)))",
+              f"        {items}.append({item})",
+              f"        {h} = {h} * 0.5 + {p}",
+              f"        {ob}, _, {dn} = {env}.step({p} - 0.5)",
+              f"        if {dn}:",
+              "            break",
+              f"    y_{gr} = tf.reduce_sum(tf.stack({items}))",
+              f"{gr} = {tape}.gradient(y_{gr}, {w})",
+              f"acc = acc + tf.cast(0.0 if {gr} is None else {gr}, acc.dtype) * 0.1",
+              f"s.hist.append(repr(len({items})) + repr({env}.steps))"]
+    return lines
