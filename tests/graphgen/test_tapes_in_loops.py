@@ -1,33 +1,13 @@
 """A tape told something inside a loop or branch janus builds as a tf.while_loop or
-tf.cond, while it records outside it (graphgen/tapes.py): `stop_recording`, `watch`,
-`gradient` inside the body. TF's gradient of the While/If op ignores them, so such
-bodies stay Python's (a specialized graph or plain calls). Compared with plain Python
-call by call on episodes of varying length."""
+tf.cond, while it records outside it (graphgen/tapes.py): `stop_recording` or `watch`
+inside the body. TF's gradient of the While/If op ignores them, so such bodies stay
+Python's (a specialized graph or plain calls); a tape of the body itself keeps its loop
+a graph. Compared with plain Python call by call on episodes of varying length."""
 import numpy as np
 import tensorflow as tf
 
-from models.envs import Walker
 from tests.differential import assert_same
-
-
-class Agent:
-    def __init__(self):
-        rng = np.random.default_rng(0)
-        self.w1 = tf.Variable(rng.normal(size=(2, 8)).astype(np.float32))
-        self.w2 = tf.Variable(rng.normal(size=(8, 2)).astype(np.float32))
-        self.env = Walker(limit=1.0, max_steps=30)
-        self.rng = np.random.RandomState(3)
-
-
-def _probs(agent, obs):
-    x = tf.convert_to_tensor(obs)[None]
-    return tf.nn.softmax(tf.tanh(x @ agent.w1) @ agent.w2)
-
-
-def _reset(agent, start):
-    agent.env.state = np.array([start, 0.0])
-    agent.env.steps = 0
-    return agent.env.state.astype(np.float32)
+from tests.graphgen.policy_agent import Agent, probs_of as _probs, reset as _reset
 
 
 def _calls(n: int = 10):
