@@ -3,7 +3,6 @@ tf.cond, while it records outside it (graphgen/tapes.py): `stop_recording` or `w
 inside the body. TF's gradient of the While/If op ignores them, so such bodies stay
 Python's (a specialized graph or plain calls); a tape of the body itself keeps its loop
 a graph. Compared with plain Python call by call on episodes of varying length."""
-import numpy as np
 import tensorflow as tf
 
 from tests.differential import assert_same
