@@ -16,6 +16,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.merge_paths import chosen_input
 from janus.graphgen.sources import Source
 from janus.graphgen.sources import evaluate as _evaluate
 from janus.graphgen.values import DynamicList, SymbolicScalar
@@ -61,6 +62,9 @@ def skeleton(value, outputs: Outputs, tracer):
         source = tracer.tensor_inputs.get(id(value))
         if source is not None:  # `acc = x; return acc`: Python hands back x itself (a
             return ("source", source)  # tape watching it must see the same tensor)
+        choice = chosen_input(value, lambda t: tracer.tensor_inputs.get(id(t)))
+        if choice is not None:  # (`b = tf.cond(p, lambda: x, ...)`: x itself when p held)
+            return ("either", outputs.add(value), outputs.add(choice[0]), tuple(choice[1]))
         return ("out", outputs.add(value))
     if isinstance(value, DynamicList):
         if value.kind is not None:  # Python numbers
@@ -126,6 +130,9 @@ def rebuild(skel, results: list, env: tuple):
         return results[skel[1]].numpy()
     if kind == "source":
         return evaluate(skel[1], *env)
+    if kind == "either":  # (graphgen/merge_paths.py: the input it is on the path taken)
+        taken = int(results[skel[2]].numpy())
+        return evaluate(skel[3][taken], *env) if taken >= 0 else results[skel[1]]
     if kind == "list":
         return [rebuild(s, results, env) for s in skel[1]]
     if kind == "tuple":

@@ -28,10 +28,9 @@ import tensorflow as tf
 from tensorflow.python.eager import record
 
 from janus.errors import ConversionError
+from janus.graphgen.merge_paths import CONTROL_FLOW, branch_inputs, merge_output
 from janus.graphgen.tracer import is_symbolic
 
-CONTROL_FLOW = frozenset({"If", "StatelessIf", "While", "StatelessWhile", "Case",
-                          "StatelessCase"})
 TAPE_METHODS = frozenset({"watch", "gradient", "jacobian", "batch_jacobian"})
 USER_MERGES = frozenset(id(f) for f in (tf.cond, tf.while_loop, tf.case, tf.switch_case,
                                         tf.compat.v1.cond, tf.compat.v1.while_loop,
@@ -42,53 +41,21 @@ def _key(tensor) -> tuple:
     return id(tensor.graph), tensor.name
 
 
-def _through_identities(tensor):
-    while tensor.op.type == "Identity" and tensor.op.inputs:
-        tensor = tensor.op.inputs[0]
-    return tensor
-
-
-def _merge_output(tensor):
-    """(op, output index) of the If/While/Case op whose output `tensor` is (through the
-    Identity ops tf.cond puts on its outputs), or None."""
-    if not is_symbolic(tensor):
-        return None
-    tensor = _through_identities(tensor)
-    if tensor.op.type not in CONTROL_FLOW:
-        return None
-    return tensor.op, tensor.value_index
-
-
 def aliases(tensor) -> list:
     """The inputs of the merge op behind `tensor` that it may be in Python: the inputs a
     branch (or a loop body) hands back unchanged at its position, a loop's initial
     value; every input where the op's functions cannot be read. [] for other tensors."""
-    merge = _merge_output(tensor)
+    merge = merge_output(tensor) if is_symbolic(tensor) else None
     if merge is None:
         return []
     op, index = merge
     inputs = list(op.inputs)
-    looping = op.type in ("While", "StatelessWhile")
-    offset = 0 if looping else 1
-    try:
-        if op.type in ("If", "StatelessIf"):
-            names = [op.get_attr("then_branch").name, op.get_attr("else_branch").name]
-        elif looping:
-            names = [op.get_attr("body").name]
-        else:
-            names = [f.name for f in op.get_attr("branches")]
-        graphs = [getattr(op.graph._get_function(name), "graph", None) for name in names]
-    except (AttributeError, ValueError, TypeError):  # (another TF layout: every input)
+    offset = 0 if op.type in ("While", "StatelessWhile") else 1
+    passed = branch_inputs(op, index)
+    if passed is None:  # (functions janus cannot read: every input)
         return inputs[offset:]
-    found = [inputs[index]] if looping else []
-    for graph in graphs:
-        if graph is None or index >= len(graph.outputs):
-            return inputs[offset:]
-        out = _through_identities(graph.outputs[index])
-        position = next((j for j, t in enumerate(graph.inputs) if t is out), None)
-        if position is not None and offset + position < len(inputs):
-            found.append(inputs[offset + position])
-    return found
+    found = [inputs[index]] if offset == 0 else []
+    return found + [v for v in passed if v is not None]
 
 
 def may_be(tensor) -> set:
@@ -107,7 +74,7 @@ def built(tracer, outputs) -> None:
     """Note the merge ops behind `outputs` (a nest) and which of their inputs a tape
     watched as they were built (what the tape recorded the op for)."""
     for value in tf.nest.flatten(outputs, expand_composites=True):
-        merge = _merge_output(value)
+        merge = merge_output(value)
         if merge is not None and _key(merge[0].outputs[0]) not in tracer.merges:
             op = merge[0]
             watched = frozenset(_key(v) for v in op.inputs
@@ -177,7 +144,7 @@ def _reaches_unrecorded(tracer, tensor, wanted: set) -> bool:
     watched = tracer.merges.get(_key(tensor), frozenset())
     for value in aliases(tensor):
         if _key(value) in wanted and _key(value) not in watched or \
-                _merge_output(value) is not None and \
+                merge_output(value) is not None and \
                 _reaches_unrecorded(tracer, value, wanted):
             return True
     return False

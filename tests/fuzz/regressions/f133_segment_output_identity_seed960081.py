@@ -35,7 +35,7 @@ def f(s, x, xs, n, flag):
 # minimized: result: result[0]: plain ('int', 1), janus ('int', 0)
 FINDING = 'F133'
 KIND = 'result'
-XFAIL = 'F133: a segment graph hands back a new tensor where the user\'s tf.cond returned its input x; \'b3 is x\' in the Python part after it is False (open)'
+XFAIL = None
 CALLS = [{'shape': [3], 'dtype': 'float32', 'seed': 88, 'len': 0, 'n': 0, 'flag': False, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 88, 'len': 0, 'n': 0, 'flag': False, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 88, 'len': 0, 'n': 0, 'flag': False, 'obj': 'main'},
