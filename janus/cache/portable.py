@@ -163,6 +163,8 @@ def _skeleton(skel):
         return [kind, skel[1], skel[2].__name__]
     if kind == "source":
         return ["source", skel[1].to_json()]
+    if kind == "either":  # (graphgen/merge_paths.py)
+        return ["either", skel[1], skel[2], [source.to_json() for source in skel[3]]]
     if kind in ("list", "tuple"):
         return [kind, [_skeleton(s) for s in skel[1]]]
     if kind == "dict":
@@ -171,8 +173,13 @@ def _skeleton(skel):
 
 
 def _unskeleton(data):
-    _require(isinstance(data, list) and len(data) in (2, 3), "a result skeleton")
+    _require(isinstance(data, list) and len(data) in (2, 3, 4), "a result skeleton")
     kind = data[0]
+    if kind == "either":
+        _require(len(data) == 4 and type(data[1]) is int and type(data[2]) is int and
+                 isinstance(data[3], list) and data[3], "two output indices and sources")
+        return ("either", data[1], data[2], tuple(from_record(s) for s in data[3]))
+    _require(len(data) in (2, 3), "a result skeleton")
     if kind == "const":
         _require(type(data[1]) in _VALUE_TYPES and len(data) == 2, "a constant")
         return ("const", data[1])

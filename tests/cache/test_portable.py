@@ -95,3 +95,24 @@ def test_a_numpy_scalar_result_is_not_recorded_as_a_python_number():
         except portable.NotPortable:
             continue
         raise AssertionError(f"{type(value).__name__} recorded as a Python number")
+
+
+def choose(x, acc):
+    return x if tf.reduce_sum(acc) > 0.0 else acc * 2.0
+
+
+def test_a_result_that_may_be_an_input_is_recorded_with_its_choice():
+    jitted = janus.jit(choose)
+    x = tf.constant([1.0, 2.0])
+    for i in range(8):
+        jitted(x, tf.constant([(-1.0) ** i, 0.5]))
+    spec = jitted.specializations[-1]
+    assert spec.result[0] == "either", spec.result
+    data = json.loads(json.dumps(portable._skeleton(spec.result)))
+    assert portable._unskeleton(data) == spec.result
+    for bad in (["either", 0, "1", data[3]], ["either", 0, 1, []], ["either", 0, 1]):
+        try:
+            portable._unskeleton(bad)
+        except portable.Malformed:
+            continue
+        raise AssertionError(f"accepted {bad}")
