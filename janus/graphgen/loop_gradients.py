@@ -280,13 +280,13 @@ class LoopLists:
     def __init__(self, tracer):
         self.tracer = tracer
         self.active = record.could_possibly_record()
-        self.calls = getattr(tracer, "tape_calls", 0)
+        self.calls = tracer.tape_calls
         self.writes: list | None = None
         self.refusals: list[str] = []
 
     def body_traced(self, arrays: list) -> None:
         """After the body's trace: where each list's item was written (or nothing)."""
-        if not self.active or getattr(self.tracer, "tape_calls", 0) != self.calls:
+        if not self.active or self.tracer.tape_calls != self.calls:
             self.active = False
             return
         self.writes = [a.flow.op if a.flow.op.type == "TensorListSetItem" else None
@@ -303,6 +303,11 @@ class LoopLists:
         if plan is None:
             return [a.stack()[:t] for a, t in zip(arrays, totals)]
         body, groups, cut = plan
+        notes = self.tracer.loop_gradients
+        notes += [f"{len(members)} grown list(s): one batched gradient after the loop "
+                  f"({len(items[0].frontier)} value(s) kept per iteration)"
+                  for members, items in groups]
+        notes += [f"kept TF's loop gradient: {reason}" for reason in self.refusals]
         stacks = [None] * len(arrays)
         with record.stop_recording():
             for k in cut | {k for members, _ in groups for k in members}:
@@ -332,6 +337,8 @@ class LoopLists:
             elif mark == "source":
                 group = (_key(write.inputs[1]), starts[k])
                 by_index.setdefault(group, (write.inputs[1], []))[1].append(k)
+            else:
+                self.refusals.append("an item depends on a value the loop carries")
         groups = []
         for index, members in by_index.values():
             items = _Items(body, [self.writes[k].inputs[2] for k in members])
@@ -345,6 +352,8 @@ class LoopLists:
                 continue
             groups.append((members, (items, index)))
         if not groups and not cut:
+            self.tracer.loop_gradients.extend(
+                f"kept TF's loop gradient: {reason}" for reason in self.refusals)
             return None
         return body, groups, cut
 

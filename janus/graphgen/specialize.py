@@ -52,6 +52,7 @@ class Specialization:
     plain_calls: int = 0      # calls it ran plainly (trial calls included)
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
     functions: tuple = ()     # every ConvertedFunction traced into the graph
+    loop_gradients: tuple = ()  # what its loops' lists' gradients became (loop_gradients.py)
     tables: dict = dataclasses.field(default_factory=dict)  # recursion: fn -> (roots, cases)
     portable: dict | None = None  # set when loaded from another process's record
     record_id: str = ""       # its cache record id, when loaded from the cache
@@ -114,6 +115,7 @@ class Specialization:
                 f"; {self.plain_calls} calls ran plainly" if self.plain_calls else ""))
         if self.xla:
             lines.append(f"  xla: {self.xla}")
+        lines += ["  loop gradient: " + note for note in self.loop_gradients]
         lines += ["  guard: " + line for line in self.guards.describe()]
         lines += ["  in-graph guard: " + g.describe() for g in self.in_graph]
         lines += ["  effect: " + e.describe() for e in self.effects]
@@ -362,6 +364,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
                         for fn, (_, cases) in tables.items()),
         appended_only=tracer.appended_only(), functions=tuple(tracer.functions.values()),
+        loop_gradients=tuple(tracer.loop_gradients),
         tables=tables, distributed=tracer.distributed,
         collective_strategy=tracer.collective_strategy,
         random_states=tuple(tracer.random_states.values()), draws=counts)

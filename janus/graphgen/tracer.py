@@ -118,6 +118,7 @@ class Tracer:
         self.merges: dict[tuple, frozenset] = {}
         self.tape_homes: dict[int, tuple] = {}  # id(tape) -> (tape, graph it was entered in)
         self.tape_calls = 0  # calls of a tape's methods traced (graphgen/loop_gradients.py)
+        self.loop_gradients: list[str] = []  # what each loop's lists' gradient became (same)
         self.value_conds: set = set()  # value sites being built as tf.cond (bool_values.py)
         self.loop_exits: dict = {}  # (function, site) -> graphgen.exits.Exit being recorded
         self.used_inputs: list = []

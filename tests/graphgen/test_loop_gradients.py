@@ -42,6 +42,7 @@ def test_items_from_the_weights_and_each_step_get_one_batched_gradient():
     stats = assert_same(policy_gradient, _starts(), make_state=Agent, jitted=jitted)
     assert stats.graph_calls >= 6, stats
     assert _backward_loops(jitted) == 0  # (no reverse loop popping each step's values)
+    assert "one batched gradient after the loop" in janus.explain(jitted, (), {})
 
 
 def recurrent(agent, start):
@@ -65,6 +66,8 @@ def test_items_that_depend_on_a_carried_state_keep_the_while_gradient():
     jitted = janus.jit(recurrent)
     stats = assert_same(recurrent, _starts(), make_state=Agent, jitted=jitted)
     assert stats.graph_calls >= 6, stats
+    assert "kept TF's loop gradient: an item depends on a value the loop carries" in \
+        janus.explain(jitted, (), {})
 
 
 @tf.custom_gradient
