@@ -117,7 +117,7 @@ class _Items:
         self.body = body
         self.items = items
         self.ops: list = []       # copied per iteration
-        self.reads: dict = {}     # ReadVariableOp output -> resource placeholder
+        self.reads: dict = {}     # ReadVariableOp output -> (it, its resource placeholder)
         self.frontier: list = []  # body tensors kept per iteration
         self.invariants: list = []  # body placeholders passed as they are
         self.refusal = ""
@@ -147,7 +147,7 @@ class _Items:
                 else:
                     invariants.setdefault(_key(tensor), tensor)
             elif op.type == "ReadVariableOp" and body.is_invariant_input(op.inputs[0]):
-                self.reads[_key(tensor)] = op.inputs[0]
+                self.reads[_key(tensor)] = (tensor, op.inputs[0])
             elif op in seen:
                 continue
             elif not _copyable(op):
@@ -162,23 +162,12 @@ class _Items:
         self.invariants = list(invariants.values())
 
     def resources(self) -> list:
-        """The variables' handles (body placeholders) the items' computation reads."""
+        """(handle, a read of it) per variable the items' computation reads: the handle a
+        body placeholder, the read's dtype and shape those of the value."""
         found = {}
-        for handle in self.reads.values():
-            found.setdefault(_key(handle), handle)
+        for read, handle in self.reads.values():
+            found.setdefault(_key(handle), (handle, read))
         return list(found.values())
-
-    def read_dtype(self, handle) -> tf.DType:
-        for op in self.body.graph.get_operations():
-            if op.type == "ReadVariableOp" and op.inputs[0] is handle:
-                return op.outputs[0].dtype
-        raise LookupError(f"no read of {handle.name}")
-
-    def read_shape(self, handle) -> tf.TensorShape:
-        for op in self.body.graph.get_operations():
-            if op.type == "ReadVariableOp" and op.inputs[0] is handle:
-                return op.outputs[0].shape
-        raise LookupError(f"no read of {handle.name}")
 
 
 def _writes_variables(graph, seen: set | None = None) -> bool:
@@ -364,12 +353,12 @@ class LoopLists:
         resources = items.resources()
         with record.stop_recording():
             values = [gen_resource_variable_ops.read_variable_op(
-                body.outer(h), items.read_dtype(h)) for h in resources]
+                body.outer(h), read.dtype) for h, read in resources]
             stacked = [list_ops.tensor_list_gather(
                 s, tf.range(start, total), element_dtype=f.dtype, element_shape=f.shape)
                 for s, f in zip(stash, items.frontier)]
         invariants = [body.outer(t) for t in items.invariants]
-        sources = [body.outer(h) for h in resources] + \
+        sources = [body.outer(h) for h, _ in resources] + \
             [x for x in invariants if _differentiable(x.dtype)]
         vjp = items.vjp
         flat_before = [t for group in before for t in group]
@@ -391,11 +380,11 @@ def _vjp_function(items: _Items):
     cannot be built (an op `pfor` cannot batch...) refuses then."""
     resources = items.resources()
     specs = [tf.TensorSpec([None] + t.shape.as_list(), t.dtype) for t in items.items] + \
-        [tf.TensorSpec(items.read_shape(h), items.read_dtype(h)) for h in resources] + \
+        [tf.TensorSpec(read.shape, read.dtype) for _, read in resources] + \
         [tf.TensorSpec(t.shape, t.dtype) for t in items.invariants] + \
         [tf.TensorSpec([None] + t.shape.as_list(), t.dtype) for t in items.frontier]
     n_items, n_values, n_inv = len(items.items), len(resources), len(items.invariants)
-    handle_keys = [_key(h) for h in resources]
+    handle_keys = [_key(h) for h, _ in resources]
 
     def vjp(*args):
         grads = list(args[:n_items])
@@ -410,7 +399,7 @@ def _vjp_function(items: _Items):
                 mapping[_key(f)] = tf.gather(s, i)
             for t, v in zip(items.invariants, invs):
                 mapping[_key(t)] = v
-            for read_key, handle in items.reads.items():
+            for read_key, (_, handle) in items.reads.items():
                 mapping[read_key] = vals[handle_keys.index(_key(handle))]
             for op in items.ops:
                 new = _rebuild(op, [mapping[_key(t)] for t in op.inputs])
