@@ -131,8 +131,9 @@ def rebuild(skel, results: list, env: tuple):
     if kind == "source":
         return evaluate(skel[1], *env)
     if kind == "either":  # (graphgen/merge_paths.py: the input it is on the path taken)
-        taken = int(results[skel[2]].numpy())
-        return evaluate(skel[3][taken], *env) if taken >= 0 else results[skel[1]]
+        taken = int(results[skel[2]].numpy())  # (-1: a new tensor; a loaded graph's
+        return evaluate(skel[3][taken], *env) if 0 <= taken < len(skel[3]) else \
+            results[skel[1]]                    # index is bounded, not trusted)
     if kind == "list":
         return [rebuild(s, results, env) for s in skel[1]]
     if kind == "tuple":
