@@ -28,12 +28,14 @@ computes its own result):
 numpy arithmetic on fed float arrays (graphgen/host_arrays.py) is checked the same way
 (`array_arithmetic`), also where numpy would warn (overflow, invalid, a zero divisor).
 
-Scalars are first checked by range instead, far fewer ops: where every operand of +, -,
-*, / is zero or of magnitude in [2**-500, 2**500] (float32: [2**-60, 2**60]) and every
-divisor nonzero, no result can be subnormal, overflow or divide by zero, so each is what
-Python and numpy compute. One check per graph, loop body or branch (`in_range` over all
-operands stacked); a value outside the range fails it with `RANGE_MESSAGE`, the call
-reruns plainly and janus regenerates with the op-by-op checks (`Plan.precise_floats`).
+Scalars and arrays' items are first checked by range instead, far fewer ops: where every
+operand of +, -, *, / is zero or of magnitude in [2**-500, 2**500] (float32: [2**-60,
+2**60]) and every divisor nonzero, no result can be subnormal, overflow or divide by zero,
+so each is what Python and numpy compute (elementwise, the same for arrays). One check per
+graph, loop body or branch (`in_range` over all scalar operands stacked, one per array);
+a value outside the range fails it with `RANGE_MESSAGE`, the call reruns plainly and
+janus regenerates with the op-by-op checks (`Plan.precise_floats`). Sums of items in the
+range need no check per add either (`items_by_range`, graphgen/float_sums.py).
 
 Each check is a boolean the trace keeps (`require`; `require_each` for an elementwise
 check of scalars: the checks of one kind are computed at once, on their operands
@@ -59,13 +61,17 @@ _TINY = 2.2250738585072014e-308  # the smallest normal float64
 _SMALL_DIVISOR = 2.0 ** -900  # fmod by a larger divisor never has a subnormal remainder
 _MESSAGE = "janus: Python's arithmetic differs here from TensorFlow's"
 RANGE_MESSAGE = "janus: a float left the range of its fast exactness check"
-_RANGE = {tf.float64: (2.0 ** -500, 2.0 ** 500), tf.float32: (2.0 ** -60, 2.0 ** 60)}
+_RANGE = FAST_RANGE = {tf.float64: (2.0 ** -500, 2.0 ** 500),
+                       tf.float32: (2.0 ** -60, 2.0 ** 60)}
 
 
 # -- checks ------------------------------------------------------------------------------
 
 def require(ok: tf.Tensor) -> None:
-    """The graph being built must fail unless `ok` (a bool tensor) holds."""
+    """The graph being built must fail unless `ok` (a bool tensor) holds (True: nothing
+    to check)."""
+    if ok is True:
+        return
     tracer = active.get()
     if tracer is None:  # (no trace to gather it: its own op)
         _fail_unless(ok)
@@ -98,7 +104,9 @@ def flush():
         return None
     conditions, kinds, ranged = [], {}, []
     for item in pending:
-        if isinstance(item, tuple):
+        if isinstance(item, _InRange):
+            ranged.append(item.ok)
+        elif isinstance(item, tuple):
             kinds.setdefault(item[0], []).append(item[1])
         else:
             conditions.append(item)
@@ -128,16 +136,16 @@ def _fail_unless(ok: tf.Tensor, message: str = _MESSAGE) -> tf.Tensor:
         message)
 
 
-def in_range(x: tf.Tensor) -> tf.Tensor:
+def in_range(x: tf.Tensor, of: tf.DType | None = None) -> tf.Tensor:
     """Elementwise: zero (by its bits: a subnormal is not), or a magnitude in the fast
-    check's range (nan and inf fail)."""
+    check's range (of dtype `of`, x's own by default; nan and inf fail)."""
     ints, magnitude, _ = _BITS[x.dtype]
     bits = tf.bitwise.bitwise_and(tf.bitcast(x, ints), _scalar(magnitude, ints))
-    return tf.logical_or(tf.equal(bits, _scalar(0, ints)), nonzero_in_range(x))
+    return tf.logical_or(tf.equal(bits, _scalar(0, ints)), nonzero_in_range(x, of))
 
 
-def nonzero_in_range(x: tf.Tensor) -> tf.Tensor:
-    low, high = _RANGE[x.dtype]
+def nonzero_in_range(x: tf.Tensor, of: tf.DType | None = None) -> tf.Tensor:
+    low, high = _RANGE[x.dtype if of is None else of]
     magnitude = tf.abs(x)
     return tf.logical_and(magnitude >= _scalar(low, x.dtype), magnitude <= _scalar(high, x.dtype))
 
@@ -157,13 +165,53 @@ def by_range(op: str, operands: tuple, dtype: tf.DType) -> bool:
     divisor = 1 if op == "truediv" else None
     for i, v in enumerate(operands):
         if isinstance(v, (int, float)) and not (
-                low <= abs(v) <= high or v == 0 and i != divisor) or \
-                not isinstance(v, (int, float)) and v.shape.rank != 0:
+                low <= abs(v) <= high or v == 0 and i != divisor):
             return False
     for i, v in enumerate(operands):
-        if not isinstance(v, (int, float)):
-            require_each(nonzero_in_range if i == divisor else in_range, v)
+        if isinstance(v, (int, float)):
+            continue
+        check = nonzero_in_range if i == divisor else in_range
+        if v.shape.rank == 0:
+            require_each(check, v)
+        else:  # (an array's items: elementwise, the same reasoning)
+            tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
+                _InRange(_all(check(v))))
     return True
+
+
+def items_by_range(x: tf.Tensor, of: tf.DType | None = None) -> bool:
+    """Check every item of the float tensor `x` by range (the range of dtype `of`, x's
+    own by default; with the graph's other range checks: a failure regenerates with
+    op-by-op checks); False where that cannot be (the plan asks for op-by-op checks, no
+    trace gathers the checks, another dtype). Sums of such items need no check of their
+    own (graphgen/float_sums.py): each is a multiple of 2**-552 (float32: 2**-83), so a
+    nonzero sum is normal, and below 2**31 of them cannot overflow; float64 items in
+    float32's range cast to normal, finite float32s."""
+    tracer = active.get()
+    of = x.dtype if of is None else of
+    if tracer is None or tracer.plan.precise_floats or x.dtype not in _RANGE or \
+            of not in _RANGE:
+        return False
+    tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
+        _InRange(_all(in_range(x, of))))
+    return True
+
+
+class _InRange:
+    """A pending range check of many items at once (see `items_by_range`)."""
+
+    def __init__(self, ok: tf.Tensor):
+        self.ok = ok
+
+
+def power_by_range(base, exponent) -> bool:
+    """Check `base ** exponent` (a float scalar tensor, the Python number 1 or 2) by the
+    range of base (see `by_range`): in range, base * base is far from the subnormals and
+    from overflow, so C's pow (TF's kernel and Python's alike) gives a normal, finite
+    result and nothing to refuse; False where that cannot be."""
+    return type(exponent) in (int, float) and exponent in (1, 2) and \
+        tf.is_tensor(base) and base.shape.rank == 0 and \
+        by_range("mul", (base, 1.0), base.dtype)  # (base in range, as a product's operand)
 
 
 def unflushed(tracer) -> bool:
@@ -198,7 +246,7 @@ def fed_float(tensor: tf.Tensor) -> tf.Tensor:
     return tensor
 
 
-def _opaque_constant(value: float, dtype: tf.DType = tf.float64) -> tf.Tensor:
+def opaque_constant(value: float, dtype: tf.DType = tf.float64) -> tf.Tensor:
     """A Python float operand Grappler cannot fold: its constant folding turns `x / c`
     into `x * (1 / c)` and regroups `(x * c1) * c2`, which round otherwise
     (2.5 / 7 gave 0.3571428571428571, Python 0.35714285714285715)."""
@@ -323,9 +371,9 @@ def _float_arithmetic(op, a, b):
     if op in ("truediv", "floordiv", "mod") and isinstance(b, (int, float)) and b == 0:
         raise ConversionError("a division by a zero constant (Python raises "
                               "ZeroDivisionError on every call)")
-    ta, tb = (_opaque_constant(v) if isinstance(v, (int, float)) else v for v in (a, b))
+    ta, tb = (opaque_constant(v) if isinstance(v, (int, float)) else v for v in (a, b))
     if op == "pow":
-        return _float_pow(ta, tb)
+        return _float_pow(ta, tb, b)
     if op in ("floordiv", "mod"):
         if not isinstance(b, (int, float)):
             require(tf.logical_or(tf.abs(tb) >= _SMALL_DIVISOR, tf.math.is_inf(tb)))
@@ -410,13 +458,16 @@ _ZERO_CHECKS = {"add": _add_exact, "sub": _sub_exact, "mul": _mul_exact,
                 "truediv": _div_exact}
 
 
-def _float_pow(a, b):
+def _float_pow(a, b, exponent=None):
     """Python's `a ** b` (C pow): raises for 0.0 ** negative, overflows with an error, a
-    negative base with a non-integer exponent gives a complex number."""
+    negative base with a non-integer exponent gives a complex number. `exponent`: b as
+    the Python number it is, if it is one."""
     if in_batched_loop():
         raise ConversionError("a power of a Python float in a loop janus batches (a "
                               "vectorized pow rounds differently from Python's)")
     result = tf.pow(a, b)
+    if power_by_range(a, exponent):
+        return result
     finite_in = tf.logical_and(tf.math.is_finite(a), tf.math.is_finite(b))
     require(tf.reduce_all(tf.stack([
         tf.logical_not(tf.logical_and(tf.equal(a, 0.0), b < 0.0)),
@@ -480,9 +531,9 @@ def array_arithmetic(op: str, x, y, dtype: tf.DType) -> tf.Tensor:
     if dtype not in _BITS:
         raise ConversionError(f"arithmetic on a {dtype.name} array")
     operands = (x, y)
-    x, y = (_opaque_constant(v, dtype) if isinstance(v, (int, float)) else v for v in (x, y))
+    x, y = (opaque_constant(v, dtype) if isinstance(v, (int, float)) else v for v in (x, y))
     result = _FLOAT_OPS[op](x, y)
-    if result.shape.rank == 0 and by_range(op, operands, dtype):
+    if by_range(op, operands, dtype):
         return result
     require_each(_NUMPY_CHECKS[op], result, x, y)
     return result

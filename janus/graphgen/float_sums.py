@@ -13,12 +13,15 @@ adds. TF's `reduce_sum` has its own order; these build the reference's:
                            n > 128:      sum(a[:m]) + sum(a[m:]), m = n // 2 rounded down
                                          to a multiple of 8
                        (checked against numpy 2.4 on every length 0..600 and others to 50001,
-                       contiguous and strided). In the graph, for a length known only when it
-                       runs: one tf.while_loop splits [0, n) into the recursion's blocks
-                       level by level, all blocks are summed at once (vectors of blocks),
-                       and a second loop adds the blocks' sums back up the levels.
+                       contiguous and strided). In the graph: each row of eight lanes and
+                       the tail as one `Cumsum` (TF's scan adds along its axis one item
+                       after another, from 0.0); for a length known only when it runs, a
+                       length <= 128 is one block (a `tf.cond`), a longer one is split by a
+                       tf.while_loop into the recursion's blocks level by level, all
+                       blocks are summed at once (vectors of blocks), and a second loop
+                       adds the blocks' sums back up the levels.
     sum(xs)            Python's: ((0 + x0) + x1) + ... one float64 add after another
-                       (a tf.while_loop; CPython 3.11's `builtin_sum`), ints exactly.
+                       (one `Cumsum`; CPython 3.11's `builtin_sum`), ints exactly.
 
 Every float add is checked where TF's could differ (graphgen/exact_numbers.py): TF flushes
 subnormal results to zero, numpy and Python keep them, so each result must be normal or an
@@ -38,10 +41,13 @@ BLOCK = 128  # numpy's PW_BLOCKSIZE
 _LANES = 8  # its unrolling: eight accumulators
 
 
-def checked_add(a: tf.Tensor, b: tf.Tensor, active=None):
+def checked_add(a: tf.Tensor, b: tf.Tensor, active=None, checked: bool = True):
     """(a + b, ok): ok where the sum is what IEEE addition without flushing gives (normal
-    or an exact zero); `active` (bool, broadcast): where the add happens at all."""
+    or an exact zero); `active` (bool, broadcast): where the add happens at all.
+    Unchecked: ok is True (the caller knows no add can flush or overflow)."""
     total = a + b
+    if not checked:
+        return (total if active is None else tf.where(active, total, a)), _TRUE
     ok = tf.logical_and(exact_numbers.normal_or_zero(total),
                         tf.logical_or(tf.not_equal(total, tf.zeros([], total.dtype)),
                                       tf.equal(a, -b)))
@@ -51,12 +57,17 @@ def checked_add(a: tf.Tensor, b: tf.Tensor, active=None):
     return total, tf.reduce_all(ok)
 
 
+_TRUE = True  # (an unchecked step's ok; tf.logical_and takes it)
+
+
 def numpy_sum(x: tf.Tensor):
     """(np.add.reduce(x), ok) of a 1-D float tensor of any length (see the module
     docstring): ok also requires every item finite and the sum finite (where numpy would
-    warn of an overflow, or adds infs). Once per tensor and graph (`a.mean()` and
-    `a.std()` sum `a` once)."""
-    return _once("sum", x, _numpy_sum)
+    warn of an overflow, or adds infs). Where a trace checks x's items by range
+    (exact_numbers.items_by_range) the adds are not checked one by one. Once per tensor
+    and graph (`a.mean()` and `a.std()` sum `a` once)."""
+    return _once("sum", x, lambda x: _numpy_sum(
+        x, checked=not exact_numbers.items_by_range(x)))
 
 
 _DONE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> its results
@@ -71,16 +82,33 @@ def _once(kind: str, x: tf.Tensor, compute):
     return done[key]
 
 
-def _numpy_sum(x: tf.Tensor):
+def _numpy_sum(x: tf.Tensor, checked: bool = True):
+    length = x.shape[0]
     n = tf.shape(x, out_type=tf.int32)[0]
-    starts, lengths, splits, levels = _blocks(n)
-    sums, ok = _block_sums(x, n, starts, lengths)
-    total, ok_up = _combine(sums, splits, levels)
+    one_block = lambda: _one_block(x, n, checked)  # noqa: E731
+    any_length = lambda: _any_length(x, n, checked)  # noqa: E731
+    if length is not None:  # (known when the graph is built: no tf.cond)
+        total, ok = one_block() if length <= BLOCK else any_length()
+    else:
+        total, ok = tf.cond(n <= BLOCK, one_block, any_length)
     # (the identity 0.0 first: a sum of -0.0s is 0.0; `x + 0.0` Grappler would drop)
     total = tf.where(tf.equal(total, tf.zeros([], x.dtype)), tf.zeros([], x.dtype), total)
-    ok = tf.reduce_all(tf.stack([ok, ok_up, tf.reduce_all(tf.math.is_finite(x)),
+    ok = tf.reduce_all(tf.stack([ok, tf.reduce_all(tf.math.is_finite(x)),
                                  tf.math.is_finite(total)]))
     return total, ok
+
+
+def _one_block(x, n, checked):
+    """numpy's sum of at most BLOCK items: the recursion's one leaf."""
+    sums, ok = _block_sums(x, n, tf.zeros([1], tf.int32), tf.reshape(n, [1]), checked)
+    return sums[0], tf.convert_to_tensor(ok)
+
+
+def _any_length(x, n, checked):
+    starts, lengths, splits, levels = _blocks(n)
+    sums, ok = _block_sums(x, n, starts, lengths, checked)
+    total, ok_up = _combine(sums, splits, levels, checked)
+    return total, tf.logical_and(ok, ok_up)
 
 
 def _blocks(n):
@@ -109,7 +137,7 @@ def _blocks(n):
     return starts, lengths, splits, levels
 
 
-def _block_sums(x, n, starts, lengths):
+def _block_sums(x, n, starts, lengths, checked=True):
     """numpy's pairwise_sum of each block (at most BLOCK items), all blocks at once.
 
     A block is read padded with +0.0 to BLOCK items, and the items past its end are added
@@ -124,25 +152,24 @@ def _block_sums(x, n, starts, lengths):
     full = lengths // _LANES * _LANES  # (the items of whole rows of eight)
     lanes = tf.reshape(tf.where(offsets[None, :BLOCK] < full[:, None], values[:, :BLOCK],
                                 tf.zeros([], dtype)), [-1, BLOCK // _LANES, _LANES])
-    rows = tf.unstack(lanes, axis=1)
-    partial = [rows[0]]  # eight accumulators, row after row
-    for row in rows[1:]:
-        partial.append(partial[-1] + row)
-    rows_ok = _in_order_ok(tf.stack(partial, 1), lanes)
-    r = partial[-1]
-    pairs, ok_pairs = checked_add(r[:, 0::2], r[:, 1::2])  # ((r0+r1) + (r2+r3)) + ...
-    quads, ok_quads = checked_add(pairs[:, 0::2], pairs[:, 1::2])
-    tree, ok_tree = checked_add(quads[:, 0], quads[:, 1])
+    # (eight accumulators, row after row: TF's scan starts from 0.0, and 0.0 + a is a
+    # for a normal or zero a but for the sign of a zero, which the result never shows)
+    partial = tf.cumsum(lanes, axis=1)
+    r = partial[:, -1]
+    pairs, ok_pairs = checked_add(r[:, 0::2], r[:, 1::2], checked=checked)  # ((r0+r1) + ...
+    quads, ok_quads = checked_add(pairs[:, 0::2], pairs[:, 1::2], checked=checked)
+    tree, ok_tree = checked_add(quads[:, 0], quads[:, 1], checked=checked)
     short = lengths < _LANES  # n < 8 (only a whole array that short): one by one
     tail = tf.gather(values, full[:, None] +
                      tf.range(_LANES - 1, dtype=tf.int32)[None, :], batch_dims=1)
     head = tf.where(short, values[:, 0], tree)
     rest = tf.where(short[:, None], values[:, 1:_LANES], tail)
-    sequence = [head]
-    for item in tf.unstack(rest, axis=1):
-        sequence.append(sequence[-1] + item)
-    sequence = tf.stack(sequence, 1)
-    seq_ok = _in_order_ok(sequence, tf.concat([head[:, None], rest], 1))
+    items = tf.concat([head[:, None], rest], 1)
+    sequence = tf.cumsum(items, axis=1)
+    if not checked:
+        return sequence[:, -1], _TRUE
+    rows_ok = _in_order_ok(partial, lanes)
+    seq_ok = _in_order_ok(sequence, items)
     big_ok = tf.reduce_all(tf.stack([rows_ok, ok_pairs, ok_quads, ok_tree]))
     ok = tf.logical_and(seq_ok, tf.logical_or(big_ok, tf.reduce_all(short)))
     return sequence[:, -1], ok
@@ -158,7 +185,7 @@ def _in_order_ok(partial, items):
                       tf.equal(before, -added))))
 
 
-def _combine(sums, splits, levels):
+def _combine(sums, splits, levels, checked=True):
     """The blocks' sums added back up the recursion's levels: a segment that split is
     the sum of its two children's, left + right."""
     def more(level, values, ok):
@@ -170,7 +197,7 @@ def _combine(sums, splits, levels):
         first = tf.cumsum(counts, exclusive=True)
         left = tf.gather(values, first)
         right = tf.gather(values, tf.minimum(first + 1, tf.size(values) - 1))
-        total, ok_add = checked_add(left, right, split)
+        total, ok_add = checked_add(left, right, split, checked)
         return level - 1, total, tf.logical_and(ok, ok_add)
 
     _, values, ok = tf.while_loop(
@@ -179,31 +206,23 @@ def _combine(sums, splits, levels):
     return values[0], ok
 
 
-def python_float_sum(values: tf.Tensor, start: float = 0.0):
+def python_float_sum(values: tf.Tensor, start: float = 0.0, checked: bool = True):
     """(sum(xs, start), ok) of Python floats (a float64 [n] tensor): CPython 3.11's
     `builtin_sum`, start + x0 (an int start converted to float: 0 + x0 is 0.0 + x0), then
-    each item added in order. ok: every add's result normal or an exact zero (inf and
-    nan are Python's too)."""
-    n = tf.shape(values)[0]
-    rows = (n + _UNROLLED - 1) // _UNROLLED  # (a loop iteration adds 16 items in turn)
-    table = tf.reshape(tf.pad(values, [[0, rows * _UNROLLED - n]]), [-1, _UNROLLED])
-
-    def add(i, total, ok):
-        row = tf.unstack(table[i], _UNROLLED)
-        partial = [total]
-        for j, item in enumerate(row):  # (past the end: the running sum unchanged)
-            partial.append(tf.where(i * _UNROLLED + j < n, partial[-1] + item, partial[-1]))
-        sums = tf.stack(partial)
-        ok_row = _in_order_ok(sums[None], tf.concat([[total], table[i]], 0)[None])
-        return i + 1, partial[-1], tf.logical_and(ok, ok_row)
-
-    _, total, ok = tf.while_loop(
-        lambda i, total, ok: i < rows, add,
-        (tf.constant(0), tf.convert_to_tensor(start, tf.float64), tf.constant(True)))
-    return total, ok
-
-
-_UNROLLED = 16
+    each item added in order: one `Cumsum` of [start, x0, x1, ...] (TF's scan adds from
+    0.0: the same sums but for the sign of a zero, and Python's result is -0.0 only when
+    every addend is). ok: every add's result normal or an exact zero (inf and nan are
+    Python's too); unchecked: True (every addend checked by range: no add can flush or
+    overflow)."""
+    start = tf.cast(start, tf.float64) if tf.is_tensor(start) else \
+        tf.constant(start, tf.float64)  # (tf.cast would make a Python float a float32)
+    addends = tf.concat([tf.reshape(start, [1]), values], 0)
+    sums = tf.cumsum(addends)
+    total = sums[-1]
+    negative_zero = tf.reduce_all(tf.equal(tf.bitcast(addends, tf.int64),
+                                           tf.constant(-2 ** 63, tf.int64)))
+    total = tf.where(negative_zero, tf.constant(-0.0, tf.float64), total)
+    return total, (_in_order_ok(sums[None], addends[None]) if checked else _TRUE)
 
 
 def python_int_sum(values: tf.Tensor):
@@ -242,13 +261,20 @@ def numpy_var(x: tf.Tensor, ddof: int = 0, root: bool = False):
     mean, ok_mean = numpy_mean(x)
     deviation = x - mean
     square = deviation * deviation
-    zero = tf.zeros([], x.dtype)
-    steps_ok = tf.reduce_all(tf.logical_and(
-        tf.logical_and(exact_numbers.normal_or_zero(deviation),
-                       exact_numbers.normal_or_zero(square)),
-        tf.logical_and(tf.logical_or(tf.not_equal(deviation, zero), tf.equal(x, mean)),
-                       tf.logical_or(tf.not_equal(square, zero), tf.equal(deviation, zero)))))
-    total, ok_sum = numpy_sum(square)  # (an overflowed square: not finite, refused there)
+    if exact_numbers.items_by_range(deviation):
+        # (x's items in range and a normal mean: no d is subnormal; d in range: each d * d
+        # is normal and finite, and sums of squares never cancel: not one to check)
+        total, ok_sum = _numpy_sum(square, checked=False)
+        steps_ok = True
+    else:
+        zero = tf.zeros([], x.dtype)
+        steps_ok = tf.reduce_all(tf.logical_and(
+            tf.logical_and(exact_numbers.normal_or_zero(deviation),
+                           exact_numbers.normal_or_zero(square)),
+            tf.logical_and(tf.logical_or(tf.not_equal(deviation, zero), tf.equal(x, mean)),
+                           tf.logical_or(tf.not_equal(square, zero),
+                                         tf.equal(deviation, zero)))))
+        total, ok_sum = numpy_sum(square)  # (an overflowed square: not finite, refused)
     n = tf.shape(x, out_type=tf.int64)[0] - ddof
     result, ok = _divide(total, n, tf.logical_and(tf.logical_and(ok_mean, steps_ok), ok_sum),
                          tf.greater(n, 0))

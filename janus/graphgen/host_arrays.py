@@ -144,7 +144,7 @@ class HostArray:
         if self.dtype.kind != "f" or target not in (np.float32, np.float64):
             _refuse(f"astype from {self.dtype} to {target}")
         cast = tf.cast(self.tensor, tf.as_dtype(target))
-        if target == np.float32:
+        if target == np.float32 and not exact_numbers.items_by_range(self.tensor, tf.float32):
             exact_numbers.require(tf.reduce_all(tf.logical_and(
                 tf.logical_or(tf.not_equal(cast, 0.0), tf.equal(self.tensor, 0.0)),
                 tf.logical_or(tf.math.is_finite(cast), tf.logical_not(tf.math.is_finite(

@@ -199,9 +199,13 @@ class HostScalar:
         if exact_numbers.in_batched_loop():
             _refuse("a power in a loop janus batches")
         x = self.checked_tensor()
-        y = tf.constant(other, dtype)
+        # (hidden from Grappler, which would make `x ** 2` a Square: x * x, where numpy
+        # calls C's pow)
+        y = exact_numbers.opaque_constant(float(other), dtype)
         base, exponent = (y, x) if reverse else (x, y)
         result = tf.pow(base, exponent)
+        if not reverse and exact_numbers.power_by_range(x, other):
+            return HostScalar(result)
         finite_in = tf.logical_and(tf.math.is_finite(base), tf.math.is_finite(exponent))
         exact_numbers.require(tf.reduce_all(tf.stack([
             tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in)),

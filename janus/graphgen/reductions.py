@@ -110,6 +110,8 @@ def python_sum(items: DynamicList, start=0):
     if type(start) not in (int, float) or abs(start) > exact_numbers.EXACT_FLOAT_INT:
         raise ConversionError("sum() of a list whose length varies with a start other than "
                               "a Python number")
+    if type(start) is float and start != 0.0 and abs(start) < sys.float_info.min:
+        raise ConversionError("sum() from a subnormal start (TensorFlow reads it as zero)")
     values = items.stacked
     if items.kind is not float:
         if type(start) is float:
@@ -123,6 +125,9 @@ def python_sum(items: DynamicList, start=0):
                               "its rounding errors)")
     if type(start) is int:  # an empty list's sum is the int start: not a float
         exact_numbers.require(tf.greater(tf.shape(values)[0], 0))
-    total, ok = float_sums.python_float_sum(values, float(start))
+    low, high = exact_numbers.FAST_RANGE[tf.float64]
+    checked = not (start == 0 or low <= abs(start) <= high) or \
+        not exact_numbers.items_by_range(values)
+    total, ok = float_sums.python_float_sum(values, float(start), checked)
     exact_numbers.require(ok)
     return SymbolicScalar(total, float)

@@ -6,7 +6,8 @@ fed numbers (janus/graphgen/host_scalars.py, number_functions.py); v31 numpy sca
 powers. The results are kept as `repr` text in `s.hist`, so they compare exactly (floats
 elsewhere compare within the tensor tolerance, which hid this class). Also v30's
 `maybe_unbound` (a name bound on some paths only, read after the block: boolv10-F55);
-v41 values at the ends of the range janus's fast exactness check accepts.
+v41 values at the ends of the range janus's fast exactness check accepts; v45 squares
+and bounded `math` functions there (`x ** 2`, `math.sin(x)` are checked by x's range).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -23,7 +24,10 @@ _FLOATS = ["1e-300 * (n + 1) * 1e-10 * G_SCALE", "(n + 0.5) // 0.1", "-(n * 1.0)
            "2.0 ** (n * 350)", "1e-300 / 10.0 ** (n + 8)", "(n + 1) ** 35 + 0.5",
            # (v41: at the ends of the fast check's range, 2**-500 and 2**500)
            "(n + 1) * 2.0 ** -499 * G_SCALE", "(k + 1) * 1e-151 * (n + 1)",
-           "(n + 1.5) * 3e150 * G_SCALE", "2.0 ** 499 * (k + 1) - 2.0 ** 499"]
+           "(n + 1.5) * 3e150 * G_SCALE", "2.0 ** 499 * (k + 1) - 2.0 ** 499",
+           # (v45: squares checked by their base's range)
+           "((n + 1) * 2.0 ** -300) ** 2", "(k * 1e-200) ** 2", "((n + 1) * 1.5e154) ** 2",
+           "((k + 0.5) * 2.0 ** 499) ** 2 * 2.0 ** -1000", "(G_SCALE * -2.0 ** -499) ** 1"]
 _DIVISORS = ["n", "(n - 1)", "float(n)", "(k % 2)"]
 
 
@@ -58,10 +62,16 @@ def exact_numbers(g):
 _SCALAR_EXPRS = ["{v} * 0.5 + G_SCALE - {v} / 3.0", "{v} * {v} - 1.5", "-{v} + k",
                  "abs({v}) / 7.0", "{v} * 1e300 * 1e10", "{v} / ({v} - {v})", "({v} + 1) * n",
                  "{v} * 1e-300 * 1e-20", "{v} ** 2 - {v} ** 0.5", "2.0 ** ({v} * 1100.0)",
-                 "{v} * 2e-151 * (n + 1) + {v}", "({v} + 3.0) * 1e150 * (k + 2)"]
+                 "{v} * 2e-151 * (n + 1) + {v}", "({v} + 3.0) * 1e150 * (k + 2)",
+                 # (v45: numpy scalar squares at the ends of the range check)
+                 "({v} * 2.0 ** -59) ** 2", "({v} * 2.0 ** 59) ** 2 * 0.5", "({v} * 1e-40) ** 2",
+                 "{v} ** 1 + ({v} * 2.0 ** -250) ** 2.0"]
 _MATH = ["math.cos({w})", "math.sin({w}) * 2.0", "math.sqrt({w})", "math.log({w})",
          "math.exp({w} * 700.0)", "math.tanh({w}) + math.atan({w})", "math.fabs({w})",
-         "math.log1p({w})", "math.expm1({w})", "math.tan({w})"]
+         "math.log1p({w})", "math.expm1({w})", "math.tan({w})",
+         # (v45: bounded functions checked by their argument's range)
+         "math.sin({w} * 2.0 ** -499)", "math.cos({w} * 2.0 ** 499) + math.atan({w} * 1e-160)",
+         "math.tanh({w} * 1e-300) + math.fabs({w} * 4e150)"]
 
 
 @rule(0.6)

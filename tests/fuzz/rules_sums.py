@@ -5,7 +5,11 @@ length follows x's shape (fed to the segment after a `.numpy()` break), `(a - a.
 (a.std() + EPS)`; an episode loop that stops on a tensor test appending Python floats and
 ints (a list whose length only the graph knows), then `np.array(rewards, dtype=...)`,
 its normalized returns and `sum(rewards)`. Results kept as `repr` text in `s.hist`, so
-they compare bit for bit.
+they compare bit for bit. v45: arrays longer than numpy's 128-item block (their length
+varies: the graph's `tf.cond` takes either path), arrays and rewards at the ends of the
+fast range check (2**-500 / 2**500, float32 2**-60 / 2**60: inside, arithmetic on
+arrays and sums are checked by their items' range only), array-array arithmetic before
+the reduction, and `sum()` from a -0.0, a large or a subnormal start.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -15,11 +19,21 @@ from tests.fuzz.rules import rule
 
 _REDUCE = ["{a}.sum()", "{a}.mean()", "{a}.var()", "{a}.std()", "{a}.std(ddof=1)",
            "np.sum({a})", "np.mean({a})", "np.var({a})", "np.std({a})", "{a}.mean(axis=0)",
-           "{a}.sum() * 0.5 - {a}.mean()", "({a} * {a}).sum()", "({a} - {a}.mean()).sum()"]
+           "{a}.sum() * 0.5 - {a}.mean()", "({a} * {a}).sum()", "({a} - {a}.mean()).sum()",
+           "({a} * 3.0 - {a}).sum()", "({a} / ({a} * {a} + 1.0)).mean()",
+           "(({a} + 1.0) * {a}).std()", "({a} * 1e-300).sum()"]
 _ARRAYS = ["tf.reshape(tf.cast(x, tf.float32), [-1])", "tf.reshape(tf.cast(x, tf.float64), [-1])",
            "tf.reshape(tf.cast(acc, tf.float32), [-1]) * 1e-20",
            "tf.round(tf.reshape(tf.cast(x, tf.float32), [-1]) * 4.0)",
-           "tf.concat([tf.reshape(tf.cast(x, tf.float32), [-1]), tf.ones([n % 3], tf.float32)], 0)"]
+           "tf.concat([tf.reshape(tf.cast(x, tf.float32), [-1]), tf.ones([n % 3], tf.float32)], 0)",
+           # (v45: longer than one block, the length varying across calls)
+           "tf.reshape(tf.tile(tf.cast(x, tf.float32), [n * 40 + 1]), [-1])",
+           "tf.reshape(tf.tile(tf.cast(x, tf.float64), [130 - n]), [-1]) * 0.5",
+           # (v45: at the ends of the fast range check)
+           "tf.reshape(tf.cast(x, tf.float64), [-1]) * 2.0 ** -499",
+           "tf.reshape(tf.cast(x, tf.float64), [-1]) * 3e150",
+           "tf.reshape(tf.cast(x, tf.float32), [-1]) * 2.0 ** 59",
+           "tf.reshape(tf.cast(x, tf.float32), [-1]) * 2.0 ** -59"]
 
 
 @rule(0.6, eager=True)
@@ -51,7 +65,8 @@ def episode_sums(g):
                      "float(tf.reduce_mean(tf.cast(acc, tf.float32)))",
                      "float(tf.reduce_max(tf.cast(x, tf.float32)))"])
     reward = g.choice([f"{v} * 0.5 + {i}", f"{v} + 0.25 * {i}", f"{v} * 1e-30",
-                       f"float({i}) - 1.5", f"{v} * {v} - 1e300"])
+                       f"float({i}) - 1.5", f"{v} * {v} - 1e300",
+                       f"{v} * 2.0 ** -499", f"-0.0 * {v}", f"{v} * 3e150 + {i}"])
     lines = [f"{rw}, {ct} = [], []",
              f"for {i} in range({g.choice(['6', 'n + 3', 'n % 5 + 1'])}):",
              f"    {v} = {read}",  # (a value read kept in the graph: transform/breaks.py)
@@ -65,6 +80,7 @@ def episode_sums(g):
     dtype = g.choice([", dtype=np.float32", "", ", dtype=np.float64"])
     lines += [f"{ret} = np.array({rw}{dtype})",
               f"{ret} = ({ret} - {ret}.mean()) / ({ret}.std() + {g.choice(['1e-7', '1.0'])})",
-              f"s.hist.append(repr({ret}.sum()) + repr(sum({rw}, 0.5)))",
+              f"s.hist.append(repr({ret}.sum()) + repr(sum({rw}, "
+              f"{g.choice(['0.5', '-0.0', '2.0 ** 499', '1e-310', '-1e-300'])})))",
               f"acc = acc + tf.cast(tf.reduce_sum({ret}), acc.dtype) * 0.01"]
     return lines

@@ -182,3 +182,60 @@ def test_operands_at_the_ends_of_the_fast_check_range():
               (-(2.0 ** -510), 2.0 ** -515, 2.0 ** 530), (0.75, -0.0, 4.0)]
     stats = assert_same(each_operation, calls, _state, observe=_by_repr)
     assert stats.graph_calls >= 3, stats
+
+
+def squares(s, x, y):
+    s["out"] = (x ** 2, (y * 0.5) ** 2.0, x ** 1, y * y)
+    return s["out"]
+
+
+def test_squares_checked_by_their_base_s_range():
+    """`x ** 2` of a base in [2**-500, 2**500] is checked with the body's range check
+    only (exact_numbers.power_by_range); outside it a square underflows (Python: a
+    subnormal, or 0.0) or overflows (OverflowError), and the op-by-op checks decide."""
+    calls = [(0.5 + k, 3.0 - k) for k in range(4)]
+    calls += [(2.0 ** -499, 2.0 ** 499), (2.0 ** -520, 1.0), (1e-200, 2.0), (1.5, -0.0),
+              (1.5e154, 1.0), (2.0, 2.0 ** 600), (-(2.0 ** 499), -(2.0 ** -498)), (0.25, 4.0)]
+    stats = assert_same(squares, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 4, stats
+
+
+def numpy_squares(s, x):
+    v = x.numpy()
+    s["out"] = (v ** 2, (v * 0.5) ** 2, v ** 1)
+    return float(s["out"][0])
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_numpy_scalar_squares_at_the_ends_of_the_range(dtype):
+    import numpy as np
+    low = 2.0 ** -60 if dtype == tf.float32 else 2.0 ** -500
+    values = [1.5, -2.0, 3.0, 0.5, low, low / 4, 1.0 / low, 1e-30, 1e19, -0.0, 2.5]
+    calls = [(tf.constant(v, dtype),) for v in values]
+    with np.errstate(all="ignore"):
+        stats = assert_same(numpy_squares, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 4, stats
+
+
+def array_ranges(s, a, b):
+    s["out"] = (a * b - a / 3.0, a * a, (a + b) / b)
+    return a - b * 0.5
+
+
+def test_array_arithmetic_checked_by_its_items_range():
+    """Arrays' items checked by range (one check per array, exact_numbers.by_range): at
+    the ends of the range the results are numpy's; past them (a product turning
+    subnormal, an overflow numpy warns of) the op-by-op checks take over."""
+    import numpy as np
+
+    def arrays(*rows):
+        return tuple(np.array(r, np.float64) for r in rows)
+
+    calls = [arrays([1.0 + k, 2.5, 7.0], [0.5, 0.25, 4.0 + k]) for k in range(4)] + [
+        arrays([2.0 ** -499, 2.0 ** 499, 1.0], [2.0 ** 499, 2.0 ** -499, -1.0]),
+        arrays([2.0 ** -520, 1.0, 3.0], [2.0 ** -520, 2.0, 5.0]),
+        arrays([1e200, 2.0, 3.0], [1e200, 1.0, 1.0]), arrays([0.0, -0.0, 1.0], [1.0, 2.0, 3.0]),
+        arrays([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])]
+    with np.errstate(all="ignore"):
+        stats = assert_same(array_ranges, calls, _state, observe=_arrays_by_repr)
+    assert stats.graph_calls >= 4, stats

@@ -112,3 +112,20 @@ def test_a_numpy_environment_step_runs_in_the_graph_as_numpy_computes_it():
     calls = [(1,)] * 7 + [(0,)] * 7
     stats = assert_same(cart_step, calls, Cart, observe=lambda c: repr(c.state.tolist()))
     assert stats.graph_calls >= 8, stats
+
+
+def bounded(s, x):
+    s["out"] = (math.cos(x), math.sin(x), math.tan(x), math.atan(x), math.tanh(x),
+                math.fabs(x))
+    return s["out"]
+
+
+def test_bounded_functions_of_arguments_at_the_ends_of_the_range():
+    """cos, sin, tan, atan, tanh, fabs of an argument in [2**-500, 2**500] are checked by
+    its range only (number_functions._NORMAL_IN_RANGE); past the ends (a subnormal sin,
+    an inf: ValueError) the op-by-op checks decide."""
+    calls = [(0.5 + k,) for k in range(4)] + [
+        (2.0 ** -499,), (-(2.0 ** 499),), (1e-310,), (2.0 ** -520,), (1e300,), (-0.0,),
+        (float("inf"),), (6381956970095103.0 * 2.0 ** 797,), (math.pi / 2,), (1.25,)]
+    stats = assert_same(bounded, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 4, stats

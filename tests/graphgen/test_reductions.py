@@ -270,3 +270,44 @@ def test_shapes_of_two_arrays_whose_lengths_vary():
     calls = [(np.ones((n, 2), np.float32), np.ones((m, 2), np.float32))
              for n, m in [(3, 3), (4, 5), (5, 5), (6, 2), (3, 3), (7, 1), (2, 2), (4, 4)]]
     _compare(two_shapes, calls)
+
+
+def test_an_array_of_one_block_is_summed_without_a_loop():
+    """A fed array whose length varies is summed in a `tf.cond`: up to numpy's 128-item
+    block without any while loop, with its items checked by range only; longer ones by
+    the recursion's loops (both sides compared with numpy above)."""
+    rng = np.random.default_rng(12)
+    lengths = [5, 9, 7, 64, 2, 17, 128, 3, 41]
+    calls = [(_random(n, np.float32, rng, 1),) for n in lengths]
+    jitted = janus.jit(normalized)
+    for (a,) in calls:
+        assert _bits(jitted(a)) == _bits(normalized(a))
+    spec = jitted.specializations[0]
+    top = [node.op for node in spec.concrete.graph.as_graph_def().node]
+    assert "If" in top or "StatelessIf" in top, sorted(set(top))
+    assert not {"While", "StatelessWhile"} & set(top), sorted(set(top))
+
+
+def sums_from(x, limit, start):
+    """Python floats a loop grew (its length known only when the graph runs), summed
+    from a start (graphgen/float_sums.python_float_sum)."""
+    rewards = []
+    for t in range(8):
+        r = float(x[t])
+        rewards.append(r)
+        if r > limit:
+            break
+    return sum(rewards, start), sum(rewards)
+
+
+def test_python_sum_from_a_signed_zero_or_a_subnormal_start():
+    """-0.0 only where every addend is; a start out of the range check (-1e-300: F134,
+    it was rounded to float32), a subnormal start (refused: TF reads it as zero)."""
+    rows = [[-0.0] * 8, [1.5, -1.5, 3.0, 9.0, 0, 0, 0, 0], [-0.0, -0.0, 5.0, 0, 0, 0, 0, 0],
+            [2.0 ** -499, 2.0, 7.0, 0, 0, 0, 0, 0], [0.5, 0.25, 0.125, 4.0, 0, 0, 0, 0]]
+    stats = None
+    for start in (-0.0, 0.5, 12345.5, -1e-300, 1e-310):  # (a start per function:
+        calls = [(tf.constant(row, tf.float64), 3.0, start)  # one that varies is refused)
+                 for row in [rows[0]] * 3 + rows]
+        stats = _compare(sums_from, calls)
+        assert stats.graph_calls >= 3 or start == 1e-310, (start, stats)
