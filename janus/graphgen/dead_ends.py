@@ -21,8 +21,13 @@ found by hand in session 9.
 from __future__ import annotations
 
 import tensorflow as tf
+from tensorflow.python.ops.control_flow_v2_func_graphs import (CondBranchFuncGraph,
+                                                               WhileBodyFuncGraph,
+                                                               WhileCondFuncGraph)
 
 from janus.graphgen import exact_numbers
+
+_CONTROL_FLOW_GRAPHS = (WhileBodyFuncGraph, WhileCondFuncGraph, CondBranchFuncGraph)
 
 VALUE_ERRORS = frozenset({
     "GatherV2", "GatherNd", "ResourceGather", "ResourceGatherNd",
@@ -88,6 +93,11 @@ def after_raising_ops(outputs):
     if not raising:
         return outputs
     keep = tf.debugging.Assert(True, raising, summarize=1)
+    if isinstance(graph, _CONTROL_FLOW_GRAPHS) and graph._add_control_dependencies:
+        # (a tf.while_loop's body or test, a tf.cond's branch, built with automatic
+        # control dependencies: TF makes each of its outputs wait for every stateful op
+        # in it, `keep` too)
+        return outputs
     with tf.control_dependencies([keep]):
         flat = [tf.identity(t) if isinstance(t, tf.Tensor) else t for t in flat]
     return tf.nest.pack_sequence_as(outputs, flat)

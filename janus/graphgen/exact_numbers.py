@@ -102,24 +102,35 @@ def flush():
     pending = tracer.pending_checks.pop(tf.compat.v1.get_default_graph(), None)
     if not pending:
         return None
-    conditions, kinds, ranged = [], {}, []
+    conditions, kinds, ranged = [], {}, {}
     for item in pending:
         if isinstance(item, _InRange):
-            ranged.append(item.ok)
+            ranged.setdefault((item.check, item.items.dtype, item.of), []).append(item.items)
         elif isinstance(item, tuple):
             kinds.setdefault(item[0], []).append(item[1])
         else:
             conditions.append(item)
     for (check, _), operands in kinds.items():
-        into = ranged if check in _RANGE_CHECKS else conditions
-        if len(operands) == 1:
-            into.append(_all(check(*operands[0])))
+        if check in _RANGE_CHECKS:  # (scalars: with the arrays' items of their kind)
+            items = operands[0][0] if len(operands) == 1 else tf.stack(
+                [operand[0] for operand in operands])
+            ranged.setdefault((check, items.dtype, None), []).append(items)
+        elif len(operands) == 1:
+            conditions.append(_all(check(*operands[0])))
         else:
-            into.append(tf.reduce_all(check(*(tf.stack(column)
-                                               for column in zip(*operands)))))
+            conditions.append(tf.reduce_all(check(*(tf.stack(column)
+                                                     for column in zip(*operands)))))
     if ranged:  # (its own op: its failure means "regenerate with op-by-op checks")
-        _fail_unless(_conjunction(ranged), RANGE_MESSAGE)
+        _fail_unless(_conjunction([_all(check(_joined(items), of)) for (check, _, of), items
+                                   in ranged.items()]), RANGE_MESSAGE)
     return _fail_unless(_conjunction(conditions)) if conditions else None
+
+
+def _joined(tensors: list) -> tf.Tensor:
+    """The items of `tensors` (of one dtype) as one vector (a single one as it is)."""
+    if len(tensors) == 1:
+        return tensors[0]
+    return tf.concat([t if t.shape.rank == 1 else tf.reshape(t, [-1]) for t in tensors], 0)
 
 
 def _conjunction(conditions: list) -> tf.Tensor:
@@ -175,7 +186,7 @@ def by_range(op: str, operands: tuple, dtype: tf.DType) -> bool:
             require_each(check, v)
         else:  # (an array's items: elementwise, the same reasoning)
             tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
-                _InRange(_all(check(v))))
+                _InRange(check, v))
     return True
 
 
@@ -193,15 +204,17 @@ def items_by_range(x: tf.Tensor, of: tf.DType | None = None) -> bool:
             of not in _RANGE:
         return False
     tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
-        _InRange(_all(in_range(x, of))))
+        _InRange(in_range, x, None if of == x.dtype else of))
     return True
 
 
 class _InRange:
-    """A pending range check of many items at once (see `items_by_range`)."""
+    """A pending range check of an array's items (`check`: in_range, or nonzero_in_range
+    for a divisor; in dtype `of`'s range, or the items' own): at `flush`, one check of
+    all the items of each kind (see `items_by_range`)."""
 
-    def __init__(self, ok: tf.Tensor):
-        self.ok = ok
+    def __init__(self, check, items: tf.Tensor, of: tf.DType | None = None):
+        self.check, self.items, self.of = check, items, of
 
 
 def power_by_range(base, exponent) -> bool:

@@ -39,8 +39,8 @@ from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.loop_draws import LoopDraws, snapshot
 from janus.graphgen.loop_gradients import LoopLists
 from janus.graphgen.loop_heap import CarriedAttributes, carried_as, lift, lift_to
-from janus.graphgen.loop_values import (SCALARS, carries, element, from_loop, same_kind,
-                                        to_loop)
+from janus.graphgen.loop_values import (SCALARS, carries, choose, element, from_loop,
+                                        same_kind, to_loop)
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
                                    MixedBool, SymbolicScalar)
@@ -107,7 +107,7 @@ class Exit:
         """How many items list `k` gained in the iteration (counted up to where it stopped)."""
         count = 1
         for condition, _, lengths in reversed(self.recorded):
-            count = _choose(condition, lengths[k] - base, count)
+            count = choose(condition, lengths[k] - base, count)
         return count
 
 
@@ -197,30 +197,11 @@ def _same_type(a, b) -> bool:
                for x, y in zip(tf.nest.flatten(a), tf.nest.flatten(b)))
 
 
-def _choose(stop, x, y):
-    """`tf.where(stop, x, y)`, without the op where both are one value (the same tensor,
-    equal constants, equal Python numbers): an op per carried name and exit test on every
-    iteration otherwise."""
-    if x is y or _same_constant(x, y):
-        return y
-    return tf.where(stop, x, y)
-
-
-def _same_constant(x, y) -> bool:
-    if type(x) in (int, bool) and type(y) is type(x):
-        return x == y
-    if not (is_tensor(x) and is_tensor(y)) or x.dtype != y.dtype:
-        return False
-    a, b = tf.get_static_value(x), tf.get_static_value(y)
-    return a is not None and b is not None and a.shape == b.shape and \
-        a.tobytes() == b.tobytes()  # (bitwise: -0.0 is not 0.0, nan is itself)
-
-
 def _select(stop, at_exit, after, name: str, live):
     """The value a carried name has after an iteration: at the exit test if it stopped."""
     at_exit = lift_to(at_exit, after)
     if _same_type(at_exit, after):
-        chosen = tf.nest.map_structure(lambda x, y: _choose(stop, x, y),
+        chosen = tf.nest.map_structure(lambda x, y: choose(stop, x, y),
                                        to_loop(at_exit), to_loop(after))
         return from_loop(after, chosen)
     if name in live:

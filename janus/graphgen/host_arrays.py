@@ -125,7 +125,7 @@ class HostArray:
         scalars (a row of a 2-D one stays refused)."""
         if self.ndim != 1 or len(self) > _MAX_UNPACKED:
             _refuse("iterating over it (other than a short 1-D array)")
-        return iter([HostScalar(self.tensor[i]) for i in range(len(self))])
+        return iter([HostScalar(item) for item in tf.unstack(self.tensor, len(self))])
 
     def tolist(self) -> list:
         """`a.tolist()` of a short 1-D array: its items as Python numbers (numpy converts

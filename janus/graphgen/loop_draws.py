@@ -22,6 +22,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen.loop_values import choose
 
 
 def _as_count(value) -> tf.Tensor:
@@ -37,7 +38,7 @@ def _at_stop(record, key, after, start: int = 0) -> tf.Tensor:
     """The stream's count after an iteration: at the first exit test that stopped it."""
     after = _as_count(after)
     for (condition, _, _), counts in reversed(list(zip(record.recorded, record.counts))):
-        after = tf.where(condition, _as_count(counts.get(key, start)), after)
+        after = choose(condition, _as_count(counts.get(key, start)), after)
     return after
 
 

@@ -89,3 +89,22 @@ def element(value, what: str):
     if is_tensor(value) and not isinstance(value, tf.Variable):
         return value, None
     raise ConversionError(f"{what} appends a {type(value).__name__} to a list")
+
+
+def choose(stop, x, y):
+    """`tf.where(stop, x, y)`, without the op where both are one value (the same tensor,
+    equal constants, equal Python numbers): an op per carried name and exit test on every
+    iteration otherwise."""
+    if x is y or _same_constant(x, y):
+        return y
+    return tf.where(stop, x, y)
+
+
+def _same_constant(x, y) -> bool:
+    if type(x) in (int, bool) and type(y) is type(x):
+        return x == y
+    if not (is_tensor(x) and is_tensor(y)) or x.dtype != y.dtype:
+        return False
+    a, b = tf.get_static_value(x), tf.get_static_value(y)
+    return a is not None and b is not None and a.shape == b.shape and \
+        a.tobytes() == b.tobytes()  # (bitwise: -0.0 is not 0.0, nan is itself)
