@@ -92,7 +92,8 @@ def after_raising_ops(outputs):
                not op.name[len(prefix):].startswith(NOT_THE_USERS)]
     if not raising:
         return outputs
-    keep = tf.debugging.Assert(True, raising, summarize=1)
+    # (the raw op: tf.debugging.Assert wraps it in a tf.cond, an If op per iteration)
+    keep = tf.raw_ops.Assert(condition=tf.constant(True), data=raising, summarize=1)
     if isinstance(graph, _CONTROL_FLOW_GRAPHS) and graph._add_control_dependencies:
         # (a tf.while_loop's body or test, a tf.cond's branch, built with automatic
         # control dependencies: TF makes each of its outputs wait for every stateful op
