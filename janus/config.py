@@ -83,6 +83,6 @@ class Config:
         return dataclasses.replace(self, **changes)
 
 
-_changes = [0]
+_changes = CHANGES = [0]  # (CHANGES: read without a call by a settled function's calls)
 config = Config()
 """The process-wide defaults; change attributes to affect functions jitted later."""

@@ -30,7 +30,7 @@ from typing import Callable
 
 _subscribers: dict[str, list[Callable]] = collections.defaultdict(list)
 _once: set = set()  # (event, callback) subscribed with repeats=False
-_changes = [0]
+_changes = CHANGES = [0]  # (CHANGES: read without a call by a settled function's calls)
 
 
 def subscribe(event: str, callback: Callable, repeats: bool = True) -> Callable:

@@ -30,7 +30,7 @@ import warnings
 import tensorflow as tf
 
 from janus import cache, events, introspect
-from janus.config import Config, config as global_config
+from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError)
 from janus.fallback import agreement, heap, mixed, safety, segmented, settled
@@ -41,6 +41,7 @@ from janus.graphgen import calls, distribute, plain_trial, xla, xla_trial
 from janus.graphgen.specialize import Specialization
 from janus.profiler import Profile, profile_call
 from janus.recursion.table import NoCase
+from janus.events import CHANGES as _EVENT_CHANGES
 from janus.stats import Stats
 from janus.transform import convert
 
@@ -146,13 +147,14 @@ class JitFunction(Generation):
 
     # -- the call
     def __call__(self, *args, **kwargs):
-        done = self._settled
-        if done is not None and done[0] == settled.epoch():  # plainly for good: at once
+        done = self._settled  # (plainly for good, while config and subscribers stay)
+        if done is not None and done[0] == _CONFIG_CHANGES[0] and \
+                done[1] == _EVENT_CHANGES[0]:
             stats = self.stats  # (threads may race on these: counts, never a result)
             stats.calls += 1
             stats.fallback_calls += 1
-            stats.fallback_reasons[done[1]] += 1
-            stats.segmented_calls += done[2]
+            stats.fallback_reasons[done[2]] += 1
+            stats.segmented_calls += done[3]
             return self.fn(*args, **kwargs)
         if self._unchecked > 0:  # a plain decision's calls after a checked one (plain_trial)
             self._unchecked -= 1  # (threads may race on these: a count, never a result)

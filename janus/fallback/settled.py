@@ -27,7 +27,9 @@ from janus.stats import OTHER
 
 
 def epoch() -> tuple:
-    """What a settled decision assumed: the config and the event subscribers as they were."""
+    """What a settled decision assumed: the config and the event subscribers as they were
+    (`JitFunction.__call__` compares the first two items of `_settled` with
+    `config.CHANGES[0]` and `events.CHANGES[0]` itself: no call on the fast path)."""
     return Config.version(), events.version()
 
 
@@ -47,7 +49,7 @@ def settle(jit, step, cfg) -> None:
     reason = step.category.value
     if reason not in jit.stats.fallback_reasons:  # (counted as OTHER: at the limit)
         reason = OTHER
-    jit._settled = (epoch(), reason, int(bool(cfg.segments and jit.segmented)))
+    jit._settled = epoch() + (reason, int(bool(cfg.segments and jit.segmented)))
 
 
 def unsettle(jit) -> None:
