@@ -33,6 +33,7 @@ from janus import cache, events, introspect
 from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError)
+from janus.events import CHANGES as _EVENT_CHANGES
 from janus.fallback import agreement, heap, mixed, safety, segmented, settled
 from janus.fallback.mixed import MixedRunner
 from janus.generation import BLOCKED_REGENERATIONS, Generation
@@ -41,7 +42,6 @@ from janus.graphgen import calls, distribute, plain_trial, xla, xla_trial
 from janus.graphgen.specialize import Specialization
 from janus.profiler import Profile, profile_call
 from janus.recursion.table import NoCase
-from janus.events import CHANGES as _EVENT_CHANGES
 from janus.stats import Stats
 from janus.transform import convert
 

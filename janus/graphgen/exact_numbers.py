@@ -179,15 +179,20 @@ def by_range(op: str, operands: tuple, dtype: tf.DType) -> bool:
                 low <= abs(v) <= high or v == 0 and i != divisor):
             return False
     for i, v in enumerate(operands):
-        if isinstance(v, (int, float)):
-            continue
-        check = nonzero_in_range if i == divisor else in_range
-        if v.shape.rank == 0:
-            require_each(check, v)
-        else:  # (an array's items: elementwise, the same reasoning)
-            tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
-                _InRange(check, v))
+        if not isinstance(v, (int, float)):  # (an array's items: elementwise, the same)
+            _require_range(nonzero_in_range if i == divisor else in_range, v)
     return True
+
+
+def _require_range(check, x: tf.Tensor, of: tf.DType | None = None) -> None:
+    """A pending range check (`check`: in_range, or nonzero_in_range for a divisor) of
+    x's items: a scalar stacked with the graph's other scalars of its kind, an array's
+    items joined with theirs at `flush`."""
+    if x.shape.rank == 0 and of is None:
+        require_each(check, x)
+    else:
+        active.get().pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
+            _InRange(check, x, of))
 
 
 def items_by_range(x: tf.Tensor, of: tf.DType | None = None) -> bool:
@@ -203,8 +208,7 @@ def items_by_range(x: tf.Tensor, of: tf.DType | None = None) -> bool:
     if tracer is None or tracer.plan.precise_floats or x.dtype not in _RANGE or \
             of not in _RANGE:
         return False
-    tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
-        _InRange(in_range, x, None if of == x.dtype else of))
+    _require_range(in_range, x, None if of == x.dtype else of)
     return True
 
 
@@ -223,8 +227,7 @@ def power_by_range(base, exponent) -> bool:
     from overflow, so C's pow (TF's kernel and Python's alike) gives a normal, finite
     result and nothing to refuse; False where that cannot be."""
     return type(exponent) in (int, float) and exponent in (1, 2) and \
-        tf.is_tensor(base) and base.shape.rank == 0 and \
-        by_range("mul", (base, 1.0), base.dtype)  # (base in range, as a product's operand)
+        tf.is_tensor(base) and base.shape.rank == 0 and items_by_range(base)
 
 
 def unflushed(tracer) -> bool:

@@ -36,8 +36,8 @@ _FUNCTIONS = {  # math function: (TF op, the input where its result is exactly z
 }
 
 
-# Of an argument in the fast check's range (exact_numbers.by_range: zero or a magnitude in
-# [2**-500, 2**500]), their result is normal, finite and no domain error: |sin x|, |tan x|
+# Of an argument in the fast check's range (exact_numbers.items_by_range: zero or a
+# magnitude in [2**-500, 2**500]), their result is normal, finite and no domain error: |sin x|, |tan x|
 # are at least ~2**-62 away from a multiple of pi (no double is nearer) and ~|x| near 0,
 # |cos x| is at least ~2**-62, |atan x| and |tanh x| are ~|x| near 0 and bounded.
 _NORMAL_IN_RANGE = frozenset({math.cos, math.sin, math.tan, math.atan, math.tanh, math.fabs})
@@ -95,7 +95,7 @@ def call(fn, x) -> SymbolicScalar:
                               "(its vectorized kernel rounds otherwise)")
     value = _as_python_float(x)
     result = op(value)
-    if fn in _NORMAL_IN_RANGE and exact_numbers.by_range("mul", (value, 1.0), tf.float64):
+    if fn in _NORMAL_IN_RANGE and exact_numbers.items_by_range(value):
         return SymbolicScalar(result, float)
     if fn is math.fabs:
         exact_numbers.require_each(_no_overflow, result, value)
