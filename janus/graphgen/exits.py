@@ -39,8 +39,8 @@ from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.loop_draws import LoopDraws, snapshot
 from janus.graphgen.loop_gradients import LoopLists
 from janus.graphgen.loop_heap import CarriedAttributes, carried_as, lift, lift_to
-from janus.graphgen.loop_values import (SCALARS, carries, choose, element, from_loop,
-                                        same_kind, to_loop)
+from janus.graphgen.loop_values import (NOT_CARRIED, SCALARS, carries, choose, element,
+                                        from_loop, same_kind, to_loop)
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
                                    MixedBool, SymbolicScalar)
@@ -280,7 +280,7 @@ class ExitLoops:
         return record
 
     def _while_exit(self, site, key, items: LoopItems, body, get_state, set_state, names,
-                    live):
+                    live, fresh=()):
         tracer = self.tracer
         if items.test is not None:
             first_test = _predicate(items.test())
@@ -343,6 +343,10 @@ class ExitLoops:
             else:
                 raise ConversionError(f"loop variable `{names[i]}` changes a Python value in "
                                       f"{_WHAT}")
+        # (a name no iteration reads before binding it and nothing reads after the loop:
+        # each iteration starts it as NOT_CARRIED; after the loop, the peeled iteration's)
+        uncarried = [k for k in carried if k < count and names[k] in fresh]
+        carried = [k for k in carried if k not in uncarried]
         _refuse_in_place(contents, initial, _WHAT, skip=set(grown))
         kinds, arrays, counts, written = [], [], [], []
         for i in grown:
@@ -367,6 +371,8 @@ class ExitLoops:
 
         def restore(values_, counts_, arrays_) -> list:
             state = list(after)
+            for k in uncarried:
+                state[k] = NOT_CARRIED
             for k, template, value in zip(carried, templates, values_):
                 state[k] = from_loop(template, value)
             accumulators = [Accumulator(a, bases[k] + c if bases[k] else c)

@@ -21,6 +21,28 @@ SCALARS = (SymbolicScalar, HostScalar)  # stand-ins for Python/numpy numbers: a 
 STAND_INS = SCALARS + (HostArray, MixedBool)  # (MixedBool: a bool of either type)
 
 
+class _NotCarried:
+    """What a name a loop does not carry holds when an iteration starts (transform/
+    control_flow.py: no iteration reads it before binding it): any use fails the trace."""
+
+    def _fail(self, *args, **kwargs):
+        raise ConversionError("janus: a loop variable left uncarried was read")
+
+    __tf_tensor__ = __bool__ = __iter__ = __len__ = __getitem__ = __call__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = _fail
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __neg__ = __array__ = _fail
+    __hash__ = None
+
+    def __getattr__(self, name):
+        self._fail()
+
+    def __repr__(self) -> str:
+        return "<janus: not carried>"
+
+
+NOT_CARRIED = _NotCarried()
+
+
 def to_loop(value):
     """A carried value as while_loop state (a stand-in for a number or array: its tensor)."""
     if isinstance(value, STAND_INS):

@@ -562,14 +562,14 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             if_false()
 
     def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
-                 live=()):
+                 live=(), fresh=()):
         if exit_site is not None:
             key = (self.key, exit_site)
             if self._exit_general(exit_site) or isinstance(iterable, DynamicList) \
                     or is_symbolic(iterable) and (iterable.shape.rank is None or
                                                   iterable.shape[0] is None):
                 return self._while_exit(site, key, loop_items(iterable), body, get_state,
-                                        set_state, names, live)
+                                        set_state, names, live, fresh)
             for item in self.iterate(site, iterable):
                 if body(item):
                     break
@@ -582,13 +582,13 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             body(item)
 
     def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
-                   live=()):
+                   live=(), fresh=()):
         if exit_site is not None:
             key = (self.key, exit_site)
             if self._exit_general(exit_site) or \
                     (self.key, site) in self.tracer.plan.general_branches:
                 return self._while_exit(site, key, LoopItems(None, None, test), body,
-                                        get_state, set_state, names, live)
+                                        get_state, set_state, names, live, fresh)
             value = test()
             while self.test(site, value):
                 if body():

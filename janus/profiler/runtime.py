@@ -115,14 +115,14 @@ class ProfileRuntime(Runtime):
             profile.site(self.key, site).loop_exit = True
 
     def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
-                 live=()):
+                 live=(), fresh=()):
         if exit_site is not None and self._profiling():
             self._mark_exit(exit_site)
         return super().for_stmt(site, iterable, body, get_state, set_state, names,
-                                exit_site, live)
+                                exit_site, live, fresh)
 
     def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
-                   live=()):
+                   live=(), fresh=()):
         if exit_site is not None and self._profiling():
             self._mark_exit(exit_site)
         elif self._profiling():  # (its test's operands: sites of their own)
@@ -130,7 +130,7 @@ class ProfileRuntime(Runtime):
             for part in (site,) + tuple(self.function.sites[site].parts):
                 profile.site(self.key, part).while_test = True
         return super().while_stmt(site, test, body, get_state, set_state, names,
-                                  exit_site, live)
+                                  exit_site, live, fresh)
 
     def iterate(self, site, iterable):
         if not self._profiling():

@@ -9,7 +9,8 @@
         if t:                ->      if janus__.test(exit, t):
             break                        return True      # the loop ends
         B                            B
-                                 janus__.for_stmt(site, it, body, get, set, names, exit, live)
+                                 janus__.for_stmt(site, it, body, get, set, names, exit,
+                                                  live, fresh)
     while t: ... if u: break ...  ->  the same, with janus__.while_stmt(site, test, body, ...)
 
 A `for` or `while` loop whose only way out is one `if <test>: break` among its body's
@@ -17,7 +18,10 @@ statements (no `else:`; the test may be an `and`/`or`/`not` of tests: exit_tests
 `if c: continue` are nested first: continues.py)
 takes the functional form too, its body returning True where it breaks: a
 generalized graph runs it as a `tf.while_loop` that stops on the test (`live`: the
-names read outside the loop, or anywhere when the loop is inside another loop).
+names read outside the loop, or anywhere when the loop is inside another loop; `fresh`:
+the names it binds that neither an iteration reads before binding them nor anything after
+the loop reads: not carried from one iteration to the next; none where the function can
+read its frame's locals, `locals()`...).
 Any other block that returns, breaks out, or declares scope keeps its Python form with a
 hooked test or iterable (`if janus__.test(site, t)`, `for x in janus__.iterate(site, it)`):
 such code can only be specialized (one branch, unrolled loop), never generalized
@@ -31,7 +35,7 @@ from __future__ import annotations
 
 import gast
 
-from janus.transform import continues, exit_tests, scope, templates
+from janus.transform import continues, exit_tests, liveness, scope, templates
 from janus.transform.bool_values import BoolValues
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
@@ -57,16 +61,41 @@ def _mutated_receivers(stmts: list, local_names: set[str]) -> list[str]:
     return list(names)
 
 
-def _unbind(names: list[str], node, bound_before: dict) -> list:
-    """`if z is janus__.UNDEFINED: del z` after a block of the function's top level, for
-    each name it threads through its closures that was not surely bound before it: one
-    the block did not bind either (the branch not taken, a loop that ran no iteration)
-    is unbound again, so reading it raises UnboundLocalError as in Python (F55). (Not in
-    nested blocks: the statements would change how the enclosing loop converts.)"""
-    bound = bound_before.get(id(node))
-    names = [n for n in names if bound is not None and n not in bound]
-    source = "".join(f"if {n} is {RUNTIME}.UNDEFINED:\n    del {n}\n" for n in names)
-    return templates.statements(source) if names else []
+def _report_unbound(fn, local_names: set) -> None:
+    """Wraps the function's body so that a name a nested block left unbound, read in one
+    of janus's closures (Python: NameError "cannot access free variable"), raises the
+    UnboundLocalError the original raises (`janus__.unbound`: the user's locals only)."""
+    local = gast.Tuple(elts=[templates.constant(n) for n in sorted(local_names)
+                             if not n.startswith("janus__")], ctx=gast.Load())
+    fn.body = templates.statements(
+        f"try:\n    BODY\nexcept NameError as janus__error:\n"
+        f"    {RUNTIME}.unbound(janus__error, LOCAL)\n    raise\n", BODY=fn.body, LOCAL=local)
+
+
+def _unbind(names: list[str], node, bound_before: dict, maybe_unbound: bool) -> list:
+    """`if z is janus__.UNDEFINED: del z` after a block, for each name it threads through
+    its closures that may not have been bound before it (at the function's top level: not
+    surely bound; in a nested block: any): one the block did not bind either (the branch
+    not taken, a loop that ran no iteration) is unbound again, so reading it raises
+    UnboundLocalError as in Python (F55, F135). `maybe_unbound` (a nested block inside
+    this one did so already): `if janus__.read(lambda: z) is janus__.UNDEFINED: z =
+    janus__.UNDEFINED; del z`. The `del` is marked janus's own: an enclosing block still
+    takes its functional form (scope.escapes)."""
+    bound = bound_before.get(id(node), set())
+    names = [n for n in names if n not in bound]
+    if not names:
+        return []
+    if maybe_unbound:  # (a nested block inside may have unbound it already)
+        source = "".join(f"if {RUNTIME}.read(lambda: {n}) is {RUNTIME}.UNDEFINED:\n"
+                         f"    {n} = {RUNTIME}.UNDEFINED\n    del {n}\n" for n in names)
+    else:
+        source = "".join(f"if {n} is {RUNTIME}.UNDEFINED:\n    del {n}\n" for n in names)
+    statements = templates.statements(source)
+    for statement in statements:
+        for child in gast.walk(statement):
+            if isinstance(child, gast.Delete):
+                child.janus_unbind = True
+    return statements
 
 
 def _bound_before(fn) -> dict[int, set]:
@@ -112,6 +141,26 @@ def _loop_exits(node) -> list | None:
     return exits
 
 
+# Calls that can read every local of the frame: no loop variable is left uncarried.
+_FRAME_READERS = {"locals", "vars", "dir", "eval", "exec", "_getframe", "currentframe",
+                  "f_locals", "getouterframes"}
+
+
+def _reads_frame(fn) -> bool:
+    return any(isinstance(n, gast.Name) and n.id in _FRAME_READERS or
+               isinstance(n, gast.Attribute) and n.attr in _FRAME_READERS
+               for n in gast.walk(fn))
+
+
+def _captured(fn) -> set[str]:
+    """Names read inside the function's nested defs, lambdas and comprehensions: a closure
+    reads a name's cell when it runs, possibly an iteration after it was made."""
+    nested = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ListComp,
+              gast.SetComp, gast.DictComp, gast.GeneratorExp)
+    return {n.id for node in gast.walk(fn) if isinstance(node, nested) and node is not fn
+            for n in gast.walk(node) if isinstance(n, gast.Name)}
+
+
 def _loads(node) -> dict[str, int]:
     counts: dict[str, int] = {}
     for child in gast.walk(node):
@@ -133,6 +182,8 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         self.nested = False  # inside the function being converted (not the function itself)
         self.loops = 0  # loops around the node being visited
         self.function_loads: dict[str, int] = {}
+        self.frame_read = False  # the function may read its locals by name (`locals()`...)
+        self.captured: set[str] = set()  # names its closures read
         self.bound_before: dict[int, set] = {}  # top-level statement id -> names bound then
 
     def _fresh(self, stem: str) -> str:
@@ -147,10 +198,25 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
             defined = templates.statements(f"{RUNTIME}.defined(NAME)", NAME=node.name)
             return [visit_def_header(self, node)] + templates.copy_location(defined, node)
         self.nested = True
+        self.unbinds_nested = 0  # nested blocks after which a name may be unbound
         self.function_loads = _loads(node)
+        self.frame_read = _reads_frame(node)
+        self.captured = _captured(node)
         self.bound_before = _bound_before(node)
+        local_names = scope.local_names(node)
         self.generic_visit(node)
+        if self.unbinds_nested:
+            _report_unbound(node, local_names)
         return node
+
+    def _unbind(self, names: list[str], node, unbinds_before: int) -> list:
+        """`_unbind`'s statements after `node` (`unbinds_before`: the count of nested
+        unbinds when its visit began: a block with one inside may find a name unbound)."""
+        statements = _unbind(names, node, self.bound_before,
+                             self.unbinds_nested != unbinds_before)
+        if statements and id(node) not in self.bound_before:
+            self.unbinds_nested += 1
+        return statements
 
     def visit_Lambda(self, node):
         return node
@@ -189,6 +255,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         return templates.statements(src, BODY=body or [gast.Pass()])
 
     def visit_If(self, node):
+        unbinds = self.unbinds_nested
         self._mark_test(node.test)
         self.generic_visit(node)
         if scope.escapes(node.body) or scope.escapes(node.orelse) or \
@@ -207,7 +274,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
             self._closure(f, [], names, node.orelse) + state_fns + templates.statements(
                 f"{RUNTIME}.if_stmt(SITE, TEST, {t}, {f}, {g}, {s}, BOTH)",
                 SITE=templates.constant(site), TEST=node.test, BOTH=both) + \
-            _unbind(names, node, self.bound_before)
+            self._unbind(names, node, unbinds)
         return templates.copy_location(new, node)
 
     def _visit_loop_body(self, node) -> None:
@@ -224,8 +291,10 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
                       if count > loop_loads.get(n, 0) or self.loops and n in loop_loads)
 
     def visit_For(self, node):
+        unbinds = self.unbinds_nested
         continues.transform(node, self._fresh)
         loop_loads = _loads(node)
+        read_first = liveness.inputs(node.body, liveness._targets(node.target))
         self._visit_loop_body(node)
         exit_if = _loop_exits(node)
         if scope.escapes(node.body) and exit_if is None:
@@ -235,10 +304,10 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
                 ITER=node.iter), node.iter)
             return node
         site = self.sites.new("for", node.iter)
-        exit_args, extra = self._exit_arguments(exit_if, loop_loads)
         names = _user_names(scope.bound_names(
             [gast.Assign(targets=[node.target], value=None)] + node.body))
         names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]
+        exit_args, extra = self._exit_arguments(exit_if, loop_loads, names, read_first)
         b, g, s = (self._fresh(k) for k in ("body", "get", "set"))
         predeclare, state_fns = self._state_functions(names, g, s)
         unpack = templates.statements("TARGET = janus__item", TARGET=node.target)
@@ -247,13 +316,15 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         new = predeclare + body + state_fns + templates.statements(
             f"{RUNTIME}.for_stmt(SITE, ITER, {b}, {g}, {s}, NAMES{exit_args})",
             SITE=templates.constant(site), ITER=node.iter, NAMES=names_tuple, **extra) + \
-            _unbind(names, node, self.bound_before) + node.orelse
+            self._unbind(names, node, unbinds) + node.orelse
         return templates.copy_location(new, node)
 
-    def _exit_arguments(self, exit_ifs, loop_loads) -> tuple[str, dict]:
-        """The `exit, live` arguments of a loop's hook (each `if t: break` becomes `return
-        True`; the exit site of several is one of kind "exits" whose parts are theirs), or
-        nothing for a loop without one."""
+    def _exit_arguments(self, exit_ifs, loop_loads, names, read_first) -> tuple[str, dict]:
+        """The `exit, live, fresh` arguments of a loop's hook (each `if t: break` becomes
+        `return True`; the exit site of several is one of kind "exits" whose parts are
+        theirs), or nothing for a loop without one. `fresh`: the names the loop binds whose
+        value no iteration reads before binding it and nothing after the loop reads (a
+        tf.while_loop need not carry them)."""
         if exit_ifs is None:
             return "", {}
         exit_sites = []
@@ -263,22 +334,29 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
             exit_sites.append(site)
         exit_site = exit_sites[0] if len(exit_sites) == 1 else \
             self.sites.new("exits", None, parts=tuple(exit_sites))
-        live = gast.Tuple(elts=[templates.constant(n) for n in
-                                _user_names(self._live_after(loop_loads))], ctx=gast.Load())
-        return ", EXIT, LIVE", dict(EXIT=templates.constant(exit_site), LIVE=live)
+        live_names = _user_names(self._live_after(loop_loads))
+        fresh_names = [] if self.frame_read else \
+            [n for n in names if n not in read_first and n not in live_names and
+             n not in self.captured]
+        live, fresh = (gast.Tuple(elts=[templates.constant(n) for n in group], ctx=gast.Load())
+                       for group in (live_names, fresh_names))
+        return ", EXIT, LIVE, FRESH", dict(EXIT=templates.constant(exit_site), LIVE=live,
+                                           FRESH=fresh)
 
     def visit_While(self, node):
+        unbinds = self.unbinds_nested
         continues.transform(node, self._fresh)
         loop_loads = _loads(node)
+        read_first = liveness.reads(node.test) | liveness.inputs(node.body, set())
         self._mark_test(node.test)
         self._visit_loop_body(node)
         node.test = self._combined_test(node.test)
         exit_if = _loop_exits(node)
         if (not scope.escapes(node.body) or exit_if is not None) and not node.orelse:
             site = self.sites.new("while", node.test, parts=tuple(exit_tests.parts(node.test)))
-            exit_args, extra = self._exit_arguments(exit_if, loop_loads)
             names = _user_names(scope.bound_names(node.body))
             names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]
+            exit_args, extra = self._exit_arguments(exit_if, loop_loads, names, read_first)
             c, b, g, s = (self._fresh(k) for k in ("test", "body", "get", "set"))
             predeclare, state_fns = self._state_functions(names, g, s)
             test_fn = templates.statements(f"def {c}():\n    return TEST", TEST=node.test)
@@ -287,7 +365,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
                 templates.statements(
                     f"{RUNTIME}.while_stmt(SITE, {c}, {b}, {g}, {s}, NAMES{exit_args})",
                     SITE=templates.constant(site), NAMES=names_tuple, **extra) + \
-                _unbind(names, node, self.bound_before)
+                self._unbind(names, node, unbinds)
             return templates.copy_location(new, node)
         site = self.sites.new("while", node.test)
         node.test = templates.copy_location(templates.expression(

@@ -34,10 +34,36 @@ COMPARE_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": oper
                "not in": lambda a, b: a not in b}
 
 
+def _local_message() -> str:
+    """This Python's UnboundLocalError message, for the name `{}`."""
+    def probe():
+        if False:
+            name = 0
+        return name  # noqa: F821
+    try:
+        probe()
+    except UnboundLocalError as error:
+        return str(error).replace("'name'", "'{}'")
+    return "cannot access local variable '{}' where it is not associated with a value"
+
+
+_LOCAL_MESSAGE = _local_message()
+
+
 class Runtime:
     """Plain Python semantics for every hook; one instance per converted function."""
 
     UNDEFINED = UNDEFINED
+
+    @staticmethod
+    def unbound(error: NameError, local_names: tuple) -> None:
+        """A NameError out of converted code: where it is an unbound local of the user's
+        function read in one of janus's closures (a free variable there), the
+        UnboundLocalError Python raises for the original; else nothing (re-raised)."""
+        name = getattr(error, "name", None)
+        if type(error) is NameError and name in local_names and "free variable" in str(error):
+            raise UnboundLocalError(_LOCAL_MESSAGE.format(name)).with_traceback(
+                error.__traceback__) from None
 
     def __init__(self, function: ConvertedFunction):
         self.function = function
@@ -153,14 +179,14 @@ class Runtime:
             if_false()
 
     def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,
-                   live=()):
+                   live=(), fresh=()):
         """A `while` loop; with `exit_site`, its body returns True where it breaks out."""
         while self.loop_test(site, test()):
             if body():
                 break
 
     def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
-                 live=()):
+                 live=(), fresh=()):
         """A `for` loop; with `exit_site`, its body returns True where it breaks out."""
         for item in self.iterate(site, iterable):
             if body(item):

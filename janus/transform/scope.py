@@ -75,14 +75,20 @@ def escapes(stmts: list) -> bool:
     """
     for node in _walk_scope(stmts, into_loops=False):
         if isinstance(node, (gast.Return, gast.Yield, gast.YieldFrom, gast.Break,
-                             gast.Continue, gast.Global, gast.Nonlocal, gast.Delete)):
+                             gast.Continue, gast.Global, gast.Nonlocal)) or _user_del(node):
             return True
     # yield/return inside nested loops still leave the function
     for node in _walk_scope(stmts):
         if isinstance(node, (gast.Return, gast.Yield, gast.YieldFrom, gast.Global,
-                             gast.Nonlocal, gast.Delete)):
+                             gast.Nonlocal)) or _user_del(node):
             return True
     return False
+
+
+def _user_del(node) -> bool:
+    """A `del` of the user's (janus's own unbinding of a name a block left unbound is
+    not: transform/control_flow.py `_unbind`)."""
+    return isinstance(node, gast.Delete) and not getattr(node, "janus_unbind", False)
 
 
 def is_builtin(name: str) -> bool:

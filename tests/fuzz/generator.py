@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 45
+GENERATOR_VERSION = 46
 
 HEADER = '''\
 import functools

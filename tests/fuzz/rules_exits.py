@@ -141,3 +141,51 @@ def host_scalar_read(g):
     ])
     return lines + use
 
+
+
+@rule(0.8, max_depth=1)
+def uncarried_names(g):
+    """(v46) A loop that breaks on a tensor whose body binds names of every liveness class
+    (janus/transform/control_flow.py's `fresh`: a name no iteration reads before binding
+    it and nothing reads after the loop is not carried by the tf.while_loop): bound before
+    read, bound only on some iterations, read before bound (carried), read only after the
+    loop (its value at the exit test), read by a closure defined before the loop or by a
+    lambda made in the previous iteration, or bound after the exit test."""
+    i, h, w, u, v, z = (g.fresh(p) for p in ("ui", "uh", "uw", "uu", "uv", "uz"))
+    lines = [f"{h} = acc", f"{v} = acc * 0.5", f"{u} = acc - 0.25"]
+    closure = g.chance(0.25)
+    if closure:  # (a closure read: the name is live everywhere)
+        lines += [f"def peek{u}():", f"    return {u} * 2.0"]
+    made = g.chance(0.2)
+    if made:
+        lines.append(f"late{u} = lambda: {h}")
+    header = g.choice([f"for {i} in range({g.choice(['3', 'n % 5 + 1', 'len(xs) + 2'])}):",
+                       f"for {i} in xs:", f"while {i} < {g.choice(['3', 'n + 1'])}:"])
+    if header.startswith("while"):  # (a tensor counter the test reads: carried)
+        lines += [f"{i} = tf.constant(0)", header, f"    {i} = {i} + 1"]
+    else:
+        lines.append(header)
+    if g.chance(0.5):
+        lines.append(f"    {w} = {h} * 0.5 + tf.cast(V0, {h}.dtype)")
+    else:  # (bound on some iterations only: unbound afterwards where none did)
+        lines += [f"    {w} = {h} * 0.5", f"    if {g.choice([g.pcond(), f'tf.reduce_max({h}) > 1.0'])}:",
+                  f"        {w} = {w} + 1.0"]
+    lines.append(f"    {h} = {h} + tf.cast({w}, {h}.dtype) * 0.1")
+    lines.append(f"    {v} = {v} * 0.9 + {h} * 0.2")  # (read before bound: carried)
+    if closure:
+        lines.append(f"    {h} = {h} + peek{u}() * 0.01")
+    if made:
+        lines += [f"    {h} = {h} + late{u}() * 0.05", f"    late{u} = lambda: {w} * 3.0"]
+    lines.append(f"    {u} = {h} - {g.choice(['1.0', '0.5'])}")
+    test = g.choice([f"tf.reduce_max({h}) > {g.choice(['1.5', '3.0'])}",
+                     f"tf.reduce_sum({u}) > 0.0", g.pcond()])
+    lines += [f"    if {test}:", "        break"]
+    if g.chance(0.5):
+        lines.append(f"    {z} = {h} * 2.0 + {w}")
+        lines.append(f"    {h} = {h} + {z} * 0.01")
+    reader = g.choice([f"acc = acc + {u} * 0.1", f"acc = acc + {v}", f"acc = acc + {h}",
+                       f"acc = acc + {w}",
+                       f"out.append(float(tf.reduce_sum({h})))", "pass",
+                       f"acc = acc + late{u}()" if made else "pass"])
+    lines.append(reader)
+    return lines

@@ -45,3 +45,54 @@ def test_a_tensor_test_s_untaken_branch_leaves_its_names_unbound():
     """(Passes without `_unbind` too: the graph path raised already; kept as a guard.)"""
     calls = [(tf.constant([1.0, 2.0]),), (tf.constant([-3.0, 1.0]),)] * 3
     assert_same(tensor_branch, calls)
+
+
+def nested_branch(x, flag):
+    out = x
+    for i in range(2):
+        if flag:
+            z = x * 2.0
+        out = out + z          # UnboundLocalError when flag is false, inside the loop
+    return out
+
+
+def nested_loop(x, xs):
+    acc = x
+    for i in range(2):
+        for item in xs:
+            w = item * 0.5
+        acc = acc + w          # UnboundLocalError after an inner loop of no iteration
+    return acc
+
+
+def nested_print(x, flag):
+    for i in range(2):
+        if flag:
+            z = x
+        print("z is", z)       # no "<undefined>" printed: Python raises first
+    return x
+
+
+def test_names_nested_blocks_leave_unbound_raise_as_in_python():
+    """F135 (seed 1110145): in a nested block the name held janus's UNDEFINED (a
+    ValueError from TF, `<undefined>` printed); now unbound, and its read in janus's
+    closure (a NameError there) raises Python's UnboundLocalError."""
+    assert_same(nested_branch, [(tf.constant(1.0), True), (tf.constant(2.0), False)] * 3)
+    one = [tf.constant(1.0)]
+    assert_same(nested_loop, [(tf.constant(1.0), one), (tf.constant(2.0), [])] * 3)
+    assert_same(nested_print, [(tf.constant(1.0), True), (tf.constant(2.0), False)] * 3)
+
+
+def test_an_unbound_free_variable_stays_a_name_error():
+    def make():
+        def inner(x, flag):
+            out = x
+            for i in range(2):
+                if flag:
+                    out = out + 1.0
+                out = out + outer_value      # free in `inner`: NameError, as in Python
+            return out
+        if False:
+            outer_value = 1.0
+        return inner
+    assert_same(make(), [(tf.constant(1.0), True), (tf.constant(2.0), False)] * 2)
