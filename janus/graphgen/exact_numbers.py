@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import weakref
 
+import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
@@ -121,9 +122,40 @@ def flush():
             conditions.append(tf.reduce_all(check(*(tf.stack(column)
                                                      for column in zip(*operands)))))
     if ranged:  # (its own op: its failure means "regenerate with op-by-op checks")
-        _fail_unless(_conjunction([_all(check(_joined(items), of)) for (check, _, of), items
-                                   in ranged.items()]), RANGE_MESSAGE)
+        by_dtype: dict = {}
+        for (check, dtype, of), items in ranged.items():
+            by_dtype.setdefault(dtype, []).append((check, of, _joined(items)))
+        _fail_unless(_conjunction([_ranges_ok(groups) for groups in by_dtype.values()]),
+                     RANGE_MESSAGE)
     return _fail_unless(_conjunction(conditions)) if conditions else None
+
+
+def _ranges_ok(groups: list) -> tf.Tensor:
+    """Whether every item of each (check, of, items) of one dtype passes its range check:
+    one elementwise check of all the items joined, each against its own bounds (a few
+    ops in all, not a few per kind)."""
+    if len(groups) == 1 or any(not x.shape.is_fully_defined() for _, _, x in groups):
+        return _conjunction([_all(check(x, of)) for check, of, x in groups])
+    flat = [tf.reshape(x, [-1]) if x.shape.rank != 1 else x for _, _, x in groups]
+    sizes = [int(x.shape[0]) for x in flat]
+    dtype = flat[0].dtype
+    low = np.concatenate([np.full(n, _RANGE[dtype if of is None else of][0]) for (_, of, _), n
+                          in zip(groups, sizes)])
+    high = np.concatenate([np.full(n, _RANGE[dtype if of is None else of][1])
+                           for (_, of, _), n in zip(groups, sizes)])
+    zero_ok = np.concatenate([np.full(n, check is in_range) for (check, _, _), n
+                              in zip(groups, sizes)])
+    x = tf.concat(flat, 0)
+    magnitude = tf.abs(x)
+    ok = tf.logical_and(magnitude >= tf.constant(low, dtype), magnitude <= tf.constant(high, dtype))
+    if zero_ok.any():
+        ints, mask, _ = _BITS[dtype]
+        zero = tf.equal(tf.bitwise.bitwise_and(tf.bitcast(x, ints), _scalar(mask, ints)),
+                        _scalar(0, ints))
+        if not zero_ok.all():
+            zero = tf.logical_and(zero, tf.constant(zero_ok))
+        ok = tf.logical_or(zero, ok)
+    return tf.reduce_all(ok)
 
 
 def _joined(tensors: list) -> tf.Tensor:
@@ -254,12 +286,46 @@ def fed_float(tensor: tf.Tensor) -> tf.Tensor:
     """A float fed to the graph or read from a tensor (its value unknown at trace time):
     required normal or zero, so arithmetic on it sees what Python sees (a scalar: in the
     fast check's range, one check with the arithmetic's, unless the plan is precise)."""
-    if tensor.dtype in _BITS:
+    if tensor.dtype in _BITS and not checked_normal(tensor):
         tracer = active.get()
         ranged = tracer is not None and not tracer.plan.precise_floats and \
             tensor.shape.rank == 0
         require_each(in_range if ranged else normal_or_zero, tensor)
+        if tracer is not None:
+            _checked_here().add(_key(tensor))
     return tensor
+
+
+# graph being built -> the tensors (graph id, name) a check of it requires normal or zero
+# (a check runs with the graph it is in: one in a branch says nothing outside it)
+_CHECKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _key(tensor: tf.Tensor) -> tuple:
+    return id(tensor.graph), tensor.name
+
+
+def _checked_here() -> set:
+    graph = tf.compat.v1.get_default_graph()
+    keys = _CHECKED.get(graph)
+    if keys is None:
+        keys = _CHECKED[graph] = set()
+    return keys
+
+
+def checked_normal(tensor) -> bool:
+    """Whether the graph being built already requires every item of `tensor` normal or
+    zero (`fed_float` of it, or `same_items` of one that was)."""
+    return tf.is_tensor(tensor) and hasattr(tensor, "graph") and \
+        _key(tensor) in _CHECKED.get(tf.compat.v1.get_default_graph(), ())
+
+
+def same_items(derived: tf.Tensor, source: tf.Tensor) -> tf.Tensor:
+    """`derived` holds only items of `source` (a slice, a reshape): checked normal where
+    `source` is."""
+    if checked_normal(source):
+        _checked_here().add(_key(derived))
+    return derived
 
 
 def opaque_constant(value: float, dtype: tf.DType = tf.float64) -> tf.Tensor:

@@ -118,7 +118,7 @@ class HostArray:
             return HostScalar(self.tensor[key])
         if ints >= self.ndim:
             _refuse("indexing down to a numpy scalar")
-        return HostArray(self.tensor[key], self.dtype)
+        return HostArray(exact_numbers.same_items(self.tensor[key], self.tensor), self.dtype)
 
     def __iter__(self):
         """`x, v = a` / `for item in a` over a 1-D array of a fixed length: its numpy

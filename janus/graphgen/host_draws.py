@@ -213,7 +213,7 @@ def _probabilities(p) -> tuple[tf.Tensor, float]:
     if is_tensor(p) and p.dtype in (tf.float32, tf.float64):
         return tf.cast(exact_numbers.fed_float(p), tf.float64), _ATOL64
     if type(p) in (list, tuple) and p and all(type(v) in (int, float) for v in p):
-        return tf.constant(np.asarray(p, np.float64)), _ATOL64
+        return tf.constant(np.asarray([_normal(float(v)) for v in p], np.float64)), _ATOL64
     _refuse(f"p of type {type(p).__name__}")
 
 
@@ -225,18 +225,20 @@ def _choice(stream: Stream, a, p) -> SymbolicScalar:
     p64, atol = _probabilities(p)
     if p64.shape.rank != 1 or p64.shape[0] != a or a > _MAX_CHOICES:
         _refuse("p not 1-D of the population's size (numpy raises), or long")
+    source = p.tensor if isinstance(p, HostArray) else p
     items = tf.unstack(p64)
-    total, carry = items[0], tf.constant(0.0, tf.float64)
+    total, carry = items[0], None
     for item in items[1:]:  # numpy's kahan_sum, operation by operation
-        y = item - carry
+        y = item if carry is None else item - carry  # (x - 0.0 is x, -0.0 included)
         t = total + y
         carry = (t - total) - y
         total = t
-    exact_numbers.require(tf.reduce_all(tf.stack([
-        tf.logical_not(tf.math.is_nan(total)),
-        tf.logical_not(tf.reduce_any(p64 < 0.0)),
-        tf.abs(total - 1.0) <= atol])))
-    _kahan_exact(p64)
+    # (numpy raises for a nan sum, a negative p or a sum off 1: a nan fails the first)
+    exact_numbers.require(tf.logical_and(tf.abs(total - 1.0) <= atol,
+                                         tf.reduce_min(p64) >= 0.0))
+    if not (tf.is_tensor(source) and source.dtype != tf.float64 and
+            exact_numbers.checked_normal(source)):  # (a normal float32: >= 2**-126)
+        _kahan_exact(p64)
     cdf = tf.cumsum(p64)
     cdf = cdf / cdf[-1]
     index = tf.reduce_sum(tf.cast(cdf <= stream.take(None), tf.int64))

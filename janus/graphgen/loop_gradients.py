@@ -35,6 +35,9 @@ from tensorflow.python.ops import control_flow_util_v2, gen_resource_variable_op
 from tensorflow.python.ops.parallel_for.control_flow_ops import pfor
 
 _NO_GRADIENT = frozenset({"StopGradient", "PreventGradient"})
+# integer ops a recompute may run batched instead of keeping their values per iteration
+_INTEGER_OPS = frozenset({"Pack", "AddV2", "Add", "Sub", "Mul", "Neg", "Identity", "Cast",
+                          "ExpandDims", "Reshape", "ConcatV2", "StridedSlice"})
 _WRITES = ("Assign", "ResourceApply", "ResourceSparseApply", "ResourceScatter",
            "ResourceStridedSliceAssign", "TensorArrayWrite")
 
@@ -156,10 +159,44 @@ class _Items:
                 seen.add(op)
                 self.ops.append(op)
                 stack.extend(op.inputs)
+        frontier = self._narrowed(frontier, invariants, seen)
         order = {op: n for n, op in enumerate(body.graph.get_operations())}
         self.ops.sort(key=order.__getitem__)
         self.frontier = list(frontier.values())
         self.invariants = list(invariants.values())
+
+    def _narrowed(self, frontier: dict, invariants: dict, seen: set) -> dict:
+        """Fewer values kept per iteration where the integer ones are computed from fewer
+        (an index `[0, a]`, `[1, a + 1]`, `[1, 1]` from the action `a`): those
+        integer ops are recomputed batched instead (exact in any order)."""
+        roots, ops, found = {}, [], {}
+        for key, tensor in frontier.items():
+            stack = [tensor]
+            while stack:
+                t = stack.pop()
+                op = t.op
+                if op.type == "Const" or op in ops:
+                    if op not in ops and op not in seen:
+                        ops.append(op)
+                elif self.body.is_invariant_input(t):
+                    found.setdefault(_key(t), t)
+                elif op.type in _INTEGER_OPS and _copyable(op) and all(
+                        x.dtype.is_integer or x.dtype == tf.bool for x in
+                        list(op.inputs) + list(op.outputs)):
+                    ops.append(op)
+                    stack.extend(op.inputs)
+                elif not t.shape.is_fully_defined():
+                    return frontier
+                else:
+                    roots.setdefault(_key(t), t)
+        if len(roots) >= len(frontier):
+            return frontier
+        for op in ops:
+            if op not in seen:
+                seen.add(op)
+                self.ops.append(op)
+        invariants.update(found)
+        return roots
 
     def resources(self) -> list:
         """(handle, a read of it) per variable the items' computation reads: the handle a

@@ -61,7 +61,12 @@ def _draw(g, z: str) -> list[str]:
             ("int", f"{rng}.choice(3, p=tf.nn.softmax(tf.cast(tf.stack([tf.reduce_sum(acc), "
                     "tf.reduce_max(acc), 0.5]), tf.float64)))"),
             ("int", f"{rng}.choice(2, p=tf.nn.softmax(tf.stack([tf.reduce_mean(acc), "
-                    "tf.cast(k, acc.dtype)])))")])  # (float32: numpy refuses some sums)
+                    "tf.cast(k, acc.dtype)])))"),  # (float32: numpy refuses some sums)
+            # (v46) a slice of a numpy read, at extreme logits (zeros, tiny probabilities)
+            ("int", f"{rng}.choice(2, p=tf.nn.softmax(tf.reshape(tf.stack([tf.reduce_mean("
+                    f"acc) * {g.choice(['1.0', '45.0', '90.0'])}, -tf.cast(k, acc.dtype)]), "
+                    "[1, 2])).numpy()[0])"),
+            ("int", f"{rng}.choice(2, p=[{g.choice(['1e-310', '0.0', '2.5e-308'])}, 1.0])")])
     if kind == "float":
         use = [f"s.hist.append(repr({z}))", f"acc = acc + {z} * 0.5"]
     elif kind == "array":

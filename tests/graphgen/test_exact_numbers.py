@@ -6,6 +6,7 @@ Each test compares janus with plain Python call by call; results are compared by
 `repr` too (a -0.0 equals 0.0)."""
 import math
 
+import numpy as np
 import pytest
 import tensorflow as tf
 
@@ -238,4 +239,30 @@ def test_array_arithmetic_checked_by_its_items_range():
         arrays([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])]
     with np.errstate(all="ignore"):
         stats = assert_same(array_ranges, calls, _state, observe=_arrays_by_repr)
+    assert stats.graph_calls >= 4, stats
+
+
+def mixed_ranges(s, a, x, d):
+    s["out"] = (a * 3.0, a.astype(np.float32), x * 0.5 + 1.0, 2.0 / d)
+    return x - d
+
+
+def test_range_checks_of_every_kind_joined_in_one_check():
+    """Array items, a cast to float32 (float32's range), scalar operands and a divisor
+    (nonzero) of one dtype: one joined check, each item against its own bounds; each
+    kind past its end alone regenerates with op-by-op checks, results numpy's/Python's."""
+    def call(a, x, d):
+        return (np.array(a, np.float64), x, d)
+
+    calls = [call([1.0 + k, -2.0], 0.5 + k, 4.0) for k in range(4)] + [
+        call([2.0 ** 59, -2.0 ** -59], 3.0, 2.0),      # inside float32's range
+        call([2.0 ** 61, 1.0], 3.0, 2.0),              # a cast item past it
+        call([1.0, 0.0], 2.0 ** -499, 2.0 ** 499),     # scalars at float64's ends
+        call([1.0, -0.0], 2.0 ** -505, 3.0),           # a scalar operand past them
+        call([1.0, 2.0], 1.0, 0.0),                    # a zero divisor: Python raises
+        call([1.0, 2.0], 0.0, 2.0 ** -600),            # a divisor past the range
+        call([3.0, 4.0], 1.5, 5.0)]
+    with np.errstate(all="ignore"):
+        stats = assert_same(mixed_ranges, calls, _state, observe=lambda state: repr(
+            [v.tolist() if isinstance(v, np.ndarray) else v for v in state.get("out", ())]))
     assert stats.graph_calls >= 4, stats

@@ -346,3 +346,24 @@ def twice(rs, x):
 def test_an_argument_given_twice_raises_as_numpy():
     calls = [(tf.constant(1.0, tf.float64),)] * 5
     run_twins(twice, lambda: (RS(1),), calls)
+
+
+def choice_of_constants(rs, x):
+    return x + 1.0, rs.choice(2, p=[1e-310, 1.0]), rs.choice(2, p=[0.25, 0.75])
+
+
+def test_a_subnormal_constant_probability_is_refused_and_the_rest_match():
+    """TF reads a subnormal constant p as zero (numpy does not): such a p stays plain."""
+    calls = [(tf.constant(float(i), tf.float64),) for i in range(8)]
+    run_twins(choice_of_constants, lambda: (RS(4),), calls)
+
+
+def test_choice_of_a_float32_numpy_read_at_extreme_probabilities():
+    """p from `probs.numpy()[0]` is checked once (the slice is of the checked read), and
+    its float32 items need no check of the Kahan sum's exactness: zeros, the smallest
+    normal probabilities and ones, as plain Python draws them."""
+    w = tf.constant([[1.0, -1.0], [0.0, 0.0], [0.0, 0.0]], tf.float32)
+    calls = [(tf.constant([[v, 0.0, 0.0]], tf.float32), w)
+             for v in (0.1, 60.0, -60.0, 43.0, -43.6, 0.0, 200.0, -0.3, 44.0, -200.0, 1.0)]
+    stats = run_twins(policy, lambda: (RS(6),), calls)
+    assert stats.graph_calls >= 4, stats
