@@ -197,6 +197,16 @@ def _same_type(a, b) -> bool:
                for x, y in zip(tf.nest.flatten(a), tf.nest.flatten(b)))
 
 
+def _items_gained(ran, stopped, first, at_exit: int):
+    """How many items a list gained in a loop of one exit test that ran `ran` iterations
+    (the peeled one included): `first` after the peeled one where it was the last, else one
+    per iteration but the last, which gained `at_exit` where the test stopped it."""
+    if type(first) is int and first == at_exit == 1:
+        return ran
+    later = ran - 1 + (tf.where(stopped, at_exit, 1) if at_exit != 1 else 1)
+    return tf.where(tf.equal(ran, 1), first, later)
+
+
 def _select(stop, at_exit, after, name: str, live):
     """The value a carried name has after an iteration: at the exit test if it stopped."""
     at_exit = lift_to(at_exit, after)
@@ -368,6 +378,13 @@ class ExitLoops:
         values = [to_loop(first.select(k, after[k], names[k], live))
                   for k in carried]
         templates = [after[k] for k in carried]
+        # One exit test: an iteration that goes on grows each list by exactly one, so at
+        # iteration i every list has gained i items since the loop began (no counters)
+        counted = first.tests != 1
+        exit_growth: dict = {}  # (one exit test) list -> items it gains when the test stops
+
+        def counts_of(i, counts_) -> list:
+            return counts_ if counted else [i] * len(grown)
 
         def restore(values_, counts_, arrays_) -> list:
             state = list(after)
@@ -386,7 +403,7 @@ class ExitLoops:
             if items.test is None:
                 going = i < items.length
             else:
-                restore(values_, counts_, arrays_)
+                restore(values_, counts_of(i, counts_), arrays_)
                 mark, writes = tracer.ledger.mark(), tracer.shadow.writes
                 local = tracer.local_writes
                 going = _condition(_predicate(items.test()))  # (traced once: no effects)
@@ -394,7 +411,7 @@ class ExitLoops:
             return after_raising_ops(tf.logical_and(going, tf.logical_not(stop)))
 
         def loop_body(i, stop, values_, counts_, arrays_, draws_):
-            accumulators = restore(values_, counts_, arrays_)
+            accumulators = restore(values_, counts_of(i, counts_), arrays_)
             carried_in = attributes.values()
             mark, writes, local = ledger.mark(), tracer.shadow.writes, tracer.local_writes
             loop_draws.enter(draws_)
@@ -417,19 +434,25 @@ class ExitLoops:
                                           f"iteration of {_WHAT}")
             lists.body_traced([a.array for a in accumulators])
             new_values = [to_loop(record.select(k, new[k], names[k], live)) for k in carried]
-            new_counts = [c + record.grown(k) for k, c in zip(grown, counts_)]
+            if counted:
+                new_counts = [c + record.grown(k) for k, c in zip(grown, counts_)]
+            else:
+                new_counts = []
+                exit_growth.update((k, record.lengths(k)[0]) for k in grown)
             return after_raising_ops((i + 1, record.condition, new_values, new_counts,
                                       [a.array for a in accumulators], new_draws))
 
         lists = LoopLists(tracer)
         starts = [bases[k] + c if type(c) is int else None for k, c in zip(grown, counts)]
         try:
-            _, _, values, counts, arrays, draw_counts = tf.while_loop(
-                condition, loop_body, (tf.constant(1), first.condition, values, counts, arrays,
-                                       draw_counts))
+            ran, stopped, values, loop_counts, arrays, draw_counts = tf.while_loop(
+                condition, loop_body, (tf.constant(1), first.condition, values,
+                                       counts if counted else [], arrays, draw_counts))
         except (ValueError, TypeError) as error:  # (shapes that change per iteration...)
             raise ConversionError(f"{_WHAT} cannot be one tf.while_loop: {error}") from error
         identity.built(tracer, values)
+        counts = loop_counts if counted else [
+            _items_gained(ran, stopped, c, exit_growth[k]) for k, c in zip(grown, counts)]
         loop_draws.finish(draw_counts)
         state = list(after)
         for k, template, value in zip(carried, templates, values):

@@ -199,3 +199,25 @@ def effect_in_the_test(box, x):
 def test_a_while_test_with_effects_is_not_traced_once_for_all_iterations():
     assert_same(effect_in_the_test, [(tf.constant([v]),) for v in (0.1, 1.0, 0.5, 2.5, 0.2)],
                 make_state=Counter)
+
+
+def grows_around_the_test(x, n):
+    before, after = [], []
+    h = x
+    for t in range(n):
+        h = h * 1.5 + 0.5
+        before.append(h)                 # counted where the test stops the iteration
+        if tf.reduce_sum(h) > 30.0:
+            break
+        after.append(h * 2.0)            # not counted there
+    return len(before), len(after), before, after, h
+
+
+def test_lists_grown_before_and_after_the_one_exit_test_keep_their_lengths():
+    """With one exit test the loop carries no count per list (each iteration that goes on
+    grows each by one): stopped in the peeled iteration, in a later one, or never."""
+    calls = [(tf.constant([v, v]), n) for v, n in
+             ((1.0, 9), (20.0, 9), (0.1, 9), (1.0, 1), (2.0, 3), (40.0, 2), (0.2, 30),
+              (3.0, 9), (1.0, 2))]
+    stats = assert_same(grows_around_the_test, calls)
+    assert stats.graph_calls >= 4, stats
