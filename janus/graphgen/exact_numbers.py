@@ -282,52 +282,6 @@ _BITS = {  # dtype: (its bits as ints, the mask of all but the sign, the smalles
 }
 
 
-def fed_float(tensor: tf.Tensor) -> tf.Tensor:
-    """A float fed to the graph or read from a tensor (its value unknown at trace time):
-    required normal or zero, so arithmetic on it sees what Python sees (a scalar: in the
-    fast check's range, one check with the arithmetic's, unless the plan is precise)."""
-    if tensor.dtype in _BITS and not checked_normal(tensor):
-        tracer = active.get()
-        ranged = tracer is not None and not tracer.plan.precise_floats and \
-            tensor.shape.rank == 0
-        require_each(in_range if ranged else normal_or_zero, tensor)
-        if tracer is not None:
-            _checked_here().add(_key(tensor))
-    return tensor
-
-
-# graph being built -> the tensors (graph id, name) a check of it requires normal or zero
-# (a check runs with the graph it is in: one in a branch says nothing outside it)
-_CHECKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _key(tensor: tf.Tensor) -> tuple:
-    return id(tensor.graph), tensor.name
-
-
-def _checked_here() -> set:
-    graph = tf.compat.v1.get_default_graph()
-    keys = _CHECKED.get(graph)
-    if keys is None:
-        keys = _CHECKED[graph] = set()
-    return keys
-
-
-def checked_normal(tensor) -> bool:
-    """Whether the graph being built already requires every item of `tensor` normal or
-    zero (`fed_float` of it, or `same_items` of one that was)."""
-    return tf.is_tensor(tensor) and hasattr(tensor, "graph") and \
-        _key(tensor) in _CHECKED.get(tf.compat.v1.get_default_graph(), ())
-
-
-def same_items(derived: tf.Tensor, source: tf.Tensor) -> tf.Tensor:
-    """`derived` holds only items of `source` (a slice, a reshape): checked normal where
-    `source` is."""
-    if checked_normal(source):
-        _checked_here().add(_key(derived))
-    return derived
-
-
 def opaque_constant(value: float, dtype: tf.DType = tf.float64) -> tf.Tensor:
     """A Python float operand Grappler cannot fold: its constant folding turns `x / c`
     into `x * (1 / c)` and regroups `(x * c1) * c2`, which round otherwise
@@ -609,7 +563,7 @@ def array_arithmetic(op: str, x, y, dtype: tf.DType) -> tf.Tensor:
     `dtype` or a Python number numpy casts to it), or the graph fails where numpy's result
     differs from TF's (subnormals: TF flushes them) or where numpy warns or, under
     `np.seterr(all="raise")`, raises (overflow, invalid, a zero divisor). Fed arrays are
-    checked normal when fed (`fed_float`), so every operand is."""
+    checked normal when fed (graphgen/fed_floats.py), so every operand is."""
     if dtype not in _BITS:
         raise ConversionError(f"arithmetic on a {dtype.name} array")
     operands = (x, y)

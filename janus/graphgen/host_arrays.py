@@ -31,7 +31,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import exact_numbers, float_sums
+from janus.graphgen import exact_numbers, fed_floats, float_sums
 from janus.graphgen.host_scalars import HostScalar, as_numpy_converts
 from janus.graphgen.values import SymbolicScalar
 from janus.tensors import is_tensor
@@ -60,7 +60,7 @@ class NumpyRead:
         self.tensor = tensor
 
     def __call__(self):
-        return HostArray(exact_numbers.fed_float(self.tensor), self.tensor.dtype.as_numpy_dtype)
+        return HostArray(fed_floats.fed_float(self.tensor), self.tensor.dtype.as_numpy_dtype)
 
 
 class HostArray:
@@ -118,7 +118,7 @@ class HostArray:
             return HostScalar(self.tensor[key])
         if ints >= self.ndim:
             _refuse("indexing down to a numpy scalar")
-        return HostArray(exact_numbers.same_items(self.tensor[key], self.tensor), self.dtype)
+        return HostArray(fed_floats.same_items(self.tensor[key], self.tensor), self.dtype)
 
     def __iter__(self):
         """`x, v = a` / `for item in a` over a 1-D array of a fixed length: its numpy

@@ -37,7 +37,7 @@ import tensorflow as tf
 
 from janus import draws
 from janus.errors import ConversionError
-from janus.graphgen import exact_numbers
+from janus.graphgen import exact_numbers, fed_floats
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import Source
@@ -209,9 +209,9 @@ def _probabilities(p) -> tuple[tf.Tensor, float]:
         if p.dtype.kind != "f":
             _refuse(f"p of dtype {p.dtype}")
         atol = max(_ATOL64, float(np.sqrt(np.finfo(p.dtype).eps)))
-        return tf.cast(exact_numbers.fed_float(p.tensor), tf.float64), atol
+        return tf.cast(fed_floats.fed_float(p.tensor), tf.float64), atol
     if is_tensor(p) and p.dtype in (tf.float32, tf.float64):
-        return tf.cast(exact_numbers.fed_float(p), tf.float64), _ATOL64
+        return tf.cast(fed_floats.fed_float(p), tf.float64), _ATOL64
     if type(p) in (list, tuple) and p and all(type(v) in (int, float) for v in p):
         return tf.constant(np.asarray([_normal(float(v)) for v in p], np.float64)), _ATOL64
     _refuse(f"p of type {type(p).__name__}")
@@ -237,7 +237,7 @@ def _choice(stream: Stream, a, p) -> SymbolicScalar:
     exact_numbers.require(tf.logical_and(tf.abs(total - 1.0) <= atol,
                                          tf.reduce_min(p64) >= 0.0))
     if not (tf.is_tensor(source) and source.dtype != tf.float64 and
-            exact_numbers.checked_normal(source)):  # (a normal float32: >= 2**-126)
+            fed_floats.checked_normal(source)):  # (a normal float32: >= 2**-126)
         _kahan_exact(p64)
     cdf = tf.cumsum(p64)
     cdf = cdf / cdf[-1]

@@ -32,7 +32,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import active, exact_numbers
+from janus.graphgen import active, exact_numbers, fed_floats
 from janus.graphgen.values import SymbolicScalar
 from janus.tensors import is_tensor
 
@@ -97,7 +97,7 @@ class HostScalar:
         if kind is bool:
             return SymbolicScalar(tf.not_equal(self.tensor, tf.zeros([], dtype)), bool,
                                   from_graph=True)
-        tensor = exact_numbers.fed_float(self.tensor) if kind is float else self.tensor
+        tensor = fed_floats.fed_float(self.tensor) if kind is float else self.tensor
         return SymbolicScalar(tf.cast(tensor, tf.float64 if kind is float else tf.int64),
                               kind, from_graph=True)
 
@@ -142,7 +142,7 @@ class HostScalar:
         graph = tf.compat.v1.get_default_graph()
         trusted = self.__dict__.setdefault("_trusted", set())
         if id(graph) not in trusted:
-            exact_numbers.fed_float(self.tensor)
+            fed_floats.fed_float(self.tensor)
             trusted.add(id(graph))
         return self.tensor
 

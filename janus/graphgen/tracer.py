@@ -20,8 +20,7 @@ from tensorflow.python.framework import ops
 from janus.errors import ConversionError
 from janus.fallback.heap import HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
-from janus.graphgen import active, host_arrays
-from janus.graphgen import exact_numbers
+from janus.graphgen import active, fed_floats, host_arrays
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
@@ -219,7 +218,7 @@ class Tracer:
         if self.host_arrays and host_arrays.supported(value):
             spec = (value.dtype.name, self.plan.tensor_shape(source.expr, tuple(value.shape)))
             self.guard("array", source, spec)
-            proxy = host_arrays.HostArray(exact_numbers.fed_float(
+            proxy = host_arrays.HostArray(fed_floats.fed_float(
                 self.input(source, "tensor", spec)), value.dtype)
             self._imported(proxy, source)
             return proxy
@@ -235,7 +234,7 @@ class Tracer:
                     dtype = "float64" if type(value) is float else "int64"
                     fed = self.input(source, "tensor", (dtype, ()))
                     if type(value) is float:
-                        exact_numbers.fed_float(fed)
+                        fed_floats.fed_float(fed)
                     return SymbolicScalar(fed, type(value), source.role, FED_INT_BOUND)
             self.guard("value", source, value)
             return value

@@ -189,3 +189,34 @@ def uncarried_names(g):
                        f"acc = acc + late{u}()" if made else "pass"])
     lines.append(reader)
     return lines
+
+
+@rule(0.6, max_depth=1)
+def nested_unbound(g):
+    """(v46) A name only a block nested in a loop body binds (a branch on a Python or
+    tensor test, an inner loop over `xs` that may run no iteration), read after that
+    block inside the outer loop, after the outer loop, or printed: Python raises
+    UnboundLocalError where no path bound it (F135; the first read of the call ends it)."""
+    i, j, z, h = g.fresh("ni"), g.fresh("nj"), g.fresh("nz"), g.fresh("nh")
+    outer = g.choice([f"for {i} in range({g.choice(['2', 'n % 3 + 1'])}):",
+                      f"for {i} in xs[:2]:"])
+    inner = g.choice([
+        [f"    if {g.choice([g.pcond(), g.tcond(), 'flag'])}:", f"        {z} = {h} * 0.5"],
+        [f"    for {j} in xs:", f"        {z} = {h} + {j} * 0.1"],
+        [f"    for {j} in range(n % 2):", f"        {z} = {h} - 1.0"],
+        [f"    if {g.pcond()}:", f"        for {j} in xs[1:]:", f"            {z} = {j} * 2.0"],
+    ])
+    lines = [f"{h} = acc", outer] + inner
+    read = g.choice(["inside", "after", "print", "maybe"])
+    if read == "inside":
+        lines.append(f"    {h} = {h} + {z}")
+    elif read == "print":
+        lines.append(f"    s.hist.append(repr(float(tf.reduce_sum({z}))))")
+    elif read == "maybe":
+        lines += [f"    if {g.pcond()}:", f"        {h} = {h} + {z} * 0.5"]
+    else:
+        lines.append(f"    {h} = {h} * 0.9")
+    if read in ("after", "maybe"):
+        lines.append(f"acc = acc + {z}")
+    lines.append(f"acc = acc + {h} * 0.1")
+    return lines
