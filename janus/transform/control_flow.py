@@ -184,6 +184,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         self.function_loads: dict[str, int] = {}
         self.frame_read = False  # the function may read its locals by name (`locals()`...)
         self.captured: set[str] = set()  # names its closures read
+        self.unbinds_nested = 0  # nested blocks after which a name may be unbound
         self.bound_before: dict[int, set] = {}  # top-level statement id -> names bound then
 
     def _fresh(self, stem: str) -> str:
@@ -198,7 +199,6 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
             defined = templates.statements(f"{RUNTIME}.defined(NAME)", NAME=node.name)
             return [visit_def_header(self, node)] + templates.copy_location(defined, node)
         self.nested = True
-        self.unbinds_nested = 0  # nested blocks after which a name may be unbound
         self.function_loads = _loads(node)
         self.frame_read = _reads_frame(node)
         self.captured = _captured(node)
@@ -294,7 +294,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         unbinds = self.unbinds_nested
         continues.transform(node, self._fresh)
         loop_loads = _loads(node)
-        read_first = liveness.inputs(node.body, liveness._targets(node.target))
+        read_first = liveness.inputs(node.body, liveness.targets(node.target))
         self._visit_loop_body(node)
         exit_if = _loop_exits(node)
         if scope.escapes(node.body) and exit_if is None:

@@ -36,7 +36,8 @@ def bound(stmts: list) -> set[str]:
     return set(scope.bound_names(stmts))
 
 
-def _targets(node) -> set[str]:
+def targets(node) -> set[str]:
+    """The names an assignment target binds (`a`, `a, (b, c)`, `*rest`)."""
     return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and
             isinstance(n.ctx, gast.Store)}
 
@@ -51,9 +52,9 @@ def surely_bound(stmts: list, defined: set[str]) -> set[str]:
 
 def _after(stmt, defined: set[str]) -> set[str]:
     if isinstance(stmt, gast.Assign):
-        return defined | set().union(*(_targets(t) for t in stmt.targets))
+        return defined | set().union(*(targets(t) for t in stmt.targets))
     if isinstance(stmt, gast.AnnAssign):
-        return defined | (_targets(stmt.target) if stmt.value is not None else set())
+        return defined | (targets(stmt.target) if stmt.value is not None else set())
     if isinstance(stmt, gast.AugAssign):
         return defined  # the target had to be bound already
     if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
@@ -63,7 +64,7 @@ def _after(stmt, defined: set[str]) -> set[str]:
     if isinstance(stmt, gast.If):
         return surely_bound(stmt.body, defined) & surely_bound(stmt.orelse, defined)
     if isinstance(stmt, (gast.With, gast.AsyncWith)):
-        items = set().union(*(_targets(i.optional_vars) for i in stmt.items
+        items = set().union(*(targets(i.optional_vars) for i in stmt.items
                               if i.optional_vars is not None))
         return surely_bound(stmt.body, defined | items)
     if isinstance(stmt, gast.Expr):
@@ -92,7 +93,7 @@ def inputs(stmts: list, defined: set[str]) -> set[str]:
 def _stmt_inputs(stmt, defined: set[str]) -> set[str]:
     if isinstance(stmt, (gast.For, gast.AsyncFor)):
         head = reads(stmt.iter) - defined
-        inner = defined | _targets(stmt.target)
+        inner = defined | targets(stmt.target)
         return head | inputs(stmt.body, inner) | inputs(stmt.orelse, defined)
     if isinstance(stmt, gast.While):
         return (reads(stmt.test) - defined) | inputs(stmt.body, defined) | \
@@ -102,7 +103,7 @@ def _stmt_inputs(stmt, defined: set[str]) -> set[str]:
             inputs(stmt.orelse, defined)
     if isinstance(stmt, (gast.With, gast.AsyncWith)):
         head = reads([i.context_expr for i in stmt.items]) - defined
-        items = set().union(*(_targets(i.optional_vars) for i in stmt.items
+        items = set().union(*(targets(i.optional_vars) for i in stmt.items
                               if i.optional_vars is not None))
         return head | inputs(stmt.body, defined | items)
     return reads(stmt) - defined

@@ -330,9 +330,9 @@ class _Splitter:
                 liveness.reads(getattr(stmt, "test", []))
         inner = defined
         if isinstance(stmt, (gast.For, gast.AsyncFor)):
-            inner = defined | liveness._targets(stmt.target)
+            inner = defined | liveness.targets(stmt.target)
         elif isinstance(stmt, (gast.With, gast.AsyncWith)):
-            inner = defined | set().union(*(liveness._targets(i.optional_vars)
+            inner = defined | set().union(*(liveness.targets(i.optional_vars)
                                             for i in stmt.items if i.optional_vars is not None))
         catches = isinstance(stmt, gast.Try) or isinstance(stmt, (gast.With, gast.AsyncWith)) \
             and not all(self._tf_context(i.context_expr) for i in stmt.items)
