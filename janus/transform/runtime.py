@@ -50,18 +50,39 @@ def _local_message() -> str:
 _LOCAL_MESSAGE = _local_message()
 
 
+def _closures(function: ConvertedFunction) -> frozenset:
+    """The code of janus's closures in `function`'s converted code (block bodies, branch
+    and state functions), not of the user's nested defs it keeps as they are."""
+    found = function.__dict__.get("_janus_closures")
+    if found is None:
+        found, stack = set(), [function.factory.__code__]
+        while stack:
+            for const in stack.pop().co_consts:
+                if isinstance(const, types.CodeType) and const.co_name.startswith("janus__"):
+                    found.add(const)
+                    stack.append(const)
+        found = function.__dict__["_janus_closures"] = frozenset(found)
+    return found
+
+
 class Runtime:
     """Plain Python semantics for every hook; one instance per converted function."""
 
     UNDEFINED = UNDEFINED
 
-    @staticmethod
-    def unbound(error: NameError, local_names: tuple) -> None:
+    def unbound(self, error: NameError, local_names: tuple) -> None:
         """A NameError out of converted code: where it is an unbound local of the user's
-        function read in one of janus's closures (a free variable there), the
-        UnboundLocalError Python raises for the original; else nothing (re-raised)."""
+        function read in one of janus's own closures of this function (a free variable
+        there), the UnboundLocalError Python raises for the original; else nothing (it is
+        re-raised: a free variable of a nested def of the user's stays a NameError)."""
         name = getattr(error, "name", None)
-        if type(error) is NameError and name in local_names and "free variable" in str(error):
+        if type(error) is not NameError or name not in local_names or \
+                "free variable" not in str(error):
+            return
+        frame = error.__traceback__
+        while frame is not None and frame.tb_next is not None:
+            frame = frame.tb_next
+        if frame is not None and frame.tb_frame.f_code in _closures(self.function):
             raise UnboundLocalError(_LOCAL_MESSAGE.format(name)).with_traceback(
                 error.__traceback__) from None
 

@@ -96,3 +96,21 @@ def test_an_unbound_free_variable_stays_a_name_error():
             outer_value = 1.0
         return inner
     assert_same(make(), [(tf.constant(1.0), True), (tf.constant(2.0), False)] * 2)
+
+
+def nested_def_reads_unbound(x, flag):
+    def peek():
+        return later * 2.0         # free in `peek`: NameError when called before `later`
+    out = x
+    for i in range(2):
+        if flag:
+            out = out + peek()
+        out = out + 1.0
+    later = x
+    return out + later
+
+
+def test_a_nested_def_reading_an_unbound_name_raises_name_error_as_in_python():
+    """Not made an UnboundLocalError: the read is in the user's own nested def."""
+    assert_same(nested_def_reads_unbound,
+                [(tf.constant(1.0), False), (tf.constant(2.0), True)] * 3)
