@@ -196,7 +196,8 @@ def nested_unbound(g):
     """(v46) A name only a block nested in a loop body binds (a branch on a Python or
     tensor test, an inner loop over `xs` that may run no iteration), read after that
     block inside the outer loop, after the outer loop, or printed: Python raises
-    UnboundLocalError where no path bound it (F135; the first read of the call ends it)."""
+    UnboundLocalError where no path bound it (F135; the first read of the call ends it),
+    NameError where a nested def of the user's reads it."""
     i, j, z, h = g.fresh("ni"), g.fresh("nj"), g.fresh("nz"), g.fresh("nh")
     outer = g.choice([f"for {i} in range({g.choice(['2', 'n % 3 + 1'])}):",
                       f"for {i} in xs[:2]:"])
@@ -206,10 +207,15 @@ def nested_unbound(g):
         [f"    for {j} in range(n % 2):", f"        {z} = {h} - 1.0"],
         [f"    if {g.pcond()}:", f"        for {j} in xs[1:]:", f"            {z} = {j} * 2.0"],
     ])
-    lines = [f"{h} = acc", outer] + inner
-    read = g.choice(["inside", "after", "print", "maybe"])
+    read = g.choice(["inside", "after", "print", "maybe", "closure"])
+    lines = [f"{h} = acc"]
+    if read == "closure":  # (a free variable of the user's nested def: NameError there)
+        lines += [f"def peek{z}():", f"    return {z} * 1.0"]
+    lines += [outer] + inner
     if read == "inside":
         lines.append(f"    {h} = {h} + {z}")
+    elif read == "closure":
+        lines.append(f"    {h} = {h} + peek{z}()")
     elif read == "print":
         lines.append(f"    s.hist.append(repr(float(tf.reduce_sum({z}))))")
     elif read == "maybe":
