@@ -216,15 +216,34 @@ def by_range(op: str, operands: tuple, dtype: tf.DType) -> bool:
     return True
 
 
+def require_in_range(x: tf.Tensor):
+    """`x`'s items in the fast check's range (zero included), checked with the other range
+    checks of the graph `x` was made in where that encloses the graph being built (see
+    `_require_range`); returns that graph."""
+    _require_range(in_range, x)
+    return _home(x)
+
+
 def _require_range(check, x: tf.Tensor, of: tf.DType | None = None) -> None:
     """A pending range check (`check`: in_range, or nonzero_in_range for a divisor) of
     x's items: a scalar stacked with the graph's other scalars of its kind, an array's
-    items joined with theirs at `flush`."""
+    items joined with theirs at `flush`. Checked in the graph `x` was made in where that
+    encloses the one being built (a branch, a loop body): its failure only regenerates
+    with op-by-op checks, so it may run where Python would not have reached the operand,
+    and there it joins that graph's other range checks (once, not in every branch)."""
+    pending = active.get().pending_checks.setdefault(_home(x), [])
     if x.shape.rank == 0 and of is None:
-        require_each(check, x)
+        pending.append(((check, (x.dtype,)), (x,)))  # (as require_each keeps a scalar's)
     else:
-        active.get().pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
-            _InRange(check, x, of))
+        pending.append(_InRange(check, x, of))
+
+
+def _home(x: tf.Tensor):
+    """The graph `x` was made in if it encloses the graph being built, else that one."""
+    graph = current = tf.compat.v1.get_default_graph()
+    while graph is not None and graph is not getattr(x, "graph", None):
+        graph = getattr(graph, "outer_graph", None)
+    return current if graph is None else graph
 
 
 def items_by_range(x: tf.Tensor, of: tf.DType | None = None) -> bool:

@@ -19,17 +19,19 @@ def fed_float(tensor: tf.Tensor) -> tf.Tensor:
     fast check's range, one check with the arithmetic's, unless the plan is precise)."""
     if tensor.dtype in (tf.float32, tf.float64) and not checked_normal(tensor):
         tracer = active.get()
-        ranged = tracer is not None and not tracer.plan.precise_floats and \
-            tensor.shape.rank == 0
-        exact_numbers.require_each(exact_numbers.in_range if ranged else
-                                   exact_numbers.normal_or_zero, tensor)
+        if tracer is not None and not tracer.plan.precise_floats and tensor.shape.rank == 0:
+            graph = exact_numbers.require_in_range(tensor)  # (where it was made, maybe)
+        else:
+            exact_numbers.require_each(exact_numbers.normal_or_zero, tensor)
+            graph = tf.compat.v1.get_default_graph()
         if tracer is not None:
-            _checked_here().add(_key(tensor))
+            _checked_in(graph).add(_key(tensor))
     return tensor
 
 
 # graph being built -> the tensors (graph id, name) a check of it requires normal or zero
-# (a check runs with the graph it is in: one in a branch says nothing outside it)
+# (a check runs with the graph it is in: one in a branch says nothing outside it, one
+# outside it holds inside)
 _CHECKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -37,8 +39,7 @@ def _key(tensor: tf.Tensor) -> tuple:
     return id(tensor.graph), tensor.name
 
 
-def _checked_here() -> set:
-    graph = tf.compat.v1.get_default_graph()
+def _checked_in(graph) -> set:
     keys = _CHECKED.get(graph)
     if keys is None:
         keys = _CHECKED[graph] = set()
@@ -46,15 +47,22 @@ def _checked_here() -> set:
 
 
 def checked_normal(tensor) -> bool:
-    """Whether the graph being built already requires every item of `tensor` normal or
-    zero (`fed_float` of it, or `same_items` of one that was)."""
-    return tf.is_tensor(tensor) and hasattr(tensor, "graph") and \
-        _key(tensor) in _CHECKED.get(tf.compat.v1.get_default_graph(), ())
+    """Whether the graph being built, or one it is nested in (a branch's loop body, the
+    function's graph: their checks run whenever it runs), already requires every item of
+    `tensor` normal or zero (`fed_float` of it, or `same_items` of one that was)."""
+    if not (tf.is_tensor(tensor) and hasattr(tensor, "graph")):
+        return False
+    key, graph = _key(tensor), tf.compat.v1.get_default_graph()
+    while graph is not None:
+        if key in _CHECKED.get(graph, ()):
+            return True
+        graph = getattr(graph, "outer_graph", None)
+    return False
 
 
 def same_items(derived: tf.Tensor, source: tf.Tensor) -> tf.Tensor:
     """`derived` holds only items of `source` (a slice, a reshape): checked normal where
     `source` is."""
     if checked_normal(source):
-        _checked_here().add(_key(derived))
+        _checked_in(tf.compat.v1.get_default_graph()).add(_key(derived))
     return derived

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+import janus
 from tests.differential import assert_same
 
 
@@ -266,3 +267,29 @@ def test_range_checks_of_every_kind_joined_in_one_check():
         stats = assert_same(mixed_ranges, calls, _state, observe=lambda state: repr(
             [v.tolist() if isinstance(v, np.ndarray) else v for v in state.get("out", ())]))
     assert stats.graph_calls >= 4, stats
+
+
+def short_circuit(s, t, a):
+    x, y = a                                     # numpy float64 scalars, fed
+    done = abs(x) > 1.0 or abs(y) > 0.5          # `y`: range-checked outside the branch
+    return tf.where(bool(done), t * 2.0, t * 0.5)
+
+
+def test_a_range_check_of_an_operand_python_may_skip_runs_outside_the_branch():
+    """The range check of an outer value read in an `or`'s later operand joins the
+    enclosing graph's (it only regenerates with op-by-op checks where it fails, also where
+    Python would not have read the value): results Python's either way, and no check is
+    left in the branch."""
+    values = [(8.0, 0.25), (9.0, 0.75), (0.5, 0.25), (0.25, 0.75), (16.0, 1e-200),
+              (0.5, 1e-200), (3.0, 2.0 ** -499), (0.1, 0.6), (0.0, -0.0), (5.0, 0.3)]
+    calls = [(tf.constant([1.0, 2.0]), np.array(v)) for v in values]
+    stats = assert_same(short_circuit, calls, _state, observe=_by_repr)
+    assert stats.graph_calls >= 4, stats
+    fn = janus.jit(short_circuit)  # (values in the range: one graph, fast checks)
+    assert_same(short_circuit, calls[:4] * 2, _state, observe=_by_repr, jitted=fn)
+    graph = fn.specializations[-1].concrete.graph
+    branches = [f for f in graph.as_graph_def().library.function
+                if "cond" in f.signature.name and ("false" in f.signature.name or
+                                                   "true" in f.signature.name)]
+    assert branches and not any(node.op == "CheckNumerics" for f in branches
+                                for node in f.node_def), [f.signature.name for f in branches]
