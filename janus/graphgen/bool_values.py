@@ -205,13 +205,41 @@ class BoolValues:
             return run
 
         try:
-            result = tf.cond(predicate, branch(if_true, 0), branch(if_false, 1))
+            result = _constant_select(predicate, tf.cond(predicate, branch(if_true, 0),
+                                                         branch(if_false, 1)))
             identity.built(tracer, result)
         finally:
             tracer.shadow.values = dict(before)
         if kinds[0] != kinds[1]:  # (bools of two types: only its truth is known)
             return MixedBool(result)
         return _from_branch(result, kinds[0])
+
+
+_TRIVIAL = frozenset({"Const", "Identity", "NoOp", "Placeholder"})
+
+
+def _constant_select(predicate, result):
+    """`1.0 if t else -1.0`: a tf.cond whose branches each hand back a constant (nothing
+    else in them) as the select of the two constants, one op instead of a branch per run
+    (the tf.cond left without a reader is pruned); else `result` as it is."""
+    found = result
+    while found.op.type == "Identity" and found.op.inputs:
+        found = found.op.inputs[0]
+    op = found.op
+    if op.type != "StatelessIf" or len(op.outputs) != 1:
+        return result
+    values = []
+    for graph in (getattr(op, "_true_graph", None), getattr(op, "_false_graph", None)):
+        if graph is None or len(graph.outputs) != 1 or \
+                any(o.type not in _TRIVIAL for o in graph.get_operations()):
+            return result
+        value = tf.get_static_value(graph.outputs[0])
+        if value is None:
+            return result
+        values.append(tf.constant(value, result.dtype))
+    if values[0].shape != values[1].shape or values[0].shape != result.shape:
+        return result
+    return tf.where(predicate, values[0], values[1])
 
 
 def _undone(tracer, state: tuple) -> bool:

@@ -165,3 +165,45 @@ def test_chained_comparisons_of_tensors_as_values_and_tests():
         [(c([-2.0]), 0, 3)] * 3 + [(c([0.1]), 0, 2)] * 2
     stats = assert_same(chained, calls)
     assert stats.graph_calls >= 5, stats
+
+
+def walk(s, x, n):
+    for t in range(n):
+        force = 0.5 if tf.reduce_sum(x) > 1.0 else -0.25    # two constants
+        x = x + force
+        if tf.reduce_max(x) > 4.0:
+            break
+    s.steps += 1
+    return x
+
+
+def test_a_conditional_of_two_constants_is_a_select_not_a_branch():
+    """In the loop's tf.while_loop the conditional expression is one select of the two
+    constants; the tf.cond traced for it is left without a reader (pruned)."""
+    import janus
+
+    calls = [(c([v, v]), n) for v, n in ((0.1, 9), (2.0, 9), (-3.0, 30), (0.6, 30),
+                                          (1.5, 2), (-0.5, 30), (3.0, 1))]
+    fn = janus.jit(walk)
+    stats = assert_same(walk, calls, make_state=State, jitted=fn)
+    assert stats.graph_calls >= 3, stats
+    graph = fn.specializations[-1].concrete.graph
+    live_ifs = [name for f in graph.as_graph_def().library.function
+                for name in _reached(f) if name in {n.name for n in f.node_def
+                                                    if n.op in ("If", "StatelessIf")}]
+    assert not live_ifs, live_ifs
+
+
+def _reached(function) -> set:
+    """The nodes of a FunctionDef its results (and control results) depend on."""
+    nodes = {n.name: n for n in function.node_def}
+    stack = [v.split(":")[0] for v in list(function.ret.values()) +
+             list(function.control_ret.values())]
+    seen = set()
+    while stack:
+        name = stack.pop().lstrip("^").split(":")[0]
+        if name in seen or name not in nodes:
+            continue
+        seen.add(name)
+        stack.extend(nodes[name].input)
+    return seen
