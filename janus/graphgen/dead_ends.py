@@ -39,12 +39,38 @@ VALUE_ERRORS = frozenset({
 """Ops that may raise on the values they are given (an index out of range, an integer
 division by zero, a singular matrix), where a shape error would already fail the trace."""
 
+BROADCASTING = frozenset({
+    "AddV2", "Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow",
+    "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
+    "GreaterEqual", "LogicalAnd", "LogicalOr", "Atan2", "DivNoNan", "MulNoNan", "Xdivy",
+    "Xlogy", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "SelectV2"})
+"""Elementwise ops that broadcast their operands: shapes the graph does not know may not
+broadcast when it runs (a `[3]` input against a `[4]` one read from the heap)."""
+
+
 def may_raise(op) -> bool:
-    """An op that may raise on the values it is given (`VALUE_ERRORS`), or a slice of a
+    """An op that may raise on the values it is given (`VALUE_ERRORS`), a slice of a
     tensor whose shape the graph does not know (`xs[3]` of a list whose length varies:
-    out of range, it raises where Python raises IndexError)."""
+    out of range, it raises where Python raises IndexError), or an elementwise op whose
+    operands' shapes are not known to broadcast (`_may_not_broadcast`)."""
     return op.type in VALUE_ERRORS or op.type == "StridedSlice" and \
-        not op.inputs[0].shape.is_fully_defined()
+        not op.inputs[0].shape.is_fully_defined() or \
+        op.type in BROADCASTING and _may_not_broadcast([t.shape for t in op.inputs])
+
+
+def _may_not_broadcast(shapes: list) -> bool:
+    """Whether these static shapes leave open that the run-time ones do not broadcast: an
+    unknown rank, or two dims facing each other, neither known to be 1, not both known
+    and equal."""
+    if any(shape.rank is None for shape in shapes):
+        return True
+    rank = max(shape.rank for shape in shapes)
+    for position in range(1, rank + 1):
+        dims = [shape[-position] for shape in shapes if shape.rank >= position]
+        sizes = [d for d in dims if d != 1]
+        if len(sizes) > 1 and (None in sizes or len(set(sizes)) > 1):
+            return True
+    return False
 
 
 GRADIENTS = ("gradient_tape/", "gradients/")

@@ -159,3 +159,23 @@ def test_an_op_that_may_raise_waits_for_the_guards_before_it():
                            for op in gathers), [op.control_inputs for op in gathers]
     stats = assert_same(gather_after_a_test, [ok] * 4 + [wrong, ok] * 4)
     assert stats.graph_calls >= 3 and stats.guard_failures, stats
+
+
+class Held:
+    def __init__(self):
+        self.h = tf.zeros([])
+
+
+def overwritten_sum(s, x):
+    acc = x * 0.5 + s.h * 0.5      # shapes the graph does not know: they may not broadcast
+    acc = x
+    s.h = acc
+    return acc
+
+
+def test_an_unused_broadcast_that_fails_raises():
+    """F136 (seed 1210735): `x + s.h` with `s.h` of another length than `x`, then
+    overwritten: eagerly InvalidArgumentError; the graph dropped the unread add."""
+    four, three = tf.constant([1.0, 2.0, 3.0, 4.0]), tf.constant([1.0, 2.0, 3.0])
+    assert_same(overwritten_sum, [(four,)] * 4 + [(three,)] * 2 + [(four,)] * 2,
+                make_state=Held)
