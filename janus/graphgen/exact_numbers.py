@@ -238,12 +238,20 @@ def _require_range(check, x: tf.Tensor, of: tf.DType | None = None) -> None:
         pending.append(_InRange(check, x, of))
 
 
+def enclosing_graphs():
+    """The graph being built, then each graph it is nested in (a branch's loop body, the
+    function's graph): their checks run whenever it runs."""
+    graph = tf.compat.v1.get_default_graph()
+    while graph is not None:
+        yield graph
+        graph = getattr(graph, "outer_graph", None)
+
+
 def _home(x: tf.Tensor):
     """The graph `x` was made in if it encloses the graph being built, else that one."""
-    graph = current = tf.compat.v1.get_default_graph()
-    while graph is not None and graph is not getattr(x, "graph", None):
-        graph = getattr(graph, "outer_graph", None)
-    return current if graph is None else graph
+    made_in = getattr(x, "graph", None)
+    return next((g for g in enclosing_graphs() if g is made_in),
+                tf.compat.v1.get_default_graph())
 
 
 def items_by_range(x: tf.Tensor, of: tf.DType | None = None) -> bool:

@@ -52,12 +52,8 @@ def checked_normal(tensor) -> bool:
     `tensor` normal or zero (`fed_float` of it, or `same_items` of one that was)."""
     if not (tf.is_tensor(tensor) and hasattr(tensor, "graph")):
         return False
-    key, graph = _key(tensor), tf.compat.v1.get_default_graph()
-    while graph is not None:
-        if key in _CHECKED.get(graph, ()):
-            return True
-        graph = getattr(graph, "outer_graph", None)
-    return False
+    key = _key(tensor)
+    return any(key in _CHECKED.get(graph, ()) for graph in exact_numbers.enclosing_graphs())
 
 
 def same_items(derived: tf.Tensor, source: tf.Tensor) -> tf.Tensor:
