@@ -18,7 +18,7 @@ from janus import cache, events, ladder
 from janus.config import Config
 from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
 from janus.fallback import safety
-from janus.graphgen import distribute, exact_numbers, xla, xla_trial
+from janus.graphgen import checks, distribute, xla, xla_trial
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
@@ -275,7 +275,7 @@ class Generation:
         """An op or an in-graph guard failed: nothing was committed; the call reruns."""
         match = _GUARD_TAG.search(str(exc)) if isinstance(exc, tf.errors.InvalidArgumentError) \
             else None
-        if match is None and exact_numbers.RANGE_MESSAGE in str(exc) and \
+        if match is None and checks.RANGE_MESSAGE in str(exc) and \
                 self._precise_plan() not in self.blocked_plans:
             return self._left_float_range(spec, args, kwargs)
         if match is None:  # an op failed: plain Python raises (or not) as it would

@@ -15,7 +15,7 @@ import types
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import active
+from janus.graphgen import active, deferred_checks
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents
 from janus.transform.runtime import user_function
@@ -69,6 +69,7 @@ def traced_callback(runtime, site, library, value):
             return value(*args, **kwargs) if plain else runtime.call(site, value, *args, **kwargs)
         mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
         contents = _contents(args)
+        deferred_checks.unbounded_inside()  # (a TF loop of the user's may not end)
         tracer.callback_depth += 1
         try:
             result = value(*args, **kwargs) if plain else \

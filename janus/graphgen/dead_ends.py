@@ -25,7 +25,7 @@ from tensorflow.python.ops.control_flow_v2_func_graphs import (CondBranchFuncGra
                                                                WhileBodyFuncGraph,
                                                                WhileCondFuncGraph)
 
-from janus.graphgen import exact_numbers
+from janus.graphgen import checks
 
 _CONTROL_FLOW_GRAPHS = (WhileBodyFuncGraph, WhileCondFuncGraph, CondBranchFuncGraph)
 
@@ -108,7 +108,7 @@ def after_raising_ops(outputs):
     loop too, with the ops it needs (a loop variable only the body assigns, `junk =
     tf.gather(...)`). (The stateful `Assert` also keeps the loop or branch around it; its
     tensor outputs wait for it, other values, tensor arrays, are handed on as they are.)"""
-    exact_numbers.flush()  # (its op is one of the raising ops below)
+    checks.flush()  # (its op is one of the raising ops below)
     flat = tf.nest.flatten(outputs)
     graph = tf.compat.v1.get_default_graph()
     scope = graph.get_name_scope()

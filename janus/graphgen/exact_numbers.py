@@ -37,22 +37,20 @@ a value outside the range fails it with `RANGE_MESSAGE`, the call reruns plainly
 janus regenerates with the op-by-op checks (`Plan.precise_floats`). Sums of items in the
 range need no check per add either (`items_by_range`, graphgen/float_sums.py).
 
-Each check is a boolean the trace keeps (`require`; `require_each` for an elementwise
-check of scalars: the checks of one kind are computed at once, on their operands
-stacked); `flush` makes one op of the pending ones where a graph, loop body or branch ends (graphgen/dead_ends.after_raising_ops, the
-top-level trace in graphgen/specialize.py). `bound` is a static upper bound of an int's
-magnitude (None: unknown); a fed int is guarded to fit int32, a `range` item is within
-its range's ends.
+Each check is a boolean the trace keeps until the graph being built ends (graphgen/
+checks.py: `require`, `require_each`, `require_range`...). `bound` is a static upper bound
+of an int's magnitude (None: unknown); a fed int is guarded to fit int32, a `range` item
+is within its range's ends.
 """
 from __future__ import annotations
 
-import weakref
-
-import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import active
+from janus.graphgen.checks import (FAST_RANGE, FLOAT_BITS, cached, in_range,
+                                    nonzero_in_range, require, require_each, require_range,
+                                    scalar)
 
 INT_LIMIT = 2 ** 62  # an int product checked below it (as a float64 estimate) is exact
 EXACT_FLOAT_INT = 2 ** 53  # ints a float64 holds exactly
@@ -60,151 +58,15 @@ FED_INT_BOUND = 2 ** 31  # a fed int is guarded to fit int32
 INT64_MIN = -2 ** 63
 _TINY = 2.2250738585072014e-308  # the smallest normal float64
 _SMALL_DIVISOR = 2.0 ** -900  # fmod by a larger divisor never has a subnormal remainder
-_MESSAGE = "janus: Python's arithmetic differs here from TensorFlow's"
-RANGE_MESSAGE = "janus: a float left the range of its fast exactness check"
-_RANGE = FAST_RANGE = {tf.float64: (2.0 ** -500, 2.0 ** 500),
-                       tf.float32: (2.0 ** -60, 2.0 ** 60)}
-
-
-# -- checks ------------------------------------------------------------------------------
-
-def require(ok: tf.Tensor) -> None:
-    """The graph being built must fail unless `ok` (a bool tensor) holds (True: nothing
-    to check)."""
-    if ok is True:
-        return
-    tracer = active.get()
-    if tracer is None:  # (no trace to gather it: its own op)
-        _fail_unless(ok)
-        return
-    tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(ok)
-
-
-def require_each(check, *tensors: tf.Tensor) -> None:
-    """`require(check(*tensors))` for an elementwise `check` (a module-level function):
-    on scalars, the checks of one kind are computed together where the graph ends (its
-    operands stacked: a few ops per kind, not a few per arithmetic operation)."""
-    tracer = active.get()
-    if tracer is None or any(t.shape.rank != 0 for t in tensors):
-        require(_all(check(*tensors)))
-        return
-    key = (check, tuple(t.dtype for t in tensors))
-    tracer.pending_checks.setdefault(tf.compat.v1.get_default_graph(), []).append(
-        (key, tensors))
-
-
-def flush():
-    """One op checking the conditions `require`d in the graph being built (the output of
-    a `CheckNumerics`, which janus keeps even when nothing reads it: graphgen/
-    dead_ends.py), or None when there are none."""
-    tracer = active.get()
-    if tracer is None:
-        return None
-    pending = tracer.pending_checks.pop(tf.compat.v1.get_default_graph(), None)
-    if not pending:
-        return None
-    conditions, kinds, ranged = [], {}, {}
-    for item in pending:
-        if isinstance(item, _InRange):
-            ranged.setdefault((item.check, item.items.dtype, item.of), []).append(item.items)
-        elif isinstance(item, tuple):
-            kinds.setdefault(item[0], []).append(item[1])
-        else:
-            conditions.append(item)
-    for (check, _), operands in kinds.items():
-        if check in _RANGE_CHECKS:  # (scalars: with the arrays' items of their kind)
-            items = operands[0][0] if len(operands) == 1 else tf.stack(
-                [operand[0] for operand in operands])
-            ranged.setdefault((check, items.dtype, None), []).append(items)
-        elif len(operands) == 1:
-            conditions.append(_all(check(*operands[0])))
-        else:
-            conditions.append(tf.reduce_all(check(*(tf.stack(column)
-                                                     for column in zip(*operands)))))
-    if ranged:  # (its own op: its failure means "regenerate with op-by-op checks")
-        by_dtype: dict = {}
-        for (check, dtype, of), items in ranged.items():
-            by_dtype.setdefault(dtype, []).append((check, of, _joined(items)))
-        _fail_unless(_conjunction([_ranges_ok(groups) for groups in by_dtype.values()]),
-                     RANGE_MESSAGE)
-    return _fail_unless(_conjunction(conditions)) if conditions else None
-
-
-def _ranges_ok(groups: list) -> tf.Tensor:
-    """Whether every item of each (check, of, items) of one dtype passes its range check:
-    one elementwise check of all the items joined, each against its own bounds (a few
-    ops in all, not a few per kind)."""
-    if len(groups) == 1 or any(not x.shape.is_fully_defined() for _, _, x in groups):
-        return _conjunction([_all(check(x, of)) for check, of, x in groups])
-    flat = [tf.reshape(x, [-1]) if x.shape.rank != 1 else x for _, _, x in groups]
-    sizes = [int(x.shape[0]) for x in flat]
-    dtype = flat[0].dtype
-    low = np.concatenate([np.full(n, _RANGE[dtype if of is None else of][0]) for (_, of, _), n
-                          in zip(groups, sizes)])
-    high = np.concatenate([np.full(n, _RANGE[dtype if of is None else of][1])
-                           for (_, of, _), n in zip(groups, sizes)])
-    zero_ok = np.concatenate([np.full(n, check is in_range) for (check, _, _), n
-                              in zip(groups, sizes)])
-    x = tf.concat(flat, 0)
-    magnitude = tf.abs(x)
-    ok = tf.logical_and(magnitude >= tf.constant(low, dtype), magnitude <= tf.constant(high, dtype))
-    if zero_ok.any():
-        ints, mask, _ = _BITS[dtype]
-        zero = tf.equal(tf.bitwise.bitwise_and(tf.bitcast(x, ints), _scalar(mask, ints)),
-                        _scalar(0, ints))
-        if not zero_ok.all():
-            zero = tf.logical_and(zero, tf.constant(zero_ok))
-        ok = tf.logical_or(zero, ok)
-    return tf.reduce_all(ok)
-
-
-def _joined(tensors: list) -> tf.Tensor:
-    """The items of `tensors` (of one dtype) as one vector (a single one as it is)."""
-    if len(tensors) == 1:
-        return tensors[0]
-    return tf.concat([t if t.shape.rank == 1 else tf.reshape(t, [-1]) for t in tensors], 0)
-
-
-def _conjunction(conditions: list) -> tf.Tensor:
-    return conditions[0] if len(conditions) == 1 else tf.reduce_all(tf.stack(conditions))
-
-
-def _all(ok: tf.Tensor) -> tf.Tensor:
-    return ok if ok.shape.rank == 0 else tf.reduce_all(ok)
-
-
-def _fail_unless(ok: tf.Tensor, message: str = _MESSAGE) -> tf.Tensor:
-    return tf.debugging.check_numerics(
-        tf.where(ok, tf.constant(0.0, tf.float64), tf.constant(float("nan"), tf.float64)),
-        message)
-
-
-def in_range(x: tf.Tensor, of: tf.DType | None = None) -> tf.Tensor:
-    """Elementwise: zero (by its bits: a subnormal is not), or a magnitude in the fast
-    check's range (of dtype `of`, x's own by default; nan and inf fail)."""
-    ints, magnitude, _ = _BITS[x.dtype]
-    bits = tf.bitwise.bitwise_and(tf.bitcast(x, ints), _scalar(magnitude, ints))
-    return tf.logical_or(tf.equal(bits, _scalar(0, ints)), nonzero_in_range(x, of))
-
-
-def nonzero_in_range(x: tf.Tensor, of: tf.DType | None = None) -> tf.Tensor:
-    low, high = _RANGE[x.dtype if of is None else of]
-    magnitude = tf.abs(x)
-    return tf.logical_and(magnitude >= _scalar(low, x.dtype), magnitude <= _scalar(high, x.dtype))
-
-
-_RANGE_CHECKS = (in_range, nonzero_in_range)
-
-
 def by_range(op: str, operands: tuple, dtype: tf.DType) -> bool:
     """Check `op`'s operands (tensors of `dtype` or Python numbers) by range instead of
     its result (see the module docstring); False where that cannot be: the plan asks for
     op-by-op checks, another op, a constant out of the range, or no trace."""
     tracer = active.get()
-    if tracer is None or tracer.plan.precise_floats or dtype not in _RANGE or \
+    if tracer is None or tracer.plan.precise_floats or dtype not in FAST_RANGE or \
             op not in _FLOAT_OPS:
         return False
-    low, high = _RANGE[dtype]
+    low, high = FAST_RANGE[dtype]
     divisor = 1 if op == "truediv" else None
     for i, v in enumerate(operands):
         if isinstance(v, (int, float)) and not (
@@ -212,46 +74,8 @@ def by_range(op: str, operands: tuple, dtype: tf.DType) -> bool:
             return False
     for i, v in enumerate(operands):
         if not isinstance(v, (int, float)):  # (an array's items: elementwise, the same)
-            _require_range(nonzero_in_range if i == divisor else in_range, v)
+            require_range(nonzero_in_range if i == divisor else in_range, v)
     return True
-
-
-def require_in_range(x: tf.Tensor):
-    """`x`'s items in the fast check's range (zero included), checked with the other range
-    checks of the graph `x` was made in where that encloses the graph being built (see
-    `_require_range`); returns that graph."""
-    _require_range(in_range, x)
-    return _home(x)
-
-
-def _require_range(check, x: tf.Tensor, of: tf.DType | None = None) -> None:
-    """A pending range check (`check`: in_range, or nonzero_in_range for a divisor) of
-    x's items: a scalar stacked with the graph's other scalars of its kind, an array's
-    items joined with theirs at `flush`. Checked in the graph `x` was made in where that
-    encloses the one being built (a branch, a loop body): its failure only regenerates
-    with op-by-op checks, so it may run where Python would not have reached the operand,
-    and there it joins that graph's other range checks (once, not in every branch)."""
-    pending = active.get().pending_checks.setdefault(_home(x), [])
-    if x.shape.rank == 0 and of is None:
-        pending.append(((check, (x.dtype,)), (x,)))  # (as require_each keeps a scalar's)
-    else:
-        pending.append(_InRange(check, x, of))
-
-
-def enclosing_graphs():
-    """The graph being built, then each graph it is nested in (a branch's loop body, the
-    function's graph): their checks run whenever it runs."""
-    graph = tf.compat.v1.get_default_graph()
-    while graph is not None:
-        yield graph
-        graph = getattr(graph, "outer_graph", None)
-
-
-def _home(x: tf.Tensor):
-    """The graph `x` was made in if it encloses the graph being built, else that one."""
-    made_in = getattr(x, "graph", None)
-    return next((g for g in enclosing_graphs() if g is made_in),
-                tf.compat.v1.get_default_graph())
 
 
 def items_by_range(x: tf.Tensor, of: tf.DType | None = None) -> bool:
@@ -264,20 +88,11 @@ def items_by_range(x: tf.Tensor, of: tf.DType | None = None) -> bool:
     float32's range cast to normal, finite float32s."""
     tracer = active.get()
     of = x.dtype if of is None else of
-    if tracer is None or tracer.plan.precise_floats or x.dtype not in _RANGE or \
-            of not in _RANGE:
+    if tracer is None or tracer.plan.precise_floats or x.dtype not in FAST_RANGE or \
+            of not in FAST_RANGE:
         return False
-    _require_range(in_range, x, None if of == x.dtype else of)
+    require_range(in_range, x, None if of == x.dtype else of)
     return True
-
-
-class _InRange:
-    """A pending range check of an array's items (`check`: in_range, or nonzero_in_range
-    for a divisor; in dtype `of`'s range, or the items' own): at `flush`, one check of
-    all the items of each kind (see `items_by_range`)."""
-
-    def __init__(self, check, items: tf.Tensor, of: tf.DType | None = None):
-        self.check, self.items, self.of = check, items, of
 
 
 def power_by_range(base, exponent) -> bool:
@@ -289,53 +104,12 @@ def power_by_range(base, exponent) -> bool:
         tf.is_tensor(base) and base.shape.rank == 0 and items_by_range(base)
 
 
-def unflushed(tracer) -> bool:
-    """Whether a nested graph of the trace (a library's callback janus does not end)
-    left conditions unchecked: the trace must not be used."""
-    return any(tracer.pending_checks.values())
-
-
-def normal_or_zero(x: tf.Tensor) -> tf.Tensor:
-    """Elementwise: not a subnormal float (which TF reads as zero); inf and nan pass.
-    Read from the bits: TF's own float comparisons see a subnormal as zero."""
-    ints, magnitude, smallest = _BITS[x.dtype]
-    bits = tf.bitwise.bitwise_and(tf.bitcast(x, ints), _scalar(magnitude, ints))
-    return tf.logical_or(tf.equal(bits, _scalar(0, ints)), bits >= _scalar(smallest, ints))
-
-
-_BITS = {  # dtype: (its bits as ints, the mask of all but the sign, the smallest normal)
-    tf.float64: (tf.int64, 0x7FFFFFFFFFFFFFFF, 0x0010000000000000),
-    tf.float32: (tf.int32, 0x7FFFFFFF, 0x00800000),
-}
-
-
 def opaque_constant(value: float, dtype: tf.DType = tf.float64) -> tf.Tensor:
     """A Python float operand Grappler cannot fold: its constant folding turns `x / c`
     into `x * (1 / c)` and regroups `(x * c1) * c2`, which round otherwise
     (2.5 / 7 gave 0.3571428571428571, Python 0.35714285714285715)."""
-    return _cached(value, dtype, lambda: tf.raw_ops.PlaceholderWithDefault(
+    return cached(value, dtype, lambda: tf.raw_ops.PlaceholderWithDefault(
         input=tf.constant(value, dtype), shape=[]), "opaque")
-
-
-_CONSTANTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> its constants
-
-
-def _scalar(value, dtype: tf.DType) -> tf.Tensor:
-    """The constant `value` of `dtype`, one per graph (checks compare with the same few
-    constants many times: a new op each time made traces slow)."""
-    return _cached(value, dtype, lambda: tf.constant(value, dtype), "constant")
-
-
-def _cached(value, dtype: tf.DType, make, kind: str) -> tf.Tensor:
-    graph = tf.compat.v1.get_default_graph()
-    cache = _CONSTANTS.get(graph)
-    if cache is None:
-        cache = _CONSTANTS[graph] = {}
-    key = (kind, type(value), repr(value), dtype.name)  # (repr: -0.0 is not 0.0)
-    tensor = cache.get(key)
-    if tensor is None:
-        tensor = cache[key] = make()
-    return tensor
 
 
 def in_batched_loop() -> bool:
@@ -475,14 +249,14 @@ def _exact(op: str, a, b, result, a_constant=None, b_constant=None):
         if op == "mul":
             return _zero_where_zero, result, other
         negated = -constant if op == "add" else constant
-        return _zero_where_equal, result, other, _scalar(negated, other.dtype)
+        return _zero_where_equal, result, other, scalar(negated, other.dtype)
     if op == "truediv" and b_constant is not None:  # a division by a nonzero constant
         return _zero_where_zero, result, a
     return _ZERO_CHECKS[op], result, a, b
 
 
 def _zero(x: tf.Tensor) -> tf.Tensor:
-    return _scalar(0.0, x.dtype)
+    return scalar(0.0, x.dtype)
 
 
 def _zero_where_zero(result, x):
@@ -591,7 +365,7 @@ def array_arithmetic(op: str, x, y, dtype: tf.DType) -> tf.Tensor:
     differs from TF's (subnormals: TF flushes them) or where numpy warns or, under
     `np.seterr(all="raise")`, raises (overflow, invalid, a zero divisor). Fed arrays are
     checked normal when fed (graphgen/fed_floats.py), so every operand is."""
-    if dtype not in _BITS:
+    if dtype not in FLOAT_BITS:
         raise ConversionError(f"arithmetic on a {dtype.name} array")
     operands = (x, y)
     x, y = (opaque_constant(v, dtype) if isinstance(v, (int, float)) else v for v in (x, y))

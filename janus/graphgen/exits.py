@@ -32,7 +32,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import identity
+from janus.graphgen import deferred_checks, identity
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents, _refuse_in_place
 from janus.graphgen.host_arrays import HostArray
@@ -445,9 +445,15 @@ class ExitLoops:
         lists = LoopLists(tracer)
         starts = [bases[k] + c if type(c) is int else None for k, c in zip(grown, counts)]
         try:
-            ran, stopped, values, loop_counts, arrays, draw_counts = tf.while_loop(
-                condition, loop_body, (tf.constant(1), first.condition, values,
-                                       counts if counted else [], arrays, draw_counts))
+            loop_vars = (tf.constant(1), first.condition, values, counts if counted else [],
+                         arrays, draw_counts)
+            if items.test is None:  # (a `for` over a sequence of known length)
+                ran, stopped, values, loop_counts, arrays, draw_counts = \
+                    deferred_checks.bounded_loop(condition, loop_body, loop_vars, items.length)
+            else:
+                deferred_checks.unbounded_inside()
+                ran, stopped, values, loop_counts, arrays, draw_counts = tf.while_loop(
+                    condition, loop_body, loop_vars)
         except (ValueError, TypeError) as error:  # (shapes that change per iteration...)
             raise ConversionError(f"{_WHAT} cannot be one tf.while_loop: {error}") from error
         identity.built(tracer, values)

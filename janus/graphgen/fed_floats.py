@@ -10,7 +10,7 @@ import weakref
 
 import tensorflow as tf
 
-from janus.graphgen import active, exact_numbers
+from janus.graphgen import active, checks
 
 
 def fed_float(tensor: tf.Tensor) -> tf.Tensor:
@@ -20,9 +20,9 @@ def fed_float(tensor: tf.Tensor) -> tf.Tensor:
     if tensor.dtype in (tf.float32, tf.float64) and not checked_normal(tensor):
         tracer = active.get()
         if tracer is not None and not tracer.plan.precise_floats and tensor.shape.rank == 0:
-            graph = exact_numbers.require_in_range(tensor)  # (where it was made, maybe)
+            graph = checks.require_in_range(tensor)  # (where it was made, maybe)
         else:
-            exact_numbers.require_each(exact_numbers.normal_or_zero, tensor)
+            checks.require_each(checks.normal_or_zero, tensor)
             graph = tf.compat.v1.get_default_graph()
         if tracer is not None:
             _checked_in(graph).add(_key(tensor))
@@ -53,7 +53,7 @@ def checked_normal(tensor) -> bool:
     if not (tf.is_tensor(tensor) and hasattr(tensor, "graph")):
         return False
     key = _key(tensor)
-    return any(key in _CHECKED.get(graph, ()) for graph in exact_numbers.enclosing_graphs())
+    return any(key in _CHECKED.get(graph, ()) for graph in checks.enclosing_graphs())
 
 
 def same_items(derived: tf.Tensor, source: tf.Tensor) -> tf.Tensor:

@@ -35,7 +35,7 @@ import weakref
 
 import tensorflow as tf
 
-from janus.graphgen import exact_numbers
+from janus.graphgen import checks, exact_numbers
 
 BLOCK = 128  # numpy's PW_BLOCKSIZE
 _LANES = 8  # its unrolling: eight accumulators
@@ -48,7 +48,7 @@ def checked_add(a: tf.Tensor, b: tf.Tensor, active=None, checked: bool = True):
     total = a + b
     if not checked:
         return (total if active is None else tf.where(active, total, a)), _TRUE
-    ok = tf.logical_and(exact_numbers.normal_or_zero(total),
+    ok = tf.logical_and(checks.normal_or_zero(total),
                         tf.logical_or(tf.not_equal(total, tf.zeros([], total.dtype)),
                                       tf.equal(a, -b)))
     if active is not None:
@@ -180,7 +180,7 @@ def _in_order_ok(partial, items):
     items[i]) are what IEEE addition without flushing gives (see `checked_add`)."""
     after, before, added = partial[:, 1:], partial[:, :-1], items[:, 1:]
     return tf.reduce_all(tf.logical_and(
-        exact_numbers.normal_or_zero(after),
+        checks.normal_or_zero(after),
         tf.logical_or(tf.not_equal(after, tf.zeros([], after.dtype)),
                       tf.equal(before, -added))))
 
@@ -269,8 +269,8 @@ def numpy_var(x: tf.Tensor, ddof: int = 0, root: bool = False):
     else:
         zero = tf.zeros([], x.dtype)
         steps_ok = tf.reduce_all(tf.logical_and(
-            tf.logical_and(exact_numbers.normal_or_zero(deviation),
-                           exact_numbers.normal_or_zero(square)),
+            tf.logical_and(checks.normal_or_zero(deviation),
+                           checks.normal_or_zero(square)),
             tf.logical_and(tf.logical_or(tf.not_equal(deviation, zero), tf.equal(x, mean)),
                            tf.logical_or(tf.not_equal(square, zero),
                                          tf.equal(deviation, zero)))))
@@ -290,6 +290,6 @@ def _divide(total, n, ok, n_ok):
     quotient = tf.cast(total, tf.float64) / count
     result = tf.cast(quotient, total.dtype)
     zero = tf.zeros([], total.dtype)
-    exact = tf.logical_and(exact_numbers.normal_or_zero(result),
+    exact = tf.logical_and(checks.normal_or_zero(result),
                            tf.logical_or(tf.not_equal(result, zero), tf.equal(total, zero)))
     return result, tf.logical_and(tf.logical_and(ok, n_ok), exact)

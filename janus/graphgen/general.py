@@ -17,7 +17,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import identity
+from janus.graphgen import deferred_checks, identity
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.loop_heap import lift, lift_to
 from janus.graphgen.loop_values import (all_symbolic, carries, element, from_loop,
@@ -168,6 +168,7 @@ class GeneralControlFlow:
             return after_raising_ops(tuple(tf.nest.map_structure(tf.convert_to_tensor, state[i])
                                          for i in carried))
 
+        deferred_checks.unbounded_inside()
         results = tf.while_loop(condition, loop_body, tuple(initial[i] for i in carried))
         identity.built(self.tracer, results)
         restore(results)
@@ -381,8 +382,8 @@ class GeneralControlFlow:
 
         values = [to_loop(after[k]) for k in carried]
         try:
-            _, values, arrays = tf.while_loop(condition, loop_body,
-                                              (tf.constant(1), values, arrays))
+            _, values, arrays = deferred_checks.bounded_loop(
+                condition, loop_body, (tf.constant(1), values, arrays))
         except (ValueError, TypeError) as error:  # (a value changing dtype or shape)
             raise ConversionError(f"{what} cannot be one tf.while_loop: {error}") from error
         identity.built(self.tracer, values)

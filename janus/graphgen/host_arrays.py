@@ -31,7 +31,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import exact_numbers, fed_floats, float_sums
+from janus.graphgen import checks, exact_numbers, fed_floats, float_sums
 from janus.graphgen.host_scalars import HostScalar, as_numpy_converts
 from janus.graphgen.values import SymbolicScalar
 from janus.tensors import is_tensor
@@ -145,7 +145,7 @@ class HostArray:
             _refuse(f"astype from {self.dtype} to {target}")
         cast = tf.cast(self.tensor, tf.as_dtype(target))
         if target == np.float32 and not exact_numbers.items_by_range(self.tensor, tf.float32):
-            exact_numbers.require(tf.reduce_all(tf.logical_and(
+            checks.require(tf.reduce_all(tf.logical_and(
                 tf.logical_or(tf.not_equal(cast, 0.0), tf.equal(self.tensor, 0.0)),
                 tf.logical_or(tf.math.is_finite(cast), tf.logical_not(tf.math.is_finite(
                     self.tensor))))))
@@ -187,7 +187,7 @@ class HostArray:
             result, ok = float_sums.numpy_mean(self.tensor)
         else:
             result, ok = float_sums.numpy_var(self.tensor, ddof, root=name == "std")
-        exact_numbers.require(ok)
+        checks.require(ok)
         return HostScalar(result)
 
     def _arith(self, other, op: str, reverse=False):

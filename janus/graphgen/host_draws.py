@@ -31,13 +31,14 @@ its episode loop one tf.while_loop, is one graph.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 import tensorflow as tf
 
 from janus import draws
 from janus.errors import ConversionError
-from janus.graphgen import exact_numbers, fed_floats
+from janus.graphgen import checks, exact_numbers, fed_floats
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import Source
@@ -194,7 +195,7 @@ def _uniform(stream: Stream, low, high, size, generator: bool):
     else:
         span = exact_numbers.array_arithmetic("sub", high, low, tf.float64)
         ok = tf.math.is_finite(span)
-        exact_numbers.require(tf.logical_and(ok, span >= 0.0) if generator else ok)
+        checks.require(tf.logical_and(ok, span >= 0.0) if generator else ok)
     u = stream.take(None if shape is None else int(np.prod(shape)))
     value = exact_numbers.array_arithmetic(
         "add", low, exact_numbers.array_arithmetic("mul", span, u, tf.float64), tf.float64)
@@ -226,27 +227,32 @@ def _choice(stream: Stream, a, p) -> SymbolicScalar:
     if p64.shape.rank != 1 or p64.shape[0] != a or a > _MAX_CHOICES:
         _refuse("p not 1-D of the population's size (numpy raises), or long")
     source = p.tensor if isinstance(p, HostArray) else p
-    items = tf.unstack(p64)
-    total, carry = items[0], None
-    for item in items[1:]:  # numpy's kahan_sum, operation by operation
-        y = item if carry is None else item - carry  # (x - 0.0 is x, -0.0 included)
-        t = total + y
-        carry = (t - total) - y
-        total = t
-    # (numpy raises for a nan sum, a negative p or a sum off 1: a nan fails the first)
-    exact_numbers.require(tf.logical_and(tf.abs(total - 1.0) <= atol,
-                                         tf.reduce_min(p64) >= 0.0))
+    checks.require_rows(functools.partial(_valid_p, atol=atol), p64)
     if not (tf.is_tensor(source) and source.dtype != tf.float64 and
             fed_floats.checked_normal(source)):  # (a normal float32: >= 2**-126)
-        _kahan_exact(p64)
+        checks.require_each(_kahan_exact, p64)
     cdf = tf.cumsum(p64)
     cdf = cdf / cdf[-1]
     index = tf.reduce_sum(tf.cast(cdf <= stream.take(None), tf.int64))
     return SymbolicScalar(index, int, None, a)
 
 
-def _kahan_exact(p64: tf.Tensor) -> None:
-    """The Kahan sum's corrections are exact in TF (no subnormal to flush) when every
-    nonzero p is at least 2**-900: all its values are then multiples of 2**-952."""
-    exact_numbers.require(tf.reduce_all(tf.logical_or(tf.equal(p64, 0.0),
-                                                      tf.abs(p64) >= 2.0 ** -900)))
+def _valid_p(rows: tf.Tensor, atol: float) -> tf.Tensor:
+    """Per row of probabilities: what numpy's `choice` requires of p (it raises for a nan
+    sum, a negative p or a sum off 1: a nan fails the first), its sum numpy's kahan_sum
+    operation by operation (elementwise across the rows: each row as it would alone)."""
+    items = tf.unstack(rows, axis=-1)
+    total, carry = items[0], None
+    for item in items[1:]:
+        y = item if carry is None else item - carry  # (x - 0.0 is x, -0.0 included)
+        t = total + y
+        carry = (t - total) - y
+        total = t
+    return tf.logical_and(tf.abs(total - 1.0) <= atol, tf.reduce_min(rows, axis=-1) >= 0.0)
+
+
+def _kahan_exact(p64: tf.Tensor) -> tf.Tensor:
+    """Elementwise: the Kahan sum's corrections are exact in TF (no subnormal to flush)
+    when every nonzero p is at least 2**-900: all its values are then multiples of
+    2**-952."""
+    return tf.logical_or(tf.equal(p64, 0.0), tf.abs(p64) >= 2.0 ** -900)

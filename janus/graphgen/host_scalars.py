@@ -32,7 +32,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import active, exact_numbers, fed_floats
+from janus.graphgen import active, checks, exact_numbers, fed_floats
 from janus.graphgen.values import SymbolicScalar
 from janus.tensors import is_tensor
 
@@ -207,7 +207,7 @@ class HostScalar:
         if not reverse and exact_numbers.power_by_range(x, other):
             return HostScalar(result)
         finite_in = tf.logical_and(tf.math.is_finite(base), tf.math.is_finite(exponent))
-        exact_numbers.require(tf.reduce_all(tf.stack([
+        checks.require(tf.reduce_all(tf.stack([
             tf.logical_or(tf.math.is_finite(result), tf.logical_not(finite_in)),
             tf.logical_or(tf.logical_not(tf.math.is_nan(result)),
                           tf.logical_or(tf.math.is_nan(base), tf.math.is_nan(exponent))),

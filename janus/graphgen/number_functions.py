@@ -23,7 +23,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import exact_numbers
+from janus.graphgen import checks, exact_numbers
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.values import SymbolicScalar
@@ -98,11 +98,11 @@ def call(fn, x) -> SymbolicScalar:
     if fn in _NORMAL_IN_RANGE and exact_numbers.items_by_range(value):
         return SymbolicScalar(result, float)
     if fn is math.fabs:
-        exact_numbers.require_each(_no_overflow, result, value)
+        checks.require_each(_no_overflow, result, value)
     elif zero_at is None:
-        exact_numbers.require_each(_never_zero, result, value)
+        checks.require_each(_never_zero, result, value)
     else:
-        exact_numbers.require_each(_zero_at, result, value,
+        checks.require_each(_zero_at, result, value,
                                    tf.constant(zero_at, tf.float64))
     return SymbolicScalar(result, float)
 

@@ -25,7 +25,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import exact_numbers, float_sums
+from janus.graphgen import checks, exact_numbers, float_sums
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tracer import is_symbolic
@@ -92,8 +92,8 @@ def array_of(items: DynamicList, dtype=None) -> HostArray:
         raise ConversionError(f"np.array of Python floats as {target}")
     values = items.stacked
     cast = tf.cast(values, tf.float32)
-    exact_numbers.require(tf.reduce_all(tf.logical_and(
-        tf.logical_and(exact_numbers.normal_or_zero(cast),
+    checks.require(tf.reduce_all(tf.logical_and(
+        tf.logical_and(checks.normal_or_zero(cast),
                        tf.logical_or(tf.not_equal(cast, 0.0), tf.equal(values, 0.0))),
         tf.logical_or(tf.math.is_finite(cast), tf.logical_not(tf.math.is_finite(values))))))
     return HostArray(cast, target)
@@ -118,16 +118,16 @@ def python_sum(items: DynamicList, start=0):
             raise ConversionError("sum() of Python ints from a float start")
         total, ok = float_sums.python_int_sum(tf.concat([[start], tf.cast(values, tf.int64)],
                                                         0))
-        exact_numbers.require(ok)
+        checks.require(ok)
         return SymbolicScalar(total, int)
     if _COMPENSATED:
         raise ConversionError("sum() of Python floats (from Python 3.12 on it compensates "
                               "its rounding errors)")
     if type(start) is int:  # an empty list's sum is the int start: not a float
-        exact_numbers.require(tf.greater(tf.shape(values)[0], 0))
-    low, high = exact_numbers.FAST_RANGE[tf.float64]
+        checks.require(tf.greater(tf.shape(values)[0], 0))
+    low, high = checks.FAST_RANGE[tf.float64]
     checked = not (start == 0 or low <= abs(start) <= high) or \
         not exact_numbers.items_by_range(values)
     total, ok = float_sums.python_float_sum(values, float(start), checked)
-    exact_numbers.require(ok)
+    checks.require(ok)
     return SymbolicScalar(total, float)

@@ -13,7 +13,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback import heap
-from janus.graphgen import calls, dead_ends, exact_numbers, host_draws, random_draws
+from janus.graphgen import calls, checks, dead_ends, host_draws, random_draws
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
@@ -274,8 +274,8 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                     heap.Effect("draws", stream.source, host_draws.advance_method(stream.rng),
                                 heap.skeleton(host_draws.used(stream), outputs, tracer))
                     for stream in tracer.draw_streams.values()]
-                exact_numbers.flush()
-                if exact_numbers.unflushed(tracer):
+                checks.flush()
+                if checks.unflushed(tracer):
                     raise ConversionError("arithmetic on numbers janus feeds inside a "
                                           "function TensorFlow traces for a library (its "
                                           "exactness checks would be lost)")

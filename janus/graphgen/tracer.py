@@ -95,7 +95,8 @@ class Tracer:
         self.guards: dict[tuple, Guard] = {}
         self.in_graph: list[InGraphGuard] = []
         self.assert_ops: list = []
-        self.pending_checks: dict = {}  # graph -> conditions of exact_numbers.require
+        self.pending_checks: dict = {}  # graph -> conditions of checks.require
+        self.deferring: dict = {}  # loop body graph -> its deferred_checks.Deferral
         self.ledger = HeapLedger()
         self.shadow = VariableShadow()
         self.formatted: dict[int, object] = {}

@@ -5,7 +5,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import active, exact_numbers
+from janus.graphgen import active, checks, exact_numbers
 from janus.tensors import is_tensor
 
 
@@ -291,7 +291,7 @@ class SymbolicScalar:
             return SymbolicScalar(tf.cast(self.tensor, self._dtype(kind)), kind, bound=1)
         if kind is float:
             return SymbolicScalar(exact_numbers.mixed_int(self.tensor, self.bound), float)
-        exact_numbers.require(tf.abs(self.tensor) < float(exact_numbers.INT_LIMIT))
+        checks.require(tf.abs(self.tensor) < float(exact_numbers.INT_LIMIT))
         return SymbolicScalar(tf.cast(self.tensor, tf.int64), int,
                               bound=exact_numbers.INT_LIMIT)
 
