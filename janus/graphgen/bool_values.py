@@ -205,8 +205,8 @@ class BoolValues:
             return run
 
         try:
-            result = _constant_select(predicate, tf.cond(predicate, branch(if_true, 0),
-                                                         branch(if_false, 1)))
+            result = _select(predicate, tf.cond(predicate, branch(if_true, 0),
+                                                branch(if_false, 1)))
             identity.built(tracer, result)
         finally:
             tracer.shadow.values = dict(before)
@@ -216,30 +216,63 @@ class BoolValues:
 
 
 _TRIVIAL = frozenset({"Const", "Identity", "NoOp", "Placeholder"})
+# ops that cannot raise or have effects, on scalars (no shapes to mismatch), cheap
+_PURE = _TRIVIAL | {"Abs", "Neg", "Sign", "Square", "Greater", "GreaterEqual", "Less",
+                    "LessEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot",
+                    "SelectV2", "Select", "Cast", "AddV2", "Sub", "Mul", "Maximum", "Minimum"}
+_MAX_SELECTED = 12  # ops of a branch computed on both paths at most
 
 
-def _constant_select(predicate, result):
-    """`1.0 if t else -1.0`: a tf.cond whose branches each hand back a constant (nothing
-    else in them) as the select of the two constants, one op instead of a branch per run
-    (the tf.cond left without a reader is pruned); else `result` as it is."""
+def _select(predicate, result):
+    """A tf.cond whose branches are a few pure scalar ops each (`abs(x) > a or abs(y) >
+    b or steps >= m`, `1.0 if t else -1.0`) as the select of both branches computed: a
+    few elementwise ops instead of a branch per run (the tf.cond left without a reader is
+    pruned); else `result` as it is. Both computed is the same answer: such ops neither
+    raise nor have effects, and compute as they would in the branch."""
     found = result
     while found.op.type == "Identity" and found.op.inputs:
         found = found.op.inputs[0]
     op = found.op
-    if op.type != "StatelessIf" or len(op.outputs) != 1:
+    if op.type != "StatelessIf" or len(op.outputs) != 1 or result.shape.rank != 0:
         return result
-    values = []
-    for graph in (getattr(op, "_true_graph", None), getattr(op, "_false_graph", None)):
-        if graph is None or len(graph.outputs) != 1 or \
-                any(o.type not in _TRIVIAL for o in graph.get_operations()):
-            return result
-        value = tf.get_static_value(graph.outputs[0])
-        if value is None:
-            return result
-        values.append(tf.constant(value, result.dtype))
-    if values[0].shape != values[1].shape or values[0].shape != result.shape:
+    graphs = (getattr(op, "_true_graph", None), getattr(op, "_false_graph", None))
+    if any(graph is None or len(graph.outputs) != 1 or len(graph.inputs) != len(op.inputs) - 1
+           for graph in graphs):
         return result
+    needed = [_needed(graph) for graph in graphs]
+    if any(sum(o.type not in _TRIVIAL for o in ops) > _MAX_SELECTED or
+           any(o.type not in _PURE or o.control_inputs or
+               any(t.shape.rank != 0 for t in o.outputs) for o in ops) for ops in needed):
+        return result
+    values = [_copied(graph, ops, op.inputs[1:]) for graph, ops in zip(graphs, needed)]
     return tf.where(predicate, values[0], values[1])
+
+
+def _needed(graph) -> list:
+    """The ops of branch `graph` its output is computed from, in the order made (an
+    unread tf.cond of a nested `or` made a select is not among them)."""
+    seen, stack = set(), [graph.outputs[0].op]
+    while stack:
+        op = stack.pop()
+        if op.name not in seen:
+            seen.add(op.name)
+            stack.extend(t.op for t in op.inputs)
+    return [op for op in graph.get_operations() if op.name in seen]
+
+
+def _copied(graph, ops: list, inputs) -> tf.Tensor:
+    """The output of branch `graph` (its `ops`) computed in the graph being built on the
+    branch's `inputs`."""
+    into = tf.compat.v1.get_default_graph()
+    made = {placeholder.ref(): value for placeholder, value in zip(graph.inputs, inputs)}
+    for op in ops:
+        if op.type == "Placeholder":
+            continue
+        copy = into._create_op_internal(  # pylint: disable=protected-access
+            op.type, [made[t.ref()] for t in op.inputs], [t.dtype for t in op.outputs],
+            attrs=dict(op.node_def.attr))
+        made.update((t.ref(), c) for t, c in zip(op.outputs, copy.outputs))
+    return made[graph.outputs[0].ref()]
 
 
 def _undone(tracer, state: tuple) -> bool:

@@ -207,3 +207,50 @@ def _reached(function) -> set:
         seen.add(name)
         stack.extend(nodes[name].input)
     return seen
+
+
+class Pole:
+    """A numpy-style environment: `done` an `or` of scalar comparisons, made a bool."""
+
+    def __init__(self):
+        self.x, self.theta, self.steps = 0.0, 0.0, 0
+
+    def step(self, push):
+        self.x = self.x + 0.1 * push
+        self.theta = self.theta - 0.05 * push
+        self.steps += 1
+        done = abs(self.x) > 0.3 or abs(self.theta) > 0.12 or self.steps >= 9
+        return self.x, bool(done)
+
+
+def balance(env, w, start):
+    env.x, env.theta, env.steps = start, -start, 0
+    pushes = []
+    for t in range(20):
+        push = tf.reduce_sum(w) * (t % 3 - 1.0) + env.x
+        pushes.append(push)
+        _, done = env.step(push)
+        if done:
+            break
+    return tf.stack(pushes), env.steps
+
+
+def test_an_or_of_scalar_comparisons_is_selects_not_branches():
+    """`abs(x) > a or abs(theta) > b or steps >= m` in the loop's body: both operands of
+    each `or` are a few scalar ops that cannot raise, computed and selected (no live
+    tf.cond), the `or`'s value Python's in every call."""
+    import janus
+
+    calls = [(c([v, 0.1]), s) for v, s in ((0.1, 0.0), (0.9, 0.05), (-0.3, 0.2), (0.02, -0.1),
+                                           (0.4, 0.25), (-0.05, 0.0), (0.0, 0.29))]
+    fn = janus.jit(balance)
+    stats = assert_same(balance, calls * 2, make_state=Pole, jitted=fn)
+    assert stats.graph_calls >= 6, stats
+    loops = [spec for spec in fn.specializations if {"While", "StatelessWhile"} &
+             set(spec.op_histogram())]
+    assert loops, [spec.op_histogram() for spec in fn.specializations]
+    graph = loops[-1].concrete.graph
+    live_ifs = [name for f in graph.as_graph_def().library.function
+                for name in _reached(f) if name in {n.name for n in f.node_def
+                                                    if n.op in ("If", "StatelessIf")}]
+    assert not live_ifs, live_ifs
