@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 46
+GENERATOR_VERSION = 47
 
 HEADER = '''\
 import functools
@@ -147,9 +147,9 @@ class Gen:
     # -- statements
     def block(self, count: int | None = None) -> list[str]:
         """A nested block of statements in a new scope (names bound in it stay in it)."""
-        from tests.fuzz import (rules_boolvals, rules_exact, rules_exits,  # noqa: F401
-                                rules_extra, rules_identity, rules_loops, rules_more, rules_tapes,
-                                rules_more9, rules_raising, rules_rng, rules_slow,
+        from tests.fuzz import (rules_boolvals, rules_deferred, rules_exact,  # noqa: F401
+                                rules_exits, rules_extra, rules_identity, rules_loops, rules_more,
+                                rules_more9, rules_raising, rules_rng, rules_slow, rules_tapes,
                                 rules_sums, rules_zoo)  # (register rules)
         from tests.fuzz.rules import statement
 
@@ -184,9 +184,9 @@ METHOD_RUN = """\
 
 def generate(seed: int, n_calls: int | None = None) -> Program:
     """The program and call sequence of `seed` (deterministic for a generator version)."""
-    from tests.fuzz import (rules_boolvals, rules_exact, rules_exits,  # noqa: F401
-                            rules_extra, rules_identity, rules_loops, rules_more, rules_tapes,
-                            rules_more9, rules_raising, rules_rng, rules_slow,
+    from tests.fuzz import (rules_boolvals, rules_deferred, rules_exact,  # noqa: F401
+                            rules_exits, rules_extra, rules_identity, rules_loops, rules_more,
+                            rules_more9, rules_raising, rules_rng, rules_slow, rules_tapes,
                             rules_sums, rules_zoo)  # (register rules)
     from tests.fuzz.rules import statement
 

@@ -1,0 +1,65 @@
+"""Generator rules (v47) for the checks a bounded loop makes after it
+(janus/graphgen/deferred_checks.py): a loop that breaks on a tensor (one tf.while_loop)
+computing with Python numbers janus feeds, where a check fails in an iteration that
+depends on `n` (a float leaving the fast range check's range, a zero divisor, an int past
+int64), the loop's effects (a list it grows, the heap) read after it.
+
+Registered in `rules.RULES` on import (the generator imports this module).
+"""
+from __future__ import annotations
+
+from tests.fuzz.rules import rule
+
+# (`n` is 0-4: the checks hold for n < 4 and fail in a middle iteration for n == 4)
+_STARTS = {  # kind: (start values, steps `{v} = ...` of the iteration `{i}`)
+    "float": (["G_SCALE * (k + 1)", "float(n) + 0.5", "1.0", "2.0 ** -400 * (n + 1)"],
+              ["{v} * 2.0 ** (-150 if n == 4 else -20) + {i}",
+               "{v} * 2.0 ** (-150 if n == 4 else -20)", "{v} * 2.0 ** (150 if n == 4 else 20)",
+               "{v} / ({pole} - {i})", "{v} * 0.5 - {i} * (1e-310 if n == 4 else 0.25)",
+               "({v} + 1.0) * 0.75", "{v} * 1e-3 * (4 - n)"]),
+    "int": (["n + 2", "k + 1", "(n + 1) * 10 ** 15"],
+            ["{v} * 2 ** (21 if n == 4 else 1) + {i}", "{v} + {i} * 2 ** (62 if n == 4 else 9)",
+             "{v} // ({ipole} - {i})", "{v} % ({ipole} - {i}) + {v}"]),
+}
+
+
+@rule(0.8, max_depth=1)
+def deferred_checks(g):
+    """`for` over a range whose only way out is a tensor test (maybe an `or` of it and
+    scalar comparisons, kept as a value first), a Python number stepped in each
+    iteration (kept as a heap attribute or a local), maybe a `while` on a tensor inside (a
+    loop that may not end by itself: the checks stay in every iteration), a list grown
+    from it; code after the loop reads the number and the list."""
+    i, v, h, lst = g.fresh("di"), g.fresh("dv"), g.fresh("dh"), g.fresh("dl")
+    kind = g.choice(["float", "float", "int"])
+    starts, steps = _STARTS[kind]
+    step = g.choice(steps).format(
+        v=v, i=i, pole=g.choice(["(3.0 if n == 4 else 50.5)", "(2 if n == 4 else 50)"]),
+        ipole=g.choice(["(3 if n == 4 else 50)", "(n * 0 + 11)"]))
+    on_heap = g.chance(0.3)
+    target = "s.total" if on_heap and kind == "float" else "s.count" if on_heap else v
+    lines = [f"{lst} = []", f"{h} = acc", f"{target} = {g.choice(starts)}",
+             f"for {i} in range({g.choice(['6', 'n + 3', '9'])}):",
+             f"    {h} = {h} * 0.7 + tf.cast(V0, {h}.dtype)",
+             f"    {target} = {step.replace(v, target)}"]
+    if g.chance(0.3):
+        w = g.fresh("dw")
+        lines += [f"    {w} = tf.reduce_sum({h}) * 4.0",
+                  f"    while {w} > 1.0:",
+                  f"        {w} = {w} * 0.5",
+                  f"    {h} = {h} + {w}"]
+    lines.append(g.choice([f"    {lst}.append({h} * 0.5)", f"    {lst}.append({target})",
+                           f"    {lst}.append(repr({target}))"]))
+    test = f"tf.reduce_sum({h}) > {g.choice(['1.0', '2.5', '4.0'])}"
+    if g.chance(0.4):  # (a value `or` of scalar comparisons: selects, no branch)
+        done = g.fresh("dd")
+        lines.append(f"    {done} = " + g.choice([
+            f"{test} or abs({target}) > 1e6 or {i} >= 6",
+            f"abs({target}) > 1e6 or {test}",
+            f"{i} >= 5 or {target} < -1.0 or {test}"]))
+        test = g.choice([done, f"bool({done})"])
+    lines += [f"    if {test}:", "        break"]
+    lines += [f"s.hist.append(repr({target}))", f"s.hist.append(len({lst}))"]
+    if g.chance(0.5):
+        lines.append(f"acc = acc + {h} * 0.5")
+    return lines
