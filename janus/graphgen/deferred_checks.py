@@ -90,7 +90,8 @@ class Deferral:
         return True
 
     def _push(self, x: tf.Tensor, what: tuple) -> None:
-        self.parts.setdefault(x.dtype, []).append((tf.reshape(x, [-1]), what))
+        self.parts.setdefault(x.dtype, []).append(
+            (x if x.shape.rank == 1 else tf.reshape(x, [-1]), what))
 
     def items(self, dtype: tf.DType):
         """What one iteration pushes to the list of `dtype` (None: nothing)."""

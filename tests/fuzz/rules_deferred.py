@@ -2,7 +2,8 @@
 (janus/graphgen/deferred_checks.py): a loop that breaks on a tensor (one tf.while_loop)
 computing with Python numbers janus feeds, where a check fails in an iteration that
 depends on `n` (a float leaving the fast range check's range, a zero divisor, an int past
-int64), the loop's effects (a list it grows, the heap) read after it.
+int64), the loop's effects (a list it grows, the heap) read after it; and dense layers
+whose outputs are kept bit for bit (`dense_bits`: janus runs its graphs unfused).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -62,4 +63,40 @@ def deferred_checks(g):
     lines += [f"s.hist.append(repr({target}))", f"s.hist.append(len({lst}))"]
     if g.chance(0.5):
         lines.append(f"acc = acc + {h} * 0.5")
+    return lines
+
+
+@rule(0.5, max_depth=1)
+def dense_bits(g):
+    """(v47) A dense layer of the program's input (`matmul` and a bias added, or
+    `tf.nn.bias_add`, maybe a tanh, sigmoid or relu after), its outputs' bits kept in
+    `s.hist`: a graph must compute eager's bits (janus runs its graphs without Grappler's
+    fusion of the three, which rounds otherwise: graphgen/calls.eager_kernels), maybe in
+    a loop."""
+    u, h = g.fresh("du"), g.fresh("dh")
+    k = g.choice([4, 8, 16])
+    m = g.choice([2, 8, 32])
+    seed = g.rng.randint(0, 999)
+    weights, bias = g.fresh("DENSE_W"), g.fresh("DENSE_B")  # (module constants: no host draws)
+    g.helpers.append(f"{weights} = tf.constant(np.random.RandomState({seed}).normal("
+                     f"size=({k}, {m})), tf.float32)\n"
+                     f"{bias} = tf.constant(np.random.RandomState({seed + 1}).normal("
+                     f"size={m}), tf.float32)\n")
+    add = g.choice([f"tf.matmul({u}, {weights}) + {bias}",
+                    f"tf.nn.bias_add(tf.matmul({u}, {weights}), {bias})",
+                    f"{bias} + tf.matmul({u}, {weights})"])
+    # (fused, oneDNN applies the activation its own way: tanh and sigmoid round otherwise)
+    act = g.choice(["{}", "tf.tanh({})", "tf.tanh({})", "tf.sigmoid({})", "tf.nn.relu({})"])
+    lines = [f"{u} = tf.reshape(tf.tile(tf.reshape(tf.cast(x, tf.float32), [-1])[:1], [{k}]), "
+             f"[1, {k}]) * tf.constant(np.linspace(0.3, 1.7, {k}), tf.float32) + 0.1"]
+    if g.chance(0.4):
+        i = g.fresh("di")
+        lines += [f"for {i} in range(n + 1):",
+                  f"    {u} = {u} * 0.9 + 0.01",
+                  f"    {h} = {act.format(add)}"]
+    else:
+        lines.append(f"{h} = {act.format(add)}")
+    # (the low byte of each float's bits: tensors compare within a tolerance, these ints
+    # differ by at least 1 where the floats differ in their last bit)
+    lines.append(f"s.hist.append(tf.bitwise.bitwise_and(tf.bitcast({h}, tf.int32), 255))")
     return lines
