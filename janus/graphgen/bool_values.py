@@ -225,10 +225,11 @@ _MAX_SELECTED = 12  # ops of a branch computed on both paths at most
 
 def _select(predicate, result):
     """A tf.cond whose branches are a few pure scalar ops each (`abs(x) > a or abs(y) >
-    b or steps >= m`, `1.0 if t else -1.0`) as the select of both branches computed: a
-    few elementwise ops instead of a branch per run (the tf.cond left without a reader is
-    pruned); else `result` as it is. Both computed is the same answer: such ops neither
-    raise nor have effects, and compute as they would in the branch."""
+    b or steps >= m`; of a float, constants: `1.0 if t else -1.0`) as the select of both
+    branches computed: a few elementwise ops instead of a branch per run (the tf.cond
+    left without a reader is pruned); else `result` as it is. Both computed is the same
+    answer: such ops neither raise nor have effects, and compute as they would in the
+    branch."""
     found = result
     while found.op.type == "Identity" and found.op.inputs:
         found = found.op.inputs[0]
@@ -240,8 +241,13 @@ def _select(predicate, result):
            for graph in graphs):
         return result
     needed = [_needed(graph) for graph in graphs]
+    # (a float result only of constants: a tape would see a select where Python took one
+    # operand, zeros for the other's gradient where Python gives None, and nan where its
+    # local derivative is infinite)
+    allowed = _PURE if not (result.dtype.is_floating or result.dtype.is_complex) else \
+        frozenset({"Const", "Identity", "NoOp"})
     if any(sum(o.type not in _TRIVIAL for o in ops) > _MAX_SELECTED or
-           any(o.type not in _PURE or o.control_inputs or
+           any(o.type not in allowed or o.control_inputs or
                any(t.shape.rank != 0 for t in o.outputs) for o in ops) for ops in needed):
         return result
     values = [_copied(graph, ops, op.inputs[1:]) for graph, ops in zip(graphs, needed)]
