@@ -327,10 +327,25 @@ class JitFunction(Generation):
             return _Eager(FallbackCategory.LIMIT, "specialization limit reached")
         if self._busy:
             return _Eager(FallbackCategory.BUSY, "another thread is generating a graph")
+        if self._churning(cfg):
+            self._warn_once("churn", f"{self.__qualname__}: {self.stats.generations} graphs "
+                            f"generated served {self.stats.graph_calls} calls (each call "
+                            "needs another); janus stops generating and runs the calls no "
+                            "graph fits plainly. Raise janus.config.max_specializations "
+                            "if the graphs are meant to be reused later.")
+            return _Eager(FallbackCategory.LIMIT, "graphs generated are not reused")
         if self._converted() is None:
             return self._unsupported()
         self._busy = True
         return "generate"
+
+    def _churning(self, cfg: Config) -> bool:
+        """Whether graphs are made and dropped: `max_specializations` generations or more,
+        fewer than two calls each ran as graphs (a generation costs a thousand calls of a
+        small function: janus would make it slower than plain Python)."""
+        generations = self.stats.generations
+        return generations >= cfg.max_specializations and \
+            self.stats.graph_calls < 2 * generations
 
     # -- running a graph
     def _run_graph(self, spec: Specialization, args, kwargs, cfg: Config):

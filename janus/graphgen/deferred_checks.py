@@ -2,16 +2,19 @@
 
 The exactness checks of a loop body (graphgen/checks.py: one elementwise range
 check of the floats it computes with, the conditions where Python's arithmetic or numpy
-would raise) end in ~20 ops per iteration (a fifth of an actor-critic step: the joined
-range check, `SelectV2`, `CheckNumerics`, the `Assert` that keeps it). In a loop of
-bounded length they are made after the loop: each iteration pushes the items it would
-range-check to a list the loop carries and ands its conditions into a carried `ok` that
-also stops the loop; the enclosing graph checks both with its own checks:
+would raise) cost ~20 ops per iteration (an actor-critic step: the joined range check, a
+fed float's normal check, numpy `choice`'s validation of p, `SelectV2`, `CheckNumerics`,
+the `Assert` that keeps it). In a loop of bounded length they are made after the loop:
+each iteration pushes the items it would range-check and the operands of its elementwise
+and per-row checks (`checks.Rows`) to lists the loop carries, one per dtype, and ands its
+other conditions into a carried `ok` that also stops the loop; the enclosing graph checks
+them all with its own checks:
 
     tf.while_loop(test, body, vars)      ->  tf.while_loop(test and ok, body', vars + lists + ok)
-    body:  ... CheckNumerics(in_range(x)     body': ... items.push_back(x)
-                 and conditions)                        ok = ok and conditions
-                                              after: require in_range(stack(items)), ok
+    body:  ... CheckNumerics(in_range(x)     body': ... items.push_back([x, p])
+                 and valid(p) and c)                    ok = ok and c
+                                              after: in_range(stack(items)[:, x's]),
+                                                     valid(stack(items)[:, p's]), ok
                                                      (the enclosing graph's checks)
 
 Why the answer stays Python's: a failed check means "rerun the call plainly" (a range

@@ -47,3 +47,16 @@ def test_f2_identical_functions_in_two_modules_keep_their_own_globals():
     finally:
         runner.unload(first)
         runner.unload(second)
+
+
+def test_f139_graphs_no_call_reuses_stop_being_generated(monkeypatch):
+    """F139: the attributes a loop reads changed on every call and each call needed a
+    new graph (22 generations in 30 calls, 16 s); janus stops generating once
+    `max_specializations` graphs served fewer than two calls each."""
+    monkeypatch.setenv("JANUS_FUZZ_PLAIN", "1")  # (as found: graph and plain runs alternate)
+    path = os.path.join(os.path.dirname(__file__), "regressions",
+                        "f139_graphs_generated_and_not_reused_seed470008.py")
+    source, meta = cases.read(path)
+    result = runner.run(source, meta["CALLS"], timeout=120)
+    assert result.divergence is None, result.divergence
+    assert result.stats["generations"] <= 8, result.stats
