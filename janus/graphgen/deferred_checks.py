@@ -184,6 +184,6 @@ def _built_bounded(tracer) -> None:
     may keep deferring."""
     graph = tf.compat.v1.get_default_graph()
     deferral = tracer.deferring.get(graph)
-    if deferral is not None:
-        deferral.bounded.add(next(op.name for op in reversed(graph.get_operations())
-                                  if op.type in _LOOPS))
+    loop = next((op for op in reversed(graph.get_operations()) if op.type in _LOOPS), None)
+    if deferral is not None and loop is not None:
+        deferral.bounded.add(loop.name)

@@ -445,15 +445,15 @@ class ExitLoops:
         lists = LoopLists(tracer)
         starts = [bases[k] + c if type(c) is int else None for k, c in zip(grown, counts)]
         try:
-            loop_vars = (tf.constant(1), first.condition, values, counts if counted else [],
-                         arrays, draw_counts)
             if items.test is None:  # (a `for` over a sequence of known length)
-                ran, stopped, values, loop_counts, arrays, draw_counts = \
-                    deferred_checks.bounded_loop(condition, loop_body, loop_vars, items.length)
+                loop = lambda *parts: deferred_checks.bounded_loop(  # noqa: E731
+                    *parts, length=items.length)
             else:
                 deferred_checks.unbounded_inside()
-                ran, stopped, values, loop_counts, arrays, draw_counts = tf.while_loop(
-                    condition, loop_body, loop_vars)
+                loop = tf.while_loop
+            ran, stopped, values, loop_counts, arrays, draw_counts = loop(
+                condition, loop_body, (tf.constant(1), first.condition, values,
+                                       counts if counted else [], arrays, draw_counts))
         except (ValueError, TypeError) as error:  # (shapes that change per iteration...)
             raise ConversionError(f"{_WHAT} cannot be one tf.while_loop: {error}") from error
         identity.built(tracer, values)
