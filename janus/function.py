@@ -28,6 +28,7 @@ import time
 import warnings
 
 import tensorflow as tf
+from tensorflow.python.eager import record
 
 from janus import cache, events, introspect
 from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_config
@@ -50,6 +51,9 @@ class JanusWarning(UserWarning):
     """janus gave up on something: it says so once per function."""
 
 
+_TAPE_INEXACT = _Eager(FallbackCategory.UNSUPPORTED, "a gradient tape records the call, and "
+                       "the graph's gradient would give zeros where Python's tape gives "
+                       "None (an input read only in some branch, or in a loop's body)")
 _DISAGREED = _Eager(FallbackCategory.GUARD_FAILURE, "the workers of a multi-worker strategy "
                     "decided differently (a host guard or generation differed): every worker "
                     "runs this call plainly", "plain")
@@ -349,6 +353,8 @@ class JitFunction(Generation):
 
     # -- running a graph
     def _run_graph(self, spec: Specialization, args, kwargs, cfg: Config):
+        if record.could_possibly_record() and not spec.gradient_exact():
+            return self._eager(args, kwargs, _TAPE_INEXACT)
         with self._lock:
             trial = spec.trial
             runner = trial.runner(spec) if trial is not None else spec

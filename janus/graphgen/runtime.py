@@ -18,7 +18,7 @@ import tensorflow as tf
 from janus import draws
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import host_draws, identity, refusals, tapes
+from janus.graphgen import connectivity, host_draws, identity, refusals, tapes
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
@@ -387,6 +387,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             return number.convert(fn)
         identity.check_call(tracer, fn, args, kwargs)  # (`id(t)`, `tape.watch(t)`...)
         tapes.check_call(tracer, fn)  # (`tape.stop_recording()` inside a loop body...)
+        if connectivity.is_gradient(fn):  # (None where Python's tape gives None)
+            return connectivity.gradient(fn, args, kwargs)
         if isinstance(fn, (host_scalars.NumpyRead, host_arrays.NumpyRead)):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed

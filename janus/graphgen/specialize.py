@@ -13,7 +13,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback import heap
-from janus.graphgen import calls, checks, dead_ends, host_draws, random_draws
+from janus.graphgen import calls, checks, connectivity, dead_ends, host_draws, random_draws
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
@@ -61,6 +61,7 @@ class Specialization:
     collective_strategy: object = None  # ... a strategy spanning workers (fallback/agreement.py)
     random_states: tuple = ()  # tf.random.Generator states the graph moves (see `saved_states`)
     draws: dict = dataclasses.field(default_factory=dict)  # numpy RNG source expr -> uniforms
+    tape_exact: bool | None = None  # see `gradient_exact`
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -77,6 +78,15 @@ class Specialization:
         if self.accelerated is not None:
             return self.accelerated.call(inputs)
         return calls.call_graph(self.concrete, inputs)
+
+    def gradient_exact(self) -> bool:
+        """Whether a tape recording this graph's call gets Python's gradients: no input
+        reaches an output only through a branch or a loop (where Python's tape has None,
+        TF's gradient of an If or While has zeros: graphgen/connectivity.py). Asked only
+        while a tape records, found once."""
+        if self.tape_exact is None:
+            self.tape_exact = connectivity.unconditional(self.concrete.graph)
+        return self.tape_exact
 
     def saved_states(self) -> list:
         """The values of the random generators' states this graph moves, before it runs.

@@ -70,8 +70,11 @@ def test_training_steps_equal_eager_and_run_as_one_graph_per_step(module):
         np.testing.assert_allclose(actual.numpy(), expected.numpy(), rtol=1e-4, atol=1e-5)
         _assert_same_variables(eager_state, janus_state)
     stats = janus.stats(step)
-    assert stats.fallback_calls == 0
-    assert stats.graph_calls == stats.calls - stats.profile_calls
+    # the single leaf's second call runs plainly: Python's tape gives the compose weights
+    # None (no internal node ran), the graph's level loop ran no iteration (its gradient
+    # would be zeros: graphgen/connectivity.py checks the loop ran, F138)
+    assert stats.fallback_calls == 1
+    assert stats.graph_calls == stats.calls - stats.profile_calls - 1
     # batch sizes 1..4 each get a graph (the list length is guarded); shapes never do
     assert stats.generations <= len({len(t) for t, _ in BATCHES})
     spec = step.specializations[0]

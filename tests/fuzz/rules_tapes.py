@@ -4,8 +4,9 @@ the loop or branch and is paused (`stop_recording`) or watches a new tensor insi
 then differentiates after it. TF's gradient of a While/If op ignores what the tape was
 told inside (a silent wrong gradient in session 13's code); a tape entered inside the
 body is the body's own. v44 (janus/graphgen/loop_gradients.py): a tape over a loop
-that grows a list from a variable and per-iteration values. The loop counts and branch
-tests vary with `n`, `flag`, `xs` and tensor values.
+that grows a list from a variable and per-iteration values. v48
+(janus/graphgen/connectivity.py): sources only one way of a branch, or only a loop body
+that may not run, reads (Python's tape gives None). The loop counts and branch tests vary with `n`, `flag`, `xs` and tensor values.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -101,4 +102,41 @@ def tape_over_items(g):
               f"{gr} = {tape}.gradient(y_{gr}, {w})",
               f"acc = acc + tf.cast(0.0 if {gr} is None else {gr}, acc.dtype) * 0.1",
               f"s.hist.append(repr(len({items})) + repr({env}.steps))"]
+    return lines
+
+
+@rule(0.8)
+def tape_one_sided(g):
+    """(v48, F138) A tape watching sources that only one way of a branch reads (an `if`,
+    a conditional expression, a variable read in one branch) or only a loop's body reads
+    (a `while` on a tensor that may run no iteration): Python's tape gives None for what
+    did not run (janus/graphgen/connectivity.py); the None-ness is kept in `s.hist`, and
+    maybe a Keras-like update that skips None gradients."""
+    tape, xa, xb, y = g.fresh("tape"), g.fresh("xa"), g.fresh("xb"), g.fresh("y")
+    test = g.choice(_TESTS)
+    other = g.choice([f"{xb} * 3.0", "V0 * 2.0", f"{xb} * V0"])
+    lines = [f"{xa} = tf.cast(x, tf.float32) * 0.5",
+             f"{xb} = tf.reduce_mean(tf.cast(x, tf.float32)) + 1.0",
+             f"with tf.GradientTape(persistent={g.choice(['True', 'False'])}) as {tape}:",
+             f"    {tape}.watch([{xa}, {xb}])"]
+    shape = g.choice(["if", "expression", "while"])
+    if shape == "if":
+        both = f" + {xb}" if g.chance(0.3) else ""
+        lines += [f"    if {test}:", f"        {y} = tf.reduce_sum({xa} * 2.0){both}",
+                  "    else:", f"        {y} = {other}"]
+    elif shape == "expression":
+        lines.append(f"    {y} = tf.reduce_sum({xa} * 2.0) if {test} else {other}")
+    else:
+        lines += [f"    {y} = tf.reduce_sum({xa})",
+                  f"    while {y} < {g.choice(['5.0', '0.0', '30.0'])}:",
+                  f"        {y} = {y} * 1.5 + tf.abs({xb}) + 1.0"]
+    grads = [g.fresh("g") for _ in range(3)]
+    lines += [f"{', '.join(grads)} = {tape}.gradient({y}, [{xa}, {xb}, V0])",
+              f"s.hist.append(({grads[0]} is None, {grads[1]} is None, {grads[2]} is None))"]
+    for gr in grads:
+        lines.append(f"acc = acc + tf.cast(0.0 if {gr} is None else tf.reduce_sum({gr}), "
+                     "acc.dtype) * 0.1")
+    if g.chance(0.4):  # (an optimizer skips a None gradient: only a real one moves V0)
+        lines += [f"if {grads[2]} is not None:",
+                  f"    V0.assign_sub({grads[2]} * 0.01)"]
     return lines

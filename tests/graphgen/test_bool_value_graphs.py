@@ -3,7 +3,6 @@
 failed (the largest class of failed generations over the fuzz corpus), and janus ran such
 functions eagerly. Every test compares janus with plain Python call by call."""
 import numpy as np
-import pytest
 import tensorflow as tf
 
 from tests.differential import assert_same
@@ -255,22 +254,3 @@ def test_an_or_of_scalar_comparisons_is_selects_not_branches():
                 for name in _reached(f) if name in {n.name for n in f.node_def
                                                     if n.op in ("If", "StatelessIf")}]
     assert not live_ifs, live_ifs
-
-
-def pick(a, b, t):
-    with tf.GradientTape(persistent=True) as tape:
-        tape.watch([a, b])
-        y = a * 2.0 if tf.reduce_sum(t) > 0 else b * 3.0
-    return y, tape.gradient(y, a), tape.gradient(y, b)
-
-
-@pytest.mark.xfail(strict=True, reason="F138: a tf.cond's gradient gives zeros for an input "
-                   "only the branch not taken reads, where Python's tape gives None")
-def test_a_float_conditional_of_tensors_stays_a_branch_for_the_tape():
-    """Only Python's operand reaches the tape: the other's gradient is None, as in
-    Python (a select of both would make it zeros; so does the tf.cond janus makes of it
-    when the outcome changes from call to call: F138, open)."""
-    a, b = tf.constant(1.5), tf.constant(-0.5)
-    calls = [(a, b, c([1.0])), (a, b, c([-1.0]))] * 6
-    stats = assert_same(pick, calls)
-    assert stats.graph_calls >= 6, stats

@@ -1,0 +1,275 @@
+"""Whether a gradient reaches a source whichever way the graph's branches and loops go.
+
+A tape in Python records what ran. After
+
+    y = a * 2.0 if tf.reduce_sum(t) > 0 else b * 3.0     # t > 0 this call
+    for x in xs:                                         # xs empty this call
+        h = h * w + x
+
+`tape.gradient(y, b)` and `tape.gradient(h, w)` are None: no op that ran read `b` or `w`.
+A graph runs the same code as one If op and one While op, and TF's gradient of those
+gives `b` and `w` zeros whatever ran (F138). A Keras optimizer skips a None gradient and
+applies a zero one (its moments move): the difference is not cosmetic.
+
+`reach(targets, sources)` walks the graph back from the targets and tells, per source,
+how the gradient's paths to it go:
+
+    UNCONDITIONAL     some path runs whatever happens (no If, or an If whose branches
+                      all read it; a While's own loop variable, passed through)
+    Iterations(...)   every path enters a loop body: reached once the loops ran at least
+                      so many times (`counters`, a While's first output counts them)
+    CONDITIONAL       every path goes through a branch that does not read it, or through
+                      a loop nested where its count cannot be asked
+    None              not reached (TF's gradient is None too)
+
+A call of a function is looked into where its graph is at hand (cond_v2 wraps an If in
+one where a tape records); others (janus's InvokeOp, a graph loaded from the cache) are
+read as reading all their inputs.
+"""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen import checks
+
+_BRANCHES = {"If", "StatelessIf"}
+_CASES = {"Case", "StatelessCase"}
+_LOOPS = {"While", "StatelessWhile"}
+_CALLS = {"PartitionedCall", "StatefulPartitionedCall"}
+_NO_GRADIENT = {"StopGradient", "PreventGradient", "ZerosLike", "OnesLike", "Shape",
+                "ShapeN", "Size", "Rank", "Assert", "CheckNumerics"}
+_DIFFERENTIABLE = (tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64,
+                   tf.complex128, tf.resource, tf.variant)
+
+
+@dataclasses.dataclass(frozen=True)
+class Iterations:
+    """Reached once each of `counts` ((loop op, at least), ...) held."""
+    counts: tuple
+
+
+UNCONDITIONAL = Iterations(())
+CONDITIONAL = "conditional"
+
+
+def _better(new, old) -> bool:
+    """Whether reach `new` is better known than `old` (unconditional > after iterations >
+    conditional > not reached)."""
+    if old is None:
+        return new is not None
+    if old == UNCONDITIONAL:
+        return False
+    if old is CONDITIONAL:
+        return new is not CONDITIONAL and new is not None
+    return new == UNCONDITIONAL
+
+
+def _join(path, edge):
+    """The reach of a path extended by an edge."""
+    if path is CONDITIONAL or edge is CONDITIONAL:
+        return CONDITIONAL
+    return Iterations(path.counts + edge.counts) if edge.counts else path
+
+
+def reach(targets: list, nested: bool = False) -> dict:
+    """{id(tensor): reach} for every tensor the targets' gradient may flow into (in the
+    targets' graph). `nested`: inside a branch or loop body (a loop there cannot have its
+    count checked from outside: its paths are conditional)."""
+    found: dict = {}
+    work = []
+    for t in targets:
+        if _carries_gradient(t) and _better(UNCONDITIONAL, found.get(id(t))):
+            found[id(t)] = UNCONDITIONAL
+            work.append(t)
+    while work:
+        t = work.pop()
+        path = found[id(t)]
+        op = t.op
+        if op.type in _NO_GRADIENT or not op.inputs:
+            continue
+        for x, edge in _edges(op, t.value_index, nested):
+            if not _carries_gradient(x):
+                continue
+            r = _join(path, edge)
+            if _better(r, found.get(id(x))):
+                found[id(x)] = r
+                work.append(x)
+    return found
+
+
+def _carries_gradient(t) -> bool:
+    return t.dtype.base_dtype in _DIFFERENTIABLE
+
+
+def _edges(op, output: int, nested: bool):
+    """[(input tensor, reach of the edge)] from `op`'s output `output` back to its inputs."""
+    if op.type in _BRANCHES:
+        graphs = [getattr(op, "_true_graph", None), getattr(op, "_false_graph", None)]
+        return _branch_edges(op, output, graphs, list(op.inputs)[1:])
+    if op.type in _CASES:
+        graphs = getattr(op, "_branch_graphs", None) or [None]
+        return _branch_edges(op, output, graphs, list(op.inputs)[1:])
+    if op.type in _LOOPS:
+        return _loop_edges(op, output, nested)
+    if op.type in _CALLS:  # (cond_v2 wraps an If in one where a tape records)
+        called = _called_graph(op)
+        if called is not None:
+            return _branch_edges(op, output, [called], list(op.inputs))
+    return [(x, UNCONDITIONAL) for x in op.inputs]
+
+
+def _called_graph(op):
+    """The FuncGraph a function-call op runs, where the graphs around it hold it."""
+    try:
+        name = op.get_attr("f").name
+    except (ValueError, AttributeError):
+        return None
+    graph = op.graph
+    while graph is not None:
+        function = getattr(graph, "_functions", {}).get(name)
+        if function is not None:
+            return getattr(function, "graph", None)
+        graph = getattr(graph, "outer_graph", None)
+    return None
+
+
+def _branch_edges(op, output: int, graphs: list, inputs: list):
+    if any(g is None for g in graphs):  # (branches not at hand: read as one-sided)
+        return [(x, CONDITIONAL) for x in inputs]
+    reads = []
+    for g in graphs:
+        inner = reach([g.outputs[output]], nested=True)
+        reads.append([inner.get(id(p)) for p in g.inputs])
+    edges = []
+    for k, x in enumerate(inputs):
+        got = [r[k] if k < len(r) else None for r in reads]
+        if all(r is None for r in got):
+            continue
+        edges.append((x, UNCONDITIONAL if all(r == UNCONDITIONAL for r in got)
+                      else CONDITIONAL))
+    return edges
+
+
+def _loop_edges(op, output: int, nested: bool):
+    """A While's output j after n iterations reads input k if the body's per-iteration
+    reads lead from k to j in exactly n steps; zero steps: j itself."""
+    body = getattr(op, "_body_graph", None)
+    inputs = list(op.inputs)
+    if body is None:
+        return [(x, CONDITIONAL) for x in inputs]
+    reads = {}  # body output j -> {input k: reach within one iteration}
+    distance = {output: 0}
+    frontier = [output]
+    edges = [(inputs[output], UNCONDITIONAL)]
+    conditional = set()
+    while frontier:  # shortest number of iterations from each input to `output`
+        nxt = []
+        for j in frontier:
+            if j not in reads:
+                inner = reach([body.outputs[j]], nested=True)
+                reads[j] = {k: inner.get(id(p)) for k, p in enumerate(body.inputs)}
+            for k, r in reads[j].items():
+                if r is None:
+                    continue
+                if r != UNCONDITIONAL:
+                    conditional.add(k)
+                elif k not in distance:
+                    distance[k] = distance[j] + 1
+                    nxt.append(k)
+        frontier = nxt
+    for k, d in distance.items():
+        if d == 0:
+            continue
+        # n > d iterations reach k too if a step can repeat: the output or k reads
+        # itself each iteration (a loop variable carried on, or passed through)
+        padded = reads[output].get(output) == UNCONDITIONAL or \
+            reads.get(k, {}).get(k) == UNCONDITIONAL
+        if nested or not padded:
+            edges.append((inputs[k], CONDITIONAL))
+        else:
+            edges.append((inputs[k], Iterations(((op, d),))))
+    edges += [(inputs[k], CONDITIONAL) for k in conditional if k not in distance]
+    return edges
+
+
+def unconditional(graph) -> bool:
+    """Whether every input of `graph` that its outputs' gradient reaches is reached
+    whatever its branches and loops do."""
+    control = _BRANCHES | _CASES | _LOOPS
+    if not any(op.type in control for op in graph.get_operations()):
+        return True
+    found = reach(list(graph.outputs))
+    return all(found.get(id(p)) in (None, UNCONDITIONAL) for p in graph.inputs)
+
+
+GRADIENTS = frozenset({"gradient", "jacobian", "batch_jacobian"})
+
+
+def is_gradient(fn) -> bool:
+    """Whether `fn` is a GradientTape's gradient or jacobian method."""
+    return isinstance(getattr(fn, "__self__", None), tf.GradientTape) and \
+        getattr(fn, "__name__", "") in GRADIENTS
+
+
+def gradient(fn, args: tuple, kwargs: dict):
+    """`tape.gradient(...)` (or a jacobian) traced: the result where every source it
+    gives a gradient is reached whatever the graph's branches and loops do; a loop that
+    must have run checked in-graph (the call reruns plainly if it did not); a ConversionError
+    where a source is reached only through a branch that may not read it."""
+    result = fn(*args, **kwargs)
+    bound = inspect.signature(fn).bind(*args, **kwargs)
+    zero = bound.arguments.get("unconnected_gradients")
+    if zero is not None and str(getattr(zero, "value", zero)) == "zero":
+        return result  # (Python's tape gives zeros too)
+    sources = bound.arguments.get("sources", bound.arguments.get("source"))
+    target = bound.arguments.get("target")
+    flat_sources = tf.nest.flatten(sources, expand_composites=False)
+    flat_results = tf.nest.flatten(result, expand_composites=False)
+    if len(flat_sources) != len(flat_results):
+        flat_results = [result] * len(flat_sources)  # (batch_jacobian: one source)
+    found = reach([t for t in tf.nest.flatten(target) if isinstance(t, tf.Tensor)])
+    graph = tf.compat.v1.get_default_graph()
+    for source, got in zip(flat_sources, flat_results):
+        if got is None:
+            continue
+        how = _best([found.get(id(t)) for t in _tensors_of(source, graph)])
+        if how is None or how == UNCONDITIONAL:
+            continue  # (not found: what janus cannot see, it leaves as TF gives it)
+        if how is CONDITIONAL or any(op.graph is not graph for op, _ in how.counts):
+            raise ConversionError(
+                f"`{fn.__name__}` of a value that reaches {_name(source)} only through "
+                "an `if` or loop the graph runs as tf.cond/tf.while_loop: where that "
+                "branch does not read it, Python's tape gives None and the graph zeros")
+        for op, least in how.counts:
+            checks.require(tf.greater_equal(op.outputs[0], least))
+    return result
+
+
+def _tensors_of(source, graph) -> list:
+    """The tensors standing for `source` in `graph`: itself, or a variable's handle and
+    the placeholders capturing it."""
+    handle = getattr(source, "handle", None)
+    if handle is None:
+        return [source]
+    found = [handle]
+    for external, internal in getattr(graph, "captures", ()):
+        if external is handle:
+            found.append(internal)
+    return found
+
+
+def _best(reaches: list):
+    best = None
+    for r in reaches:
+        if _better(r, best):
+            best = r
+    return best
+
+
+def _name(source) -> str:
+    name = getattr(source, "name", None)
+    return f"`{name}`" if name else "a source"
