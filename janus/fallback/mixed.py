@@ -174,5 +174,5 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
         update.janus_keepalive = (optimizer, variables)
         _update_graphs[key] = update
     calls.note_graph_run()
-    update(*grads)
+    calls.call_graph(update, grads)  # (eager's kernels and rounding: calls.eager_kernels)
     return optimizer.iterations
