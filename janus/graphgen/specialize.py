@@ -13,7 +13,8 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback import heap
-from janus.graphgen import calls, checks, connectivity, dead_ends, host_draws, random_draws
+from janus.graphgen import bias_gradients, calls, checks, connectivity, dead_ends, host_draws, \
+    random_draws
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
@@ -299,6 +300,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 return results + dead  # (fetched, never read: see graphgen/dead_ends.py)
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
+        bias_gradients.install()
         function = tf.function(body, input_signature=signature, autograph=False,
                                reduce_retracing=False)
         try:

@@ -100,3 +100,33 @@ def dense_bits(g):
     # differ by at least 1 where the floats differ in their last bit)
     lines.append(f"s.hist.append(tf.bitwise.bitwise_and(tf.bitcast({h}, tf.int32), 255))")
     return lines
+
+
+@rule(0.4, max_depth=1)
+def bias_gradient_bits(g):
+    """(v48) The gradients of a convolution (or a dense layer) and the bias added to it,
+    under a tape, their bits kept in `s.hist`: a graph must sum the bias's gradient as
+    eager code does (oneDNN fuses the filter's and the bias's gradients in graphs:
+    janus/graphgen/bias_gradients.py)."""
+    img, tape, y, gk, gb = (g.fresh("bi"), g.fresh("btape"), g.fresh("by"), g.fresh("bgk"),
+                            g.fresh("bgb"))
+    seed = g.rng.randint(0, 999)
+    kernel, bias = g.fresh("CONV_K"), g.fresh("CONV_B")  # (module constants, watched)
+    conv = g.chance(0.7)
+    channels = g.choice([4, 16])
+    size = f"(3, 3, 3, {channels})" if conv else f"(48, {channels})"
+    g.helpers.append(f"{kernel} = tf.constant(np.random.RandomState({seed}).normal("
+                     f"size={size}) * 0.2, tf.float32)\n"
+                     f"{bias} = tf.constant(np.random.RandomState({seed + 1}).normal("
+                     f"size={channels}) * 0.1, tf.float32)\n")
+    layer = f"tf.nn.conv2d({img}, {kernel}, 1, 'SAME')" if conv else \
+        f"tf.matmul(tf.reshape({img}, [-1, 48]), {kernel})"
+    return [f"{img} = tf.sin(tf.reshape(tf.range(192, dtype=tf.float32), [4, 4, 4, 3]) * "
+            f"0.37 + tf.reduce_mean(tf.cast(x, tf.float32)))",
+            f"with tf.GradientTape() as {tape}:",
+            f"    {tape}.watch([{kernel}, {bias}])",
+            f"    {y} = tf.nn.bias_add({layer}, {bias})",
+            f"    {y} = tf.reduce_mean(tf.square(tf.nn.relu({y}) - 0.3))",
+            f"{gk}, {gb} = {tape}.gradient({y}, [{kernel}, {bias}])",
+            f"s.hist.append(tf.bitwise.bitwise_and(tf.bitcast({gb}, tf.int32), 255))",
+            f"acc = acc + tf.cast(tf.reduce_sum({gk}) * 0.01, acc.dtype)"]
