@@ -130,3 +130,20 @@ def bias_gradient_bits(g):
             f"{gk}, {gb} = {tape}.gradient({y}, [{kernel}, {bias}])",
             f"s.hist.append(tf.bitwise.bitwise_and(tf.bitcast({gb}, tf.int32), 255))",
             f"acc = acc + tf.cast(tf.reduce_sum({gk}) * 0.01, acc.dtype)"]
+
+
+@rule(0.4, max_depth=1)
+def division_bits(g):
+    """(v48) A tensor divided by a constant Grappler could fold (a literal, a count, a
+    shape's size) and a mean's gradient (a division by the count), their bits kept in
+    `s.hist`: constant folding made `x / c` a product with `1 / c` (F143)."""
+    xf, tape, q, gr = g.fresh("qx"), g.fresh("qtape"), g.fresh("q"), g.fresh("qg")
+    divisor = g.choice(["5.0", "3.0", "7.0", "float(n + 3)", f"tf.cast(tf.size({xf}), tf.float32)",
+                        "tf.constant(11.0)", "(1.0 + 2.0) * 3.0"])
+    return [f"{xf} = tf.sin(tf.reshape(tf.cast(x, tf.float32), [-1]) * 1.7 + 0.3)",
+            f"with tf.GradientTape() as {tape}:",
+            f"    {tape}.watch({xf})",
+            f"    {q} = tf.reduce_mean({xf} * {xf}) / {divisor} + {xf} / {divisor}",
+            f"{gr} = {tape}.gradient({q}, {xf})",
+            f"s.hist.append(tf.bitwise.bitwise_and(tf.bitcast({q}, tf.int32), 255))",
+            f"s.hist.append(tf.bitwise.bitwise_and(tf.bitcast({gr}, tf.int32), 255))"]

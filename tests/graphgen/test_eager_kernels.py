@@ -1,8 +1,8 @@
-"""janus runs its graphs without Grappler's remapper and arithmetic optimizer
-(graphgen/calls.eager_kernels): fused, a `MatMul`, its bias and a tanh round otherwise than
-the three ops eager code runs (every output of the layer below differed in some bit); the
-arithmetic optimizer's rewrites changed a loop's gradient in the last bit. Compared with
-plain eager, bit for bit."""
+"""janus runs its graphs without Grappler's remapper, arithmetic optimizer and constant
+folding (graphgen/calls.eager_kernels): fused, a `MatMul`, its bias and a tanh round
+otherwise than the three ops eager code runs (every output of the layer below differed in
+some bit); the arithmetic optimizer's rewrites changed a loop's gradient in the last bit;
+constant folding made `x / 5` a product. Compared with plain eager, bit for bit."""
 import numpy as np
 import tensorflow as tf
 from tensorflow.core.protobuf import config_pb2, rewriter_config_pb2
@@ -33,7 +33,8 @@ def test_a_dense_layer_computes_eager_s_bits():
 
 
 def test_the_caller_s_options_stay_as_they_were():
-    """Only the remapper and the arithmetic optimizer are off in the graph's call, and the thread's options are the
+    """Only the remapper, the arithmetic optimizer and constant folding are off in the
+    graph's call, and the thread's options are the
     caller's again after it (other Grappler settings kept)."""
     ctx = context.context()
     before = ctx.function_call_options
@@ -42,7 +43,7 @@ def test_the_caller_s_options_stay_as_they_were():
         jitted(tf.constant([0.5 * i, 1.0]))
     assert ctx.function_call_options is before
     config = config_pb2.ConfigProto()
-    config.graph_options.rewrite_options.constant_folding = \
+    config.graph_options.rewrite_options.dependency_optimization = \
         rewriter_config_pb2.RewriterConfig.OFF
     options = context.FunctionCallOptions(config_proto=config)
     derived = config_pb2.ConfigProto.FromString(
@@ -51,6 +52,7 @@ def test_the_caller_s_options_stay_as_they_were():
     assert rewrites.remapping == rewriter_config_pb2.RewriterConfig.OFF
     assert rewrites.arithmetic_optimization == rewriter_config_pb2.RewriterConfig.OFF
     assert rewrites.constant_folding == rewriter_config_pb2.RewriterConfig.OFF
+    assert rewrites.dependency_optimization == rewriter_config_pb2.RewriterConfig.OFF
     assert calls.eager_kernels(options) is calls.eager_kernels(options)  # (made once)
 
 
@@ -104,3 +106,22 @@ def test_a_conv_bias_s_gradient_computes_eager_s_bits():
         assert np.array_equal(plain.bias.numpy(), jitted_state.bias.numpy()), i
         assert np.array_equal(plain.kernel.numpy(), jitted_state.kernel.numpy()), i
     assert janus.stats(jitted).graph_calls >= 3
+
+
+def divide(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_mean(tf.sin(x), axis=1) / 5.0
+    return y, tape.gradient(y, x)
+
+
+def test_a_division_by_a_constant_computes_eager_s_bits():
+    """Constant folding made `y / 5` (and `reduce_mean`'s gradient over 7 columns, a
+    division by the count) a product with the reciprocal (F143)."""
+    inputs = [tf.constant(np.random.RandomState(i).normal(size=(300, 7)), tf.float32)
+              for i in range(6)]
+    jitted = janus.jit(divide)
+    same = [all(np.array_equal(a.numpy(), b.numpy()) for a, b in zip(divide(x), jitted(x)))
+            for x in inputs]
+    assert janus.stats(jitted).graph_calls >= 3
+    assert all(same), f"{same.count(False)} of {len(same)} calls differ from eager"
