@@ -34,7 +34,7 @@ import inspect
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import checks
+from janus.graphgen import active, checks
 
 _BRANCHES = {"If", "StatelessIf"}
 _CASES = {"Case", "StatelessCase"}
@@ -245,8 +245,22 @@ def gradient(fn, args: tuple, kwargs: dict):
                 "an `if` or loop the graph runs as tf.cond/tf.while_loop: where that "
                 "branch does not read it, Python's tape gives None and the graph zeros")
         for op, least in how.counts:
-            checks.require(tf.greater_equal(op.outputs[0], least))
+            _require_iterations(op, least)
     return result
+
+
+LOOP_MESSAGE = "janus: a loop ran fewer iterations than a gradient through it needs"
+
+
+def _require_iterations(loop, least: int) -> None:
+    """The graph fails (the call reruns plainly) unless `loop` ran `least` iterations
+    (a While's first output counts them)."""
+    ran = tf.greater_equal(loop.outputs[0], least)
+    tracer = active.get()
+    if tracer is not None and tf.compat.v1.get_default_graph() is tracer.graph:
+        tracer.assert_ops.append(tf.debugging.Assert(ran, [LOOP_MESSAGE]))
+    else:  # (a branch's or loop body's own graph: its checks, made where it ends)
+        checks.require(ran)
 
 
 def _tensors_of(source, graph) -> list:
