@@ -196,13 +196,17 @@ def _loop_edges(op, output: int, nested: bool):
     return edges
 
 
-def unconditional(graph) -> bool:
-    """Whether every input of `graph` that its outputs' gradient reaches is reached
-    whatever its branches and loops do."""
+def unconditional(graph, visible: int | None) -> bool:
+    """Whether every input of `graph` that the gradient of its first `visible` outputs
+    reaches (the others only make ops run: graphgen/dead_ends.py) is reached whatever its
+    branches and loops do. `visible` unknown (a graph from elsewhere): False if it has a
+    branch or loop."""
     control = _BRANCHES | _CASES | _LOOPS
     if not any(op.type in control for op in graph.get_operations()):
         return True
-    found = reach(list(graph.outputs))
+    if visible is None:
+        return False
+    found = reach(list(graph.outputs)[:visible])
     return all(found.get(id(p)) in (None, UNCONDITIONAL) for p in graph.inputs)
 
 

@@ -63,6 +63,7 @@ class Specialization:
     random_states: tuple = ()  # tf.random.Generator states the graph moves (see `saved_states`)
     draws: dict = dataclasses.field(default_factory=dict)  # numpy RNG source expr -> uniforms
     tape_exact: bool | None = None  # see `gradient_exact`
+    visible_outputs: int | None = None  # the graph's outputs a caller sees (then dead ends)
     calls: int = 0
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
@@ -86,7 +87,8 @@ class Specialization:
         TF's gradient of an If or While has zeros: graphgen/connectivity.py). Asked only
         while a tape records, found once."""
         if self.tape_exact is None:
-            self.tape_exact = connectivity.unconditional(self.concrete.graph)
+            self.tape_exact = connectivity.unconditional(self.concrete.graph,
+                                                         self.visible_outputs)
         return self.tape_exact
 
     def saved_states(self) -> list:
@@ -297,6 +299,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 # Variables change last: after every guard held and every result exists.
                 # (and after every op that may still raise: an unused one too)
                 tracer.shadow.commit(tracer.assert_ops + results + dead + _checks())
+                captured["visible"] = len(results)  # (the rest only make their ops run)
                 return results + dead  # (fetched, never read: see graphgen/dead_ends.py)
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
@@ -372,6 +375,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables, guards.guards,
                                               counts),
         result=captured["result"], effects=captured["effects"],
+        visible_outputs=captured.get("visible"),
         generation_time=time.perf_counter() - start, converted=converted,
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
                         for fn, (_, cases) in tables.items()),

@@ -165,3 +165,25 @@ def test_a_while_loop_that_ran_no_iteration_gives_no_gradient():
     calls = [(w, c(n), c(0.3)) for n in [2.0, 3.0, 0.0, 1.0, 0.0, 4.0, 2.0, 0.0, 3.0, 5.0]]
     stats = assert_same(grow, calls)
     assert stats.graph_calls >= 2, stats
+
+
+def grown(w, limit, h):
+    while h < limit:
+        h = h * w + 1.0
+    return h
+
+
+def test_a_tape_outside_a_loop_that_may_not_run_sees_none_when_it_did_not():
+    def train(fn):
+        def run(w, limit, h):
+            with tf.GradientTape() as tape:
+                tape.watch(w)
+                y = fn(w, limit, h)
+            return y, tape.gradient(y, w)
+        return run
+
+    jitted = janus.jit(grown)
+    w = tf.constant(1.5)
+    calls = [(w, c(n), c(0.3)) for n in [2.0, 3.0, 0.0, 1.0, 0.0, 4.0, 2.0, 0.0]]
+    assert_same(train(grown), calls, jitted=train(jitted), stats_of=jitted)
+    assert float(jitted(w, c(3.0), c(0.3))) == float(grown(w, c(3.0), c(0.3)))
