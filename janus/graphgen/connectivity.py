@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import weakref
 
 import tensorflow as tf
 
@@ -140,10 +141,7 @@ def _called_graph(op):
 def _branch_edges(op, output: int, graphs: list, inputs: list):
     if any(g is None for g in graphs):  # (branches not at hand: read as one-sided)
         return [(x, CONDITIONAL) for x in inputs]
-    reads = []
-    for g in graphs:
-        inner = reach([g.outputs[output]], nested=True)
-        reads.append([inner.get(id(p)) for p in g.inputs])
+    reads = [_reads(g, output) for g in graphs]
     edges = []
     for k, x in enumerate(inputs):
         got = [r[k] if k < len(r) else None for r in reads]
@@ -152,6 +150,19 @@ def _branch_edges(op, output: int, graphs: list, inputs: list):
         edges.append((x, UNCONDITIONAL if all(r == UNCONDITIONAL for r in got)
                       else CONDITIONAL))
     return edges
+
+
+_READS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _reads(graph, output: int) -> list:
+    """[reach of each input of `graph` (a branch, a loop body, a called function) from
+    its output `output`], found once per graph and output (the graphs do not change)."""
+    known = _READS.setdefault(graph, {})
+    if output not in known:
+        inner = reach([graph.outputs[output]], nested=True)
+        known[output] = [inner.get(id(p)) for p in graph.inputs]
+    return known[output]
 
 
 def _loop_edges(op, output: int, nested: bool):
@@ -170,8 +181,7 @@ def _loop_edges(op, output: int, nested: bool):
         nxt = []
         for j in frontier:
             if j not in reads:
-                inner = reach([body.outputs[j]], nested=True)
-                reads[j] = {k: inner.get(id(p)) for k, p in enumerate(body.inputs)}
+                reads[j] = dict(enumerate(_reads(body, j)))
             for k, r in reads[j].items():
                 if r is None:
                     continue
@@ -201,7 +211,7 @@ def unconditional(graph, visible: int | None) -> bool:
     reaches (the others only make ops run: graphgen/dead_ends.py) is reached whatever its
     branches and loops do. `visible` unknown (a graph from elsewhere): False if it has a
     branch or loop."""
-    control = _BRANCHES | _CASES | _LOOPS
+    control = _BRANCHES | _CASES | _LOOPS | _CALLS  # (a call may hold a branch)
     if not any(op.type in control for op in graph.get_operations()):
         return True
     if visible is None:
