@@ -18,7 +18,7 @@ from janus import cache, events, ladder
 from janus.config import Config
 from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
 from janus.fallback import safety
-from janus.graphgen import checks, distribute, xla, xla_trial
+from janus.graphgen import checks, connectivity, distribute, xla, xla_trial
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
@@ -26,6 +26,8 @@ from janus.profiler import describe_value
 from janus.transform import convert
 
 SPURIOUS_RAISES = 2
+_LOOP_DID_NOT_RUN = _Eager(FallbackCategory.GUARD_FAILURE, "a loop ran fewer iterations than "
+                           "a gradient through it needs (Python's tape gives None there)")
 BLOCKED_REGENERATIONS, BLOCKED_WINDOW = 4, 24
 _GUARD_TAG = re.compile(r"janus-guard-(\d+)")  # an in-graph guard's error message
 
@@ -278,6 +280,10 @@ class Generation:
         if match is None and checks.RANGE_MESSAGE in str(exc) and \
                 self._precise_plan() not in self.blocked_plans:
             return self._left_float_range(spec, args, kwargs)
+        if match is None and connectivity.LOOP_MESSAGE in str(exc):
+            # a gradient through a loop that ran no iteration: None in Python, zeros in
+            # the graph (graphgen/connectivity.py); this call runs plainly, the graph stays
+            return self._eager(args, kwargs, _LOOP_DID_NOT_RUN)
         if match is None:  # an op failed: plain Python raises (or not) as it would
             result = self._eager(args, kwargs, _Eager(
                 FallbackCategory.GUARD_FAILURE, f"graph op failed: {str(exc).splitlines()[0]}"))
