@@ -11,16 +11,19 @@ A graph runs the same code as one If op and one While op, and TF's gradient of t
 gives `b` and `w` zeros whatever ran (F138). A Keras optimizer skips a None gradient and
 applies a zero one (its moments move): the difference is not cosmetic.
 
-`reach(targets, sources)` walks the graph back from the targets and tells, per source,
-how the gradient's paths to it go:
+`reach(targets)` walks the graph back from the targets and tells, per tensor, how the
+gradient's paths to it go:
 
     UNCONDITIONAL     some path runs whatever happens (no If, or an If whose branches
                       all read it; a While's own loop variable, passed through)
-    Iterations(...)   every path enters a loop body: reached once the loops ran at least
-                      so many times (`counters`, a While's first output counts them)
+    Iterations(...)   every path enters a loop body: reached once those loops ran at
+                      least so many times (a While's first output counts them)
     CONDITIONAL       every path goes through a branch that does not read it, or through
                       a loop nested where its count cannot be asked
     None              not reached (TF's gradient is None too)
+
+`gradient` uses it where a traced tape differentiates (refuse, or check the loops ran);
+`unconditional` where a graph is called under a tape recording outside it.
 
 A call of a function is looked into where its graph is at hand (cond_v2 wraps an If in
 one where a tape records); others (janus's InvokeOp, a graph loaded from the cache) are
