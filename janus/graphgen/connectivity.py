@@ -46,8 +46,6 @@ _LOOPS = {"While", "StatelessWhile"}
 _CALLS = {"PartitionedCall", "StatefulPartitionedCall"}
 _NO_GRADIENT = {"StopGradient", "PreventGradient", "ZerosLike", "OnesLike", "Shape",
                 "ShapeN", "Size", "Rank", "Assert", "CheckNumerics"}
-_DIFFERENTIABLE = (tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64,
-                   tf.complex128, tf.resource, tf.variant)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,8 +103,14 @@ def reach(targets: list, nested: bool = False) -> dict:
     return found
 
 
+def differentiable(dtype) -> bool:
+    """Whether a tensor of `dtype` can carry a gradient (floats, complex, resource and
+    variant handles)."""
+    return dtype.is_floating or dtype.is_complex or dtype in (tf.resource, tf.variant)
+
+
 def _carries_gradient(t) -> bool:
-    return t.dtype.base_dtype in _DIFFERENTIABLE
+    return differentiable(t.dtype.base_dtype)
 
 
 def _edges(op, output: int, nested: bool):

@@ -34,6 +34,8 @@ from tensorflow.python.ops import control_flow_util_v2, gen_resource_variable_op
     gradients_util, list_ops
 from tensorflow.python.ops.parallel_for.control_flow_ops import pfor
 
+from janus.graphgen.connectivity import differentiable as _differentiable
+
 _NO_GRADIENT = frozenset({"StopGradient", "PreventGradient"})
 # integer ops a recompute may run batched instead of keeping their values per iteration
 _INTEGER_OPS = frozenset({"Pack", "AddV2", "Add", "Sub", "Mul", "Neg", "Identity", "Cast",
@@ -47,10 +49,6 @@ def first_order(tensors: list) -> bool:
     tape, no forward-mode accumulator)."""
     return gradients_util.PossibleTapeGradientTypes(tensors) == \
         gradients_util.POSSIBLE_GRADIENT_TYPES_FIRST_ORDER
-
-
-def _differentiable(dtype) -> bool:
-    return dtype.is_floating or dtype.is_complex or dtype in (tf.resource, tf.variant)
 
 
 def _has_gradient(op) -> bool:
