@@ -92,8 +92,10 @@ class Generation:
                     reason, function=function, filename=filename, lineno=lineno), cfg)
             return None
         start = time.perf_counter()
+        with self._lock:
+            base = self.plan  # (other threads' guard failures may generalize it meanwhile)
         try:
-            spec = generate(self._next_id, converted, self.plan, self.profile, args, kwargs,
+            spec = generate(self._next_id, converted, base, self.profile, args, kwargs,
                             self._env(args, kwargs), self._expected_inputs,
                             frozenset(self.blocked_plans))
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
@@ -111,8 +113,10 @@ class Generation:
         if spec.collective_strategy is not None:  # (also when profiling was skipped)
             self.profile.collective_strategy = spec.collective_strategy
         with self._lock:
-            if spec.plan != self.plan:  # the trace fed values it found varying (by role)
-                self._generalize(spec.plan)
+            if spec.plan != base and self.plan == base:
+                self._generalize(spec.plan)  # the trace fed values it found varying (by role)
+            # (a plan another thread generalized during the trace stays: the new graph is
+            # valid under its guards, only outdated, and makes room first at the limit)
             self._next_id += 1
             self.stats.generations += 1
             self._expected_inputs = spec.inputs

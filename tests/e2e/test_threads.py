@@ -52,7 +52,8 @@ def test_two_threads_share_one_jitted_function():
     _run_threads(worker, 2)
     stats = janus.stats(jitted)
     assert stats.calls == 60
-    assert stats.calls == stats.graph_calls + stats.profile_calls + stats.fallback_calls
+    assert stats.calls == stats.graph_calls + stats.profile_calls + stats.fallback_calls + \
+        stats.plain_calls
     # while one thread profiles or generates, the other runs plainly instead of waiting
     assert set(stats.fallback_reasons) <= {"another thread is profiling or generating"}
     assert stats.generations == 1 and stats.graph_calls > 0
@@ -165,14 +166,17 @@ def _hammer(threads: int, calls: int, max_specializations: int = 3):
     _run_threads(worker, threads)
     stats = janus.stats(jitted)
     assert stats.calls == threads * calls
-    assert stats.calls == stats.graph_calls + stats.profile_calls + stats.fallback_calls
+    assert stats.calls == stats.graph_calls + stats.profile_calls + stats.fallback_calls + \
+        stats.plain_calls
     assert len(jitted.specializations) <= max_specializations
     assert stats.internal_errors == 0
     return stats
 
 
 def test_eight_threads_while_graphs_come_and_go():
-    stats = _hammer(threads=8, calls=25)
+    # room for a graph per (depth, mode) pair: at a limit of 3 janus rightly stops making
+    # graphs nobody reuses (JitFunction._churning) and whether any ran is luck
+    stats = _hammer(threads=8, calls=25, max_specializations=12)
     assert stats.generations >= 2 and stats.graph_calls > 0
 
 
