@@ -47,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 from benchmarks.run import DEFAULT_OUT, quiet_tensorflow
 from benchmarks.segment_overhead import measure_segments, segment_table

@@ -1,9 +1,11 @@
-"""How a `JitFunction` makes graphs: tracing a specialization (or loading a recorded
-one), moving its plan up the generalization ladder when guards keep failing, making
-room at the specialization limit, and handing a specialization to the XLA compiler.
+"""How a `JitFunction` makes graphs: choosing the specialization a call fits (or
+deciding to trace one), tracing it (or loading a recorded one), moving its plan up the
+generalization ladder when guards keep failing, making room at the specialization limit,
+and handing a specialization to the XLA compiler.
 
 A mixin of `janus.function.JitFunction`; it uses that class's state (profile, plan,
-specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_warn_once`).
+specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_warn_once`,
+`_env`, `_converted`, `_unsupported`).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from janus.config import Config
 from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
 from janus.fallback import safety
 from janus.graphgen import checks, connectivity, distribute, xla, xla_trial
+from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
@@ -335,6 +338,58 @@ class Generation:
                 self.specializations.remove(spec)
         return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE, str(exc),
                                                 "profiled"))
+
+    # -- choosing a specialization, or making room for one
+    def _dispatch(self, args, kwargs, cfg: Config, context: tuple):
+        start = time.perf_counter()
+        misses = []
+        for spec in self.specializations:
+            if spec.context != context:
+                continue  # traced under another tf.distribute strategy or context
+            failed = spec.guards.check(args, kwargs)
+            if failed < 0:
+                self.stats.time_guards += time.perf_counter() - start
+                if spec is not self.specializations[0]:
+                    self.specializations.remove(spec)
+                    self.specializations.insert(0, spec)
+                return spec
+            misses.append((spec, failed))
+        self.stats.time_guards += time.perf_counter() - start
+        if self.plan is None:
+            self.plan = plan_from_profile(self.profile, self.plan_seed)
+            if self.plan != Plan():  # if the general graph fails, retreat to specialized ones
+                self.plan_history = [Plan()]
+        if misses:
+            spec, failed = misses[0]
+            self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
+        if len(self.specializations) >= cfg.max_specializations:
+            self._drop_outdated()
+        if len(self.specializations) >= cfg.max_specializations:
+            self._warn_once("limit", f"{self.__qualname__}: {cfg.max_specializations} "
+                            "specializations made and none fits this call; it runs eagerly. "
+                            "Raise janus.config.max_specializations if this is expected.")
+            return _Eager(FallbackCategory.LIMIT, "specialization limit reached")
+        if self._busy:
+            return _Eager(FallbackCategory.BUSY, "another thread is generating a graph")
+        if self._churning(cfg):
+            self._warn_once("churn", f"{self.__qualname__}: {self.stats.generations} graphs "
+                            f"generated served {self.stats.graph_calls} calls (each call "
+                            "needs another); janus stops generating and runs the calls no "
+                            "graph fits plainly. Raise janus.config.max_specializations "
+                            "if the graphs are meant to be reused later.")
+            return _Eager(FallbackCategory.LIMIT, "graphs generated are not reused")
+        if self._converted() is None:
+            return self._unsupported()
+        self._busy = True
+        return "generate"
+
+    def _churning(self, cfg: Config) -> bool:
+        """Whether graphs are made and dropped: `max_specializations` generations or more,
+        fewer than two calls each ran as graphs (a generation costs a thousand calls of a
+        small function: janus would make it slower than plain Python)."""
+        generations = self.stats.generations
+        return generations >= cfg.max_specializations and \
+            self.stats.graph_calls < 2 * generations
 
     # -- failures and the generalization ladder
     def _in_graph_guard_failed(self, spec, guard, cfg, args, kwargs, retrying=False):

@@ -5,7 +5,6 @@ varying length). A number is generalized by role: `args[1][3].label` failing fee
 from __future__ import annotations
 
 import numpy as np
-import tensorflow as tf
 
 from janus.graphgen.plan import Plan
 from janus.tensors import is_tensor

@@ -127,7 +127,7 @@ def cartpole_step(s: tf.Tensor, action: tf.Tensor) -> tf.Tensor:
 
 def make_expert(state: ACState, jit_compile: bool = False) -> Callable[[], tf.Tensor]:
     """One graph per episode (environment in-graph); the host draws the uniforms."""
-    max_steps, n_actions = state.max_steps, CartPole.n_actions
+    max_steps = state.max_steps
     f32, f64 = tf.float32, tf.float64
 
     @tf.function(input_signature=[tf.TensorSpec([4], f64), tf.TensorSpec([max_steps], f64)],

@@ -510,8 +510,8 @@ class CacheStore:
 
     def size(self) -> int:
         total = 0
-        for directory, _, files in os.walk(self.root):
-            for name in files:
+        for directory, _, names in os.walk(self.root):
+            for name in names:
                 try:
                     total += os.path.getsize(os.path.join(directory, name))
                 except OSError:

@@ -394,7 +394,7 @@ def _root_value(root: tuple, args: tuple, kwargs: dict, globals_: dict, cells: t
         return cells[root[1]].cell_contents
     if kind == "cell":
         return CELLS[root[1]].cell_contents
-    raise SourceError(f"a table source is fed, not read")
+    raise SourceError("a table source is fed, not read")
 
 
 def evaluate(source: Source, args: tuple, kwargs: dict, globals_: dict, cells: tuple):
