@@ -175,7 +175,7 @@ def _hammer(threads: int, calls: int, max_specializations: int = 3):
 
 def test_eight_threads_while_graphs_come_and_go():
     # room for a graph per (depth, mode) pair: at a limit of 3 janus rightly stops making
-    # graphs nobody reuses (JitFunction._churning) and whether any ran is luck
+    # graphs nobody reuses (Generation._churning) and whether any ran is luck
     stats = _hammer(threads=8, calls=25, max_specializations=12)
     assert stats.generations >= 2 and stats.graph_calls > 0
 
