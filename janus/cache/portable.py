@@ -279,6 +279,7 @@ def _export(spec) -> dict:
         "captures": captures,
         "input_names": [t.name for t in graph.inputs],
         "output_names": [t.name for t in graph.outputs],
+        "visible_outputs": spec.visible_outputs,  # (then dead ends: gradient_exact)
         "control_outputs": [op.name for op in graph.control_outputs],
         "in_graph": [[g.index, g.function, g.expected, dataclasses.asdict(g.site)]
                      for g in spec.in_graph],
@@ -416,6 +417,9 @@ def _parse(data: dict) -> dict:
         _require(isinstance(data[name], list) and all(type(n) is str for n in data[name]),
                  name)
     _require(type(data["graph"]) is str, "a graph")
+    visible = data.get("visible_outputs")
+    _require(visible is None or type(visible) is int and
+             0 <= visible <= len(data["output_names"]), "the count of visible outputs")
     from janus.transform.sites import Site
     in_graph = []
     for index, function, expected, site in data.get("in_graph", []):
@@ -438,7 +442,7 @@ def _parse(data: dict) -> dict:
                         _unskeleton(payload) if payload else None))
     return {"functions": functions, "guards": guards, "inputs": inputs, "captures": captures,
             "in_graph": in_graph, "tables": tables, "node_index": node_index,
-            "effects": effects, "result": _unskeleton(data["result"])}
+            "effects": effects, "result": _unskeleton(data["result"]), "visible": visible}
 
 
 def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, converted):
@@ -498,4 +502,5 @@ def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, 
     return Specialization(
         id=spec_id, plan=plan, guards=guard_set, in_graph=in_graph, inputs=inputs, concrete=graph,
         feed=feed, result=parsed["result"], effects=effects, generation_time=0.0,
-        converted=converted, portable=data, subgraphs=subgraphs, tables=tables)
+        converted=converted, portable=data, subgraphs=subgraphs, tables=tables,
+        visible_outputs=parsed["visible"])

@@ -25,9 +25,10 @@ gradient's paths to it go:
 `gradient` uses it where a traced tape differentiates (refuse, or check the loops ran);
 `unconditional` where a graph is called under a tape recording outside it.
 
-A call of a function is looked into where its graph is at hand (cond_v2 wraps an If in
-one where a tape records); others (janus's InvokeOp, a graph loaded from the cache) are
-read as reading all their inputs.
+A branch, loop body or called function is read from the FuncGraph TF made while tracing
+(cond_v2 wraps an If in a call where a tape records) or, in a graph imported from a
+GraphDef (loaded from the cache), from its function library, converted once. A call whose
+function is nowhere (janus's InvokeOp) is read as reading all its inputs.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ import inspect
 import weakref
 
 import tensorflow as tf
+from tensorflow.python.framework import function_def_to_graph
 
 from janus.errors import ConversionError
 from janus.graphgen import active, checks
@@ -116,33 +118,74 @@ def _carries_gradient(t) -> bool:
 def _edges(op, output: int, nested: bool):
     """[(input tensor, reach of the edge)] from `op`'s output `output` back to its inputs."""
     if op.type in _BRANCHES:
-        graphs = [getattr(op, "_true_graph", None), getattr(op, "_false_graph", None)]
+        graphs = [_function_graph(op, "_true_graph", "then_branch"),
+                  _function_graph(op, "_false_graph", "else_branch")]
         return _branch_edges(op, output, graphs, list(op.inputs)[1:])
     if op.type in _CASES:
-        graphs = getattr(op, "_branch_graphs", None) or [None]
+        graphs = getattr(op, "_branch_graphs", None) or \
+            [_library_graph(op.graph, f.name) for f in _attr(op, "branches") or [None]]
         return _branch_edges(op, output, graphs, list(op.inputs)[1:])
     if op.type in _LOOPS:
         return _loop_edges(op, output, nested)
     if op.type in _CALLS:  # (cond_v2 wraps an If in one where a tape records)
-        called = _called_graph(op)
+        called = _function_graph(op, None, "f")
         if called is not None:
             return _branch_edges(op, output, [called], list(op.inputs))
     return [(x, UNCONDITIONAL) for x in op.inputs]
 
 
-def _called_graph(op):
-    """The FuncGraph a function-call op runs, where the graphs around it hold it."""
+def _attr(op, name: str):
     try:
-        name = op.get_attr("f").name
+        return op.get_attr(name)
     except (ValueError, AttributeError):
         return None
-    graph = op.graph
+
+
+def _function_graph(op, traced: str | None, attr: str):
+    """The FuncGraph of `op`'s function attribute `attr`: the one TF kept on the op while
+    tracing (`traced`: `_true_graph`, `_body_graph`...), else from the libraries of the
+    graphs around it. None where it is nowhere."""
+    graph = getattr(op, traced, None) if traced else None
+    if graph is not None:
+        return graph
+    function = _attr(op, attr)
+    name = getattr(function, "name", None)
+    return None if not name else _library_graph(op.graph, name)
+
+
+_LIBRARY_GRAPHS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_AROUND: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""A FuncGraph converted from a library's FunctionDef -> the graph whose library held it
+(its own nested functions are found there)."""
+
+
+def _library_graph(graph, name: str):
+    """The FuncGraph of function `name` of the library of `graph` or a graph around it:
+    the one TF made while tracing, else its FunctionDef converted (once per graph)."""
     while graph is not None:
-        function = getattr(graph, "_functions", {}).get(name)
-        if function is not None:
-            return getattr(function, "graph", None)
-        graph = getattr(graph, "outer_graph", None)
+        known = _LIBRARY_GRAPHS.setdefault(graph, {})
+        if name in known:
+            return known[name]
+        if graph._is_function(name):  # pylint: disable=protected-access
+            function = graph._get_function(name)  # pylint: disable=protected-access
+            made = getattr(function, "graph", None)
+            if made is None:
+                definition = getattr(function, "cached_definition", None) or \
+                    getattr(function, "definition", None)
+                made = _converted(definition, graph) if definition is not None else None
+            known[name] = made
+            return made
+        graph = _AROUND.get(graph) or getattr(graph, "outer_graph", None)
     return None
+
+
+def _converted(definition, around):
+    try:
+        made = function_def_to_graph.function_def_to_graph(definition)
+    except Exception:  # noqa: BLE001 - not readable here: the op counts as one-sided
+        return None
+    _AROUND[made] = around
+    return made
 
 
 def _branch_edges(op, output: int, graphs: list, inputs: list):
@@ -175,7 +218,7 @@ def _reads(graph, output: int) -> list:
 def _loop_edges(op, output: int, nested: bool):
     """A While's output j after n iterations reads input k if the body's per-iteration
     reads lead from k to j in exactly n steps; zero steps: j itself."""
-    body = getattr(op, "_body_graph", None)
+    body = _function_graph(op, "_body_graph", "body")
     inputs = list(op.inputs)
     if body is None:
         return [(x, CONDITIONAL) for x in inputs]

@@ -187,3 +187,41 @@ def test_a_tape_outside_a_loop_that_may_not_run_sees_none_when_it_did_not():
     calls = [(w, c(n), c(0.3)) for n in [2.0, 3.0, 0.0, 1.0, 0.0, 4.0, 2.0, 0.0]]
     assert_same(train(grown), calls, jitted=train(jitted), stats_of=jitted)
     assert float(jitted(w, c(3.0), c(0.3))) == float(grown(w, c(3.0), c(0.3)))
+
+
+def _imported(body):
+    """`body`'s graph as a graph loaded from the cache has it: imported from its GraphDef
+    (branches and loop bodies only in the function library, no FuncGraphs on the ops)."""
+    spec = [tf.TensorSpec([], tf.float32)] * 2
+    traced = tf.function(body, input_signature=spec, autograph=False).get_concrete_function()
+    graph_def = traced.graph.as_graph_def()
+    names = [t.name for t in traced.graph.inputs]
+    outputs = [t.name for t in traced.graph.outputs]
+
+    def importer(*tensors):
+        return tf.graph_util.import_graph_def(graph_def, input_map=dict(zip(names, tensors)),
+                                              return_elements=outputs, name="")
+
+    wrapped = tf.compat.v1.wrap_function(importer, spec)
+    imported = wrapped.prune(feeds=list(wrapped.graph.inputs),
+                             fetches=[wrapped.graph.get_tensor_by_name(n) for n in outputs])
+    assert not any(hasattr(op, "_true_graph") or hasattr(op, "_body_graph")
+                   for op in imported.graph.get_operations())
+    return imported.graph
+
+
+def test_an_imported_graph_is_read_from_its_function_library():
+    def both_sides(a, b):  # each branch reads a and b
+        y = tf.cond(a > 0, lambda: a * b, lambda: a - b)
+        return tf.while_loop(lambda i, h: i < 1, lambda i, h: (i + 1, h), [0, y])[1]
+
+    def one_side(a, b):  # b only where a > 0
+        return tf.cond(a > 0, lambda: a * b, lambda: a * 2.0)
+
+    def loop_reads(a, b):  # b only once the loop ran
+        return tf.while_loop(lambda i, h: h < 10.0, lambda i, h: (i + 1, h * b), [0, a])[1]
+
+    assert connectivity.unconditional(_imported(both_sides), 1)
+    assert not connectivity.unconditional(_imported(one_side), 1)
+    assert not connectivity.unconditional(_imported(loop_reads), 1)
+    assert not connectivity.unconditional(_imported(both_sides), None)  # (outputs unknown)
