@@ -53,7 +53,8 @@ class JanusWarning(UserWarning):
 
 _TAPE_INEXACT = _Eager(FallbackCategory.UNSUPPORTED, "a gradient tape records the call, and "
                        "the graph's gradient would give zeros where Python's tape gives "
-                       "None (an input read only in some branch, or in a loop's body)")
+                       "None (an input read only in some branch, or in a loop's body, or an "
+                       "item of a list the graph may not read)")
 _DISAGREED = _Eager(FallbackCategory.GUARD_FAILURE, "the workers of a multi-worker strategy "
                     "decided differently (a host guard or generation differed): every worker "
                     "runs this call plainly", "plain")
@@ -320,6 +321,8 @@ class JitFunction(Generation):
             return self._new_structure(spec, exc, args, kwargs)
         except Exception as exc:  # noqa: BLE001 - nothing ran yet
             return self._eager(args, kwargs, self.report_internal("feeding the graph", exc))
+        if record.could_possibly_record() and spec.items_inexact(inputs):
+            return self._eager(args, kwargs, _TAPE_INEXACT)
         start = time.perf_counter()
         calls.note_graph_run()
         with safety.interrupts_held():  # Ctrl-C: all of the call's effects or none

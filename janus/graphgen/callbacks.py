@@ -18,6 +18,7 @@ from janus.errors import ConversionError
 from janus.graphgen import active, deferred_checks
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents
+from janus.transform.pipeline import lambda_traced_as_is
 from janus.transform.runtime import user_function
 
 _FUNCTIONAL_OPS = {"map_fn", "map_fn_v2", "scan", "scan_v2", "foldl", "foldl_v2", "foldr",
@@ -57,8 +58,8 @@ def traced_callback(runtime, site, library, value):
         return value  # (an object with a user `__call__` only for TF's functional ops)
     tracer = runtime.tracer
     outer = tf.compat.v1.get_default_graph()
-    # a lambda is an expression of converted code: hooked as it is
-    plain = getattr(value, "__name__", None) == "<lambda>"
+    # a lambda of converted code is hooked as it is (transform/pipeline.lambda_traced_as_is)
+    plain = lambda_traced_as_is(value)
 
     @functools.wraps(value)
     def callback(*args, **kwargs):

@@ -267,7 +267,63 @@ def unconditional(graph, visible: int | None) -> bool:
     if visible is None:
         return False
     found = reach(list(graph.outputs)[:visible])
-    return all(found.get(id(p)) in (None, UNCONDITIONAL) for p in graph.inputs)
+    if not all(found.get(id(p)) in (None, UNCONDITIONAL) for p in graph.inputs):
+        return False
+    # A tape that may differentiate its own gradient (persistent, or nested) has TF
+    # export the outputs of the graph's If/While ops as the call's side outputs and
+    # differentiate them too: an input only they reach gets zeros, Python None
+    # (`V1.assign_add(...)` in a branch, read only for the update).
+    exported = reach([t for op in graph.get_operations() if op.type in control
+                      for t in op.outputs])
+    return all(found.get(id(p)) is not None or exported.get(id(p)) is None
+               for p in graph.inputs)
+
+
+def every_item_reached(graph, stacked: list, visible: int) -> bool:
+    """Whether each item of the inputs at indices `stacked` (a list of tensors the feed
+    stacks on the host: a tape sees `tf.stack(xs)` go in) is reached by the first
+    `visible` outputs wherever the input is: TF's gradient of the stacked input has
+    zeros for an item the graph never reads, Python's tape None (fuzz seed 1820194,
+    `xs[-1]` only). Items are told apart where the graph unpacks the input or slices one
+    item at a constant index; any other reader (a loop, a gather) counts as not known."""
+    found = reach(list(graph.outputs)[:visible])
+    for index in stacked:
+        placeholder = graph.inputs[index]
+        if not differentiable(placeholder.dtype) or found.get(id(placeholder)) is None:
+            continue  # (not reached: None for every item, as in Python)
+        count = placeholder.shape[0] if placeholder.shape.rank else None
+        if count is None:
+            return False
+        items = set()
+        for reader in _readers(placeholder):
+            read = _items_read(reader, found, count)
+            if read is None:
+                return False
+            items |= read
+        if items != set(range(count)):
+            return False
+    return True
+
+
+def _readers(tensor) -> list:
+    """The ops reading `tensor`, through Identity ops."""
+    readers = []
+    for op in tensor.consumers():
+        readers += _readers(op.outputs[0]) if op.type == "Identity" else [op]
+    return readers
+
+
+def _items_read(op, found: dict, count: int) -> set | None:
+    """The items (of `count`) `op` hands on toward the outputs, or None: not known."""
+    if all(found.get(id(t)) is None for t in op.outputs):
+        return set()
+    if op.type == "Unpack":
+        return {k for k, t in enumerate(op.outputs) if found.get(id(t)) is not None}
+    if op.type == "StridedSlice" and op.get_attr("shrink_axis_mask") & 1:
+        begin = tf.get_static_value(op.inputs[1])
+        if begin is not None and len(begin) and -count <= int(begin[0]) < count:
+            return {int(begin[0]) % count}
+    return None
 
 
 GRADIENTS = frozenset({"gradient", "jacobian", "batch_jacobian"})

@@ -41,6 +41,7 @@ from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_b
 from janus.recursion.table import table_layout
 from janus.tensors import is_tensor
 from janus.transform import convert
+from janus.transform.pipeline import lambda_traced_as_is
 from janus.transform.runtime import AUG_OPS, Runtime, is_user_code, user_function
 
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
@@ -90,6 +91,22 @@ def _variable_structure(value) -> bool:
     kinds = (tf.Variable, tf.Module, keras.Variable, keras.layers.Layer)
     return isinstance(value, (list, tuple)) and bool(value) and \
         all(isinstance(v, kinds) for v in value)
+
+
+_STAND_INS = (DynamicList, Accumulator, AppendOnlyList, SymbolicScalar, MixedBool)
+"""janus's graph values standing in for Python lists and numbers."""
+
+
+def _printed(value):
+    """An argument of `tf.print` as the graph prints it the way eager `tf.print` prints the
+    Python value: a fed int as its tensor (the same digits); a fed float or bool refuses
+    (TF prints `1/3` with 17 digits and True as 1, eager prints what Python's str gives)."""
+    if isinstance(value, SymbolicScalar):
+        if value.kind is not int:
+            raise ConversionError(f"tf.print of a Python {value.kind.__name__} janus feeds "
+                                  "(a graph would print it in TensorFlow's format)")
+        return value.tensor
+    return value
 
 
 def _is_tensorflow(fn) -> bool:
@@ -214,6 +231,11 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
         local = tracer.ledger.get_attr(obj, name)
         if local is not _MISSING:
             return local
+        if isinstance(obj, _STAND_INS) and not hasattr(obj, name):
+            # (the stand-in lacks what the Python value has: janus's limit, not the
+            # user's error; the trace fails and the plan retreats from the generalization)
+            raise ConversionError(f"`.{name}` of a value janus stands in for in the graph "
+                                  f"({type(obj).__name__}: a list or number it generalized)")
         value = getattr(obj, name)
         if name == "shape" and is_symbolic(obj) and value.rank is not None and \
                 not value.is_fully_defined():
@@ -407,9 +429,11 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
                 return special(*args[1:], **kwargs)
         fn = _traced_inline(fn, args, kwargs, tracer.shadow)
         target, bound_self = user_function(fn)
-        if target is not None and target.__name__ == "<lambda>":
-            target = None  # lambdas are expressions over their arguments: traced as they are
+        if target is not None and lambda_traced_as_is(target):
+            target = None  # its reads are hooked already, or it reads only its arguments
         if target is not None:
+            # (a lambda made outside converted code reading its closure or globals,
+            # `self.lr_fn = lambda: 0.1 * 0.5 ** self.step`: converted as the def it is)
             converted = convert(target)
             node_index = tracer.profile.recursive.get(converted.key)
             if node_index is not None and tracer.profile.cases.get(converted.key) and \
@@ -437,6 +461,9 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             fn = safe
         args = tuple(traced_callback(self, site, fn, a) for a in args)
         kwargs = {k: traced_callback(self, site, fn, v) for k, v in kwargs.items()}
+        printing = fn is tf.print
+        if printing:
+            args = tuple(_printed(a) for a in args)
         if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
             args = tuple(pack_scalars(host_scalars.pack_list(a)) for a in args)
             kwargs = {k: pack_scalars(host_scalars.pack_list(v)) for k, v in kwargs.items()}
@@ -470,7 +497,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
         if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
                 isinstance(owner, (list, dict, AppendOnlyList)):
             self._touched(owner)
-        return result
+        return None if printing else result  # (eager `tf.print` returns None, a graph's an op)
 
 
     # -- recursion

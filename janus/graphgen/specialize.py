@@ -10,6 +10,7 @@ import time
 import warnings
 
 import tensorflow as tf
+from tensorflow.python.eager import record
 
 from janus.errors import ConversionError
 from janus.fallback import heap
@@ -63,6 +64,7 @@ class Specialization:
     random_states: tuple = ()  # tf.random.Generator states the graph moves (see `saved_states`)
     draws: dict = dataclasses.field(default_factory=dict)  # numpy RNG source expr -> uniforms
     tape_exact: bool | None = None  # see `gradient_exact`
+    stacked_exact: bool | None = None  # see `items_inexact`
     visible_outputs: int | None = None  # the graph's outputs a caller sees (then dead ends)
     calls: int = 0
     time_graph: float = 0.0
@@ -90,6 +92,19 @@ class Specialization:
             self.tape_exact = connectivity.unconditional(self.concrete.graph,
                                                          self.visible_outputs)
         return self.tape_exact
+
+    def items_inexact(self, inputs: list) -> bool:
+        """Whether a tape recording this call watches an item of a list the feed stacked
+        (`inputs`: the feed's) that the graph may not read: TF's gradient gives it zeros,
+        Python's tape None (connectivity.every_item_reached; found once)."""
+        if self.stacked_exact is None:
+            stacked = [k for k, (_, kind, _) in enumerate(self.inputs) if kind != "tensor"]
+            self.stacked_exact = not stacked or connectivity.every_item_reached(
+                self.concrete.graph, stacked, self.visible_outputs)
+        if self.stacked_exact:
+            return False
+        stacked = [inputs[k] for k, (_, kind, _) in enumerate(self.inputs) if kind != "tensor"]
+        return record.should_record_backprop(stacked)
 
     def saved_states(self) -> list:
         """The values of the random generators' states this graph moves, before it runs.

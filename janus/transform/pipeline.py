@@ -189,6 +189,16 @@ def made_by_converted_code(fn) -> bool:
     return isinstance(fn, types.FunctionType) and fn.__code__ in _nested_codes
 
 
+def lambda_traced_as_is(fn) -> bool:
+    """Whether `fn` is a lambda converted code made: its reads are hooked, it is traced as
+    it is. Any other lambda (made outside converted code: `self.lr = lambda: 0.1 * 0.5 **
+    self.step` in `__init__`, `lambda s: s.count * 2`) would have its reads of the heap,
+    of its closure and of globals folded into the graph unguarded: it is converted, as the
+    `def` it stands for (source.parse_function)."""
+    return isinstance(fn, types.FunctionType) and fn.__name__ == "<lambda>" and \
+        made_by_converted_code(fn)
+
+
 def _requalified(code: types.CodeType, old: str, new: str) -> types.CodeType:
     """`code` and the code nested in it with qualified names under `new` instead of `old`
     (a nested def of the converted code is `f.<locals>.inner`, as in the original, also

@@ -88,7 +88,12 @@ def main(argv=None) -> int:
     parser.add_argument("--plain", action="store_true",
                         help="plain mode: graphs lose their graph-or-plain trial, calls run "
                              "plainly (runner._plain_mode); use with --calls 30")
+    parser.add_argument("--outer-tape", action="store_true",
+                        help="outer-tape mode: a quarter of the programs make every other "
+                             "call under a caller's GradientTape (runner.outer_tape)")
     args = parser.parse_args(argv)
+    if args.outer_tape:
+        os.environ["JANUS_FUZZ_OUTER_TAPE"] = "1"  # (read in each worker: runner.outer_tape)
     if args.plain:
         os.environ["JANUS_FUZZ_PLAIN"] = "1"  # (read in each worker: runner.fuzz_settings)
     if args.warm:

@@ -289,3 +289,25 @@ def nested_unpack(g):
          f"    acc = acc + ({a} - {b}) * float({i}) * 0.1"],
         [f"for {i}, {a} in enumerate(xs, 1):", f"    acc = acc + {a} * (0.5 ** {i})"],
     ])
+
+
+# -- lambdas made outside converted code ---------------------------------------------------
+
+@rule(0.8)
+def foreign_lambda(g):
+    """(v51) A lambda made at module level (not by converted code) called by `f`: reading
+    the heap through its argument, a global or the global dict (zoo p49's `lambda: 0.1 *
+    0.5 ** self.step` schedule: its reads were folded into the graph unguarded), or
+    handed to `tf.map_fn` as its function (a callback TF traces)."""
+    name = g.fresh("lam").upper()
+    if g.chance(0.3):
+        g.helpers.append(f"{name} = lambda t: tf.tanh(t) * G_SCALE + ENV['scale'] * 0.1\n")
+        return [f"acc = acc + tf.reshape(tf.cast(tf.map_fn({name}, tf.reshape(acc, [-1])), "
+                "acc.dtype), tf.shape(acc)) * 0.1"]
+    body = g.choice(["t * 0.5 ** (s.count % 3)", "t * G_SCALE + (len(s.hist) % 3) * 0.01",
+                     "t + ENV['scale'] * float(s.count % 2)", "tf.tanh(t) * (s.count % 4)"])
+    g.helpers.append(f"{name} = lambda s, t: {body}\n")
+    lines = [f"acc = acc + tf.cast({name}(s, acc), acc.dtype) * 0.1"]
+    if g.chance(0.6):
+        lines.append("s.count += 1")
+    return lines

@@ -225,3 +225,62 @@ def test_an_imported_graph_is_read_from_its_function_library():
     assert not connectivity.unconditional(_imported(one_side), 1)
     assert not connectivity.unconditional(_imported(loop_reads), 1)
     assert not connectivity.unconditional(_imported(both_sides), None)  # (outputs unknown)
+
+
+def test_an_input_only_a_branchs_other_outputs_reach_is_not_exact():
+    """A tape that may differentiate its own gradient (persistent, nested) differentiates
+    the If's outputs TF exports as side outputs too: the variable updated in the branch
+    gets zeros there, None in Python (fuzz seed 1810082, the fuzzer's outer tape)."""
+    v = tf.Variable(1.0)
+
+    def graph_of(fn):
+        return tf.function(fn, input_signature=[tf.TensorSpec([], tf.float32)],
+                           autograph=False).get_concrete_function().graph
+
+    def updates_in_branch(a):
+        new = tf.cond(a > 0, lambda: v.read_value() + a, lambda: a)
+        return a * 2.0, new  # the caller sees the first only
+
+    def branch_of_inputs_only(a):
+        return tf.cond(a > 0, lambda: a * 3.0, lambda: a - 1.0), a + 1.0
+
+    assert not connectivity.unconditional(graph_of(updates_in_branch), 1)
+    assert connectivity.unconditional(graph_of(branch_of_inputs_only), 1)
+
+
+def _outer_tape_gradients(fn, xs, watch: bool = True):
+    v = tf.Variable(0.5)
+    with tf.GradientTape() as tape:
+        if watch:
+            tape.watch(xs)
+        y = fn(xs) * v
+    return [None if g is None else g.numpy().tolist() for g in tape.gradient(y, xs + [v])]
+
+
+def last_only(xs):
+    return xs[-1] * 2.0
+
+
+def all_items(xs):
+    total = xs[0] * 0.0
+    for x in xs:
+        total = total + x * x
+    return total
+
+
+def test_a_list_the_feed_stacks_gives_none_for_items_the_graph_does_not_read():
+    """A list whose length varies is stacked by the feed on the host, under the caller's
+    tape: the graph's gradient of the stack had zeros for the items before `xs[-1]`,
+    Python's tape None (fuzz seed 1820194). Such a call runs plainly; a tape that does
+    not watch the items leaves the graph running."""
+    for fn in (last_only, all_items):
+        jitted = janus.jit(fn)
+        for i in range(8):
+            xs = [c([1.0 + i, 2.0 * k]) for k in range(2 + i % 3)]
+            assert _outer_tape_gradients(jitted, xs) == _outer_tape_gradients(fn, xs)
+        graphs = janus.stats(jitted).graph_calls
+        for i in range(4):
+            xs = [c([1.0 + i, 2.0 * k]) for k in range(2 + i % 3)]
+            assert _outer_tape_gradients(jitted, xs, watch=False) == \
+                _outer_tape_gradients(fn, xs, watch=False)
+        assert janus.stats(jitted).graph_calls > graphs
