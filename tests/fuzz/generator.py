@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 48
+GENERATOR_VERSION = 49
 
 HEADER = '''\
 import functools
