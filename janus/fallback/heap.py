@@ -14,6 +14,7 @@ import re
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import keys
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.merge_paths import chosen_input
@@ -90,6 +91,8 @@ def skeleton(value, outputs: Outputs, tracer):
     if type(value) in (list, tuple):
         return (type(value).__name__, [skeleton(v, outputs, tracer) for v in value])
     if type(value) is dict:
+        for key in value:  # (a key formatted from a fed number: graphgen/keys.py)
+            keys.check(key, tracer)
         return ("dict", [(k, skeleton(v, outputs, tracer)) for k, v in value.items()])
     if tracer.is_static(value) and not _holds_graph_tensor(value):
         return ("const", value)

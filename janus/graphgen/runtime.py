@@ -18,7 +18,7 @@ import tensorflow as tf
 from janus import draws
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import connectivity, host_draws, identity, refusals, tapes
+from janus.graphgen import connectivity, host_draws, identity, keys, refusals, tapes
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
@@ -343,6 +343,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             return obj[key]
         tracer = self.tracer
         tracer.read(obj)
+        if not is_tensor(obj):
+            keys.check(key, tracer)
         value = obj[tensor_index(key) if is_tensor(obj) else key]
         source = tracer.source_of(obj)
         if source is not None and isinstance(key, (int, str)) and id(obj) not in tracer.copy_sources:
@@ -350,10 +352,12 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
         return value
 
     def st_item(self, obj, key, value):
+        keys.check(key, self.tracer)
         obj[key] = value
         self._touched(obj)
 
     def del_item(self, obj, key):
+        keys.check(key, self.tracer)
         del obj[key]
         self._touched(obj)
 
@@ -408,6 +412,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             number = args[0].truth() if isinstance(args[0], MixedBool) else args[0]
             return number.convert(fn)
         identity.check_call(tracer, fn, args, kwargs)  # (`id(t)`, `tape.watch(t)`...)
+        keys.check_call(fn, args, tracer)  # (`d.get(str(k))`: graphgen/keys.py)
         tapes.check_call(tracer, fn)  # (`tape.stop_recording()` inside a loop body...)
         if connectivity.is_gradient(fn):  # (None where Python's tape gives None)
             return connectivity.gradient(fn, args, kwargs)

@@ -18,7 +18,7 @@ import tensorflow as tf
 from tensorflow.python.framework import ops
 
 from janus.errors import ConversionError
-from janus.fallback.heap import HeapLedger
+from janus.fallback.heap import MARKER, HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import active, fed_floats, host_arrays
 from janus.graphgen.exact_numbers import FED_INT_BOUND
@@ -316,6 +316,11 @@ class Tracer:
         index = len(self.formatted)
         self.formatted[index] = value
         return f"\x00janus{index}{conversion}{spec}\x00"
+
+    def formatted_in(self, text: str) -> list:
+        """The values formatted during this trace whose markers `text` holds."""
+        return [self.formatted[int(m.group(1))] for m in MARKER.finditer(text)
+                if int(m.group(1)) in self.formatted]
 
     def _import_list(self, value: list, source: Source):
         if source.expr in self.plan.append_only:

@@ -276,7 +276,12 @@ class SymbolicScalar:
         result, bound = exact_numbers.negate(tensor, self.kind, self.bound)
         return SymbolicScalar(result, float if self.kind is float else int, bound=bound)
 
-    __hash__ = object.__hash__
+    def __hash__(self):
+        # A dict key, a set member, `k in d`, `d.get(k)`: Python hashes the number's value,
+        # which the trace does not know; an identity hash made janus's stand-in the key
+        # in the user's dict (F145). The number stays guarded: one graph per value.
+        raise FedScalarMisuse("a Python number that changes per call is used as a dict "
+                              "key or set member (hashed)", self.role, self.from_graph)
 
     def convert(self, kind: type) -> "SymbolicScalar":
         """`bool(s)` / `int(s)` / `float(s)`: the Python number the conversion gives

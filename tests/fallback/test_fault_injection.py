@@ -207,7 +207,8 @@ def _break(monkeypatch, where):
     elif where == "warm start":
         monkeypatch.setattr(janus.cache, "warm_start", boom)
     elif where == "plan":
-        monkeypatch.setattr(function, "plan_from_profile", boom)
+        from janus import generation  # (where the plan is made since d90eed4)
+        monkeypatch.setattr(generation, "plan_from_profile", boom)
     elif where == "event listener":
         from janus import events
         monkeypatch.setitem(events._subscribers, "graph_run", [boom])

@@ -1,5 +1,5 @@
-"""Generator rules (v26) from the zoo of realistic programs (tests/fuzz/zoo): constructs
-researchers write that the generated programs lacked.
+"""Generator rules (v26, v49) from the zoo of realistic programs (tests/fuzz/zoo):
+constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -92,3 +92,49 @@ def layer_losses(g):
     _helper(g, _REGULARIZED)
     return ["s.total += sum(float(r) for r in DENSE_R.losses)",
             f"acc = acc + tf.cast(tf.reduce_sum(DENSE_R(summary3({g.texpr()}))), acc.dtype) * 0.1"]
+
+
+_KEYS = ["n", "n", "len(xs)", "s.count", "n % 3", "k", "x.shape[0]", "n + len(xs)"]
+"""Python ints that change between calls (janus feeds them to the graph once they do)."""
+_TAGS = {1: "group", 2: "latest", 4: "sum"}
+"""The second part of a tuple key: one kind of value per tag (no type clash)."""
+
+
+@rule(0.6, max_depth=1)
+def int_keyed_dict(g):
+    """(v49) A heap dict (the state's, the module's `G_DICT` or one of its own) keyed by a
+    Python int that changes between calls (`n`, `len(xs)`, a step counter, a static
+    dimension): janus feeds such an int to the graph, and Python hashes a key's value
+    (zoo p43/p50, F145: janus's stand-in became a key of the user's dict). Written with
+    `d[k] =`, `setdefault`, `get`, `+=`, `pop`, tested with `in`, as an int, a tuple key
+    or text formatted from it."""
+    from tests.fuzz.rules_more9 import _helper
+    _helper(g, "BY_KEY = {}\n")
+    table = g.choice(["s.d", "G_DICT", "BY_KEY", "BY_KEY"])
+    key = g.choice(_KEYS)
+    lines = ["s.count += 1"] if key == "s.count" and g.chance(0.7) else []
+    kind = g.rng.randint(0, 5)
+    tagged = f"({key}, {_TAGS.get(kind)!r})"
+    if kind == 0:  # a count per key
+        return lines + [f"{table}[{key}] = {table}.get({key}, 0) + 1",
+                        f"acc = acc + tf.cast({table}[{key}], acc.dtype) * 0.1"]
+    if kind == 1:  # a group per key
+        return lines + [f"{table}.setdefault({tagged}, []).append(tf.reduce_sum(acc))",
+                        f"acc = acc + tf.cast({table}[{tagged}][0], acc.dtype) * 0.01"]
+    if kind == 2:  # the latest value per key, read back when there is one
+        return lines + [f"if {tagged} in {table}:",
+                        f"    acc = acc + tf.cast({table}[{tagged}], acc.dtype) * 0.5",
+                        f"{table}[{tagged}] = tf.reduce_mean(acc)"]
+    if kind == 3:  # the previous key's count taken out
+        old = g.fresh("kp")
+        return lines + [f"{table}[{key}] = {table}.get({key}, 0) + 2",
+                        f"{old} = {table}.pop({key} - 1, None)",
+                        f"if {old} is not None:",
+                        f"    acc = acc + float({old}) * 0.1"]
+    if kind == 4:  # an augmented write
+        return lines + [f"{table}[{tagged}] = {table}.get({tagged}, 0.0)",
+                        f"{table}[{tagged}] += float(n) * 0.5 + 1.0",
+                        f"acc = acc * 0.5 + {table}[{tagged}] * 0.01"]
+    text = g.choice([f"f'k{{{key}}}'", f"str({key})", f"'step %d' % {key}"])
+    return lines + [f"{table}[{text}] = {table}.get({text}, 0) + 1",
+                    f"acc = acc + tf.cast({table}[{text}], acc.dtype)"]
