@@ -66,3 +66,9 @@ def counted(s, x):
 def test_a_lambda_reading_an_attribute_of_its_argument():
     stats = assert_same(counted, [(tf.constant(1.0),)] * 6, make_state=Trainer)
     assert stats.graph_calls > 0, stats
+
+
+def test_a_lambda_jitted_itself():
+    double = lambda v: v * SCALE + 1.0  # noqa: E731 - janus.jit(lambda ...): converted too
+    stats = assert_same(double, [(tf.constant([1.0, 2.0]),)] * 5)
+    assert stats.graph_calls > 0, stats
