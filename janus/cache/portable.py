@@ -23,12 +23,13 @@ from tensorflow.python.framework.ops import EagerTensor
 from tensorflow.python.ops.resource_variable_ops import variable_accessed
 
 from janus.cache.store import warn_once
+from janus.graphgen import keras_state
 from janus.graphgen.guards import Guard, GuardSet
 from janus.graphgen.sources import SourceError, evaluate, from_record, is_name
 
 FORMAT = 2
 _GUARD_KINDS = ("call", "type", "id", "value", "number", "len", "keys", "tensor",
-                "tensor_list", "aliases")
+                "tensor_list", "aliases", "keras")
 _NUMBERS = {"int": int, "float": float}
 _EFFECT_KINDS = ("setattr", "delattr", "contents", "extend")
 _VALUE_TYPES = (bool, int, float, str, type(None))
@@ -212,6 +213,14 @@ def export(spec) -> dict | None:
         return None
 
 
+def _variable_handles(obj, source, handles: dict) -> None:
+    """The variables of a Keras layer or optimizer at `source`, found by position."""
+    import keras
+    if isinstance(obj, (keras.layers.Layer, keras.optimizers.Optimizer)):
+        for k, var in enumerate(obj.variables):
+            handles.setdefault(id(_handle(var)), source.attr("variables").item(k))
+
+
 def _export(spec) -> dict:
     if spec.trial is not None:
         raise NotPortable("an XLA trial under way")
@@ -241,15 +250,18 @@ def _export(spec) -> dict:
             if any(source.is_process_local for source, _ in expected):
                 raise NotPortable("a closure cell of another function")
             expected = [[source.to_json(), cls] for source, cls in expected]
+        elif guard.kind == "keras":  # (graphgen/keras_state.py)
+            for source, owner in expected.owners:
+                _variable_handles(owner, source, handles)
+            expected = keras_state.export(expected)
+            if expected is None:
+                raise NotPortable("reads Keras state of an object janus cannot locate")
         if guard.source.is_process_local:
             raise NotPortable("a closure cell of another function")
         guards.append([guard.kind, guard.source.to_json(), expected, guard.where])
-    import keras
     for guard in spec.guards.guards:  # variables inside guarded Keras objects (optimizer state)
-        if guard.kind == "id" and isinstance(guard.expected, (keras.layers.Layer,
-                                                              keras.optimizers.Optimizer)):
-            for k, var in enumerate(guard.expected.variables):
-                handles.setdefault(id(_handle(var)), guard.source.attr("variables").item(k))
+        if guard.kind == "id":
+            _variable_handles(guard.expected, guard.source, handles)
     captures = []
     for tensor in spec.concrete.captured_inputs:
         source = handles.get(id(tensor))
@@ -395,6 +407,13 @@ def _parse(data: dict) -> dict:
             expected = _NUMBERS[expected]
         elif kind == "id":
             _require(isinstance(expected, dict), "an identity")
+        elif kind == "keras":
+            _require(isinstance(expected, dict) and set(expected) == {"owners", "reads"} and
+                     isinstance(expected["reads"], list) and all(
+                         isinstance(r, list) and len(r) == 3 and type(r[0]) is int and
+                         0 <= r[0] < len(expected["owners"]) and keras_state.is_what(r[1])
+                         for r in expected["reads"]), "Keras reads")
+            expected = ([from_record(o) for o in expected["owners"]], expected["reads"])
         elif kind == "aliases":
             _require(isinstance(expected, list) and len(expected) >= 2 and
                      all(isinstance(e, list) and len(e) == 2 and type(e[1]) is int and
@@ -474,6 +493,11 @@ def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, 
             elif kind == "type":
                 expected = _resolve(expected)
                 if not isinstance(expected, type):
+                    return None
+            elif kind == "keras":
+                owners = [(owner, evaluate(owner, *env)) for owner in expected[0]]
+                expected = keras_state.reload(owners, expected[1])
+                if expected is None:
                     return None
             guards.append(Guard(kind, source, expected, where))
         guard_set = GuardSet(guards, env[2], env[3])

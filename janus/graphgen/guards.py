@@ -24,7 +24,8 @@ class Guard:
     """One assumption about one value. `kind` picks the check; `expected` is what
     the graph was built for; `where` is the user's line that made the assumption."""
 
-    kind: str  # call | type | id | value | number | len | keys | tensor | tensor_list | array | aliases
+    kind: str  # call | type | id | value | number | len | keys | tensor | tensor_list | array |
+    #            aliases | keras
     source: Source
     expected: Any
     where: str = ""
@@ -55,6 +56,8 @@ class Guard:
             text = f"{self.source} is a {_spec_text(exp)} tensor"
         elif self.kind == "array":
             text = f"{self.source} is a {_spec_text(exp)} numpy array"
+        elif self.kind == "keras":
+            text = exp.describe()
         elif self.kind == "aliases":
             classes = {}
             for source, cls in exp:
@@ -178,6 +181,10 @@ class GuardSet:
                 env[f"E{index}"] = frozenset(guard.expected[1])
                 lines.append(f"        if len(args) != {int(guard.expected[0])} or "
                              f"kwargs.keys() != E{index}: return {index}")
+                continue
+            if guard.kind == "keras":  # (graphgen/keras_state.py: owners, then the epoch)
+                lines.append(f"        if not ({guard.expected.test(index, value_of, env)}):"
+                             f" return {index}")
                 continue
             if guard.kind == "aliases":
                 test = _aliases_test([(value_of(source), cls) for source, cls in guard.expected])

@@ -18,7 +18,8 @@ import tensorflow as tf
 from janus import draws
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import connectivity, host_draws, identity, keys, refusals, tapes
+from janus.graphgen import connectivity, host_draws, identity, keras_state, keys, refusals, \
+    tapes
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
@@ -81,16 +82,6 @@ def _constant(value, dtype=None, shape=None, name="Const"):
 
 _GRAPH_SAFE = {id(tf.maximum): _maximum, id(tf.math.maximum): _maximum,
                id(tf.constant): _constant}
-
-
-def _variable_structure(value) -> bool:
-    """A non-empty list/tuple of variables or modules (TF's or Keras'): held by reference
-    in a graph."""
-    import keras
-
-    kinds = (tf.Variable, tf.Module, keras.Variable, keras.layers.Layer)
-    return isinstance(value, (list, tuple)) and bool(value) and \
-        all(isinstance(v, kinds) for v in value)
 
 
 _STAND_INS = (DynamicList, Accumulator, AppendOnlyList, SymbolicScalar, MixedBool)
@@ -236,6 +227,9 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             # user's error; the trace fails and the plan retreats from the generalization)
             raise ConversionError(f"`.{name}` of a value janus stands in for in the graph "
                                   f"({type(obj).__name__}: a list or number it generalized)")
+        local = keras_state.read_attr(tracer, obj, name, _MISSING)  # (guarded by epoch)
+        if local is not _MISSING:
+            return local
         value = getattr(obj, name)
         if name == "shape" and is_symbolic(obj) and value.rank is not None and \
                 not value.is_fully_defined():
@@ -251,9 +245,9 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             return value
         if isinstance(obj, types.ModuleType):
             return value
-        if _variable_structure(value) and name not in getattr(obj, "__dict__", {}):
-            # e.g. `module.trainable_variables` of an object guarded by identity: computed
-            # from the object's structure; guarding it would recompute it on every call.
+        if keras_state.variable_structure(value) and keras_state.computed(obj, name):
+            # `module.trainable_variables` of a tf.Module guarded by identity: computed from
+            # its attributes; guarding it would recompute it on every call (keras_state.py)
             return value
         return tracer.import_value(value, source.attr(name))
 
@@ -268,6 +262,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
         tracer = self.tracer
         source = tracer.source_of(obj)
         if source is not None:
+            keras_state.wrote(tracer, obj, name, value)
             tracer.ledger.set_attr(obj, source, name, value)
         elif id(obj) in tracer.local_objects:
             tracer.local_writes += 1
@@ -292,6 +287,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             if not hasattr(obj, name):
                 raise ConversionError(f"deletes attribute `{name}`, which the object lacks")
             self.ld_attr(obj, name)  # read: guarded to be there on each call
+        keras_state.wrote(tracer, obj, name, None, deleted=True)
         tracer.ledger.del_attr(obj, source, name)
 
     def ctx(self, manager):
@@ -488,7 +484,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             tracer.read(value)
         losses = refusals.layer_losses(fn)
         try:  # (here in `call`: an error of the library call is the user's, not janus's)
-            result = fn(*args, **kwargs)
+            with keras_state.calling(tracer, fn):  # (a Keras layer: its sublayers, flags)
+                result = fn(*args, **kwargs)
         except BaseException:
             scope.set_caching_device(caching_device)
             raise

@@ -15,7 +15,7 @@ from tensorflow.python.eager import record
 from janus.errors import ConversionError
 from janus.fallback import heap
 from janus.graphgen import bias_gradients, calls, checks, connectivity, dead_ends, host_draws, \
-    random_draws
+    keras_state, random_draws
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
@@ -382,8 +382,10 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             "would leave it rerunning the step while the others committed theirs")
     aliases = tracer.aliases_guard()
     seed = random_draws.check(concrete.graph)  # (refuses seeded draws: ConversionError)
+    keras = keras_state.guard(tracer)
     guards = GuardSet([call_guard(args, kwargs)] + list(tracer.guards.values()) +
-                      ([aliases] if aliases else []) + seed, env[2], env[3])
+                      ([aliases] if aliases else []) + ([keras] if keras else []) + seed,
+                      env[2], env[3])
     counts = {s.source.expr: s.bound for s in tracer.draw_streams.values()}
     return Specialization(
         id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,

@@ -98,6 +98,8 @@ class Tracer:
         self.pending_checks: dict = {}  # graph -> conditions of checks.require
         self.deferring: dict = {}  # loop body graph -> its deferred_checks.Deferral
         self.ledger = HeapLedger()
+        self.keras_reads = None  # keras_state.KerasReads: Keras lists and flags read
+        self.keras_writes: dict = {}  # (id, name) -> object: Keras state written (deferred)
         self.shadow = VariableShadow()
         self.formatted: dict[int, object] = {}
         self.test_counts: dict[tuple, int] = {}

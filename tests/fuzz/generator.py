@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 51
+GENERATOR_VERSION = 52
 
 HEADER = '''\
 import functools
@@ -148,9 +148,9 @@ class Gen:
     def block(self, count: int | None = None) -> list[str]:
         """A nested block of statements in a new scope (names bound in it stay in it)."""
         from tests.fuzz import (rules_boolvals, rules_deferred, rules_exact,  # noqa: F401
-                                rules_exits, rules_extra, rules_identity, rules_loops, rules_more,
-                                rules_more9, rules_raising, rules_rng, rules_slow, rules_tapes,
-                                rules_sums, rules_zoo)  # (register rules)
+                                rules_exits, rules_extra, rules_identity, rules_keras,
+                                rules_loops, rules_more, rules_more9, rules_raising, rules_rng,
+                                rules_slow, rules_tapes, rules_sums, rules_zoo)  # (register)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -185,9 +185,9 @@ METHOD_RUN = """\
 def generate(seed: int, n_calls: int | None = None) -> Program:
     """The program and call sequence of `seed` (deterministic for a generator version)."""
     from tests.fuzz import (rules_boolvals, rules_deferred, rules_exact,  # noqa: F401
-                            rules_exits, rules_extra, rules_identity, rules_loops, rules_more,
-                            rules_more9, rules_raising, rules_rng, rules_slow, rules_tapes,
-                            rules_sums, rules_zoo)  # (register rules)
+                            rules_exits, rules_extra, rules_identity, rules_keras, rules_loops,
+                            rules_more, rules_more9, rules_raising, rules_rng, rules_slow,
+                            rules_tapes, rules_sums, rules_zoo)  # (register rules)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)
