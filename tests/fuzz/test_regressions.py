@@ -49,6 +49,7 @@ def test_f2_identical_functions_in_two_modules_keep_their_own_globals():
         runner.unload(second)
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_f139_graphs_no_call_reuses_stop_being_generated(monkeypatch):
     """F139: the attributes a loop reads changed on every call and each call needed a
     new graph (22 generations in 30 calls, 16 s); janus stops generating once

@@ -188,6 +188,7 @@ def episode(x, limit, values):
     return returns, advantage, sum(rewards), sum(rewards, 0.5), np.array(rewards).mean()
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_returns_of_an_episode_whose_length_varies():
     rng = np.random.default_rng(11)
     calls = [(tf.constant(rng.standard_normal((40, 3))), float(rng.uniform(0.5, 4.0)),
@@ -272,6 +273,7 @@ def test_shapes_of_two_arrays_whose_lengths_vary():
     _compare(two_shapes, calls)
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_an_array_of_one_block_is_summed_without_a_loop():
     """A fed array whose length varies is summed in a `tf.cond`: up to numpy's 128-item
     block without any while loop, with its items checked by range only; longer ones by

@@ -3,6 +3,7 @@ tf.cond, while it records outside it (graphgen/tapes.py): `stop_recording` or `w
 inside the body. TF's gradient of the While/If op ignores them, so such bodies stay
 Python's (a specialized graph or plain calls); a tape of the body itself keeps its loop
 a graph. Compared with plain Python call by call on episodes of varying length."""
+import pytest
 import tensorflow as tf
 
 from tests.differential import assert_same
@@ -30,6 +31,7 @@ def paused_baseline(agent, start, first):
     return loss, tape.gradient(loss, agent.w1), tape.gradient(loss, agent.w2)
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_tape_paused_inside_a_generalized_loop_is_respected():
     # (session 13's code: the w1 gradient came out shifted by -1 per step, silently)
     stats = assert_same(paused_baseline, _calls(), make_state=Agent)
@@ -70,6 +72,7 @@ def step_per_iteration(agent, start, lr):
     return tf.stack(losses)
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_tape_of_the_loop_body_itself_keeps_the_loop_a_graph():
     stats = assert_same(step_per_iteration, _calls(), make_state=Agent)
     assert stats.graph_calls >= 5, stats

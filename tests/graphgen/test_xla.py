@@ -259,6 +259,7 @@ assert running.wait(120)   # (a compilation still queued at exit is dropped, not
 '''
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_process_exiting_while_xla_compiles_waits_for_it(tmp_path):
     """Exiting under a running compilation crashed the process (SIGSEGV/SIGABRT from
     LLVM torn down under the compiler thread) once it took more than 10 s: exit now
