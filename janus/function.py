@@ -52,9 +52,11 @@ class JanusWarning(UserWarning):
 
 
 _TAPE_INEXACT = _Eager(FallbackCategory.UNSUPPORTED, "a gradient tape records the call, and "
-                       "the graph's gradient would give zeros where Python's tape gives "
-                       "None (an input read only in some branch, or in a loop's body, or an "
-                       "item of a list the graph may not read)")
+                       "the graph's gradient would not be Python's: zeros where Python's tape "
+                       "gives None (an input read only in some branch, or in a loop's body, "
+                       "an item of a list the graph may not read, outputs reading different "
+                       "watched inputs), or an op without a gradient on a path the caller "
+                       "may not differentiate (graphgen/caller_tape.py)")
 _DISAGREED = _Eager(FallbackCategory.GUARD_FAILURE, "the workers of a multi-worker strategy "
                     "decided differently (a host guard or generation differed): every worker "
                     "runs this call plainly", "plain")
@@ -303,7 +305,8 @@ class JitFunction(Generation):
 
     # -- running a graph
     def _run_graph(self, spec: Specialization, args, kwargs, cfg: Config):
-        if record.could_possibly_record() and not spec.gradient_exact():
+        taped = record.could_possibly_record()
+        if taped and not spec.tape_view().exact:
             return self._eager(args, kwargs, _TAPE_INEXACT)
         with self._lock:
             trial = spec.trial
@@ -321,7 +324,7 @@ class JitFunction(Generation):
             return self._new_structure(spec, exc, args, kwargs)
         except Exception as exc:  # noqa: BLE001 - nothing ran yet
             return self._eager(args, kwargs, self.report_internal("feeding the graph", exc))
-        if record.could_possibly_record() and spec.items_inexact(inputs):
+        if taped and spec.tape_view().inexact(inputs):
             return self._eager(args, kwargs, _TAPE_INEXACT)
         start = time.perf_counter()
         calls.note_graph_run()
@@ -336,6 +339,8 @@ class JitFunction(Generation):
             else:
                 failure = None
                 elapsed = time.perf_counter() - start
+                if taped:  # (outputs no watched input reaches: None, as in Python)
+                    results = spec.tape_view().detach(results, inputs)
                 value = self._write_back(runner, results, env)
                 total = time.perf_counter() - fed  # (fed and written back: the plain trial)
         if failure is not None:

@@ -23,7 +23,8 @@ gradient's paths to it go:
     None              not reached (TF's gradient is None too)
 
 `gradient` uses it where a traced tape differentiates (refuse, or check the loops ran);
-`unconditional` where a graph is called under a tape recording outside it.
+`unconditional`, `input_reaches` and `lacking_gradient` where a graph is called under a
+tape recording outside it (graphgen/caller_tape.py).
 
 A branch, loop body or called function is read from the FuncGraph TF made while tracing
 (cond_v2 wraps an If in a call where a tape records) or, in a graph imported from a
@@ -37,6 +38,7 @@ import inspect
 import weakref
 
 import tensorflow as tf
+from tensorflow.python.framework import ops as tf_ops
 from tensorflow.python.framework import function_def_to_graph
 
 from janus.errors import ConversionError
@@ -303,6 +305,83 @@ def every_item_reached(graph, stacked: list, visible: int) -> bool:
         if items != set(range(count)):
             return False
     return True
+
+
+def input_reaches(graph, count: int) -> list:
+    """Per output of the first `count` of `graph`: the frozenset of the indices of the
+    graph's inputs its gradient reaches, or None for an output that carries none."""
+    reaches = []
+    for output in list(graph.outputs)[:count]:
+        if not _carries_gradient(output):
+            reaches.append(None)
+            continue
+        found = reach([output])
+        reaches.append(frozenset(k for k, p in enumerate(graph.inputs)
+                                 if found.get(id(p)) is not None))
+    return reaches
+
+
+def lacking_gradient(graph) -> str | None:
+    """The type of an op on a path from an input of `graph` to an output that has no
+    gradient (TF differentiates every such path of a called graph under a tape), or
+    None. Branches, loop bodies and called functions are searched as well."""
+    return _lacking(graph, set())
+
+
+def _lacking(graph, seen: set) -> str | None:
+    if id(graph) in seen:
+        return None
+    seen.add(id(graph))
+    backward = reach(list(graph.outputs))
+    forward = _from_inputs(graph)
+    for op in graph.get_operations():
+        if op.type in _NO_GRADIENT or not op.inputs:
+            continue
+        if not any(id(t) in backward for t in op.outputs) or \
+                not any(id(x) in forward for x in op.inputs):
+            continue
+        if op.type in _BRANCHES | _CASES | _LOOPS | _CALLS:
+            for inner in _function_graphs(op):
+                found = _lacking(inner, seen) if inner is not None else None
+                if found is not None:
+                    return found
+            continue
+        try:
+            tf_ops.get_gradient_function(op)
+        except LookupError:
+            return op.type
+    return None
+
+
+def _from_inputs(graph) -> set:
+    """ids of the tensors a differentiable input of `graph` flows into."""
+    found = set()
+    work = [p for p in graph.inputs if differentiable(p.dtype.base_dtype)]
+    found.update(id(p) for p in work)
+    while work:
+        t = work.pop()
+        for op in t.consumers():
+            for out in op.outputs:
+                if id(out) not in found and differentiable(out.dtype.base_dtype):
+                    found.add(id(out))
+                    work.append(out)
+    return found
+
+
+def _function_graphs(op) -> list:
+    """The FuncGraphs an If, Case, While or call op runs (None where not at hand)."""
+    if op.type in _BRANCHES:
+        return [_function_graph(op, "_true_graph", "then_branch"),
+                _function_graph(op, "_false_graph", "else_branch")]
+    if op.type in _LOOPS:
+        return [_function_graph(op, "_body_graph", "body")]
+    if op.type in _CASES:
+        graphs = getattr(op, "_branch_graphs", None)
+        if graphs:
+            return list(graphs)
+        names = _attr(op, "branches") or []
+        return [_library_graph(op.graph, f.name) for f in names]
+    return [_function_graph(op, None, "f")]
 
 
 def _readers(tensor) -> list:

@@ -10,12 +10,12 @@ import time
 import warnings
 
 import tensorflow as tf
-from tensorflow.python.eager import record
 
 from janus.errors import ConversionError
 from janus.fallback import heap
-from janus.graphgen import bias_gradients, calls, checks, connectivity, dead_ends, host_draws, \
+from janus.graphgen import bias_gradients, calls, checks, dead_ends, host_draws, \
     keras_state, random_draws
+from janus.graphgen.caller_tape import TapeView
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
@@ -63,8 +63,7 @@ class Specialization:
     collective_strategy: object = None  # ... a strategy spanning workers (fallback/agreement.py)
     random_states: tuple = ()  # tf.random.Generator states the graph moves (see `saved_states`)
     draws: dict = dataclasses.field(default_factory=dict)  # numpy RNG source expr -> uniforms
-    tape_exact: bool | None = None  # see `gradient_exact`
-    stacked_exact: bool | None = None  # see `items_inexact`
+    caller_tape: TapeView | None = None  # see `tape_view`
     visible_outputs: int | None = None  # the graph's outputs a caller sees (then dead ends)
     calls: int = 0
     time_graph: float = 0.0
@@ -83,28 +82,13 @@ class Specialization:
             return self.accelerated.call(inputs)
         return calls.call_graph(self.concrete, inputs)
 
-    def gradient_exact(self) -> bool:
-        """Whether a tape recording this graph's call gets Python's gradients: no input
-        reaches an output only through a branch or a loop (where Python's tape has None,
-        TF's gradient of an If or While has zeros: graphgen/connectivity.py). Asked only
-        while a tape records, found once."""
-        if self.tape_exact is None:
-            self.tape_exact = connectivity.unconditional(self.concrete.graph,
-                                                         self.visible_outputs)
-        return self.tape_exact
-
-    def items_inexact(self, inputs: list) -> bool:
-        """Whether a tape recording this call watches an item of a list the feed stacked
-        (`inputs`: the feed's) that the graph may not read: TF's gradient gives it zeros,
-        Python's tape None (connectivity.every_item_reached; found once)."""
-        if self.stacked_exact is None:
+    def tape_view(self) -> TapeView:
+        """The graph as a caller's tape sees it (graphgen/caller_tape.py): found on the
+        first call a tape may record."""
+        if self.caller_tape is None:
             stacked = [k for k, (_, kind, _) in enumerate(self.inputs) if kind != "tensor"]
-            self.stacked_exact = not stacked or connectivity.every_item_reached(
-                self.concrete.graph, stacked, self.visible_outputs)
-        if self.stacked_exact:
-            return False
-        stacked = [inputs[k] for k, (_, kind, _) in enumerate(self.inputs) if kind != "tensor"]
-        return record.should_record_backprop(stacked)
+            self.caller_tape = TapeView(self.concrete, self.visible_outputs, stacked)
+        return self.caller_tape
 
     def saved_states(self) -> list:
         """The values of the random generators' states this graph moves, before it runs.
