@@ -9,34 +9,27 @@ from __future__ import annotations
 import builtins
 import contextlib
 import functools
-import inspect
 import types
 
-import numpy as np
 import tensorflow as tf
 
-from janus import draws
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import connectivity, host_draws, identity, keras_state, keys, refusals, \
-    tapes
+from janus.graphgen import connectivity, identity, keras_state, keys, library_calls, \
+    refusals, stand_in_calls, tapes
 from janus.graphgen.bool_values import BoolValues
-from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
-from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.general import GeneralControlFlow
 from janus.graphgen.general_while import GeneralWhile
 from janus.graphgen import host_arrays, host_scalars, number_functions, reductions
-from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
-from janus.graphgen.tensor_lists import dynamic_zip, grown_length, stack_args
+from janus.graphgen.tensor_lists import stack_args
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
-                                   PartialShape, SymbolicScalar, dynamic_length,
-                                   pack_scalars, tensor_index)
+                                   PartialShape, SymbolicScalar, tensor_index)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
 from janus.recursion.table import table_layout
@@ -44,9 +37,6 @@ from janus.tensors import is_tensor
 from janus.transform import convert
 from janus.transform.pipeline import lambda_traced_as_is
 from janus.transform.runtime import AUG_OPS, Runtime, is_user_code, user_function
-
-_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
-             "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
 
 
 def _table_source(function: str, name: str):
@@ -59,89 +49,6 @@ def _stand_in(spec):
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         return tf.raw_ops.Placeholder(dtype=tf.as_dtype(spec[0]), shape=spec[1])
     return type(spec)(_stand_in(s) for s in spec)
-
-
-def _maximum(x, y, name=None):
-    """`tf.maximum` as `-tf.minimum(-x, -y)`: same values (NaN too) and gradients (ties
-    to `x`). TF 2.21's oneDNN remapper rewrites `Maximum(x, Mul(x, c))` into
-    `LeakyRelu(x, c)`, which is `min` when c > 1: the graph would compute something else."""
-    if not (is_tensor(x) and is_tensor(y) and x.dtype.is_floating):
-        # the fusion needs two float tensors; and unsigned ints cannot be negated
-        return tf.maximum(x, y, name=name)
-    return tf.negative(tf.minimum(tf.negative(x), tf.negative(y)), name=name)
-
-
-def _constant(value, dtype=None, shape=None, name="Const"):
-    """`tf.constant` of a fed number (a SymbolicScalar): its tensor, converted as TF converts
-    the Python number (`tf.constant` itself takes Python values only in a graph)."""
-    if not isinstance(value, SymbolicScalar):
-        return tf.constant(value, dtype=dtype, shape=shape, name=name)
-    tensor = tf.convert_to_tensor(value, dtype=dtype, name=name)
-    return tensor if shape is None else tf.broadcast_to(tensor, shape)
-
-
-_GRAPH_SAFE = {id(tf.maximum): _maximum, id(tf.math.maximum): _maximum,
-               id(tf.constant): _constant}
-
-
-_STAND_INS = (DynamicList, Accumulator, AppendOnlyList, SymbolicScalar, MixedBool)
-"""janus's graph values standing in for Python lists and numbers."""
-
-
-def _printed(value):
-    """An argument of `tf.print` as the graph prints it the way eager `tf.print` prints the
-    Python value: a fed int as its tensor (the same digits); a fed float or bool refuses
-    (TF prints `1/3` with 17 digits and True as 1, eager prints what Python's str gives)."""
-    if isinstance(value, SymbolicScalar):
-        if value.kind is not int:
-            raise ConversionError(f"tf.print of a Python {value.kind.__name__} janus feeds "
-                                  "(a graph would print it in TensorFlow's format)")
-        return value.tensor
-    return value
-
-
-def _is_tensorflow(fn) -> bool:
-    """A TF/Keras function, or a method of a variable (janus's shadows patch those, so
-    their module is janus's: `VEC.scatter_nd_add([[i % 4]], ...)` with `i` fed, F47)."""
-    module = getattr(fn, "__module__", None) or ""
-    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras") or \
-        isinstance(getattr(fn, "__self__", None), tf.Variable)
-
-
-def _traced_inline(fn, args: tuple, kwargs: dict, shadow):
-    """A user's `tf.function` (not a bound method) handed a variable whose value janus's
-    trace has changed (a deferred update), as its Python function traced into janus's
-    graph: called as a tf.function, TF would trace and cache a graph of it that reads
-    that deferred value (a tensor of janus's trace), and the user's own later calls of it
-    would fail "out of scope" (fuzz v34 seed 32, F75). Otherwise it is called as it is
-    (its cache, and its trace-time Python effects, as plain Python has them: zoo p17)."""
-    if not isinstance(fn, tf.types.experimental.PolymorphicFunction) or not any(
-            isinstance(v, tf.Variable) and id(v) in shadow.values
-            for v in tf.nest.flatten((args, kwargs))):
-        return fn
-    inner = getattr(fn, "python_function", None)
-    if not isinstance(inner, types.FunctionType):
-        return fn
-    try:
-        same = list(inspect.signature(fn).parameters) == \
-            list(inspect.signature(inner).parameters)
-    except (TypeError, ValueError):
-        return fn
-    return inner if same else fn  # (a bound method: its instance is not at hand)
-
-
-def _stands_for(value):
-    """The Python type a trace-time stand-in stands for (a fed number is its int/float/
-    bool, a list held as a tensor is a list, a fed array an ndarray), or None."""
-    if isinstance(value, (SymbolicScalar, HostScalar)):
-        return value.kind
-    if isinstance(value, (DynamicList, AppendOnlyList, Accumulator)):
-        return list
-    if isinstance(value, HostArray):
-        return np.ndarray
-    if isinstance(value, MixedBool):
-        value._refuse()
-    return None
 
 
 def _user_property(obj, name: str):
@@ -222,11 +129,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
         local = tracer.ledger.get_attr(obj, name)
         if local is not _MISSING:
             return local
-        if isinstance(obj, _STAND_INS) and not hasattr(obj, name):
-            # (the stand-in lacks what the Python value has: janus's limit, not the
-            # user's error; the trace fails and the plan retreats from the generalization)
-            raise ConversionError(f"`.{name}` of a value janus stands in for in the graph "
-                                  f"({type(obj).__name__}: a list or number it generalized)")
+        stand_in_calls.missing_attribute(obj, name)
         local = keras_state.read_attr(tracer, obj, name, _MISSING)  # (guarded by epoch)
         if local is not _MISSING:
             return local
@@ -389,24 +292,9 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
                 tracer.source_of(args[0]) is not None and \
                 not isinstance(args[0], (types.ModuleType, NodeProxy)):
             return self._query_attr(fn, args)
-        if fn is isinstance and len(args) == 2 and not kwargs:
-            stands_for = _stands_for(args[0])
-            if stands_for is not None:  # (fuzz v15: a fed int was not an int)
-                return issubclass(stands_for, args[1])
-        if fn is type and len(args) == 1 and not kwargs and \
-                isinstance(args[0], (SymbolicScalar, HostScalar, MixedBool)):
-            _stands_for(args[0])
-            return args[0].kind
-        if fn in (int, float, bool) and len(args) == 1 and not kwargs and \
-                (isinstance(args[0], HostScalar) or is_symbolic(args[0]) and
-                 host_scalars.readable(args[0])):  # (transform/breaks.in_graph_reads)
-            scalar = args[0] if isinstance(args[0], HostScalar) else \
-                HostScalar(tf.stop_gradient(args[0]))  # (a constant to a tape, as in eager)
-            return scalar.number(fn)
-        if fn in (int, float, bool) and len(args) == 1 and not kwargs and \
-                isinstance(args[0], (SymbolicScalar, MixedBool)):
-            number = args[0].truth() if isinstance(args[0], MixedBool) else args[0]
-            return number.convert(fn)
+        answered = stand_in_calls.answer(fn, args, kwargs)  # `isinstance(n, int)`, n fed
+        if answered is not stand_in_calls.UNANSWERED:
+            return answered
         identity.check_call(tracer, fn, args, kwargs)  # (`id(t)`, `tape.watch(t)`...)
         keys.check_call(fn, args, tracer)  # (`d.get(str(k))`: graphgen/keys.py)
         tapes.check_call(tracer, fn)  # (`tape.stop_recording()` inside a loop body...)
@@ -418,17 +306,11 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             return number_functions.dispatch(fn, args, kwargs)
         if reductions.handles(fn, args, kwargs):  # `np.mean(a)`, `sum(rewards)`
             return reductions.dispatch(fn, args, kwargs)
-        if fn is len and args and isinstance(args[0], DynamicList):
-            return dynamic_length(args[0])
-        if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], Accumulator):
-            return grown_length(args[0])
-        if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
-            return dynamic_zip(fn, args, kwargs)
         if isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
             special = stack_args(fn, args)
             if special is not None:
                 return special(*args[1:], **kwargs)
-        fn = _traced_inline(fn, args, kwargs, tracer.shadow)
+        fn = library_calls.traced_inline(fn, args, kwargs, tracer.shadow)
         target, bound_self = user_function(fn)
         if target is not None and lambda_traced_as_is(target):
             target = None  # its reads are hooked already, or it reads only its arguments
@@ -449,58 +331,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             if bound_self is not None:
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
-        if draws.owner_supported(getattr(fn, "__self__", None), getattr(fn, "__name__", "")):
-            return host_draws.draw(tracer, fn, args, kwargs)
-        refusals.refuse(fn)
-        if args and any(fn is f for f in refusals.ITERATING):
-            for value in args:
-                refusals.refuse_data_iteration(value)
-        args, kwargs = traced_user_functions(self, site, fn, args, kwargs)
-        safe = _GRAPH_SAFE.get(id(fn))
-        if safe is not None and any(is_symbolic(a) or isinstance(a, SymbolicScalar)
-                                    for a in args):
-            fn = safe
-        args = tuple(traced_callback(self, site, fn, a) for a in args)
-        kwargs = {k: traced_callback(self, site, fn, v) for k, v in kwargs.items()}
-        printing = fn is tf.print
-        if printing:
-            args = tuple(_printed(a) for a in args)
-        if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
-            args = tuple(pack_scalars(host_scalars.pack_list(a)) for a in args)
-            kwargs = {k: pack_scalars(host_scalars.pack_list(v)) for k, v in kwargs.items()}
-        # TF's map_fn/scan/foldl set the variable scope's caching device while they trace
-        # a callback and only reset it when it returns: a callback that refuses to convert
-        # (a wrapped user function, or a lambda whose hooked reads refuse) must not leave
-        # it set (later eager variable creation would fail). Trace time only: cheap.
-        scope = tf.compat.v1.get_variable_scope()
-        caching_device = scope.caching_device
-        owner = getattr(fn, "__self__", None)
-        if isinstance(owner, tf.random.Generator):  # its state moves when the graph runs
-            tracer.random_states[id(owner.state)] = owner.state
-        if not (id(owner) in tracer.copy_sources and
-                getattr(fn, "__name__", "") in ("append", "extend")):
-            tracer.read(owner)
-        for value in list(args) + list(kwargs.values()):
-            tracer.read(value)
-        losses = refusals.layer_losses(fn)
-        try:  # (here in `call`: an error of the library call is the user's, not janus's)
-            with keras_state.calling(tracer, fn):  # (a Keras layer: its sublayers, flags)
-                result = fn(*args, **kwargs)
-        except BaseException:
-            scope.set_caching_device(caching_device)
-            raise
-        refusals.refuse_layer_losses(losses)
-        if id(fn) in identity.USER_MERGES:  # (the user's own tf.cond / tf.while_loop)
-            identity.built(tracer, result)
-        if isinstance(fn, type) and not tracer.is_static(result):
-            tracer.local_objects.add(id(result))
-            tracer.keepalive.append(result)
-        owner = getattr(fn, "__self__", None)
-        if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
-                isinstance(owner, (list, dict, AppendOnlyList)):
-            self._touched(owner)
-        return None if printing else result  # (eager `tf.print` returns None, a graph's an op)
-
+        return library_calls.call(self, site, fn, args, kwargs)
 
     # -- recursion
     def _recursive_root(self, converted, bound_self, args, node_index):

@@ -1,0 +1,153 @@
+"""A traced call of a library function (TensorFlow, Keras, numpy...): run as it is,
+inside the graph being built, with its arguments made graph-ready and what it touches
+noted for the trace.
+
+    tf.maximum(x, x * 0.2)      janus's `_maximum` (TF's remapper would fuse it wrongly)
+    tf.print("step", n)         n fed: its tensor; the call's value None, as eager's
+    tf.nn.softmax(labels=[tree.label])   fed numbers in a list packed into a tensor
+    rng.normal()                numpy's draws: from the host stream (host_draws)
+    tf.map_fn(lambda ...)       callbacks converted (callbacks.traced_callback)
+    layer(x)                    a Keras layer under the trace's pending `trainable`
+                                writes (keras_state.calling)
+
+Refused: library functions whose effects a graph cannot repeat (graphgen/refusals.py).
+"""
+from __future__ import annotations
+
+import inspect
+import types
+
+import tensorflow as tf
+
+from janus import draws
+from janus.errors import ConversionError
+from janus.graphgen import host_draws, host_scalars, identity, keras_state, refusals
+from janus.graphgen.callbacks import traced_callback
+from janus.graphgen.distribute import traced_user_functions
+from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.values import AppendOnlyList, SymbolicScalar, pack_scalars
+from janus.tensors import is_tensor
+
+_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+             "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
+
+
+def _maximum(x, y, name=None):
+    """`tf.maximum` as `-tf.minimum(-x, -y)`: same values (NaN too) and gradients (ties
+    to `x`). TF 2.21's oneDNN remapper rewrites `Maximum(x, Mul(x, c))` into
+    `LeakyRelu(x, c)`, which is `min` when c > 1: the graph would compute something else."""
+    if not (is_tensor(x) and is_tensor(y) and x.dtype.is_floating):
+        # the fusion needs two float tensors; and unsigned ints cannot be negated
+        return tf.maximum(x, y, name=name)
+    return tf.negative(tf.minimum(tf.negative(x), tf.negative(y)), name=name)
+
+
+def _constant(value, dtype=None, shape=None, name="Const"):
+    """`tf.constant` of a fed number (a SymbolicScalar): its tensor, converted as TF converts
+    the Python number (`tf.constant` itself takes Python values only in a graph)."""
+    if not isinstance(value, SymbolicScalar):
+        return tf.constant(value, dtype=dtype, shape=shape, name=name)
+    tensor = tf.convert_to_tensor(value, dtype=dtype, name=name)
+    return tensor if shape is None else tf.broadcast_to(tensor, shape)
+
+
+_GRAPH_SAFE = {id(tf.maximum): _maximum, id(tf.math.maximum): _maximum,
+               id(tf.constant): _constant}
+
+
+def _printed(value):
+    """An argument of `tf.print` as the graph prints it the way eager `tf.print` prints the
+    Python value: a fed int as its tensor (the same digits); a fed float or bool refuses
+    (TF prints `1/3` with 17 digits and True as 1, eager prints what Python's str gives)."""
+    if isinstance(value, SymbolicScalar):
+        if value.kind is not int:
+            raise ConversionError(f"tf.print of a Python {value.kind.__name__} janus feeds "
+                                  "(a graph would print it in TensorFlow's format)")
+        return value.tensor
+    return value
+
+
+def _is_tensorflow(fn) -> bool:
+    """A TF/Keras function, or a method of a variable (janus's shadows patch those, so
+    their module is janus's: `VEC.scatter_nd_add([[i % 4]], ...)` with `i` fed, F47)."""
+    module = getattr(fn, "__module__", None) or ""
+    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras") or \
+        isinstance(getattr(fn, "__self__", None), tf.Variable)
+
+
+def traced_inline(fn, args: tuple, kwargs: dict, shadow):
+    """A user's `tf.function` (not a bound method) handed a variable whose value janus's
+    trace has changed (a deferred update), as its Python function traced into janus's
+    graph: called as a tf.function, TF would trace and cache a graph of it that reads
+    that deferred value (a tensor of janus's trace), and the user's own later calls of it
+    would fail "out of scope" (fuzz v34 seed 32, F75). Otherwise it is called as it is
+    (its cache, and its trace-time Python effects, as plain Python has them: zoo p17)."""
+    if not isinstance(fn, tf.types.experimental.PolymorphicFunction) or not any(
+            isinstance(v, tf.Variable) and id(v) in shadow.values
+            for v in tf.nest.flatten((args, kwargs))):
+        return fn
+    inner = getattr(fn, "python_function", None)
+    if not isinstance(inner, types.FunctionType):
+        return fn
+    try:
+        same = list(inspect.signature(fn).parameters) == \
+            list(inspect.signature(inner).parameters)
+    except (TypeError, ValueError):
+        return fn
+    return inner if same else fn  # (a bound method: its instance is not at hand)
+
+
+def call(runtime, site, fn, args: tuple, kwargs: dict):
+    """`fn(*args, **kwargs)` of a library function, traced into the graph."""
+    tracer = runtime.tracer
+    if draws.owner_supported(getattr(fn, "__self__", None), getattr(fn, "__name__", "")):
+        return host_draws.draw(tracer, fn, args, kwargs)
+    refusals.refuse(fn)
+    if args and any(fn is f for f in refusals.ITERATING):
+        for value in args:
+            refusals.refuse_data_iteration(value)
+    args, kwargs = traced_user_functions(runtime, site, fn, args, kwargs)
+    safe = _GRAPH_SAFE.get(id(fn))
+    if safe is not None and any(is_symbolic(a) or isinstance(a, SymbolicScalar)
+                                for a in args):
+        fn = safe
+    args = tuple(traced_callback(runtime, site, fn, a) for a in args)
+    kwargs = {k: traced_callback(runtime, site, fn, v) for k, v in kwargs.items()}
+    printing = fn is tf.print
+    if printing:
+        args = tuple(_printed(a) for a in args)
+    if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
+        args = tuple(pack_scalars(host_scalars.pack_list(a)) for a in args)
+        kwargs = {k: pack_scalars(host_scalars.pack_list(v)) for k, v in kwargs.items()}
+    # TF's map_fn/scan/foldl set the variable scope's caching device while they trace
+    # a callback and only reset it when it returns: a callback that refuses to convert
+    # (a wrapped user function, or a lambda whose hooked reads refuse) must not leave
+    # it set (later eager variable creation would fail). Trace time only: cheap.
+    scope = tf.compat.v1.get_variable_scope()
+    caching_device = scope.caching_device
+    owner = getattr(fn, "__self__", None)
+    if isinstance(owner, tf.random.Generator):  # its state moves when the graph runs
+        tracer.random_states[id(owner.state)] = owner.state
+    if not (id(owner) in tracer.copy_sources and
+            getattr(fn, "__name__", "") in ("append", "extend")):
+        tracer.read(owner)
+    for value in list(args) + list(kwargs.values()):
+        tracer.read(value)
+    losses = refusals.layer_losses(fn)
+    try:  # (an error of the library call is the user's, not janus's: raised as it is)
+        with keras_state.calling(tracer, fn):  # (a Keras layer: its sublayers, flags)
+            result = fn(*args, **kwargs)
+    except BaseException:
+        scope.set_caching_device(caching_device)
+        raise
+    refusals.refuse_layer_losses(losses)
+    if id(fn) in identity.USER_MERGES:  # (the user's own tf.cond / tf.while_loop)
+        identity.built(tracer, result)
+    if isinstance(fn, type) and not tracer.is_static(result):
+        tracer.local_objects.add(id(result))
+        tracer.keepalive.append(result)
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
+            isinstance(owner, (list, dict, AppendOnlyList)):
+        runtime._touched(owner)
+    return None if printing else result  # (eager `tf.print` returns None, a graph's an op)

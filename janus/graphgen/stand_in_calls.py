@@ -1,0 +1,87 @@
+"""Python builtins asked about janus's stand-ins, answered as for the values they stand for.
+
+During a trace a Python number janus feeds is a `SymbolicScalar`, a list whose length
+varies a `DynamicList`, an `.numpy()` read a `HostScalar`... Builtins asked about them
+answer for the Python value, not the stand-in:
+
+    isinstance(n, int)      True (n fed: a SymbolicScalar of kind int)
+    type(n)                 int
+    float(n)                the fed number converted in the graph
+    len(xs)                 the length tensor of a DynamicList
+    zip(xs, ys)             a zip over the graph's lists (tensor_lists.dynamic_zip)
+
+A stand-in lacking an attribute the Python value has is janus's limit, not the user's
+error (`missing_attribute`).
+"""
+from __future__ import annotations
+
+import numpy as np
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.graphgen import host_scalars
+from janus.graphgen.host_arrays import HostArray
+from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.tensor_lists import dynamic_zip, grown_length
+from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
+                                   SymbolicScalar, dynamic_length)
+
+STAND_INS = (DynamicList, Accumulator, AppendOnlyList, SymbolicScalar, MixedBool)
+"""janus's graph values standing in for Python lists and numbers."""
+
+UNANSWERED = object()
+"""`answer`'s result for a call it does not answer."""
+
+
+def stands_for(value):
+    """The Python type a trace-time stand-in stands for (a fed number is its int/float/
+    bool, a list held as a tensor is a list, a fed array an ndarray), or None."""
+    if isinstance(value, (SymbolicScalar, HostScalar)):
+        return value.kind
+    if isinstance(value, (DynamicList, AppendOnlyList, Accumulator)):
+        return list
+    if isinstance(value, HostArray):
+        return np.ndarray
+    if isinstance(value, MixedBool):
+        value._refuse()
+    return None
+
+
+def answer(fn, args: tuple, kwargs: dict):
+    """`fn(*args, **kwargs)` if it is a builtin asked about a stand-in, else UNANSWERED."""
+    if fn is isinstance and len(args) == 2 and not kwargs:
+        kind = stands_for(args[0])
+        if kind is not None:  # (fuzz v15: a fed int was not an int)
+            return issubclass(kind, args[1])
+        return UNANSWERED
+    if fn is type and len(args) == 1 and not kwargs and \
+            isinstance(args[0], (SymbolicScalar, HostScalar, MixedBool)):
+        stands_for(args[0])
+        return args[0].kind
+    if fn in (int, float, bool) and len(args) == 1 and not kwargs:
+        value = args[0]
+        if isinstance(value, HostScalar) or is_symbolic(value) and \
+                host_scalars.readable(value):  # (transform/breaks.in_graph_reads)
+            scalar = value if isinstance(value, HostScalar) else \
+                HostScalar(tf.stop_gradient(value))  # (a constant to a tape, as in eager)
+            return scalar.number(fn)
+        if isinstance(value, (SymbolicScalar, MixedBool)):
+            number = value.truth() if isinstance(value, MixedBool) else value
+            return number.convert(fn)
+        return UNANSWERED
+    if fn is len and args and isinstance(args[0], DynamicList):
+        return dynamic_length(args[0])
+    if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], Accumulator):
+        return grown_length(args[0])
+    if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
+        return dynamic_zip(fn, args, kwargs)
+    return UNANSWERED
+
+
+def missing_attribute(obj, name: str) -> None:
+    """Refuse `obj.name` of a stand-in that lacks it (the Python value may have it): the
+    trace fails as janus's limit and the plan retreats from the generalization."""
+    if isinstance(obj, STAND_INS) and not hasattr(obj, name):
+        raise ConversionError(f"`.{name}` of a value janus stands in for in the graph "
+                              f"({type(obj).__name__}: a list or number it generalized)")
