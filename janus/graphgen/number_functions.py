@@ -7,6 +7,11 @@
     s = np.array([x, v, 0.5])  numpy scalars (all float32: float32; with Python or fed
                                numbers: float64, as numpy packs them) -> a fed array
                                (graphgen/host_arrays.py), the graph's `tf.stack`
+    eps = max(0.05, eps * 0.9) fed numbers and Python numbers of one type -> a fed number:
+                               Python's fold (the first extreme wins: `max(0.0, -0.0)`
+                               is 0.0, a nan after the first item is skipped), one
+                               `tf.where` per item (an epsilon schedule is fed, not a
+                               graph per value)
 
 TF's kernels of these functions call the C library's on a single value, as Python's
 `math` does (checked equal over 10**5 values each; their vectorized forms, in a loop
@@ -44,8 +49,10 @@ _NORMAL_IN_RANGE = frozenset({math.cos, math.sin, math.tan, math.atan, math.tanh
 
 
 def handles(fn, args: tuple, kwargs: dict) -> bool:
-    """Whether `fn(*args, **kwargs)` is a `math` function of one fed number or a numpy
-    array made of fed numbers."""
+    """Whether `fn(*args, **kwargs)` is a `math` function of one fed number, a numpy
+    array made of fed numbers or `max`/`min` of fed numbers."""
+    if fn is max or fn is min:
+        return _extreme_items(args, kwargs) is not None
     if len(args) != 1:
         return False
     if fn is np.array or fn is np.asarray:
@@ -59,7 +66,40 @@ def dispatch(fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` (see `handles`)."""
     if fn is np.array or fn is np.asarray:
         return pack_array(args[0], kwargs.get("dtype"))
+    if fn is max or fn is min:
+        return extreme(fn, _extreme_items(args, kwargs))
     return call(fn, args[0])
+
+
+def _extreme_items(args: tuple, kwargs: dict) -> list | None:
+    """The items of `max(a, b, ...)` / `max([a, b, ...])` if at least one is a fed number
+    and all are numbers of one Python type (a mix's result type would depend on which
+    wins), else None."""
+    items = list(args[0]) if len(args) == 1 and type(args[0]) in (list, tuple) else \
+        list(args) if len(args) >= 2 else None
+    if kwargs or not items or not any(isinstance(v, SymbolicScalar) for v in items):
+        return None
+    kinds = {v.kind if isinstance(v, SymbolicScalar) else type(v) for v in items}
+    if len(kinds) != 1 or not kinds <= {int, float, bool}:
+        return None
+    if any(type(v) is int and not -2 ** 63 <= v < 2 ** 63 for v in items):
+        return None
+    return items
+
+
+def extreme(fn, items: list) -> SymbolicScalar:
+    """`max(items)` / `min(items)` as Python folds it: an item replaces the one kept if
+    it compares greater (less), so the first of equal items wins."""
+    kind = items[0].kind if isinstance(items[0], SymbolicScalar) else type(items[0])
+    dtype = SymbolicScalar._dtype(kind)
+    beats = tf.greater if fn is max else tf.less
+    kept = None
+    for item in items:
+        tensor = item.tensor if isinstance(item, SymbolicScalar) else tf.constant(item, dtype)
+        kept = tensor if kept is None else tf.where(beats(tensor, kept), tensor, kept)
+    bounds = [v.bound if isinstance(v, SymbolicScalar) else abs(int(v)) for v in items]
+    bound = None if kind is float or None in bounds else max(bounds)
+    return SymbolicScalar(kept, kind, bound=bound)
 
 
 def pack_array(items, dtype=None) -> HostArray:

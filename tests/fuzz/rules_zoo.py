@@ -138,3 +138,27 @@ def int_keyed_dict(g):
     text = g.choice([f"f'k{{{key}}}'", f"str({key})", f"'step %d' % {key}"])
     return lines + [f"{table}[{text}] = {table}.get({text}, 0) + 1",
                     f"acc = acc + tf.cast({table}[{text}], acc.dtype)"]
+
+
+@rule(0.6, max_depth=1)
+def number_schedule(g):
+    """(v53) A schedule kept in the state with `max`/`min` (an epsilon or learning-rate
+    decay with a floor, a step count capped): the number changes every call, janus feeds
+    it and folds `max`/`min` as Python does (zoo p45's weight EMA: a graph per value up
+    to the limit). Also a mix of an int and a float, whose result type depends on which
+    wins (not fed as one type)."""
+    v = g.fresh("sch")
+    kind = g.rng.randint(0, 4)
+    if kind == 0:
+        floor = g.choice(["0.05", "-0.0", "G_SCALE * 0.1"])
+        line = f"s.total = max({floor}, s.total * 0.7 + 0.1 * n)"
+    elif kind == 1:
+        line = "s.total = min([s.total + 0.5, 3.0, G_SCALE * n, s.total * 2.0])"
+    elif kind == 2:
+        line = g.choice(["s.count = min(s.count + 1, 5)", "s.count = max(n, s.count - 1, 0)"])
+        return [line, f"{v} = max(s.count, len(xs))",
+                f"acc = acc + tf.cast({v}, acc.dtype) * 0.1"]
+    else:
+        line = g.choice(["s.total = max(n, s.total * 0.5)", "s.total = min(0.5, n + s.total)"])
+    return [line, f"{v} = s.total",
+            f"acc = acc * 0.5 + tf.cast({v}, acc.dtype)"]

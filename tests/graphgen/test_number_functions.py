@@ -129,3 +129,38 @@ def test_bounded_functions_of_arguments_at_the_ends_of_the_range():
         (float("inf"),), (6381956970095103.0 * 2.0 ** 797,), (math.pi / 2,), (1.25,)]
     stats = assert_same(bounded, calls, _state, observe=_by_repr)
     assert stats.graph_calls >= 4, stats
+
+
+class Schedule:
+    def __init__(self):
+        self.eps, self.lr, self.step = 1.0, 0.5, 0
+        self.out = None
+
+
+def schedules(s, x, floor):
+    s.step += 1
+    s.eps = max(0.05, s.eps * 0.7)                 # an epsilon schedule
+    s.lr = min([s.lr * 1.5, 2.0, s.lr + 0.25])     # a list, first of equals wins
+    s.out = (max(floor, -0.0, s.eps - 0.5), min(s.step, 4, 7), max(s.step, 3),
+             type(s.eps).__name__)
+    return x * s.eps + s.lr
+
+
+def test_max_and_min_of_fed_numbers_keep_one_graph_for_a_schedule():
+    """`eps = max(0.05, eps * 0.7)`: the number is fed, not a graph per value (zoo: a
+    weight-EMA schedule generated up to the limit); Python's fold, signed zeros and
+    nans included, by repr."""
+    calls = [(tf.constant([1.0, 2.0]), f) for f in
+             (0.0, 0.0, 0.0, 0.0, -0.0, 0.0, float("nan"), 0.0, 0.0, 0.0, 0.0, 0.0)]
+    stats = assert_same(schedules, calls, Schedule, observe=lambda s: repr(s.out))
+    assert stats.graph_calls >= 6 and stats.generations <= 4, stats
+
+
+def mixed_types(s, x, n):
+    s.out = max(n, 0.5)   # an int or a float, whichever wins: not fed as one type
+    return x * 2.0
+
+
+def test_max_of_an_int_and_a_float_keeps_python_s_type():
+    calls = [(tf.constant(1.0), n) for n in (0, 1, 2, 0, 3, 0)]
+    assert_same(mixed_types, calls, Schedule, observe=lambda s: repr(s.out))
