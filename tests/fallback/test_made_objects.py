@@ -78,3 +78,29 @@ def test_a_made_layer_is_not_handed_out_by_a_graph():
     layers = [jitted(tf.constant([[1.0]]))[1] for _ in range(6)]
     assert len({id(layer) for layer in layers}) == len(layers)
 
+
+
+def bn_model():
+    model = keras.Sequential([keras.layers.Dense(3, kernel_initializer="ones"),
+                              keras.layers.BatchNormalization()])
+    model.build((None, 3))
+    return model
+
+
+def train_given_model(model, x):
+    y = model(x, training=True)
+    scale = float(np.sum(x.numpy()))  # a graph break
+    model(y * scale, training=True)
+    return model.layers[1].moving_mean + 0.0
+
+
+def test_a_segment_given_up_on_updates_the_statistics_once(any_size):
+    """What F150 first looked like: the segments calling a new model on every call
+    regenerate (its variables are new objects) until their trial gives up; on that call,
+    as on every other, each update is made once (also before the fix)."""
+    calls = [lambda _, i=i: (bn_model(),  # (a model of its own for each side)
+                             tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) * (1 + i)))
+             for i in range(12)]
+    jitted = janus.jit(train_given_model, segments=True)
+    assert_same(train_given_model, calls, jitted=jitted)
+    assert "no steady graph" in janus.explain(jitted)  # (its trial gave up)
