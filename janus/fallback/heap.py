@@ -14,6 +14,7 @@ import re
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.fallback import made_objects
 from janus.graphgen import keys
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
@@ -95,7 +96,7 @@ def skeleton(value, outputs: Outputs, tracer):
             keys.check(key, tracer)
         return ("dict", [(k, skeleton(v, outputs, tracer)) for k, v in value.items()])
     if tracer.is_static(value) and not _holds_graph_tensor(value):
-        return ("const", value)
+        return made_objects.skeleton(value, tracer)  # (made while tracing: F150)
     raise ConversionError(f"a new {type(value).__name__} object made inside the function "
                           "escapes it (returned or stored on the heap)")
 
@@ -117,10 +118,14 @@ def _holds_graph_tensor(value, depth: int = 2) -> bool:
                for v in attributes)
 
 
-def rebuild(skel, results: list, env: tuple):
+def rebuild(skel, results: list, env: tuple, copies: dict | None = None):
+    """The value `skel` describes after a run (`results`: the graph's outputs; `copies`:
+    the run's copies of objects the trace made, fallback/made_objects.py)."""
     kind = skel[0]
     if kind == "const":
         return skel[1]
+    if kind == "fresh":
+        return made_objects.fresh(skel[1], copies)
     if kind == "out":
         return results[skel[1]]
     if kind in ("scalar", "numpy scalar"):
@@ -138,11 +143,11 @@ def rebuild(skel, results: list, env: tuple):
         return evaluate(skel[3][taken], *env) if 0 <= taken < len(skel[3]) else \
             results[skel[1]]                    # index is bounded, not trusted)
     if kind == "list":
-        return [rebuild(s, results, env) for s in skel[1]]
+        return [rebuild(s, results, env, copies) for s in skel[1]]
     if kind == "tuple":
-        return tuple(rebuild(s, results, env) for s in skel[1])
+        return tuple(rebuild(s, results, env, copies) for s in skel[1])
     if kind == "dict":
-        return {k: rebuild(s, results, env) for k, s in skel[1]}
+        return {k: rebuild(s, results, env, copies) for k, s in skel[1]}
     if kind == "format":
         text, slots = skel[1], dict(skel[2])
 
@@ -302,8 +307,9 @@ def write_back(effects: list[Effect], result, results: list, env: tuple):
     interrupted = None
     while True:
         try:  # (resolving writes nothing: it can start over)
-            steps = [_resolve(effect, results, env) for effect in effects]
-            value = rebuild(result, results, env)
+            copies: dict = {}  # (one copy per object the trace made, for the whole run)
+            steps = [_resolve(effect, results, env, copies) for effect in effects]
+            value = rebuild(result, results, env, copies)
             break
         except KeyboardInterrupt as exc:
             interrupted = exc
@@ -319,13 +325,14 @@ def write_back(effects: list[Effect], result, results: list, env: tuple):
     return value
 
 
-def _resolve(effect: Effect, results: list, env: tuple) -> tuple:
+def _resolve(effect: Effect, results: list, env: tuple, copies: dict) -> tuple:
     if effect.kind == "print":
         args_skel, kwargs_skel = effect.payload
-        return ("print", None, "", (rebuild(args_skel, results, env),
-                                    rebuild(kwargs_skel, results, env)))
+        return ("print", None, "", (rebuild(args_skel, results, env, copies),
+                                    rebuild(kwargs_skel, results, env, copies)))
     target = evaluate(effect.source, *env)
-    payload = None if effect.kind == "delattr" else rebuild(effect.payload, results, env)
+    payload = None if effect.kind == "delattr" else \
+        rebuild(effect.payload, results, env, copies)
     return (effect.kind, target, effect.name, payload)
 
 

@@ -88,6 +88,8 @@ class Tracer:
         self.keepalive: list = []
         self.imported: set[int] = set()
         self.local_objects: set[int] = set()
+        self.handed_arrays: dict[int, object] = {}  # numpy arrays made while tracing that
+        # its graph hands out, copied on each run (fallback/made_objects.py)
         self.trace_local_functions: set[int] = set()  # nested defs run while tracing
         self.local_writes = 0  # in-place changes of the call's own lists/dicts/objects
         self.copy_sources: dict[int, Source] = {}

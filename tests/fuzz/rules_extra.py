@@ -311,3 +311,51 @@ def foreign_lambda(g):
     if g.chance(0.6):
         lines.append("s.count += 1")
     return lines
+
+
+# -- objects made on every call -----------------------------------------------------------
+
+_BN_MODEL = '''
+def bn_model():
+    """A new model with BatchNormalization (its moving statistics are variables)."""
+    return tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer="ones"),
+                                tf.keras.layers.BatchNormalization()])
+
+
+def summary3(a):
+    """A float32 [1, 3] batch summarizing a tensor of any shape."""
+    a = tf.cast(a, tf.float32)
+    return tf.reshape(tf.stack([tf.reduce_mean(a), tf.reduce_max(a), tf.reduce_min(a)]), [1, 3])
+'''
+
+
+@rule(0.6, max_depth=1)
+def made_each_call(g):
+    """(v53) An object `f` makes anew on every call, kept on the state and changed later:
+    a Keras model with BatchNormalization trained with `training=True` after a graph
+    break, a numpy buffer changed in place by the next call, a set grown by the next
+    call. A graph handed out the object its trace made on every run (F150: the model's
+    moving statistics went on from an earlier call's model; the buffer came back with
+    the earlier call's changes)."""
+    kind = g.rng.randint(0, 2)
+    if kind == 0:
+        _helper(g, _BN_MODEL)
+        m, h = g.fresh("mdl"), g.fresh("hb")
+        build = [f"{m}.build((None, 3))"] if g.chance(0.5) else []
+        return [f"{m} = bn_model()"] + build + [
+            f"{h} = float(np.sum(summary3({g.texpr()}).numpy()))",  # (a graph break)
+            f"{m}(summary3(acc) * 0.1 + {h} * 0.01, training=True)",
+            f"s.hist.append(repr(np.round({m}.layers[1].moving_mean.numpy(), 5).tolist()))",
+            f"acc = acc + tf.cast(tf.reduce_sum({m}.layers[1].moving_variance), acc.dtype) * 0.1"]
+    if kind == 1:
+        value = g.choice(["float(n % 3)", "1.5", "float(k)"])
+        return ["if getattr(s, 'buf', None) is not None:",
+                f"    s.buf[{g.rng.randint(0, 1)}] += 1.0",
+                "    s.hist.append(repr(s.buf.tolist()))",
+                f"s.buf = np.zeros(2) + {value}",
+                "acc = acc * 0.5 + tf.cast(tf.reduce_sum(s.buf), acc.dtype) * 0.1"]
+    return ["if getattr(s, 'seen', None) is not None:",
+            "    s.seen.add(len(s.seen) + n)",
+            "    s.hist.append(repr(sorted(s.seen)))",
+            f"s.seen = {{{g.choice(['n % 2', '0', 'k'])}}}",
+            f"acc = acc + {g.texpr()} * 0.1"]

@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49) from the zoo of realistic programs (tests/fuzz/zoo):
+"""Generator rules (v26, v49, v54) from the zoo of realistic programs (tests/fuzz/zoo):
 constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -142,7 +142,7 @@ def int_keyed_dict(g):
 
 @rule(0.6, max_depth=1)
 def number_schedule(g):
-    """(v53) A schedule kept in the state with `max`/`min` (an epsilon or learning-rate
+    """(v54) A schedule kept in the state with `max`/`min` (an epsilon or learning-rate
     decay with a floor, a step count capped): the number changes every call, janus feeds
     it and folds `max`/`min` as Python does (zoo p45's weight EMA: a graph per value up
     to the limit). Also a mix of an int and a float, whose result type depends on which
