@@ -8,13 +8,15 @@ TF records a graph call as one op reading all its inputs and making all its outp
 and differentiates all of them together: `tape.gradient(acc, w)` is zeros, where the
 tape of the plain call (one record per op) has None, and an op without a gradient
 (`tf.unique`) anywhere on a path fails the call (LookupError) even if the caller never
-asks for that path (F147). A graph call is as Python's when, for the inputs the tapes
-watch, every differentiable output reaches all of them or none:
+asks for that path (F147). Per output, for the inputs the tapes watch:
 
-    outputs reaching none      handed out detached (a copy the tapes did not see: None)
+    an output reaching none    handed out detached (a copy the tapes did not see: None)
     outputs reaching the same  one op reading those inputs: the same gradients
-    other splits               the call runs plainly (a record per output would be
-                               needed: TF's backward runs once for all outputs)
+    other splits               TF's one op (left as TF has it: a target reading only
+                               outputs that do not reach a watched input gets zeros for
+                               it, Python None; a record per group of outputs would run
+                               TF's backward once per group, and the everyday case, a
+                               segment's outputs all summed into one loss, would pay)
 
 `TapeView.inexact` also gathers the other reasons a graph is not Python's view under a
 tape: a branch or loop on a path (connectivity.unconditional), an item of a list the
@@ -53,7 +55,8 @@ class TapeView:
         self.detached = tuple(k for k, r in enumerate(reaches) if r is not None and not r)
         sets = {r for r in reaches if r}
         self.uniform = len(sets) <= 1  # every output reaching some input reaches the same
-        self.candidates = sorted(set().union(*sets)) if not self.uniform else []
+        self.candidates = sorted(set().union(*sets)) if not self.uniform else []  # (only
+        # they tell, per call, which outputs reach no watched input)
 
     def inexact(self, inputs: list) -> bool:
         """Whether a tape recording this call (`inputs`: the feed's) would not get
@@ -63,12 +66,7 @@ class TapeView:
         if not self.stacked_exact and record.should_record_backprop(
                 [inputs[k] for k in self.stacked]):
             return True
-        if self.uniform:
-            return False
-        watched = self._watched(inputs)
-        sets = {r & watched for r in self.reaches if r}
-        sets.discard(frozenset())
-        return len(sets) > 1
+        return False
 
     def detach(self, results, inputs: list) -> list:
         """`results` with the outputs that reach no watched input replaced by copies no
