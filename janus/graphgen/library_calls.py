@@ -8,7 +8,8 @@ noted for the trace.
     rng.normal()                numpy's draws: from the host stream (host_draws)
     tf.map_fn(lambda ...)       callbacks converted (callbacks.traced_callback)
     layer(x)                    a Keras layer under the trace's pending `trainable`
-                                writes (keras_state.calling)
+                                writes (keras_state.calling); the `call` of a layer
+                                class of the user's converted (layer_calls.py)
 
 Refused: library functions whose effects a graph cannot repeat (graphgen/refusals.py).
 """
@@ -21,7 +22,8 @@ import tensorflow as tf
 
 from janus import draws
 from janus.errors import ConversionError
-from janus.graphgen import host_draws, host_scalars, identity, keras_state, refusals
+from janus.graphgen import host_draws, host_scalars, identity, keras_state, layer_calls, \
+    refusals
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.tracer import is_symbolic
@@ -133,9 +135,13 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         tracer.read(owner)
     for value in list(args) + list(kwargs.values()):
         tracer.read(value)
+    if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
+            isinstance(owner, (list, dict, AppendOnlyList)):
+        runtime._touched(owner)  # (before: a container janus cannot copy refuses unchanged)
     losses = refusals.layer_losses(fn)
     try:  # (an error of the library call is the user's, not janus's: raised as it is)
-        with keras_state.calling(tracer, fn):  # (a Keras layer: its sublayers, flags)
+        with keras_state.calling(tracer, fn), \
+                layer_calls.converted_calls(runtime, site, fn):  # (a layer of the user's)
             result = fn(*args, **kwargs)
     except BaseException:
         scope.set_caching_device(caching_device)
@@ -146,8 +152,4 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     if isinstance(fn, type) and not tracer.is_static(result):
         tracer.local_objects.add(id(result))
         tracer.keepalive.append(result)
-    owner = getattr(fn, "__self__", None)
-    if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
-            isinstance(owner, (list, dict, AppendOnlyList)):
-        runtime._touched(owner)
     return None if printing else result  # (eager `tf.print` returns None, a graph's an op)

@@ -15,7 +15,7 @@ import tensorflow as tf
 from janus.config import config
 from janus.errors import ConversionError, JanusInternalError
 from janus.fallback.agreement import multi_worker_strategy
-from janus.graphgen import refusals
+from janus.graphgen import layer_calls, refusals
 from janus.profiler.profile import Profile
 from janus.recursion.cases import CaseRecorder
 from janus.tensors import is_tensor
@@ -191,7 +191,8 @@ class ProfileRuntime(Runtime):
         current.profile._bounded_add(
             record.callees, getattr(target or fn, "__qualname__", type(fn).__name__))
         if target is None:
-            return fn(*args, **kwargs)
+            with layer_calls.converted_calls(self, site, fn):  # (a Keras layer's `call`)
+                return fn(*args, **kwargs)
         try:
             converted = convert(target)
         except Exception as exc:  # noqa: BLE001 - unconvertible (or a conversion bug)

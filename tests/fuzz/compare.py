@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import re
+import sys
 import types
 
 import numpy as np
@@ -24,7 +25,7 @@ def snapshot(value, seen=None):
     if isinstance(value, tf.Variable):
         return ("variable", value.dtype.name, np.array(value.numpy()))
     if tf.is_tensor(value):
-        return ("tensor", value.dtype.name, np.array(value.numpy()))
+        return ("tensor", tf.as_dtype(value.dtype).name, np.array(value.numpy()))
     if isinstance(value, np.ndarray):
         return ("ndarray", value.dtype.name, value.copy())
     if isinstance(value, np.generic):
@@ -45,6 +46,10 @@ def snapshot(value, seen=None):
                            collections.Counter):
             return (type(value).__name__, [(repr(k), snapshot(v, seen))
                                            for k, v in value.items()])
+        if _keras_layer(value):  # (a layer class of the program's: its public attributes)
+            return ("layer", type(value).__qualname__,
+                    [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())
+                     if not k.startswith("_")])
         if hasattr(value, "__dict__") and not type(value).__module__.startswith(
                 ("tensorflow", "keras", "numpy")):
             return ("object", type(value).__qualname__,
@@ -52,6 +57,12 @@ def snapshot(value, seen=None):
         return ("opaque", type(value).__qualname__)
     finally:
         seen.discard(id(value))
+
+
+def _keras_layer(value) -> bool:
+    layers = getattr(sys.modules.get("keras"), "layers", None)
+    return layers is not None and isinstance(value, layers.Layer) and \
+        not type(value).__module__.startswith("keras")
 
 
 def _short(snap) -> str:
@@ -93,7 +104,7 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
             if d:
                 return d
         return None
-    if kind == "object":
+    if kind in ("object", "layer"):
         ne, na = [k for k, _ in expected[2]], [k for k, _ in actual[2]]
         if actual[1] != expected[1] or ne != na:
             return f"{where}: plain {expected[1]}{ne}, janus {actual[1]}{na}"

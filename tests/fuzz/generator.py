@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 54
+GENERATOR_VERSION = 55
 
 HEADER = '''\
 import functools

@@ -1,4 +1,4 @@
-"""Generator v50 rules: a Keras model trained by hand on its `trainable_variables` while
+"""Generator v50 and v55 rules: a Keras model trained by hand on its `trainable_variables` while
 a layer's (or the whole model's) `trainable` flag changes: frozen inside the call before
 the list is read (fine-tuning), Keras' GAN idiom (frozen, trained through, unfrozen in one
 call), toggled after the step so that the next call trains another set, and the flags
@@ -7,6 +7,9 @@ frozen layer). The model is a module global or the state's sub-model (made at it
 call); its layers are reachable as globals / state attributes, so that janus locates the
 writes. Keras variables are not in the heap snapshot: each step keeps the count of
 variables trained in `s.hist` and adds the weights' sum to `acc`.
+
+v55: a Keras layer class of the program's own, its `call` with Python effects and tensor
+tests (`user_layer`).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -96,3 +99,75 @@ def keras_trainable(g):
     return lines + [f"k = k + sum(1 for {v} in {model}.variables if {v}.trainable)",
                     f"if {layer}.trainable:",
                     f"    s.hist.append(len({model}.non_trainable_weights))"]
+
+
+_USER_LAYERS = '''\
+import keras
+
+
+class UserLayer(keras.layers.Layer):
+    """A layer of the program's own: its `call` counts in Python, keeps a Python list
+    (Keras tracks it), tests a tensor and its own flag."""
+
+    def __init__(self, name):
+        super().__init__(name=name)
+        self.calls = 0
+        self.seen = []
+        self.halve = False
+
+    def build(self, shape):
+        self.w = self.add_weight(shape=(shape[-1], 3), name="w",
+                                 initializer=keras.initializers.Constant(0.2))
+
+    def compute_output_shape(self, shape):  # (Keras builds a Sequential symbolically)
+        return (shape[0], 3)
+
+    def call(self, x, training=False):
+        self.calls += 1
+        y = tf.matmul(x, self.w)
+        if self.halve:
+            y = y * 0.5
+        if tf.reduce_sum(y) > 1.0:
+            y = y - 1.0
+        if training:
+            y = y * 2.0
+        return y
+
+
+class LoggingLayer(UserLayer):
+    def call(self, x, training=False):
+        self.seen.append(self.calls)
+        return super().call(x, training=training)
+
+
+def user_layers():
+    first = UserLayer("u_first")
+    stack = keras.Sequential([keras.Input((3,)), LoggingLayer("u_log"), first,
+                              keras.layers.Dense(2, kernel_initializer="ones")])
+    return stack, first
+
+
+ULAYERS, ULAYER = user_layers()
+'''
+
+
+@rule(0.6, max_depth=1)
+def user_layer(g):
+    """(v55) A Keras layer class of the program's own (`UserLayer.call` counts its calls
+    in `self.calls`, tests a tensor, reads a Python flag; a subclass appends to a list
+    Keras tracks), called alone or inside a Sequential, its flag changed between calls
+    (graphgen/layer_calls.py: its `call` ran unconverted inside Keras' `__call__`: the
+    counter moved once at trace time, a failed trace's append stayed)."""
+    _helper(g, _NET)  # (kfeat)
+    _helper(g, _USER_LAYERS)
+    called = g.choice(["ULAYER", "ULAYERS"])
+    training = g.choice(["", ", training=True", ", training=flag"])
+    out = g.fresh("uy")
+    lines = [f"{out} = {called}(kfeat(acc){training})",
+             f"acc = acc + tf.cast(tf.reduce_mean({out}), acc.dtype) * 0.1",
+             g.choice(["s.count = ULAYER.calls", "s.hist.append(ULAYER.calls)",
+                       "k = k + ULAYER.calls % 3",
+                       "s.hist.append(len(ULAYERS.layers[0].seen))"])]
+    if g.chance(0.4):
+        lines += [f"if {g.pcond()}:", "    ULAYER.halve = not ULAYER.halve"]
+    return lines
