@@ -25,6 +25,8 @@ from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
+from janus.graphgen import formatted_text
+from janus.graphgen.formatted_text import TextHooks
 from janus.graphgen.general import GeneralControlFlow
 from janus.graphgen.general_while import GeneralWhile
 from janus.graphgen import host_arrays, host_scalars, number_functions, reductions
@@ -171,7 +173,8 @@ def _user_property(obj, name: str):
     return None
 
 
-class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runtime):
+class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow,
+                   Runtime):
     @property
     def key(self) -> str:
         return self.function.key
@@ -488,7 +491,7 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
             tracer.read(value)
         losses = refusals.layer_losses(fn)
         try:  # (here in `call`: an error of the library call is the user's, not janus's)
-            result = fn(*args, **kwargs)
+            result = formatted_text.call(fn, args, kwargs)  # (`len(str(n))`...)
         except BaseException:
             scope.set_caching_device(caching_device)
             raise
