@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 51
+GENERATOR_VERSION = 52
 
 HEADER = '''\
 import functools
