@@ -378,7 +378,8 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         self.tracer.read(value)
         if op != "+=":
             self.tracer.read(target)
-        result = AUG_OPS[op](target, value)
+        result = self.percent(target, value) if op == "%=" and isinstance(target, str) else \
+            AUG_OPS[op](target, value)  # (text: graphgen/formatted_text.py)
         if result is target and isinstance(target, (list, dict, AppendOnlyList)):
             self._touched(target)
         return result
