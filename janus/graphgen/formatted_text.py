@@ -99,6 +99,9 @@ class FormattedText(str):
         return percent(template, self)
 
     def join(self, parts):
+        parts = list(parts)
+        if not all(isinstance(part, str) for part in parts):  # (Python's TypeError: in
+            refuse(self, "joining items that are not str")   # the plain call)
         return FormattedText(str.join(self, parts))
 
 

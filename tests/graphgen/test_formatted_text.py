@@ -178,6 +178,22 @@ def test_text_of_a_tensor_read_by_python():
     _same(tensor_text)
 
 
+def raising(s, n, x):
+    y = tf.reduce_sum(x)
+    if n == 5:
+        s.name = "%s" % n % 3            # TypeError: not all arguments converted
+    if n == 2:
+        y = y + float(n % (n - 2))       # ZeroDivisionError
+    if n == 12:
+        s.name = str(n).join([1, 2])     # TypeError: expected str instance
+    return y
+
+
+def test_text_operations_that_raise_raise_as_in_python():
+    # (the `%` hook and FormattedText's methods raise the user's error, not janus's)
+    _same(raising)
+
+
 def logged(s, n, x):
     loss = tf.reduce_mean(x)
     print(f"step {n} loss {loss}", "%s!" % n)
