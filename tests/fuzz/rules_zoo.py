@@ -177,7 +177,8 @@ def formatted_text(g):
     value = g.choice(_KEYS + ["tf.reduce_sum(acc)", "tf.reduce_max(x)"])
     lines = ["s.count += 1"] if value == "s.count" and g.chance(0.7) else []
     text = g.fresh("txt")
-    lines.append(f"{text} = {g.choice(_TEXTS).format(v=value)}")
+    operand = f"({value})" if " " in value else value  # (`'%s' % (n % 3)`)
+    lines.append(f"{text} = {g.choice(_TEXTS).format(v=operand)}")
     for _ in range(g.rng.randint(1, 2)):
         use = g.choice(_DECISIONS if g.chance(0.8) else _MOVES)
         lines += use.format(t=text).split("\n")
