@@ -15,7 +15,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback import made_objects
-from janus.graphgen import keys
+from janus.graphgen import formatted_text, keys
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.merge_paths import chosen_input
@@ -75,7 +75,8 @@ def skeleton(value, outputs: Outputs, tracer):
     if isinstance(value, HostArray) and tracer.source_of(value) is None:  # a derived array
         return ("ndarray", outputs.add(value.tensor))
     if isinstance(value, str):
-        if "\x00janus" in value:
+        if formatted_text.holds_marker(value):  # (asked without FormattedText's refusing `in`)
+            value = formatted_text.plain(value)
             slots = []
             for match in MARKER.finditer(value):
                 item = tracer.formatted[int(match.group(1))]

@@ -78,6 +78,7 @@ _OPERATION_HOOKS = frozenset({
     "test", "loop_test", "iterate", "read", "ld_global", "ld_free", "instance", "<lambda>",
     "or_value", "and_value", "not_value", "if_value", "compare_chain",
     "variable_update",  # (fallback/variables.py: `v.assign_add(t)` run as it is, rng11-F80)
+    "text", "percent",  # (transform/text.py: an f-string, `a % b`: `n % 0`, `'%d' % 'a'`)
 })
 
 

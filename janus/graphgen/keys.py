@@ -11,13 +11,12 @@ a marker the write-back fills in after the run (fallback/heap.py). As a key it w
 the marker itself: equal to no key of the user's, nor to another formatting of the same
 value. `check` refuses such a key wherever janus sees one: an item read, write or delete
 (graphgen/runtime.py), the key of a dict or set method (`check_call`), and a dict handed
-out of the graph (returned or written back to the heap: `heap.skeleton`). An `in` test
-on such text is not seen (tests/fuzz/FINDINGS.md, F145).
+out of the graph (returned or written back to the heap: `heap.skeleton`). Such text is a
+`formatted_text.FormattedText`, whose hash refuses too (`k in d`, a set literal).
 """
 from __future__ import annotations
 
-from janus.errors import ConversionError
-from janus.graphgen.values import FedScalarMisuse, SymbolicScalar
+from janus.graphgen import formatted_text
 
 KEYED_METHODS = frozenset({"get", "pop", "setdefault", "fromkeys", "__contains__",
                            "__getitem__", "__setitem__", "__delitem__", "add", "discard",
@@ -31,17 +30,8 @@ def check(key, tracer) -> None:
         for part in key:
             check(part, tracer)
         return
-    if type(key) is not str or "\x00janus" not in key:
-        return
-    formatted = tracer.formatted_in(key)
-    for value in formatted:
-        if isinstance(value, SymbolicScalar):
-            raise FedScalarMisuse("text formatted from a Python number that changes per "
-                                  "call is used as a dict key or set member", value.role,
-                                  value.from_graph)
-    if formatted:
-        raise ConversionError("text formatted from a tensor's value (known when the graph "
-                              "runs) is used as a dict key or set member")
+    if formatted_text.holds_marker(key):
+        formatted_text.refuse(key, "used as a dict key or set member")
 
 
 def check_call(fn, args: tuple, tracer) -> None:

@@ -22,8 +22,8 @@ import tensorflow as tf
 
 from janus import draws
 from janus.errors import ConversionError
-from janus.graphgen import host_draws, host_scalars, identity, keras_state, layer_calls, \
-    refusals
+from janus.graphgen import formatted_text, host_draws, host_scalars, identity, keras_state, \
+    layer_calls, refusals
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.tracer import is_symbolic
@@ -142,7 +142,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     try:  # (an error of the library call is the user's, not janus's: raised as it is)
         with keras_state.calling(tracer, fn), \
                 layer_calls.converted_calls(runtime, site, fn):  # (a layer of the user's)
-            result = fn(*args, **kwargs)
+            result = formatted_text.call(fn, args, kwargs)  # (`len(str(n))`...)
     except BaseException:
         scope.set_caching_device(caching_device)
         raise

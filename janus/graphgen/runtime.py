@@ -21,6 +21,7 @@ from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
+from janus.graphgen.formatted_text import TextHooks
 from janus.graphgen.general import GeneralControlFlow
 from janus.graphgen.general_while import GeneralWhile
 from janus.graphgen import host_arrays, host_scalars, number_functions, reductions
@@ -69,7 +70,8 @@ def _user_property(obj, name: str):
     return None
 
 
-class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runtime):
+class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow,
+                   Runtime):
     @property
     def key(self) -> str:
         return self.function.key
@@ -274,7 +276,8 @@ class TraceRuntime(BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow, Runt
         self.tracer.read(value)
         if op != "+=":
             self.tracer.read(target)
-        result = AUG_OPS[op](target, value)
+        result = self.percent(target, value) if op == "%=" and isinstance(target, str) else \
+            AUG_OPS[op](target, value)  # (text: graphgen/formatted_text.py)
         if result is target and isinstance(target, (list, dict, AppendOnlyList)):
             self._touched(target)
         return result

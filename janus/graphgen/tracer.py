@@ -22,6 +22,7 @@ from janus.fallback.heap import MARKER, HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import active, fed_floats, host_arrays
 from janus.graphgen.exact_numbers import FED_INT_BOUND
+from janus.graphgen.formatted_text import FormattedText
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
 from janus.graphgen.sources import Source
@@ -316,10 +317,11 @@ class Tracer:
                          if i not in self.read_copies and i in self.copy_sources)
 
     def format_marker(self, value, conversion: str, spec: str) -> str:
-        """A stand-in string for a value formatted during the trace (see fallback.heap)."""
+        """A stand-in string for a value formatted during the trace (see fallback.heap),
+        which refuses to be read (graphgen/formatted_text.py)."""
         index = len(self.formatted)
         self.formatted[index] = value
-        return f"\x00janus{index}{conversion}{spec}\x00"
+        return FormattedText(f"\x00janus{index}{conversion}{spec}\x00")
 
     def formatted_in(self, text: str) -> list:
         """The values formatted during this trace whose markers `text` holds."""

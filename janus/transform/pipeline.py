@@ -17,12 +17,14 @@ from janus.transform.control_flow import ControlFlowTransformer
 from janus.transform.effects import EffectsTransformer
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
+from janus.transform.text import TextTransformer
 
 PASSES = (
     "control_flow: if/for/while -> janus__.if_stmt / for_stmt / test / iterate / loop_test; "
     "and/or/not/`x if t else y` as values -> janus__.or_value / and_value / not_value / "
     "if_value (bool_values.py)",
     "effects: attributes, items, calls, augmented assignment, free names -> janus__ hooks",
+    "text: f-strings and `%` -> janus__.text / percent (text.py)",
 )
 
 
@@ -137,6 +139,7 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     try:
         node = ControlFlowTransformer(sites, local_names).visit(node)
         node = EffectsTransformer(sites, local_names, set(freevars)).visit(node)
+        node = TextTransformer().visit(node)
     except ConversionError as exc:
         raise exc.located(info.qualname, info.filename, exc.lineno or info.first_line)
     # Defaults and annotations stay the original's objects (set on the instance), not

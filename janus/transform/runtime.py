@@ -177,6 +177,15 @@ class Runtime:
     def if_value(self, site, test, if_true, if_false):
         return if_true() if test else if_false()
 
+    # text (transform/text.py)
+    def text(self, value):
+        """An f-string's value."""
+        return value
+
+    def percent(self, template, values):
+        """`template % values`."""
+        return template % values
+
     def identical(self, left, right):
         """`left is right` (transform/effects.py)."""
         return left is right

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 55
+GENERATOR_VERSION = 56
 
 HEADER = '''\
 import functools

@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49, v54) from the zoo of realistic programs (tests/fuzz/zoo):
+"""Generator rules (v26, v49, v54, v56) from the zoo of realistic programs (tests/fuzz/zoo):
 constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -162,3 +162,48 @@ def number_schedule(g):
         line = g.choice(["s.total = max(n, s.total * 0.5)", "s.total = min(0.5, n + s.total)"])
     return [line, f"{v} = s.total",
             f"acc = acc * 0.5 + tf.cast({v}, acc.dtype)"]
+
+
+_TEXTS = ["str({v})", "f'{{{v}}}'", "f'k{{{v}}}'", "'%s' % {v}", "'n=%s' % ({v},)",
+          "format({v})", "'{{}}'.format({v})", "'-'.join([str({v}), 'a'])",
+          "str({v}) + 'x'"]
+"""Text formatted from a value (`{v}`): a Python int that changes between calls or a
+tensor, both markers the write-back fills in while janus traces."""
+_DECISIONS = ["if {t} == '3':\n    acc = acc + 1.0",
+              "if {t} != 'k2':\n    acc = acc * 0.5",
+              "acc = acc + 0.1 * len({t})",
+              "if {t} in ('1', '3', 'k2', 'n=4', '2-a'):\n    acc = acc - 1.0",
+              "if '1' in {t}:\n    acc = acc + 2.0",
+              "if {t}.startswith('2') or {t}.endswith('3'):\n    acc = acc * 2.0",
+              "s.hist.append({t}[:2])",
+              "s.hist.append({t}.upper().replace('K', 'q'))",
+              "s.hist.append(int({t}) if {t}.isdigit() else -1)",
+              "if {t}[1:]:\n    acc = acc + 0.5",
+              "if {t} < '2':\n    acc = acc - 0.5",
+              "s.hist.extend({t}.split('-'))",
+              "s.hist.append(f'[{{{t}:>5}}]')",
+              "s.hist.append('[%6s]' % ({t},))",
+              "s.hist.append(repr({t}))",
+              "s.d[{t}] = s.d.get({t}, 0) + 1"]
+"""A Python decision on the text, or a transformation a write-back does not redo."""
+_MOVES = ["print('text', {t})", "s.hist.append({t})", "G_LIST.append({t} + '!')"]
+"""What only moves the text about (a graph fills it in after its run)."""
+
+
+@rule(0.6, max_depth=1)
+def formatted_text(g):
+    """(v56) Text formatted from a Python int that changes between calls (`n`, `k`,
+    `len(xs)`, `s.count`, `x.shape[0]`) or from a tensor (`str(t)`, an f-string, `%`,
+    `format`, `.format`, `join`), then decided on by Python (`==`, `in`, `len`, str
+    methods, slicing, `int()`, truth, ordering, a spec, `repr`) or only printed and stored
+    (F145: in a trace the text is a marker, and a decision on it was taken on the
+    marker's characters and kept by the graph; janus/graphgen/formatted_text.py)."""
+    value = g.choice(_KEYS + ["tf.reduce_sum(acc)", "tf.reduce_max(x)"])
+    lines = ["s.count += 1"] if value == "s.count" and g.chance(0.7) else []
+    text = g.fresh("txt")
+    operand = f"({value})" if " " in value else value  # (`'%s' % (n % 3)`)
+    lines.append(f"{text} = {g.choice(_TEXTS).format(v=operand)}")
+    for _ in range(g.rng.randint(1, 2)):
+        use = g.choice(_DECISIONS if g.chance(0.8) else _MOVES)
+        lines += use.format(t=text).split("\n")
+    return lines
