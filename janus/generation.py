@@ -104,7 +104,8 @@ class Generation:
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             internal = None
             exc = safety.unwound_refusal(exc) or exc
-            if safety.raised_by_janus(exc):  # a bug, not a limit: say so (tests raise it)
+            if safety.raised_by_janus(exc) and not safety.misbound(exc, self.fn, args, kwargs):
+                # (a bug, not a limit, nor arguments that do not fit: say so; tests raise it)
                 internal = self.report_internal("tracing a graph", exc, give_up=False)
             with self._lock:
                 self._generation_failed(safety.known_limit(exc), cfg)

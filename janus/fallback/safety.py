@@ -51,6 +51,7 @@ last inside the graph and the heap write-back had not started.
 """
 from __future__ import annotations
 
+import inspect
 import _signal
 import os
 import sys
@@ -296,7 +297,7 @@ def run_watched(jit, phase: str, run, args, kwargs):
             raise
         except Exception as exc:  # noqa: BLE001 - classified below
             error = exc
-    if raised_by_janus(error):
+    if raised_by_janus(error) and not misbound(error, jit.fn, args, kwargs):
         if watch.effects:  # cannot rerun: the user's code already changed things
             jit.report_internal(phase, error, always_raise=True)
         jit.report_internal(phase, error)
@@ -312,6 +313,20 @@ def run_watched(jit, phase: str, run, args, kwargs):
         raise
     jit.report_internal(phase, error, note="plain Python did not raise")
     return result
+
+
+def misbound(error: Exception, fn, args: tuple, kwargs: dict) -> bool:
+    """A TypeError of arguments that do not fit `fn`'s parameters (`f()` missing one): the
+    caller's mistake, raised where janus calls the converted copy, not janus's."""
+    if not isinstance(error, TypeError):
+        return False
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return True
+    except ValueError:  # (no signature to read)
+        return False
+    return False
 
 
 # -- describing why a trace failed --------------------------------------------------------

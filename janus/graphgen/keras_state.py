@@ -413,7 +413,21 @@ def read_attr(tracer, obj, name: str, missing):
     if not flag and not _structure(name, value, keras):
         return missing
     _reads(tracer, epoch).add(tracer, obj, name, tuple(value) if not flag else value, writes)
+    if not flag and not writes:
+        _locate_items(tracer, obj, name, value, keras)
     return value
+
+
+def _locate_items(tracer, obj, name: str, value, keras) -> None:
+    """Locate the layers and modules of a structure list read from a located object
+    (`model.layers[0]` is `<model>.layers[0]`; the list's items are what the guard's reads
+    hold), so that their own attributes are read and guarded, not taken as they are."""
+    source = tracer.source_of(obj)
+    if source is None:
+        return
+    for k, item in enumerate(value):
+        if isinstance(item, (tf.Module, keras[0])) and tracer.source_of(item) is None:
+            tracer.register(item, source.attr(name).item(k))
 
 
 def _structure(name: str, value, keras) -> bool:

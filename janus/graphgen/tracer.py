@@ -60,6 +60,23 @@ def uncopied_container(value) -> bool:
     return module.split(".")[0] not in ("tensorflow", "keras", "tf_keras")
 
 
+def tracked_container(value) -> bool:
+    """A list or dict Keras or TF wraps to track a layer's attributes (TrackedList,
+    ListWrapper, TrackedDict, _DictWrapper)."""
+    if type(value) in (list, dict) or not isinstance(value, (list, dict)):
+        return False
+    module = type(value).__module__ or ""
+    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras")
+
+
+def _trackable(value) -> bool:
+    """A layer, module or variable (what a tracked container's tracker follows)."""
+    if isinstance(value, (tf.Module, tf.Variable)):
+        return True
+    module = type(value).__module__ or ""
+    return module.split(".")[0] in ("keras", "tf_keras") and hasattr(value, "__dict__")
+
+
 def _is_per_replica(value) -> bool:
     """A tf.distribute PerReplica value (from a distributed dataset or `strategy.run`)."""
     return type(value).__name__ == "PerReplica" and \
@@ -281,6 +298,8 @@ class Tracer:
             # trace (F44: a tf.data iterator; F45: a generator, itertools.count/cycle)
             raise ConversionError(f"reads an iterator ({type(value).__name__}, "
                                   f"{source.expr}): its position moves on every call")
+        if tracked_container(value):  # a Keras layer's list or dict attribute
+            return self._import_tracked(value, source)
         if uncopied_container(value):
             raise ConversionError(f"reads a {type(value).__name__} ({source.expr}): janus "
                                   "copies only lists and dicts, a graph would fix its items "
@@ -347,6 +366,28 @@ class Tracer:
         self.guard("len", source, len(value))
         copy = self.ledger.copy_of(value, source, lambda lst: [
             self.import_value(v, source.item(i)) for i, v in enumerate(lst)])
+        self._imported(copy, source)
+        self.copy_sources[id(copy)] = source
+        return copy
+
+    def _import_tracked(self, value, source: Source):
+        """A list or dict Keras (or TF) wraps for tracking (`self.log = []`, `self.blocks =
+        [Dense(), ...]` on a layer), imported as its guarded length or keys and items: one
+        of Python data is copied like a list or dict (changes written back after the
+        graph); one holding layers, modules or variables is the object itself (changing it
+        in the call refuses: fallback/heap.py cannot write tracked objects back)."""
+        self.guard("type", source, type(value))
+        keyed = isinstance(value, dict)
+        self.guard("keys" if keyed else "len", source, list(value) if keyed else len(value))
+        items = value.items() if keyed else enumerate(value)
+        if any(_trackable(v) for _, v in items):
+            for key, item in (value.items() if keyed else enumerate(value)):
+                self.import_value(item, source.item(key))
+            self.register(value, source)
+            return value
+        copy = self.ledger.copy_of(value, source, lambda c: {
+            k: self.import_value(v, source.item(k)) for k, v in c.items()} if keyed else [
+            self.import_value(v, source.item(i)) for i, v in enumerate(c)])
         self._imported(copy, source)
         self.copy_sources[id(copy)] = source
         return copy

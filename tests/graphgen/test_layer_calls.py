@@ -29,7 +29,7 @@ class Counting(keras.layers.Layer):
 
 
 class Logging(keras.layers.Layer):
-    """Appends to a Keras-tracked list (janus cannot copy one: the call runs plainly)."""
+    """Appends to a list Keras tracks (a TrackedList): copied like a list."""
 
     def __init__(self):
         super().__init__(name="logging")
@@ -97,9 +97,38 @@ def test_layers_of_a_sequential_and_of_a_model_are_converted():
 
 
 def test_a_tracked_list_appended_in_call_changes_once_per_call():
-    """Keras wraps a list assigned to a layer (a TrackedList): janus cannot copy it, so
-    the call runs plainly, and the trace that found out left it unchanged."""
-    assert_same(step, [_x(i) for i in range(8)], lambda: Holder(Logging()))
+    """Keras wraps a list assigned to a layer (a TrackedList): it is copied like a list
+    and written back; before, the graph's trace appended once (and a failed trace's
+    append stayed)."""
+    stats = assert_same(step, [_x(i) for i in range(8)], lambda: Holder(Logging()))
+    assert stats.graph_calls >= 3, stats
+
+
+class Blocks(keras.layers.Layer):
+    """Sublayers in a list (Keras tracks it) and a Python list of data read by length."""
+
+    def __init__(self):
+        super().__init__(name="blocks")
+        self.blocks = [Scaling("b0"), Scaling("b1")]
+        self.history = []
+
+    def call(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x * float(len(self.history) + 1)
+
+
+def test_tracked_lists_read_in_call_are_guarded_by_length_and_items():
+    """`len(self.history)`, appended between calls, was read once and baked into the
+    graph; a sublayer replaced in `self.blocks` kept the old one."""
+    def grow(s):
+        s.layer.history.append(len(s.layer.history))
+        if len(s.layer.history) == 5:
+            s.layer.blocks[1] = Scaling("b2")
+        return (s, *_x(len(s.layer.history)))
+
+    stats = assert_same(step, [grow] * 9, lambda: Holder(Blocks()))
+    assert stats.graph_calls >= 3, stats
 
 
 def test_an_error_raised_in_call_is_the_user_s():
