@@ -6,7 +6,7 @@ Small, conservative facts for outlining (janus/transform/segments.py):
                              (their values must come from before the stretch)
     surely_bound(stmts, d)   names bound on every path through `stmts`, given `d` before
     bound(stmts)             names bound on some path (the stretch may change them)
-    reads(nodes)             every name loaded (nested lambdas/comprehensions included)
+    reads(nodes)             every name loaded (a comprehension's or lambda's own: not)
 
 "Surely" errs on the small side and "reads" on the large side, so a name can only be
 handed across a boundary when Python itself would have it bound.
@@ -19,16 +19,49 @@ from janus.transform import scope
 
 
 def reads(nodes) -> set[str]:
-    """Every name loaded (or deleted: `del x` needs `x` bound) anywhere in `nodes`
-    (over-approximated: comprehension and lambda variables count too)."""
-    found = set()
+    """Every name loaded (or deleted: `del x` needs `x` bound) anywhere in `nodes`, but a
+    comprehension's or lambda's own variables where they are its own (`[t * m for t in
+    xs]` reads `m` and `xs`, not `t`: Python 3 binds `t` in the comprehension's scope)."""
+    found: set[str] = set()
     for node in nodes if isinstance(nodes, list) else [nodes]:
-        for child in gast.walk(node):
-            if isinstance(child, gast.Name) and isinstance(child.ctx, (gast.Load, gast.Del)):
-                found.add(child.id)
-            elif isinstance(child, gast.AugAssign) and isinstance(child.target, gast.Name):
-                found.add(child.target.id)
+        _loads(node, frozenset(), found)
     return found
+
+
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.GeneratorExp, gast.DictComp)
+
+
+def _loads(node, own: frozenset, found: set) -> None:
+    """Names `node` loads from the enclosing scope (`own`: bound by a comprehension or
+    lambda around it, not the enclosing scope's)."""
+    if isinstance(node, gast.Name):
+        if isinstance(node.ctx, (gast.Load, gast.Del)) and node.id not in own:
+            found.add(node.id)
+        return
+    if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) and \
+            node.target.id not in own:
+        found.add(node.target.id)
+    if isinstance(node, _COMPREHENSIONS):
+        inner = own
+        for k, generator in enumerate(node.generators):
+            _loads(generator.iter, inner if k else own, found)  # (the first: outside)
+            inner = inner | targets(generator.target)
+            for test in generator.ifs:
+                _loads(test, inner, found)
+        results = [node.key, node.value] if isinstance(node, gast.DictComp) else [node.elt]
+        for part in results:
+            _loads(part, inner, found)
+        return
+    if isinstance(node, gast.Lambda):
+        args = node.args
+        for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
+            _loads(default, own, found)
+        params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+        params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+        _loads(node.body, own | params, found)
+        return
+    for child in gast.iter_child_nodes(node):
+        _loads(child, own, found)
 
 
 def bound(stmts: list) -> set[str]:

@@ -374,3 +374,25 @@ def test_jumps_become_a_flag_in_the_segment():
     assert "janus_jump = 1" in text and "if janus_jump == 0:" in text, text
     outer = ast.unparse(gast.gast_to_ast(split.function))
     assert "if janus_jump == 1:\n            break" in outer, outer
+
+
+def comprehension_after_a_break(x, xs):
+    h = x
+    for _ in range(3):
+        h = tf.tanh(h * 1.5 + 0.1)
+    m = float(np.mean(h.numpy()))  # a graph break
+    ys = [t * m for t in xs]       # a comprehension: its `t` is its own
+    z = tf.add_n(ys)
+    for _ in range(3):
+        z = tf.tanh(z * 0.5 + m)
+    return z
+
+
+def test_a_list_comprehension_after_a_break_is_in_a_segment():
+    """The comprehension's variable counted as a name read that might be unbound: every
+    statement after it ran inline in Python."""
+    xs = [tf.constant([1.0, 2.0]) * i for i in range(3)]
+    calls = [(tf.constant([0.5, -0.5]) * (1 + k % 2), xs) for k in range(10)]
+    jitted = janus.jit(comprehension_after_a_break, segments=True)
+    stats = assert_same(comprehension_after_a_break, calls, jitted=jitted)
+    assert stats.segment_graph_calls > 0, janus.explain(jitted)

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 56
+GENERATOR_VERSION = 57
 
 HEADER = '''\
 import functools

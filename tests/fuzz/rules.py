@@ -262,11 +262,19 @@ def python_float(g):
 
 @rule(0.8)
 def comprehension(g):
+    """(v57: with names of the function read inside: `k`, `acc`, `s.total`; a dict
+    comprehension; a generator in a call) Comprehensions, whose variables are their own:
+    after a graph break they are in a segment (transform/liveness.py)."""
     return [g.choice([
         "acc = acc + sum([t * 0.5 for t in xs], tf.zeros_like(acc))",
         "acc = tf.add_n([acc] + [t for t in xs if t.shape == acc.shape])",
         "out = out + [t * 2.0 for t in xs]",
         "acc = acc + (tf.stack(xs)[0] if xs else 0.0)",
+        "acc = acc + sum([t * float(k + 1) for t in xs if t.shape == acc.shape], "
+        "tf.zeros_like(acc))",
+        "acc = acc * 0.5 + sum((tf.reduce_sum(t) * s.total for t in xs), 0.0)",
+        "k = k + len({i: t for i, t in enumerate(xs) if i != k})",
+        "out = out + [[u * 0.5 for u in (t, acc)][0] for t in xs]",
     ])]
 
 
