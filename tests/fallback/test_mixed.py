@@ -99,7 +99,8 @@ def test_nested_defs_in_a_mixed_run_are_not_kept_alive(monkeypatch, segment_trie
         value, number = jitted(x, float(i))
         assert number == 2.0 * i and float(value) == 2.0 * i
     assert len(mixed._callees) == callees
-    assert alive() <= before
+    assert alive() <= before + 1  # (the segment's latest converted copy, held by its
+    # runtime while its trial runs: one at a time, not one more per call)
     assert convert(outer_with_closure)  # still converts
     seg = janus.explain(jitted)
     assert ("no steady graph" if segment_tried else "too short") in seg
