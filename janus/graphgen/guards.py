@@ -157,10 +157,17 @@ class GuardSet:
         names: dict[str, str] = {}
 
         def value_of(source: Source) -> str:
+            """The variable holding `source`'s value, its parent's read once for all
+            (`args[0].model.layers[3].bn1` and `...[3].conv1` share `...layers[3]`: a
+            Keras model's `layers` is a property computed on each read)."""
             name = names.get(source.expr)
             if name is None:
+                if source.steps and source.root[0] != "table":
+                    code = value_of(source.parent()) + source.last_step_code()
+                else:
+                    code = source.code()  # validated parts only
                 name = names[source.expr] = f"v{len(names)}"
-                lines.append(f"        {name} = {source.code()}")  # validated parts only
+                lines.append(f"        {name} = {code}")
             return name
 
         for index, guard in enumerate(guards):

@@ -188,6 +188,17 @@ class Source:
             _check_step(step)
         return _render(self.root, self.steps)
 
+    def parent(self) -> "Source":
+        """The path without its last step (a source with steps only)."""
+        return Source(self.root, self.steps[:-1])
+
+    def last_step_code(self) -> str:
+        """Generated code of the last step alone (`.name`, `[key]`), from re-checked parts:
+        appended to the parent's value (guards.py reads each prefix once)."""
+        step = self.steps[-1]
+        _check_step(step)
+        return _render_step(*step)
+
     # -- records
     def to_json(self) -> dict:
         return {"root": list(self.root), "steps": [[op, _key_to_json(v) if op == "item" else v]
