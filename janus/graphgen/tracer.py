@@ -347,9 +347,11 @@ class Tracer:
         return [self.formatted[int(m.group(1))] for m in MARKER.finditer(text)
                 if int(m.group(1)) in self.formatted]
 
-    def _import_list(self, value: list, source: Source):
+    def _import_list(self, value: list, source: Source, kind: type = list):
+        """A list (`kind`: its type, a list Keras tracks too): only appended to (no
+        length assumed), fed stacked, or copied item by item."""
         if source.expr in self.plan.append_only:
-            self.guard("type", source, list)
+            self.guard("type", source, kind)
             proxy = self.ledger.copy_of(value, source, lambda _: AppendOnlyList())
             self._imported(proxy, source)
             self.copy_sources[id(proxy)] = source
@@ -362,7 +364,7 @@ class Tracer:
             result = DynamicList(stacked)
             self._imported(result, source)
             return result
-        self.guard("type", source, list)
+        self.guard("type", source, kind)
         self.guard("len", source, len(value))
         copy = self.ledger.copy_of(value, source, lambda lst: [
             self.import_value(v, source.item(i)) for i, v in enumerate(lst)])
@@ -376,18 +378,20 @@ class Tracer:
         of Python data is copied like a list or dict (changes written back after the
         graph); one holding layers, modules or variables is the object itself (changing it
         in the call refuses: fallback/heap.py cannot write tracked objects back)."""
-        self.guard("type", source, type(value))
         keyed = isinstance(value, dict)
-        self.guard("keys" if keyed else "len", source, list(value) if keyed else len(value))
         items = value.items() if keyed else enumerate(value)
-        if any(_trackable(v) for _, v in items):
+        trackables = any(_trackable(v) for _, v in items)
+        if not keyed and not trackables:  # (as any list: appended to only, stacked, copied)
+            return self._import_list(value, source, type(value))
+        self.guard("type", source, type(value))
+        self.guard("keys" if keyed else "len", source, list(value) if keyed else len(value))
+        if trackables:
             for key, item in (value.items() if keyed else enumerate(value)):
                 self.import_value(item, source.item(key))
             self.register(value, source)
             return value
         copy = self.ledger.copy_of(value, source, lambda c: {
-            k: self.import_value(v, source.item(k)) for k, v in c.items()} if keyed else [
-            self.import_value(v, source.item(i)) for i, v in enumerate(c)])
+            k: self.import_value(v, source.item(k)) for k, v in c.items()})
         self._imported(copy, source)
         self.copy_sources[id(copy)] = source
         return copy

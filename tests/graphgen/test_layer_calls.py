@@ -143,3 +143,20 @@ def test_the_shadow_is_gone_after_the_call():
         jitted(holder, *_x(i))
     assert "call" not in holder.layer.__dict__
     assert janus.stats(jitted).graph_calls >= 2
+
+
+class Sizes(keras.layers.Layer):
+    def __init__(self):
+        super().__init__(name="sizes")
+        self.sizes = []
+
+    def call(self, x):
+        self.sizes.append(int(x.shape[0]))
+        return x * 2.0
+
+
+def test_a_tracked_list_only_appended_to_keeps_one_graph():
+    """`self.sizes.append(...)` in `call`: no length assumed (as for a plain list), not a
+    graph per length until the limit (zoo p58)."""
+    stats = assert_same(step, [_x(i) for i in range(12)], lambda: Holder(Sizes()))
+    assert stats.generations <= 3 and stats.graph_calls >= 6, stats
