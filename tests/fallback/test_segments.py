@@ -388,9 +388,10 @@ def comprehension_after_a_break(x, xs):
     return z
 
 
-def test_a_list_comprehension_after_a_break_is_in_a_segment():
+def test_a_list_comprehension_after_a_break_is_in_a_segment(monkeypatch):
     """The comprehension's variable counted as a name read that might be unbound: every
     statement after it ran inline in Python."""
+    monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)  # (a segment, however short it runs)
     xs = [tf.constant([1.0, 2.0]) * i for i in range(3)]
     calls = [(tf.constant([0.5, -0.5]) * (1 + k % 2), xs) for k in range(10)]
     jitted = janus.jit(comprehension_after_a_break, segments=True)
