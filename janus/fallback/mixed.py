@@ -142,6 +142,12 @@ _MAX_UPDATE_GRAPHS = 32
 _UNBUILT = object()
 
 
+def _apply_eagerly(optimizer, pairs):
+    """The user's own `optimizer.apply_gradients(pairs)`: an error is theirs (the optimizer
+    built for other variables...), as in plain Python (fallback/safety.py hooks)."""
+    return optimizer.apply_gradients(pairs)
+
+
 def _apply_gradients_as_graph(optimizer, grads_and_vars):
     pairs = list(grads_and_vars)
     grads = [g for g, _ in pairs]
@@ -150,15 +156,15 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
                         for g in grads) or tf.inside_function() or tf.distribute.has_strategy():
         # (under tf.distribute the update synchronizes replicas in merge_call, which a
         # graph of its own cannot do)
-        return optimizer.apply_gradients(pairs)
+        return _apply_eagerly(optimizer, pairs)
     key = (id(optimizer), tuple(id(v) for v in variables),
            tuple((g.dtype, tuple(g.shape)) for g in grads))
     update = _update_graphs.get(key, _UNBUILT)
     if update is None:  # its graph could not be built: apply eagerly
-        return optimizer.apply_gradients(pairs)
+        return _apply_eagerly(optimizer, pairs)
     if update is _UNBUILT:
         if len(_update_graphs) >= _MAX_UPDATE_GRAPHS:
-            return optimizer.apply_gradients(pairs)
+            return _apply_eagerly(optimizer, pairs)
         specs = [tf.TensorSpec(g.shape, g.dtype) for g in grads]
 
         def apply(*gs):
@@ -170,7 +176,7 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
                 .get_concrete_function()
         except Exception:  # noqa: BLE001 - tracing failed before any update ran
             _update_graphs[key] = None
-            return optimizer.apply_gradients(pairs)
+            return _apply_eagerly(optimizer, pairs)
         update.janus_keepalive = (optimizer, variables)
         _update_graphs[key] = update
     calls.note_graph_run()

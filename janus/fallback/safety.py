@@ -80,6 +80,7 @@ _OPERATION_HOOKS = frozenset({
     "or_value", "and_value", "not_value", "if_value", "compare_chain",
     "variable_update",  # (fallback/variables.py: `v.assign_add(t)` run as it is, rng11-F80)
     "text", "percent",  # (transform/text.py: an f-string, `a % b`: `n % 0`, `'%d' % 'a'`)
+    "_apply_eagerly",  # (fallback/mixed.py: the user's own optimizer step, as it is)
 })
 
 
