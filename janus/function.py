@@ -37,7 +37,7 @@ from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
 from janus.events import CHANGES as _EVENT_CHANGES
 from janus.fallback import agreement, heap, mixed, safety, segmented, settled
 from janus.fallback.mixed import MixedRunner
-from janus.generation import BLOCKED_REGENERATIONS, Generation
+from janus.generation import BLOCKED_REGENERATIONS, Generation, RaisedInTrace
 from janus.graphgen.plan import Plan
 from janus.graphgen import calls, distribute, plain_trial, xla, xla_trial
 from janus.graphgen.specialize import Specialization
@@ -88,6 +88,7 @@ class JitFunction(Generation):
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
         self.refused_branches: set = set()  # tests whose general graph failed (generation.py)
+        self.raised_traces = 0  # traces that raised the call's own exception (generation.py)
         self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)
         self.parked: list[Specialization] = []  # other outcomes' graphs (generation.py)
         self._mixed_runner = None  # the converted code run mixed (made at first need)
@@ -208,9 +209,22 @@ class JitFunction(Generation):
             step = self._generate_unlocked(args, kwargs, cfg)
             if strategy is not None and not self._agreed(strategy, step, generated=True):
                 return self._eager(args, kwargs, _DISAGREED)
+            if isinstance(step, RaisedInTrace):
+                return self._raised_in_trace(step, args, kwargs, cfg)
             if isinstance(step, _Eager):
                 return self._eager(args, kwargs, step)
         return self._run_graph(step, args, kwargs, cfg)
+
+    def _raised_in_trace(self, step: RaisedInTrace, args, kwargs, cfg: Config):
+        """Run plainly a call whose trace raised; tell the generation whether plain
+        Python raised the same (`Generation.after_raised`)."""
+        try:
+            result = self._eager(args, kwargs, step)
+        except Exception as exc:
+            self.after_raised(step, exc, cfg)
+            raise
+        self.after_raised(step, None, cfg)
+        return result
 
     def _agreed(self, strategy, step, generated: bool = False) -> bool:
         """Whether every worker of `strategy` takes this call's path (see

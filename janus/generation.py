@@ -49,6 +49,22 @@ def _graph_value_in_python(exc: Exception) -> bool:
         isinstance(exc, FedScalarMisuse) and exc.from_graph
 
 
+class RaisedInTrace(_Eager):
+    """A trace that raised the user's own kind of exception (a `raise` on this call's
+    values, a library refusing them): the call runs plainly, and the generation counts as
+    failed only if plain Python does not raise it too (`Generation.after_raised`), so a
+    function whose calls now and then raise is not given up on."""
+
+    def __init__(self, error: Exception):
+        super().__init__(FallbackCategory.UNSUPPORTED, f"the trace raised "
+                         f"{type(error).__name__}: {str(error)[:200]}", "plain")
+        self.error = error
+
+
+MAX_RAISED_TRACES = 16
+"""Traces that raised the call's own exception before they count as failed generations."""
+
+
 class _Retrying(threading.local):
     """Whether this thread's call is already running another outcome's graph (once)."""
     active = False
@@ -107,6 +123,11 @@ class Generation:
             if safety.raised_by_janus(exc) and not safety.misbound(exc, self.fn, args, kwargs):
                 # (a bug, not a limit, nor arguments that do not fit: say so; tests raise it)
                 internal = self.report_internal("tracing a graph", exc, give_up=False)
+            elif not isinstance(exc, ConversionError) and \
+                    self.raised_traces < MAX_RAISED_TRACES:
+                with self._lock:
+                    self.raised_traces += 1
+                return RaisedInTrace(exc)  # (counted if plain Python does not raise it)
             with self._lock:
                 self._generation_failed(safety.known_limit(exc), cfg)
             return internal
@@ -162,6 +183,16 @@ class Generation:
                 events.emit("generated", self, spec)
                 return spec
         return None
+
+    def after_raised(self, step: RaisedInTrace, raised: BaseException | None,
+                     cfg: Config) -> None:
+        """The plain run of a call whose trace raised the user's kind of exception: the
+        same kind raised again is the call's own error (no failed generation); none, or
+        another, is a trace that fails where Python does not."""
+        if raised is not None and type(raised) is type(step.error):
+            return
+        with self._lock:
+            self._generation_failed(safety.known_limit(step.error), cfg)
 
     def _generation_failed(self, exc: Exception, cfg: Config, final: bool = False):
         """Count a failed generation: retreat from the last generalization, or give up
