@@ -150,6 +150,12 @@ def _flag_owner(obj, keras) -> bool:
     return isinstance(obj, (keras[0], keras[1]))
 
 
+def tracked_object(obj) -> bool:
+    """A Keras layer, model or optimizer (an object whose tracker stores its state)."""
+    keras = _keras()
+    return keras is not None and _tracked(obj, keras)
+
+
 def _tracked(obj, keras) -> bool:
     """A Keras object whose tracker stores its variables/layers (a layer, an optimizer)."""
     return isinstance(getattr(obj, "_tracker", None), keras[2])

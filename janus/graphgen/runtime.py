@@ -40,6 +40,10 @@ from janus.transform.pipeline import lambda_traced_as_is
 from janus.transform.runtime import AUG_OPS, Runtime, is_user_code, user_function
 
 
+_PYTHON_DATA = (bool, int, float, str, list, dict, tuple, set)
+"""Values a guard would have to check (an object's settings)."""
+
+
 def _table_source(function: str, name: str):
     from janus.graphgen.sources import table
     return table(function, name)
@@ -147,6 +151,13 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             if isinstance(value, tracer_mod.EAGER_TENSOR) and not isinstance(obj, types.ModuleType):
                 raise ConversionError(f"reads tensor attribute `{name}` of a "
                                       f"{type(obj).__name__} janus cannot locate on each call")
+            if type(value) in _PYTHON_DATA and id(obj) not in tracer.local_objects and \
+                    (isinstance(obj, tf.Module) or keras_state.tracked_object(obj)):
+                # (`model.get_layer("drop").rate`: a library call handed out a layer of the
+                # heap; its settings may change between calls, and no guard can find it)
+                raise ConversionError(f"reads `{name}` of a {type(obj).__name__} a library "
+                                      "call handed out, which janus cannot locate on each "
+                                      "call (read it through an attribute path instead)")
             return value
         if isinstance(obj, types.ModuleType):
             return value

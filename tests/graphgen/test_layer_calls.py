@@ -160,3 +160,24 @@ def test_a_tracked_list_only_appended_to_keeps_one_graph():
     graph per length until the limit (zoo p58)."""
     stats = assert_same(step, [_x(i) for i in range(12)], lambda: Holder(Sizes()))
     assert stats.generations <= 3 and stats.graph_calls >= 6, stats
+
+
+class DropHolder:
+    def __init__(self):
+        self.layer = keras.Sequential([keras.Input((3,)), keras.layers.Rescaling(1.0, name="rs")])
+
+
+def rate_of_a_layer_handed_out(s, x):
+    return tf.reduce_sum(s.layer(x)) * s.layer.get_layer("rs").offset
+
+
+def test_a_setting_of_a_layer_a_library_call_handed_out_is_not_baked_in():
+    """`model.get_layer("rs").offset` changed between calls: janus cannot locate the layer
+    `get_layer` returns, so no guard could check the rate; the graph kept the trace's."""
+    def vary(k):
+        def call(s):
+            s.layer.get_layer("rs").offset = 0.1 * k
+            return (s, tf.ones([1, 3]))
+        return call
+
+    assert_same(rate_of_a_layer_handed_out, [vary(k % 4) for k in range(8)], DropHolder)
