@@ -11,6 +11,8 @@ process rewrote it as its own when it merely loaded a graph (so the next JitFunc
 the function started cold), and a Keras object's auto-numbered name counted as part of
 its identity: the warm process of this script generated four graphs for the RNN.
 """
+import pytest
+
 from tests.cache.test_warm_models import run_program
 
 PROGRAM = '''
@@ -48,6 +50,7 @@ def _run(cache_dir, **env):
     return run_program(PROGRAM, cache_dir, timeout=600, **env)
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_warm_process_of_the_same_script_loads_every_graph_and_generates_nothing(tmp_path):
     cold = _run(tmp_path)
     warm = _run(tmp_path, REVERSED="1")

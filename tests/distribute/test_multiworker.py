@@ -43,6 +43,7 @@ def assert_same(a: dict, b: dict):
         np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_two_workers_equal_one_worker(tmp_path):
     one = launch(tmp_path, 1)
     two = launch(tmp_path, 2)

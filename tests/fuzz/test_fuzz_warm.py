@@ -2,6 +2,8 @@
 them in a fresh graph cache, then by a second process that starts warm from it (restored
 profiles and plans, graphs loaded instead of traced), compared with plain Python after
 every call in both (tests/fuzz/warm.py)."""
+import pytest
+
 from tests.fuzz import warm
 
 WARM_SEED = 0
@@ -10,6 +12,7 @@ WARM_CALLS = 6
 WARM_TIMEOUT = 20
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_warm_processes_agree_with_plain_python():
     batch = warm.run_batch(list(range(WARM_SEED, WARM_SEED + WARM_N)), WARM_CALLS, WARM_TIMEOUT)
     found = warm.divergences(batch)

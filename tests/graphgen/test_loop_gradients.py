@@ -4,6 +4,7 @@ gradient after the loop; items that depend on what the loop carries, or a tape u
 inside the loop, keep TF's while gradient. Every test compares janus with plain Python
 call by call (losses, gradients, variables, the environment) on episodes of varying
 length."""
+import pytest
 import numpy as np
 import tensorflow as tf
 
@@ -113,6 +114,7 @@ def nested(agent, start):
     return loss, penalty, outer.gradient(penalty, agent.w1)
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_second_order_gradients_of_the_loop_are_plain_pythons():
     stats = assert_same(nested, _starts(8), make_state=Agent)
     assert stats.graph_calls >= 4, stats
@@ -130,6 +132,7 @@ def over_observations(agent, observations):
     return loss, tape.gradient(loss, [agent.w1, agent.w2])
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_loop_over_a_list_with_a_carried_sum_keeps_its_gradients():
     rng = np.random.default_rng(5)
     calls = [([rng.normal(size=2).astype(np.float32) for _ in range(3 + i % 5)],)

@@ -149,6 +149,7 @@ def normalized(a):
             np.std(a, ddof=1), a.var(ddof=0), np.sum(a) * 2.0)
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_reductions_of_a_fed_array_whose_length_varies(dtype):
     rng = np.random.default_rng(10)

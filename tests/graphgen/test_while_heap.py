@@ -3,6 +3,7 @@ one tf.while_loop (graphgen/general_while.py): its first iteration peeled, the a
 its body writes carried, the Python numbers it changes fed. Every test compares janus
 with plain Python call by call (results, heap, RNG state) on episodes of varying length,
 and checks that one graph ran them all."""
+import pytest
 import numpy as np
 import tensorflow as tf
 
@@ -171,6 +172,7 @@ def noisy_episode(env, w, obs):
     return total
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_numpy_draws_in_the_loop_keep_the_rng_as_python_does():
     # (a `while` has no bound on its draws to feed ahead: the loop runs plainly, and the
     # RNG must be where Python leaves it after every call)
