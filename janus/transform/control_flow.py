@@ -128,6 +128,26 @@ def visit_def_header(transformer: gast.NodeTransformer, node):
     return node
 
 
+class OwnBody(gast.NodeTransformer):
+    """A pass over the converted function's own code: the function and the blocks janus
+    made of it (`janus__...` defs) are visited; a nested user `def` only in its header (its
+    body stays the user's code, converted when called). `depth`: 0 in the function, >0
+    inside a nested scope a subclass enters."""
+
+    depth = -1
+
+    def visit_FunctionDef(self, node):
+        if node.name.startswith(RUNTIME):  # (a block janus made of the function's code)
+            self.generic_visit(node)
+            return node
+        if self.depth >= 0:  # a nested user `def`
+            return visit_def_header(self, node)
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+        return node
+
+
 def _loop_exits(node) -> list | None:
     """The `if <hooked test>: break` statements of a loop's body when they are the loop's
     only ways out (top-level statements of the body, at most 4; the loop has no `else:`)."""

@@ -19,7 +19,7 @@ import gast
 
 from janus.errors import ConversionError
 from janus.transform import scope, templates
-from janus.transform.control_flow import visit_def_header
+from janus.transform.control_flow import OwnBody
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
 
@@ -40,7 +40,7 @@ def _runtime_attribute(node) -> bool:
         node.value.id == RUNTIME
 
 
-class EffectsTransformer(gast.NodeTransformer):
+class EffectsTransformer(OwnBody):
     def __init__(self, sites: SiteTable, local_names: set[str], free_names: set[str]):
         self.sites = sites
         self.local_names = local_names
@@ -53,18 +53,7 @@ class EffectsTransformer(gast.NodeTransformer):
         self.temp_counter += 1
         return f"janus__tmp_{self.temp_counter}"
 
-    # -- nested scopes: names there are not the function's own
-    def visit_FunctionDef(self, node):
-        if node.name.startswith("janus__"):
-            self.generic_visit(node)
-            return node
-        if self.depth >= 0:  # a nested user `def`: its body stays the user's code
-            return visit_def_header(self, node)
-        self.depth += 1
-        self.generic_visit(node)
-        self.depth -= 1
-        return node
-
+    # -- nested scopes: names there are not the function's own (a nested `def`: OwnBody)
     def visit_Lambda(self, node):
         # the lambda's own names (parameters, comprehension targets) are not the function's;
         # every other name it reads is read like in the function body (a global through

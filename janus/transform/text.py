@@ -16,24 +16,11 @@ from __future__ import annotations
 import gast
 
 from janus.transform import templates
-from janus.transform.control_flow import visit_def_header
+from janus.transform.control_flow import OwnBody
 from janus.transform.templates import RUNTIME
 
 
-class TextTransformer(gast.NodeTransformer):
-    def __init__(self):
-        self.depth = -1  # 0 in the function itself, >0 in a nested user `def`
-
-    def visit_FunctionDef(self, node):
-        if node.name.startswith(RUNTIME):  # (a block janus made of the function's code)
-            self.generic_visit(node)
-            return node
-        if self.depth >= 0:
-            return visit_def_header(self, node)
-        self.depth += 1
-        self.generic_visit(node)
-        self.depth -= 1
-        return node
+class TextTransformer(OwnBody):
 
     def visit_JoinedStr(self, node):
         self.generic_visit(node)
