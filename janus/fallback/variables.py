@@ -1,7 +1,8 @@
 """Local copies of tf.Variables while a graph is traced.
 
 Inside a trace, `assign`/`assign_add`/`assign_sub`/`scatter_*` on a variable
-update a local (symbolic) copy and later reads see that copy. When the trace
+update a local (symbolic) copy and later reads see that copy (`value()`, `tf.gather`,
+`sparse_read`, `gather_nd`, `v[i]`). When the trace
 ends, `commit` writes every copy back with assignment ops that depend on all
 in-graph guards, so no variable changes unless every assumption held.
 """
@@ -88,6 +89,25 @@ def _patched_read(cls):
     return read
 
 
+def _patched_gather(cls, name, gather):
+    """`sparse_read` (`tf.gather`, `tf.nn.embedding_lookup` of a variable) and
+    `gather_nd` read the variable's handle, not `_read_variable_op`: after an update in
+    the trace they read the local copy too (they read the old value: fuzz v58), with the
+    gradient of a read of the variable (IndexedSlices, as eagerly)."""
+    original = _originals[(cls, name)]
+
+    def read(self, indices, name=None):
+        shadow = _shadow()
+        if shadow is not None and id(self) in shadow.values:
+            return gather(self._read_variable_op(), indices, name=name)
+        return original(self, indices, name=name)
+    return read
+
+
+_GATHERS = {"sparse_read": tf.gather, "gather_nd": tf.gather_nd}
+"""The methods that read rows of a variable through its handle."""
+
+
 @tf.custom_gradient
 def _read_as_variable(local, variable_read):
     """The local copy's value, differentiated like a read of the variable itself.
@@ -160,12 +180,14 @@ def _install() -> None:
     if _originals:
         return
     for cls in _CLASSES:
-        for name in ["_read_variable_op", *_PATCHES]:
+        for name in ["_read_variable_op", *_GATHERS, *_PATCHES]:
             if name in cls.__dict__:
                 _originals[(cls, name)] = cls.__dict__[name]
     for (cls, name) in list(_originals):
         if name == "_read_variable_op":
             setattr(cls, name, _patched_read(cls))
+        elif name in _GATHERS:
+            setattr(cls, name, _patched_gather(cls, name, _GATHERS[name]))
         else:
             setattr(cls, name, _patched(cls, name, _PATCHES[name]))
 

@@ -87,3 +87,27 @@ def test_two_optimizer_updates_in_one_graph():
     for fn in (two_sgd_steps, two_adam_steps):
         stats = assert_same(fn, X, make_state=State)
         assert stats.graph_calls == 3, (fn.__name__, stats)
+
+
+class Table:
+    def __init__(self):
+        self.T = tf.Variable(tf.reshape(tf.range(15, dtype=tf.float32), [5, 3]) * 0.1)
+
+
+def rows_read_after_an_update(s, i):
+    """Fuzz v58 (seed 2100022): `tf.gather`, `tf.nn.embedding_lookup`, `sparse_read` and
+    `gather_nd` read the variable's handle, not its local copy: after an update in the
+    same call a graph read the old rows (eagerly: the new ones)."""
+    s.T.assign_sub(tf.ones([5, 3]) * 0.5)
+    with tf.GradientTape() as tape:
+        rows = [tf.gather(s.T, i), tf.nn.embedding_lookup(s.T, [i, 2]), s.T.sparse_read(i)]
+        loss = tf.add_n([tf.reduce_sum(r * r) for r in rows])
+    g = tape.gradient(loss, s.T)  # (IndexedSlices: rows only)
+    s.T.scatter_sub(tf.IndexedSlices(0.1 * g.values ** 2, g.indices))
+    return rows + [s.T.gather_nd([[i, 1]]), s.T[i]], isinstance(g, tf.IndexedSlices)
+
+
+def test_rows_gathered_from_a_variable_updated_earlier_in_the_call():
+    stats = assert_same(rows_read_after_an_update, [(1,), (1,), (1,), (3,), (3,), (3,)],
+                        make_state=Table)
+    assert stats.graph_calls >= 2
