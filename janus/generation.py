@@ -20,7 +20,7 @@ from janus import cache, events, ladder
 from janus.config import Config
 from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
 from janus.fallback import safety
-from janus.graphgen import checks, connectivity, distribute, xla, xla_trial
+from janus.graphgen import checks, distribute, traced_gradients, xla, xla_trial
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
@@ -319,9 +319,9 @@ class Generation:
         if match is None and checks.RANGE_MESSAGE in str(exc) and \
                 self._precise_plan() not in self.blocked_plans:
             return self._left_float_range(spec, args, kwargs)
-        if match is None and connectivity.LOOP_MESSAGE in str(exc):
+        if match is None and traced_gradients.LOOP_MESSAGE in str(exc):
             # a gradient through a loop that ran no iteration: None in Python, zeros in
-            # the graph (graphgen/connectivity.py); this call runs plainly, the graph stays
+            # the graph (graphgen/traced_gradients.py); this call runs plainly, the graph stays
             return self._eager(args, kwargs, _LOOP_DID_NOT_RUN)
         if match is None:  # an op failed: plain Python raises (or not) as it would
             result = self._eager(args, kwargs, _Eager(

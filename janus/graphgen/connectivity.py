@@ -22,7 +22,8 @@ gradient's paths to it go:
                       a loop nested where its count cannot be asked
     None              not reached (TF's gradient is None too)
 
-`gradient` uses it where a traced tape differentiates (refuse, or check the loops ran);
+graphgen/traced_gradients.py uses it where a traced tape differentiates (refuse, or
+check the loops ran);
 `unconditional`, `input_reaches` and `lacking_gradient` where a graph is called under a
 tape recording outside it (graphgen/caller_tape.py).
 
@@ -34,20 +35,17 @@ function is nowhere (janus's InvokeOp) is read as reading all its inputs.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import weakref
 
 import tensorflow as tf
 from tensorflow.python.framework import ops as tf_ops
 from tensorflow.python.framework import function_def_to_graph
 
-from janus.errors import ConversionError
-from janus.graphgen import active, checks
 
-_BRANCHES = {"If", "StatelessIf"}
-_CASES = {"Case", "StatelessCase"}
-_LOOPS = {"While", "StatelessWhile"}
-_CALLS = {"PartitionedCall", "StatefulPartitionedCall"}
+BRANCHES = {"If", "StatelessIf"}
+CASES = {"Case", "StatelessCase"}
+LOOPS = {"While", "StatelessWhile"}
+CALLS = {"PartitionedCall", "StatefulPartitionedCall"}
 _NO_GRADIENT = {"StopGradient", "PreventGradient", "ZerosLike", "OnesLike", "Shape",
                 "ShapeN", "Size", "Rank", "Assert", "CheckNumerics"}
 
@@ -62,7 +60,7 @@ UNCONDITIONAL = Iterations(())
 CONDITIONAL = "conditional"
 
 
-def _better(new, old) -> bool:
+def better(new, old) -> bool:
     """Whether reach `new` is better known than `old` (unconditional > after iterations >
     conditional > not reached)."""
     if old is None:
@@ -88,7 +86,7 @@ def reach(targets: list, nested: bool = False) -> dict:
     found: dict = {}
     work = []
     for t in targets:
-        if _carries_gradient(t) and _better(UNCONDITIONAL, found.get(id(t))):
+        if _carries_gradient(t) and better(UNCONDITIONAL, found.get(id(t))):
             found[id(t)] = UNCONDITIONAL
             work.append(t)
     while work:
@@ -101,7 +99,7 @@ def reach(targets: list, nested: bool = False) -> dict:
             if not _carries_gradient(x):
                 continue
             r = _join(path, edge)
-            if _better(r, found.get(id(x))):
+            if better(r, found.get(id(x))):
                 found[id(x)] = r
                 work.append(x)
     return found
@@ -119,17 +117,17 @@ def _carries_gradient(t) -> bool:
 
 def _edges(op, output: int, nested: bool):
     """[(input tensor, reach of the edge)] from `op`'s output `output` back to its inputs."""
-    if op.type in _BRANCHES:
+    if op.type in BRANCHES:
         graphs = [_function_graph(op, "_true_graph", "then_branch"),
                   _function_graph(op, "_false_graph", "else_branch")]
         return _branch_edges(op, output, graphs, list(op.inputs)[1:])
-    if op.type in _CASES:
+    if op.type in CASES:
         graphs = getattr(op, "_branch_graphs", None) or \
             [_library_graph(op.graph, f.name) for f in _attr(op, "branches") or [None]]
         return _branch_edges(op, output, graphs, list(op.inputs)[1:])
-    if op.type in _LOOPS:
+    if op.type in LOOPS:
         return _loop_edges(op, output, nested)
-    if op.type in _CALLS:  # (cond_v2 wraps an If in one where a tape records)
+    if op.type in CALLS:  # (cond_v2 wraps an If in one where a tape records)
         called = _function_graph(op, None, "f")
         if called is not None:
             return _branch_edges(op, output, [called], list(op.inputs))
@@ -263,7 +261,7 @@ def unconditional(graph, visible: int | None) -> bool:
     reaches (the others only make ops run: graphgen/dead_ends.py) is reached whatever its
     branches and loops do. `visible` unknown (a graph from elsewhere): False if it has a
     branch or loop."""
-    control = _BRANCHES | _CASES | _LOOPS | _CALLS  # (a call may hold a branch)
+    control = BRANCHES | CASES | LOOPS | CALLS  # (a call may hold a branch)
     if not any(op.type in control for op in graph.get_operations()):
         return True
     if visible is None:
@@ -340,8 +338,8 @@ def _lacking(graph, seen: set) -> str | None:
         if not any(id(t) in backward for t in op.outputs) or \
                 not any(id(x) in forward for x in op.inputs):
             continue
-        if op.type in _BRANCHES | _CASES | _LOOPS | _CALLS:
-            for inner in _function_graphs(op):
+        if op.type in BRANCHES | CASES | LOOPS | CALLS:
+            for inner in function_graphs(op):
                 found = _lacking(inner, seen) if inner is not None else None
                 if found is not None:
                     return found
@@ -368,14 +366,14 @@ def _from_inputs(graph) -> set:
     return found
 
 
-def _function_graphs(op) -> list:
+def function_graphs(op) -> list:
     """The FuncGraphs an If, Case, While or call op runs (None where not at hand)."""
-    if op.type in _BRANCHES:
+    if op.type in BRANCHES:
         return [_function_graph(op, "_true_graph", "then_branch"),
                 _function_graph(op, "_false_graph", "else_branch")]
-    if op.type in _LOOPS:
+    if op.type in LOOPS:
         return [_function_graph(op, "_body_graph", "body")]
-    if op.type in _CASES:
+    if op.type in CASES:
         graphs = getattr(op, "_branch_graphs", None)
         if graphs:
             return list(graphs)
@@ -403,86 +401,3 @@ def _items_read(op, found: dict, count: int) -> set | None:
         if begin is not None and len(begin) and -count <= int(begin[0]) < count:
             return {int(begin[0]) % count}
     return None
-
-
-GRADIENTS = frozenset({"gradient", "jacobian", "batch_jacobian"})
-
-
-def is_gradient(fn) -> bool:
-    """Whether `fn` is a GradientTape's gradient or jacobian method."""
-    return isinstance(getattr(fn, "__self__", None), tf.GradientTape) and \
-        getattr(fn, "__name__", "") in GRADIENTS
-
-
-def gradient(fn, args: tuple, kwargs: dict):
-    """`tape.gradient(...)` (or a jacobian) traced: the result where every source it
-    gives a gradient is reached whatever the graph's branches and loops do; a loop that
-    must have run checked in-graph (the call reruns plainly if it did not); a ConversionError
-    where a source is reached only through a branch that may not read it."""
-    result = fn(*args, **kwargs)
-    bound = inspect.signature(fn).bind(*args, **kwargs)
-    zero = bound.arguments.get("unconnected_gradients")
-    if zero is not None and str(getattr(zero, "value", zero)) == "zero":
-        return result  # (Python's tape gives zeros too)
-    sources = bound.arguments.get("sources", bound.arguments.get("source"))
-    target = bound.arguments.get("target")
-    flat_sources = tf.nest.flatten(sources, expand_composites=False)
-    flat_results = tf.nest.flatten(result, expand_composites=False)
-    if len(flat_sources) != len(flat_results):
-        flat_results = [result] * len(flat_sources)  # (batch_jacobian: one source)
-    found = reach([t for t in tf.nest.flatten(target) if isinstance(t, tf.Tensor)])
-    graph = tf.compat.v1.get_default_graph()
-    for source, got in zip(flat_sources, flat_results):
-        if got is None:
-            continue
-        how = _best([found.get(id(t)) for t in _tensors_of(source, graph)])
-        if how is None or how == UNCONDITIONAL:
-            continue  # (not found: what janus cannot see, it leaves as TF gives it)
-        if how is CONDITIONAL or any(op.graph is not graph for op, _ in how.counts):
-            raise ConversionError(
-                f"`{fn.__name__}` of a value that reaches {_name(source)} only through "
-                "an `if` or loop the graph runs as tf.cond/tf.while_loop: where that "
-                "branch does not read it, Python's tape gives None and the graph zeros")
-        for op, least in how.counts:
-            _require_iterations(op, least)
-    return result
-
-
-LOOP_MESSAGE = "janus: a loop ran fewer iterations than a gradient through it needs"
-
-
-def _require_iterations(loop, least: int) -> None:
-    """The graph fails (the call reruns plainly) unless `loop` ran `least` iterations
-    (a While's first output counts them)."""
-    ran = tf.greater_equal(loop.outputs[0], least)
-    tracer = active.get()
-    if tracer is not None and tf.compat.v1.get_default_graph() is tracer.graph:
-        tracer.assert_ops.append(tf.debugging.Assert(ran, [LOOP_MESSAGE]))
-    else:  # (a branch's or loop body's own graph: its checks, made where it ends)
-        checks.require(ran)
-
-
-def _tensors_of(source, graph) -> list:
-    """The tensors standing for `source` in `graph`: itself, or a variable's handle and
-    the placeholders capturing it."""
-    handle = getattr(source, "handle", None)
-    if handle is None:
-        return [source]
-    found = [handle]
-    for external, internal in getattr(graph, "captures", ()):
-        if external is handle:
-            found.append(internal)
-    return found
-
-
-def _best(reaches: list):
-    best = None
-    for r in reaches:
-        if _better(r, best):
-            best = r
-    return best
-
-
-def _name(source) -> str:
-    name = getattr(source, "name", None)
-    return f"`{name}`" if name else "a source"

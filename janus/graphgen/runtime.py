@@ -15,8 +15,8 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import connectivity, identity, keras_state, keys, library_calls, \
-    refusals, stand_in_calls, tapes
+from janus.graphgen import identity, keras_state, keys, library_calls, refusals, \
+    stand_in_calls, tapes, traced_gradients
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
@@ -312,8 +312,8 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         identity.check_call(tracer, fn, args, kwargs)  # (`id(t)`, `tape.watch(t)`...)
         keys.check_call(fn, args, tracer)  # (`d.get(str(k))`: graphgen/keys.py)
         tapes.check_call(tracer, fn)  # (`tape.stop_recording()` inside a loop body...)
-        if connectivity.is_gradient(fn):  # (None where Python's tape gives None)
-            return connectivity.gradient(fn, args, kwargs)
+        if traced_gradients.is_gradient(fn):  # (None where Python's tape gives None)
+            return traced_gradients.gradient(fn, args, kwargs)
         if isinstance(fn, (host_scalars.NumpyRead, host_arrays.NumpyRead)):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
         if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed
