@@ -60,9 +60,30 @@ def cache_reason(fn) -> str:
     return ""
 
 
+_OPTIMIZER_BASES = frozenset({"BaseOptimizer", "Optimizer", "OptimizerV2"})
+
+
+def unbuilt_reason(fn) -> str:
+    """A method of a Keras optimizer that has not made its variables yet (its first
+    `apply_gradients` builds it): janus refuses the trace before the call, not when the
+    optimizer makes a variable (graphgen/specialize.py), by when it has marked itself
+    built and the call that then ran plainly raised AttributeError (fuzz v58, seed
+    2100012: `'RMSprop' object has no attribute '_velocities'`)."""
+    owner = getattr(fn, "__self__", None)
+    if owner is None or getattr(owner, "built", True) is not False:
+        return ""
+    if not any(c.__name__ in _OPTIMIZER_BASES and c.__module__.startswith(("keras", "tf_keras"))
+               for c in type(owner).__mro__):
+        return ""
+    return (f"calls `{getattr(fn, '__name__', fn)}` of a {type(owner).__name__} optimizer "
+            "before it made its variables (its first update builds it): that call runs "
+            "plainly")
+
+
 def refuse(fn) -> None:
     """Raise the ConversionError the tracer gives for a call of `fn`, if any."""
-    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn)
+    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
+        unbuilt_reason(fn)
     if reason:
         raise ConversionError(reason)
 
