@@ -313,7 +313,7 @@ class GeneralControlFlow:
         for i, (before, value) in enumerate(zip(initial, after)):
             value = after[i] = lift(value, before)
             growth = _growth(contents[i], value, lengths[i])
-            if carries(value):
+            if carries(value) or _rebound_list(value, before, tracer):
                 carried.append(i)
             elif growth is not False and id(value) not in tracer.copy_sources:
                 accumulated.append(i)
@@ -325,6 +325,9 @@ class GeneralControlFlow:
             else:
                 raise ConversionError(f"loop variable `{names[i]}` changes a Python value in "
                                       f"{what}")
+        lists = [id(after[k]) for k in carried if type(after[k]) is list]
+        if len(set(lists)) != len(lists):
+            raise ConversionError(f"two loop variables name one list in {what}")
         _refuse_in_place(contents, initial, what, skip=set(accumulated))
         if accumulated:
             batched = self._vectorized_for(items, body, get_state, set_state, after, carried,
@@ -393,6 +396,15 @@ class GeneralControlFlow:
         for k, array, kind, old, acc in zip(accumulated, arrays, kinds, olds, accumulators):
             state[k] = DynamicList(_grown(modes[k] or acc.mode, array.stack(), old), kind)
         set_state(tuple(state))
+
+
+def _rebound_list(value, before, tracer) -> bool:
+    """A name the loop binds to a new list of tensors each iteration (an RNN cell's
+    `out, state = cell(x, state)`): carried as loop state like a tuple (a list the loop
+    grows or changes in place is not this: that one object is the program's)."""
+    return type(value) is list and value is not before and bool(value) and \
+        all_symbolic(tuple(value)) and \
+        id(value) not in tracer.copy_sources
 
 
 def _growth(before, value, length):

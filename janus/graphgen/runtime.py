@@ -29,8 +29,10 @@ from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tensor_lists import stack_args
 from janus.graphgen.tracer import is_symbolic
+from janus.graphgen import dynamic_sizes
+from janus.graphgen.dynamic_sizes import PartialShape, SymbolicRange
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
-                                   PartialShape, SymbolicScalar, tensor_index)
+                                   SymbolicScalar, tensor_index)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
 from janus.recursion.table import table_layout
@@ -142,7 +144,7 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         value = getattr(obj, name)
         if name == "shape" and is_symbolic(obj) and value.rank is not None and \
                 not value.is_fully_defined():
-            return PartialShape(value)
+            return PartialShape(value, obj)
         source = tracer.source_of(obj)
         if isinstance(value, (types.MethodType, types.BuiltinMethodType)) or \
                 isinstance(obj, (DynamicList, Accumulator)):
@@ -408,6 +410,7 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             self.tracer.read(value)
             self.tracer.passed(self.key, site)
             return bool(value)
+        dynamic_sizes.refuse_item_decision(value)
         self.tracer.note_exit(self.key, site)
         return self.tracer.expect(self._site(site), self.key, value)
 
@@ -441,6 +444,10 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
                  live=(), fresh=()):
         if exit_site is not None:
             key = (self.key, exit_site)
+            if isinstance(iterable, SymbolicRange):
+                return iterable.loop(lambda: self._while_exit(
+                    site, key, loop_items(iterable), body, get_state, set_state, names, live,
+                    fresh), peeled=False)
             if self._exit_general(exit_site) or isinstance(iterable, DynamicList) \
                     or is_symbolic(iterable) and (iterable.shape.rank is None or
                                                   iterable.shape[0] is None):
@@ -450,6 +457,9 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
                 if body(item):
                     break
             return
+        if isinstance(iterable, SymbolicRange):
+            return iterable.loop(lambda: self._while_for(site, iterable, body, get_state,
+                                                         set_state, names))
         if isinstance(iterable, DynamicList):
             return self._while_for(site, iterable, body, get_state, set_state, names)
         if is_symbolic(iterable) and (iterable.shape.rank is None or iterable.shape[0] is None):

@@ -8,6 +8,7 @@ answer for the Python value, not the stand-in:
     type(n)                 int
     float(n)                the fed number converted in the graph
     len(xs)                 the length tensor of a DynamicList
+    range(n)                a SymbolicRange (graphgen/dynamic_sizes.py)
     zip(xs, ys)             a zip over the graph's lists (tensor_lists.dynamic_zip)
 
 A stand-in lacking an attribute the Python value has is janus's limit, not the user's
@@ -20,6 +21,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import host_scalars
+from janus.graphgen.dynamic_sizes import SymbolicRange, symbolic_range
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tensor_lists import dynamic_zip, grown_length
@@ -39,6 +41,8 @@ def stands_for(value):
     bool, a list held as a tensor is a list, a fed array an ndarray), or None."""
     if isinstance(value, (SymbolicScalar, HostScalar)):
         return value.kind
+    if isinstance(value, SymbolicRange):
+        return range
     if isinstance(value, (DynamicList, AppendOnlyList, Accumulator)):
         return list
     if isinstance(value, HostArray):
@@ -70,6 +74,10 @@ def answer(fn, args: tuple, kwargs: dict):
             number = value.truth() if isinstance(value, MixedBool) else value
             return number.convert(fn)
         return UNANSWERED
+    if fn is range and not kwargs:
+        ranged = symbolic_range(args)
+        if ranged is not None:
+            return ranged
     if fn is len and args and isinstance(args[0], DynamicList):
         return dynamic_length(args[0])
     if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], Accumulator):
