@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 57
+GENERATOR_VERSION = 59
 
 HEADER = '''\
 import functools
@@ -150,7 +150,8 @@ class Gen:
         from tests.fuzz import (rules_boolvals, rules_deferred, rules_exact,  # noqa: F401
                                 rules_exits, rules_extra, rules_identity, rules_keras,
                                 rules_loops, rules_more, rules_more9, rules_raising, rules_rng,
-                                rules_slow, rules_tapes, rules_sums, rules_zoo)  # (register)
+                                rules_sizes, rules_slow, rules_tapes, rules_sums,
+                                rules_zoo)  # (register)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -187,7 +188,7 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
     from tests.fuzz import (rules_boolvals, rules_deferred, rules_exact,  # noqa: F401
                             rules_exits, rules_extra, rules_identity, rules_keras, rules_loops,
                             rules_more, rules_more9, rules_raising, rules_rng, rules_slow,
-                            rules_tapes, rules_sums, rules_zoo)  # (register rules)
+                            rules_sizes, rules_tapes, rules_sums, rules_zoo)  # (register rules)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

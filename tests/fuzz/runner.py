@@ -281,6 +281,9 @@ class _Side:
             grads = tape.gradient(targets, watched + variables)
         except Exception as exc:  # noqa: BLE001 - compared with the other side's
             grads = f"tape.gradient raised {type(exc).__name__}"
+        else:  # (IndexedSlices: rows of a variable gathered; compared with their kind)
+            grads = [("IndexedSlices", tf.convert_to_tensor(g))
+                     if isinstance(g, tf.IndexedSlices) else g for g in grads]
         return value, grads
 
 
