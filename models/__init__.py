@@ -12,6 +12,7 @@ WORKLOADS = {
     "lenet": "models.lenet",
     "resnet": "models.resnet",
     "rnn": "models.rnn",
+    "rnn_steps": "models.rnn_steps",
     "lstm_lm": "models.lstm_lm",
     "treernn": "models.treernn",
     "treelstm": "models.treelstm",

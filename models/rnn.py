@@ -112,7 +112,8 @@ def make_batches(n: int, batch: int, input_size: int, min_len: int, max_len: int
     return out
 
 
-def make_expert(state: RNNState, jit_compile: bool = False) -> Callable[..., tf.Tensor]:
+def make_expert(state: RNNState, jit_compile: bool = False,
+                stacked: bool = False) -> Callable[..., tf.Tensor]:
     """Hand-written symbolic RNN step: stacked input, tf.while_loop, state in variables.
 
     The per-step losses are summed inside the loop (no TensorArray), so the
@@ -145,6 +146,9 @@ def make_expert(state: RNNState, jit_compile: bool = False) -> Callable[..., tf.
         h_var.assign(h)
         c_var.assign(c)
         return loss
+
+    if stacked:  # (a batch already one [T, batch, input] tensor: models/rnn_steps.py)
+        return graph_step
 
     def run(sequence, targets):
         return graph_step(tf.stack(sequence), tf.stack(targets))
