@@ -269,6 +269,14 @@ class Generation:
             if plan is not None:  # (and the others of the kind that fail on this call)
                 plan = self._also_changed(spec, guard, plan, args, kwargs)
             self._generalize(plan)
+        else:
+            # the failed guard is not generalized yet (a tree of another shape), but a list
+            # only appended to that grew, or a number that changed, would fail the next
+            # graph too: generalized at once (zoo p13: `s.depths.append(depth)` in a
+            # recursive encoder, a graph per call until janus stopped generating)
+            plan = self._also_changed(spec, guard, self.plan, args, kwargs)
+            if plan != self.plan:
+                self._generalize(plan)
 
     def _also_changed(self, spec, failed, plan, args, kwargs):
         """`plan` generalizing, too, every other number or append-only list of the

@@ -89,3 +89,37 @@ def test_numbers_and_lengths_that_change_together_are_fed_in_one_generation():
     calls = [(tf.constant([1.0, 2.0 + i]),) for i in range(10)]
     stats = assert_same(bookkeeping, calls, make_state=Book)
     assert stats.generations == 2 and stats.graph_calls >= 7, stats
+
+
+class Depths:
+    def __init__(self):
+        self.w = tf.Variable([[0.5, -0.25], [0.1, 0.3]])
+        self.depths = []
+
+
+def encode(s, node, depth=0):
+    if isinstance(node, list):
+        h = tf.add_n([encode(s, c, depth + 1) for c in node])
+        return tf.tanh(h @ s.w)
+    s.depths.append(depth)
+    return node
+
+
+def encode_tree(s, tree):
+    return encode(s, tree)
+
+
+def _tree(i):
+    leaf = tf.constant([[0.5, -1.0]]) * (i + 1)
+    return [[leaf, leaf], leaf] if i % 3 == 0 else [leaf, [leaf]] if i % 3 == 1 else \
+        [[leaf], [leaf, [leaf]]]
+
+
+def test_a_list_only_appended_to_is_unassumed_when_another_guard_failed_first():
+    """Zoo p13: a recursive encoder appends every leaf's depth to a heap list, and the
+    trees change shape between calls. The tree's guard failed first on every call, so the
+    list's length guard (it grows every call) was never generalized: a graph per call,
+    then janus stopped generating and ran the function eagerly."""
+    calls = [(_tree(i % 3),) for i in range(24)]
+    stats = assert_same(encode_tree, calls, make_state=Depths)
+    assert stats.graph_calls >= 18 and stats.generations <= 5, stats
