@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49, v54, v56) from the zoo of realistic programs (tests/fuzz/zoo):
+"""Generator rules (v26, v49, v54, v56, v60) from the zoo of realistic programs (tests/fuzz/zoo):
 constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -207,3 +207,33 @@ def formatted_text(g):
         use = g.choice(_DECISIONS if g.chance(0.8) else _MOVES)
         lines += use.format(t=text).split("\n")
     return lines
+
+
+_WALK = '''
+
+def walk(s, node, depth=0):
+    """A recursive helper over a nested list, appending each leaf's depth to a heap list."""
+    if isinstance(node, list):
+        parts = [walk(s, c, depth + 1) for c in node]
+        return tf.add_n(parts) * 0.5 if parts else tf.zeros([])
+    DEPTHS.append(depth)
+    return tf.cast(tf.reduce_sum(node), tf.float32)
+
+
+DEPTHS = []
+TREES = [lambda x, xs: [x, [x]], lambda x, xs: [[x, x], xs], lambda x, xs: [[[x]], x]]
+'''
+
+
+@rule(0.5, max_depth=1)
+def appended_in_recursion(g):
+    """(v60) A recursive helper over a nested list whose shape changes between calls
+    (`xs` of varying length; a tree chosen by a counter), appending every leaf's depth to
+    a module list that grows on every call (zoo p13: the list's length guard never failed first, so it
+    was never left unassumed: a graph per call, then janus stopped generating)."""
+    from tests.fuzz.rules_more9 import _helper
+    _helper(g, _WALK)
+    nest = g.choice(["xs", "[xs, [x]]", "[[x], xs]", "[x, [x, xs]]",
+                     "TREES[s.count % 3](x, xs)", "TREES[len(s.hist) % 3](x, xs)"])
+    lines = ["s.count += 1"] if "s.count" in nest else []
+    return lines + [f"acc = acc + tf.cast(walk(s, {nest}), acc.dtype)"]
