@@ -12,7 +12,9 @@ so one graph serves every size, and a loop over a range of one is a `tf.while_lo
         acc = acc + x[i]                 one graph for every n, not a graph per value
 
 A Python decision on such an int (`if t.shape[0] == 3`, `[0] * n`, printing a shape)
-still refuses as any fed int does: janus keeps the sizes specialized then.
+still refuses as any fed int does: janus keeps the sizes specialized then. So does a
+gradient of rows gathered inside the loop (an embedding lookup per time step under a
+tape: graphgen/traced_gradients.py), which only an unrolled loop gives as eager does.
 """
 from __future__ import annotations
 
