@@ -48,6 +48,12 @@ class ConversionError(Exception):
         return f"{self.function} ({self.filename}:{self.lineno}): {self.reason}; {self.hint}"
 
 
+class BuildsOnFirstCall(ConversionError):
+    """A Keras optimizer or layer makes its variables on its first call, and that call
+    came in a trace: it runs plainly (which builds them) and the next call is traced
+    again; not a failed generation (graphgen/specialize.py, graphgen/refusals.py)."""
+
+
 class JanusFallbackError(RuntimeError):
     """Raised in strict mode where janus would otherwise fall back to eager."""
 

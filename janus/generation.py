@@ -18,7 +18,8 @@ import tensorflow as tf
 
 from janus import cache, events, ladder
 from janus.config import Config
-from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
+from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
+    FallbackCategory
 from janus.fallback import safety
 from janus.graphgen import checks, distribute, traced_gradients, xla, xla_trial
 from janus.graphgen.plan import Plan, plan_from_profile
@@ -60,6 +61,10 @@ class RaisedInTrace(_Eager):
                          f"{type(error).__name__}: {str(error)[:200]}", "plain")
         self.error = error
 
+
+MAX_BUILDS = 4
+"""Traces that met a Keras object building its variables (the call runs plainly and
+builds it; the next call traces again) before such a trace counts as failed."""
 
 MAX_RAISED_TRACES = 16
 """Traces that raised the call's own exception before they count as failed generations."""
@@ -120,6 +125,10 @@ class Generation:
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             internal = None
             exc = safety.unwound_refusal(exc) or exc
+            if isinstance(exc, BuildsOnFirstCall) and self.builds < MAX_BUILDS:
+                with self._lock:
+                    self.builds += 1
+                return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "plain")
             if safety.raised_by_janus(exc) and not safety.misbound(exc, self.fn, args, kwargs):
                 # (a bug, not a limit, nor arguments that do not fit: say so; tests raise it)
                 internal = self.report_internal("tracing a graph", exc, give_up=False)

@@ -14,7 +14,7 @@ import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
 from janus import draws
-from janus.errors import ConversionError
+from janus.errors import BuildsOnFirstCall, ConversionError
 
 
 def impure_reason(fn) -> str:
@@ -82,10 +82,12 @@ def unbuilt_reason(fn) -> str:
 
 def refuse(fn) -> None:
     """Raise the ConversionError the tracer gives for a call of `fn`, if any."""
-    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
-        unbuilt_reason(fn)
+    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn)
     if reason:
         raise ConversionError(reason)
+    reason = unbuilt_reason(fn)
+    if reason:
+        raise BuildsOnFirstCall(reason)
 
 
 def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:

@@ -11,7 +11,7 @@ import warnings
 
 import tensorflow as tf
 
-from janus.errors import ConversionError
+from janus.errors import BuildsOnFirstCall, ConversionError
 from janus.fallback import heap
 from janus.graphgen import bias_gradients, calls, checks, dead_ends, host_draws, \
     keras_state, random_draws
@@ -248,8 +248,8 @@ def _no_new_variables(next_creator, **kwargs):
     call, which a warm start traces without profiling first) refuses the trace: TF would
     lift it and trace the function again, running the trace's heap effects twice (F39);
     the call runs plainly, which builds it, and the next trace finds it."""
-    raise ConversionError("creates a variable while janus traces it (a layer or optimizer "
-                          "built on its first call): that call runs plainly")
+    raise BuildsOnFirstCall("creates a variable while janus traces it (a layer or "
+                            "optimizer built on its first call): that call runs plainly")
 
 
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
