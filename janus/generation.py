@@ -58,7 +58,8 @@ class RaisedInTrace(_Eager):
 
     def __init__(self, error: Exception):
         super().__init__(FallbackCategory.UNSUPPORTED, f"the trace raised "
-                         f"{type(error).__name__}: {str(error)[:200]}", "plain")
+                         f"{type(error).__name__}: {safety.error_text(error)[:200]}",
+                         "plain")
         self.error = error
 
 

@@ -62,6 +62,8 @@ import traceback
 import tensorflow as tf
 
 from janus.errors import ConversionError, JanusFallbackError, JanusInternalError
+from janus.fallback.heap import MARKER
+from janus.graphgen import formatted_text
 from janus.profiler.runtime import ProfileRuntime
 from janus.tensors import is_tensor
 from janus.transform import convert
@@ -347,9 +349,20 @@ class InternalReason(Reason):
     """The function runs plainly because janus's own machinery failed on it."""
 
 
+def error_text(exc: BaseException) -> str:
+    """`str(exc)` as plain text, never raising: an exception the user's code raised in a
+    trace may carry text formatted there (`assert n < 3, f"got {n}"`: a FormattedText
+    holding markers, whose reads refuse), whose values only the graph's run knows."""
+    try:
+        text = formatted_text.plain(str(exc))
+    except Exception:  # noqa: BLE001 - a message that cannot be read as text
+        return f"<a {type(exc).__name__} message janus cannot show>"
+    return MARKER.sub("<a value known when the graph runs>", text)
+
+
 def known_limit(exc: Exception) -> Exception:
     """Trace failures that no other graph would avoid, said plainly (as ConversionError)."""
-    text = str(exc)
+    text = error_text(exc)
     if isinstance(exc, AttributeError) and "'numpy'" in text:
         reason = "calls .numpy() on a tensor (a graph has no values while it is built)"
     elif isinstance(exc, NotImplementedError) and "numpy" in text:
@@ -382,7 +395,8 @@ def explain_exception(exc: Exception, function=None) -> str:
     if user_frame is not None:
         line = (user_frame.line or "").strip()
         where = f" at {user_frame.filename}:{user_frame.lineno} (`{line}`)"
-    message = str(exc).splitlines()[0] if str(exc) else ""
+    text = error_text(exc)
+    message = text.splitlines()[0] if text else ""
     return f"{type(exc).__name__}: {message}{where}; this function runs eagerly"
 
 
