@@ -25,7 +25,7 @@ from tensorflow.python.framework.ops import EagerTensor
 
 from janus.errors import ConversionError
 from janus.graphgen import checks
-from janus.graphgen.values import DynamicList, FedScalarMisuse, SymbolicScalar
+from janus.graphgen.values import DynamicList, FedScalarMisuse, SymbolicScalar, tensor_index
 
 _building = threading.local()  # .ranges: the SymbolicRanges whose loops are being built
 
@@ -103,17 +103,20 @@ class SymbolicRange(DynamicList):
 
     _what = "range of a Python int that changes per call"
 
-    def __init__(self, start, stop, step: int, bound):
-        parts = [tf.cast(v.tensor, tf.int64) if isinstance(v, SymbolicScalar) else
-                 tf.constant(v, tf.int64) for v in (start, stop)]
-        super().__init__(tf.range(parts[0], parts[1], step, dtype=tf.int64), int)
-        self.bound = bound
-        self.roles = [v.role for v in (start, stop) if isinstance(v, SymbolicScalar) and v.role]
-        self.items: list = []  # the item tensors its loop made (`refuse_item_decision`)
+    def __init__(self, items, bound, roles=()):
+        super().__init__(items, int)
+        self.bound = bound  # (of its items' magnitudes: exact_numbers)
+        self.roles = list(roles)  # the fed roles it ranges over (`loop`)
+        self.made: list = []  # the item tensors its loop made (`refuse_item_decision`)
 
     def _wrap(self, item):
-        self.items.append(item)
+        self.made.append(item)
         return SymbolicScalar(item, int, bound=self.bound)
+
+    def __getitem__(self, key):
+        if isinstance(key, slice):  # (`range(n)[1:]` is a range too)
+            return SymbolicRange(self.stacked[tensor_index(key)], self.bound, self.roles)
+        return super().__getitem__(key)
 
     def loop(self, build, peeled: bool = True):
         """`build()` of the tf.while_loop over this range (`peeled`: its first iteration
@@ -146,7 +149,7 @@ def refuse_item_decision(value) -> None:
     ranges = getattr(_building, "ranges", None)
     if not ranges or isinstance(value, EagerTensor):
         return
-    items = {id(t) for r in ranges for t in r.items}
+    items = {id(t) for r in ranges for t in r.made}
     if _reads(value, items):
         raise ConversionError("a Python `if`/`while` decides on the item of a loop over a "
                               "range (each iteration would decide otherwise)")
@@ -155,7 +158,7 @@ def refuse_item_decision(value) -> None:
 def _reads(tensor, targets: set) -> bool:
     """Whether `tensor` is computed from one of `targets` (across captures of branch and
     loop bodies)."""
-    stack, seen = [tensor], set()
+    stack, seen, captured = [tensor], set(), {}  # captured: graph id -> {inner: outer}
     while stack:
         t = stack.pop()
         if id(t) in targets:
@@ -164,8 +167,11 @@ def _reads(tensor, targets: set) -> bool:
             continue
         seen.add(id(t))
         if t.op.type == "Placeholder":
-            outer = {id(inner): external for external, inner in
-                     getattr(t.graph, "captures", ())}.get(id(t))
+            graph = t.graph
+            if id(graph) not in captured:
+                captured[id(graph)] = {id(inner): outer for outer, inner in
+                                       getattr(graph, "captures", ())}
+            outer = captured[id(graph)].get(id(t))
             if outer is not None:
                 stack.append(outer)
             continue
@@ -189,4 +195,7 @@ def symbolic_range(args: tuple):
     if bound is not None and bound >= 2 ** 62:
         raise ConversionError("a range past 2**62 (its items' arithmetic in the graph "
                               "would not be exact)")
-    return SymbolicRange(start, stop, step, bound)
+    start, stop = (tf.cast(v.tensor, tf.int64) if isinstance(v, SymbolicScalar) else
+                   tf.constant(v, tf.int64) for v in (start, stop))
+    roles = [v.role for v in args if isinstance(v, SymbolicScalar) and v.role]
+    return SymbolicRange(tf.range(start, stop, step, dtype=tf.int64), bound, roles)

@@ -15,8 +15,8 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import identity, keras_state, keys, library_calls, refusals, \
-    stand_in_calls, tapes, traced_gradients
+from janus.graphgen import dynamic_sizes, identity, keras_state, keys, library_calls, \
+    refusals, stand_in_calls, tapes, traced_gradients
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
@@ -29,7 +29,6 @@ from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tensor_lists import stack_args
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen import dynamic_sizes
 from janus.graphgen.dynamic_sizes import PartialShape, SymbolicRange
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
                                    SymbolicScalar, tensor_index)

@@ -63,9 +63,10 @@ _COUNTS = ["x.shape[0]", "n", "len(xs)", "n + 1", "x.shape[-1]", "int(x.shape[0]
 
 @rule(0.6, max_depth=1)
 def varying_size(g):
-    """(v59) A size that varies between calls read as a Python int: a dimension of `x`
-    (`x.shape[0]` changes with the call's shape), `n`, `len(xs)`; looped over with
-    `range` (a tf.while_loop now, graphgen/dynamic_sizes.py), with a start and a step, a
+    """(v59; v61: slices of the range) A size that varies between calls read as a Python
+    int: a dimension of `x` (`x.shape[0]` changes with the call's shape), `n`, `len(xs)`;
+    looped over with `range` (a tf.while_loop now, graphgen/dynamic_sizes.py), with a
+    start and a step, sliced (`range(n)[1:]`), a
     tensor `break`, a new list bound each step (an RNN cell's state), Python ints the
     loop counts; used in arithmetic, shapes, `len(range(...))`, unpacking `x.shape`, or
     decided on in Python (a graph per size then)."""
@@ -87,7 +88,9 @@ def varying_size(g):
         return [f"{b}, *_ = x.shape",
                 f"acc = acc + tf.reduce_sum(tf.ones([{b}, 2], acc.dtype)) * 0.1"]
     if kind == 4:
-        return [f"for {t} in range(1, {count} + 1, 2):",
+        ranged = g.choice([f"range(1, {count} + 1, 2)", f"range({count})[1:]",
+                           f"range({count} + 2)[::2]"])
+        return [f"for {t} in {ranged}:",
                 f"    k += {t}",
                 "    acc = acc * 0.8"]
     if kind == 5:

@@ -111,3 +111,18 @@ def test_a_test_in_the_loop_reading_a_captured_variable():
     enabled`)."""
     x = tf.constant([0.5, -1.0])
     assert_same(halves_in_a_loop, [(x, n) for n in (3, 3, 3, 3, 0, 2, 4, 1)])
+
+
+def sliced_range(x, n):
+    acc = x
+    for i in range(n)[1:]:  # a range too
+        acc = acc * 0.5 + x[i]
+    return acc, len(range(n)[::2])
+
+
+def test_a_slice_of_a_range_of_a_fed_count():
+    """`range(n)[1:]` of a fed `n` made a SymbolicRange with the wrong arguments (a janus
+    internal error, found reading the change over)."""
+    x = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])
+    stats = assert_same(sliced_range, [(x, n) for n in (2, 3, 4, 5, 3, 2, 4)])
+    assert stats.graph_calls >= 3
