@@ -31,7 +31,7 @@ FORMAT = 2
 _GUARD_KINDS = ("call", "type", "id", "value", "number", "len", "keys", "tensor",
                 "tensor_list", "aliases", "keras")
 _NUMBERS = {"int": int, "float": float}
-_EFFECT_KINDS = ("setattr", "delattr", "contents", "extend")
+_EFFECT_KINDS = ("setattr", "delattr", "contents", "extend", "setitems")
 _VALUE_TYPES = (bool, int, float, str, type(None))
 
 
@@ -171,6 +171,12 @@ def _skeleton(skel):
     if kind == "dict":
         return ["dict", [[k, _skeleton(s)] for k, s in skel[1]]]
     raise NotPortable(f"a {kind} in the results")
+
+
+def _hashable_key(skel) -> bool:
+    """Whether a skeleton rebuilds into a dict key (a number, text, a tuple of them)."""
+    return skel[0] in ("const", "scalar") or \
+        skel[0] == "tuple" and all(_hashable_key(part) for part in skel[1])
 
 
 def _unskeleton(data):
@@ -457,8 +463,12 @@ def _parse(data: dict) -> dict:
         _require(kind in _EFFECT_KINDS and type(name) is str, "an effect")
         if kind in ("setattr", "delattr"):
             _require(is_name(name) and not name.startswith("__"), "an attribute name")
-        effects.append((kind, from_record(source), name,
-                        _unskeleton(payload) if payload else None))
+        payload = _unskeleton(payload) if payload else None
+        if kind == "setitems":
+            _require(payload is not None and payload[0] == "list" and
+                     all(w[0] == "tuple" and len(w[1]) == 2 and _hashable_key(w[1][0])
+                         for w in payload[1]), "keyed writes")
+        effects.append((kind, from_record(source), name, payload))
     return {"functions": functions, "guards": guards, "inputs": inputs, "captures": captures,
             "in_graph": in_graph, "tables": tables, "node_index": node_index,
             "effects": effects, "result": _unskeleton(data["result"]), "visible": visible}

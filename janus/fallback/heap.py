@@ -18,6 +18,7 @@ from janus.fallback import made_objects
 from janus.graphgen import formatted_text, keys
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.merge_paths import chosen_input
 from janus.graphgen.sources import Source
 from janus.graphgen.sources import evaluate as _evaluate
@@ -164,7 +165,7 @@ def rebuild(skel, results: list, env: tuple, copies: dict | None = None):
 
 @dataclasses.dataclass
 class Effect:
-    kind: str  # setattr | delattr | contents | extend | print | draws
+    kind: str  # setattr | delattr | contents | extend | setitems | print | draws
     source: Source | None
     name: str = ""
     payload: object = None  # skeleton(s)
@@ -178,6 +179,8 @@ class Effect:
             return f"{self.source}[:] = <result>"
         if self.kind == "extend":
             return f"{self.source}.extend(<result>)"
+        if self.kind == "setitems":  # (graphgen/keyed_writes.py)
+            return f"{self.source}[<key>] = <result>  # each write, in order"
         if self.kind == "draws":  # (graphgen/host_draws.py)
             count = self.payload[1] if self.payload[0] == "const" else "<count>"
             return f"{self.source}.{self.name}({count})  # the graph's draws"
@@ -230,6 +233,9 @@ class HeapLedger:
         contents included): a block traced to be thrown away (graphgen/bool_values.py)."""
         contents = {}
         for copy, _ in self.copies.values():
+            if isinstance(copy, WriteOnlyDict):
+                contents[id(copy)] = list(copy.writes)
+                continue
             items = getattr(copy, "items", None)
             contents[id(copy)] = list(items) if isinstance(items, list) else \
                 dict(copy) if isinstance(copy, dict) else list(copy) \
@@ -245,7 +251,9 @@ class HeapLedger:
         self.attrs, self.copies, self.dirty = attrs, copies, dirty
         for copy, _ in copies.values():
             saved = contents[id(copy)]
-            if isinstance(getattr(copy, "items", None), list):
+            if isinstance(copy, WriteOnlyDict):
+                copy.writes[:] = saved
+            elif isinstance(getattr(copy, "items", None), list):
                 copy.items[:] = saved
             elif isinstance(copy, dict):
                 copy.clear()
@@ -277,6 +285,10 @@ class HeapLedger:
                                           skeleton(value, outputs, tracer)))
             else:
                 copy = copies[entry[1]]
+                if isinstance(copy, WriteOnlyDict):
+                    effects.append(Effect("setitems", self.dirty[entry[1]], payload=skeleton(
+                        [tuple(w) for w in copy.writes], outputs, tracer)))
+                    continue
                 if hasattr(copy, "items") and isinstance(copy.items, list):  # AppendOnlyList
                     effects.append(Effect("extend", self.dirty[entry[1]],
                                           payload=skeleton(list(copy.items), outputs, tracer)))
@@ -319,7 +331,7 @@ def write_back(effects: list[Effect], result, results: list, env: tuple):
             _write(*step)
         except KeyboardInterrupt as exc:
             interrupted = exc
-            if step[0] in ("setattr", "contents"):  # idempotent: write it (again)
+            if step[0] in ("setattr", "contents", "setitems"):  # idempotent: write it (again)
                 _write(*step)
     if interrupted is not None:
         raise interrupted
@@ -349,6 +361,9 @@ def _write(kind: str, target, name: str, payload) -> None:
             pass
     elif kind == "extend":
         target.extend(payload)
+    elif kind == "setitems":
+        for key, value in payload:
+            target[key] = value
     elif kind == "draws":  # the uniforms a graph used, drawn again (graphgen/host_draws.py)
         getattr(target, name)(payload)
     elif isinstance(target, dict):

@@ -99,6 +99,10 @@ def traced_inline(fn, args: tuple, kwargs: dict, shadow):
     return inner if same else fn  # (a bound method: its instance is not at hand)
 
 
+_NOT_READING = (isinstance, type, id, callable)
+"""Builtins that ask about a heap list or dict without reading its items or length."""
+
+
 def call(runtime, site, fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` of a library function, traced into the graph."""
     tracer = runtime.tracer
@@ -133,8 +137,9 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     if not (id(owner) in tracer.copy_sources and
             getattr(fn, "__name__", "") in ("append", "extend")):
         tracer.read(owner)
-    for value in list(args) + list(kwargs.values()):
-        tracer.read(value)
+    if not any(fn is f for f in _NOT_READING):
+        for value in list(args) + list(kwargs.values()):
+            tracer.read(value)
     if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
             isinstance(owner, (list, dict, AppendOnlyList)):
         runtime._touched(owner)  # (before: a container janus cannot copy refuses unchanged)

@@ -15,6 +15,10 @@ class Plan:
     dynamic_lists: frozenset = frozenset()   # source exprs fed as stacked tensors
     general_branches: frozenset = frozenset()  # (function, site id) built as tf.cond
     append_only: frozenset = frozenset()  # heap lists only appended to: length not guarded
+    write_only: frozenset = frozenset()   # heap dicts only written, with keys the graph
+    #                                       computes (graphgen/keyed_writes.py)
+    read_dicts: frozenset = frozenset()   # heap dicts that were read after such a write:
+    #                                       copied (their keys' numbers stay guarded)
     scalars: frozenset = frozenset()      # Python numbers fed as scalar tensors: source
     #                                       exprs or roles (`args[1][*].label`, Source.role)
     kept: frozenset = frozenset()         # roles whose values stay guarded (feeding them
@@ -51,6 +55,13 @@ class Plan:
     def with_append_only(self, expr: str) -> "Plan":
         return dataclasses.replace(self, append_only=self.append_only | {expr})
 
+    def with_write_only(self, expr: str) -> "Plan":
+        return dataclasses.replace(self, write_only=self.write_only | {expr})
+
+    def with_read_dict(self, expr: str) -> "Plan":
+        return dataclasses.replace(self, write_only=self.write_only - {expr},
+                                   read_dicts=self.read_dicts | {expr})
+
     def with_general_branch(self, key: tuple) -> "Plan":
         return dataclasses.replace(self, general_branches=self.general_branches | {key})
 
@@ -60,6 +71,8 @@ class Plan:
         lines += [f"branch {f}#{s}: tf.cond / tf.while_loop" for f, s in sorted(self.general_branches)]
         lines += [f"list {e} is only appended to: its length is not assumed"
                   for e in sorted(self.append_only)]
+        lines += [f"dict {e} is only written, with keys the graph computes"
+                  for e in sorted(self.write_only)]
         lines += [f"number {e} is fed as a scalar tensor" for e in sorted(self.scalars)]
         lines += [f"number {e} stays guarded (feeding it failed)" for e in sorted(self.kept)]
         if self.precise_floats:

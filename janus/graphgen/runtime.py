@@ -15,8 +15,8 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import dynamic_sizes, identity, keras_state, keys, library_calls, \
-    refusals, stand_in_calls, tapes, traced_gradients
+from janus.graphgen import dynamic_sizes, identity, keras_state, keyed_writes, keys, \
+    library_calls, refusals, stand_in_calls, tapes, traced_gradients
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
@@ -26,6 +26,7 @@ from janus.graphgen.general import GeneralControlFlow
 from janus.graphgen.general_while import GeneralWhile
 from janus.graphgen import host_arrays, host_scalars, number_functions, reductions
 from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tensor_lists import stack_args
 from janus.graphgen.tracer import is_symbolic
@@ -265,6 +266,11 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         return value
 
     def st_item(self, obj, key, value):
+        if isinstance(obj, WriteOnlyDict):  # (its keys are the graph's: keyed_writes.py)
+            obj[key] = value
+            self._touched(obj)
+            return
+        keyed_writes.refuse_computed_key(obj, key, self.tracer)
         keys.check(key, self.tracer)
         obj[key] = value
         self._touched(obj)

@@ -14,7 +14,7 @@ import tensorflow as tf
 from janus.errors import BuildsOnFirstCall, ConversionError
 from janus.fallback import heap
 from janus.graphgen import bias_gradients, calls, checks, dead_ends, host_draws, \
-    keras_state, random_draws
+    keras_state, keyed_writes, random_draws
 from janus.graphgen.caller_tape import TapeView
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
@@ -195,15 +195,20 @@ def _code(source) -> str:
     return source.code()
 
 
-def _fed_scalar_misuse(exc: BaseException):
-    """The FedScalarMisuse behind `exc` (raised by user code, wrapped by TF), if any."""
+def _cause(exc: BaseException, kinds):
+    """The exception of `kinds` behind `exc` (raised by user code, wrapped by TF), if any."""
     seen = set()
     while exc is not None and id(exc) not in seen:
-        if isinstance(exc, FedScalarMisuse):
+        if isinstance(exc, kinds):
             return exc
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__
     return None
+
+
+def _fed_scalar_misuse(exc: BaseException):
+    """The FedScalarMisuse behind `exc`, if any."""
+    return _cause(exc, FedScalarMisuse)
 
 
 
@@ -317,6 +322,16 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 traces += 1
                 plan = _with_general_exits(plan, tracer)
                 continue
+            keyed = _cause(exc, (keyed_writes.KeyedWrite, keyed_writes.WriteOnlyDictRead))
+            if keyed is not None:
+                # a heap dict written with a key the graph computes: write-only; read
+                # after all: copied again, its key's number guarded as before (at most
+                # twice per dict: a dict read once is never write-only again)
+                wider = plan.with_write_only(keyed.expr) if \
+                    isinstance(keyed, keyed_writes.KeyedWrite) else plan.with_read_dict(keyed.expr)
+                if wider != plan:
+                    plan = wider
+                    continue
             misuse = _fed_scalar_misuse(exc)
             if promoted:
                 # feeding these roles failed (an index, a count...): their values stay guarded

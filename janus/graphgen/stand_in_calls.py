@@ -5,7 +5,7 @@ varies a `DynamicList`, an `.numpy()` read a `HostScalar`... Builtins asked abou
 answer for the Python value, not the stand-in:
 
     isinstance(n, int)      True (n fed: a SymbolicScalar of kind int)
-    type(n)                 int
+    type(n)                 int (type(s.log) of a list only appended to: list)
     float(n)                the fed number converted in the graph
     len(xs)                 the length tensor of a DynamicList
     range(n)                a SymbolicRange (graphgen/dynamic_sizes.py)
@@ -24,12 +24,14 @@ from janus.graphgen import host_scalars
 from janus.graphgen.dynamic_sizes import SymbolicRange, symbolic_range
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.tensor_lists import dynamic_zip, grown_length
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
                                    SymbolicScalar, dynamic_length)
 
-STAND_INS = (DynamicList, Accumulator, AppendOnlyList, SymbolicScalar, MixedBool)
+STAND_INS = (DynamicList, Accumulator, AppendOnlyList, SymbolicScalar, MixedBool,
+             WriteOnlyDict)
 """janus's graph values standing in for Python lists and numbers."""
 
 UNANSWERED = object()
@@ -45,6 +47,8 @@ def stands_for(value):
         return range
     if isinstance(value, (DynamicList, AppendOnlyList, Accumulator)):
         return list
+    if isinstance(value, WriteOnlyDict):
+        return dict
     if isinstance(value, HostArray):
         return np.ndarray
     if isinstance(value, MixedBool):
@@ -59,10 +63,11 @@ def answer(fn, args: tuple, kwargs: dict):
         if kind is not None:  # (fuzz v15: a fed int was not an int)
             return issubclass(kind, args[1])
         return UNANSWERED
-    if fn is type and len(args) == 1 and not kwargs and \
-            isinstance(args[0], (SymbolicScalar, HostScalar, MixedBool)):
-        stands_for(args[0])
-        return args[0].kind
+    if fn is type and len(args) == 1 and not kwargs:
+        kind = stands_for(args[0])  # (`type(s.log) is list`, s.log only appended to)
+        if kind is not None:
+            return kind
+        return UNANSWERED
     if fn in (int, float, bool) and len(args) == 1 and not kwargs:
         value = args[0]
         if isinstance(value, HostScalar) or is_symbolic(value) and \
@@ -90,6 +95,8 @@ def answer(fn, args: tuple, kwargs: dict):
 def missing_attribute(obj, name: str) -> None:
     """Refuse `obj.name` of a stand-in that lacks it (the Python value may have it): the
     trace fails as janus's limit and the plan retreats from the generalization."""
+    if isinstance(obj, WriteOnlyDict):  # (the trace is redone with the dict copied)
+        obj._refuse(f"`.{name}`")
     if isinstance(obj, STAND_INS) and not hasattr(obj, name):
         raise ConversionError(f"`.{name}` of a value janus stands in for in the graph "
                               f"({type(obj).__name__}: a list or number it generalized)")

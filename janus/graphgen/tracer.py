@@ -25,6 +25,7 @@ from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
+from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.sources import Source
 from janus.graphgen.values import AppendOnlyList, DynamicList, SymbolicScalar
 from janus.transform.pipeline import made_by_converted_code
@@ -287,6 +288,11 @@ class Tracer:
             return result
         if type(value) is dict:
             self.guard("type", source, dict)
+            if source.expr in self.plan.write_only:  # (graphgen/keyed_writes.py)
+                proxy = self.ledger.copy_of(value, source, lambda _: WriteOnlyDict(source.expr))
+                self._imported(proxy, source)
+                self.copy_sources[id(proxy)] = source
+                return proxy
             self.guard("keys", source, list(value))
             copy = self.ledger.copy_of(value, source, lambda d: {
                 k: self.import_value(v, source.item(k)) for k, v in d.items()})
@@ -329,6 +335,8 @@ class Tracer:
         """Note that a copied heap list's items or length were used."""
         if id(value) in self.copy_sources:
             self.read_copies.add(id(value))
+            if isinstance(value, WriteOnlyDict):
+                value._refuse("a read")
 
     def appended_only(self) -> frozenset:
         """Sources of heap lists this trace appended to but never read."""

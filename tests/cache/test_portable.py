@@ -5,6 +5,7 @@ import traceback
 
 import keras
 import numpy as np
+import pytest
 import tensorflow as tf
 
 import janus
@@ -116,3 +117,39 @@ def test_a_result_that_may_be_an_input_is_recorded_with_its_choice():
         except portable.Malformed:
             continue
         raise AssertionError(f"accepted {bad}")
+
+
+class Steps:
+    def __init__(self):
+        self.k, self.loss_at = 0, {}
+
+
+def log_step(s, x):
+    s.k += 1
+    s.loss_at[(s.k, "loss")] = tf.reduce_sum(x)
+    return s.k
+
+
+def test_keyed_writes_are_recorded_and_a_tampered_key_is_refused():
+    # (graphgen/keyed_writes.py: `s.loss_at[s.k] = ...` replayed after the run)
+    jitted, s = janus.jit(log_step), Steps()
+    for i in range(6):
+        jitted(s, tf.constant([1.0 * i]))
+    spec = [sp for sp in jitted.specializations if sp.plan.write_only][0]
+    assert [e.kind for e in spec.effects] == ["setattr", "setitems"], spec.effects
+    data = portable.export(spec)
+    assert data is not None
+    data = json.loads(json.dumps(data))
+    args = (s, tf.constant([2.0]))
+    env = (args, {}, log_step.__globals__, ())
+    loaded = portable.load(data, args, {}, env, 99, jitted.plan, spec.converted)
+    assert loaded is not None
+    assert loaded.run(args, {}, env) == 7 and float(s.loss_at[(7, "loss")]) == 2.0
+    effect = [e for e in data["effects"] if e[0] == "setitems"][0]
+    for bad_key in (["list", []], ["out", 0], ["source", effect[1]]):
+        effect[3][1][0][1][0] = bad_key   # the first write's key: unhashable or not a key
+        with pytest.raises(portable.Malformed):
+            portable._parse(data)
+    with pytest.warns(UserWarning, match="malformed"):
+        assert portable.load(data, args, {}, env, 99, jitted.plan, spec.converted) is None
+    assert list(s.loss_at) == [(k, "loss") for k in range(1, 8)]

@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49, v54, v56, v60) from the zoo of realistic programs (tests/fuzz/zoo):
+"""Generator rules (v26, v49, v54, v56, v60, v62) from the zoo of realistic programs (tests/fuzz/zoo):
 constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -138,6 +138,43 @@ def int_keyed_dict(g):
     text = g.choice([f"f'k{{{key}}}'", f"str({key})", f"'step %d' % {key}"])
     return lines + [f"{table}[{text}] = {table}.get({text}, 0) + 1",
                     f"acc = acc + tf.cast({table}[{text}], acc.dtype)"]
+
+
+_LOG_KEYS = _KEYS + ["(s.count, 'loss')", "f'step{n}'", "(n, len(xs))", "-n", "n * 0.5"]
+"""Keys of a log dict: Python numbers that change between calls, tuples and text of them."""
+
+
+@rule(0.6, max_depth=2)
+def keyed_log(g):
+    """(v62) A heap dict only written to, keyed by a Python number that changes between
+    calls (`s.loss_at[s.steps] = loss`, zoo p46/p50): janus replays the writes after the
+    graph ran (graphgen/keyed_writes.py), the dict's keys unguarded; a later read of it
+    in the call (`len`, `get`, `in`, a method) has janus copy it again."""
+    from tests.fuzz.rules_more9 import _helper
+    _helper(g, "BY_KEY = {}\n")
+    table = g.choice(["s.d", "G_DICT", "BY_KEY", "BY_KEY"])
+    key = g.choice(_LOG_KEYS)
+    lines = ["s.count += 1"] if "s.count" in key and g.chance(0.7) else []
+    value = g.choice(["tf.reduce_sum(acc)", "acc * 0.5", "float(n) * 0.5", "(n, 'x')",
+                      "[tf.reduce_mean(acc)]", "None"])
+    kind = g.rng.randint(0, 5)
+    if kind == 0:
+        return lines + [f"{table}[{key}] = {value}"]
+    if kind == 1:  # two writes, one with a constant key
+        return lines + [f"{table}['last'] = {value}", f"{table}[{key}] = tf.reduce_max(acc)"]
+    if kind == 2:  # a read after the write
+        read = g.choice([f"acc = acc + 0.1 * len({table})",
+                         f"acc = acc + (1.0 if {key} in {table} else 0.0)",
+                         f"{table}.pop('last', None)",
+                         f"acc = acc + 0.01 * sum(1 for _ in {table})"])
+        return lines + [f"{table}[{key}] = {value}", read]
+    if kind == 3:  # under a tensor test
+        return lines + ["if tf.reduce_sum(acc) > 0.0:",
+                        f"    {table}[{key}] = {value}",
+                        "else:",
+                        f"    {table}[('neg', {key})] = tf.reduce_min(acc)"]
+    return lines + ["for _i in range(2):",  # in a loop of the call
+                    f"    {table}[({key}, _i)] = acc[0] * _i"]
 
 
 @rule(0.6, max_depth=1)
