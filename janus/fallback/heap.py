@@ -19,6 +19,7 @@ from janus.graphgen import formatted_text, keys
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.keyed_writes import WriteOnlyDict
+from janus.graphgen.rounded import RoundedLater
 from janus.graphgen.merge_paths import chosen_input
 from janus.graphgen.sources import Source
 from janus.graphgen.sources import evaluate as _evaluate
@@ -53,6 +54,8 @@ class Outputs:
 
 def skeleton(value, outputs: Outputs, tracer):
     """Describe `value` so it can be rebuilt from the graph's outputs after a run."""
+    if isinstance(value, RoundedLater):  # (graphgen/rounded.py)
+        return ("round", skeleton(value.value, outputs, tracer), value.digits)
     if isinstance(value, SymbolicScalar):
         return ("scalar", outputs.add(value.tensor), value.kind)
     if isinstance(value, HostScalar):  # the numpy scalar `.numpy()` gives
@@ -150,6 +153,8 @@ def rebuild(skel, results: list, env: tuple, copies: dict | None = None):
         return tuple(rebuild(s, results, env, copies) for s in skel[1])
     if kind == "dict":
         return {k: rebuild(s, results, env, copies) for k, s in skel[1]}
+    if kind == "round":
+        return round(rebuild(skel[1], results, env, copies), skel[2])
     if kind == "format":
         text, slots = skel[1], dict(skel[2])
 

@@ -26,12 +26,15 @@ from janus.graphgen import formatted_text, host_draws, host_scalars, identity, k
     layer_calls, refusals
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
+from janus.graphgen.rounded import RoundedLater
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import AppendOnlyList, SymbolicScalar, pack_scalars
 from janus.tensors import is_tensor
 
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
              "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
+_STORING = frozenset({"append", "insert", "__setitem__", "setdefault"})
+"""Container methods that store an argument without reading it."""
 
 
 def _maximum(x, y, name=None):
@@ -134,6 +137,11 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     owner = getattr(fn, "__self__", None)
     if isinstance(owner, tf.random.Generator):  # its state moves when the graph runs
         tracer.random_states[id(owner.state)] = owner.state
+    if not (isinstance(owner, (list, dict, AppendOnlyList)) and
+            getattr(fn, "__name__", "") in _STORING):
+        for value in list(args) + list(kwargs.values()):
+            if isinstance(value, RoundedLater):  # (only stored: graphgen/rounded.py)
+                value._refuse(f"handing it to {getattr(fn, '__name__', 'a library call')}")
     if not (id(owner) in tracer.copy_sources and
             getattr(fn, "__name__", "") in ("append", "extend")):
         tracer.read(owner)

@@ -9,6 +9,7 @@ answer for the Python value, not the stand-in:
     float(n)                the fed number converted in the graph
     len(xs)                 the length tensor of a DynamicList
     range(n)                a SymbolicRange (graphgen/dynamic_sizes.py)
+    round(x, 4)             x rounded after the run (graphgen/rounded.py)
     zip(xs, ys)             a zip over the graph's lists (tensor_lists.dynamic_zip)
 
 A stand-in lacking an attribute the Python value has is janus's limit, not the user's
@@ -25,6 +26,8 @@ from janus.graphgen.dynamic_sizes import SymbolicRange, symbolic_range
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.keyed_writes import WriteOnlyDict
+from janus.graphgen.rounded import RoundedLater
+from janus.graphgen.rounded import answer as round_answer
 from janus.graphgen.tensor_lists import dynamic_zip, grown_length
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
@@ -49,6 +52,8 @@ def stands_for(value):
         return list
     if isinstance(value, WriteOnlyDict):
         return dict
+    if isinstance(value, RoundedLater):
+        return value.kind
     if isinstance(value, HostArray):
         return np.ndarray
     if isinstance(value, MixedBool):
@@ -79,6 +84,10 @@ def answer(fn, args: tuple, kwargs: dict):
             number = value.truth() if isinstance(value, MixedBool) else value
             return number.convert(fn)
         return UNANSWERED
+    if fn is round:  # (graphgen/rounded.py)
+        rounded = round_answer(args, kwargs)
+        if rounded is not None:
+            return rounded
     if fn is range and not kwargs:
         ranged = symbolic_range(args)
         if ranged is not None:

@@ -163,7 +163,7 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     whose value a graph can hold: `name = <expr>.numpy()` (or `name = int(<expr>)`...)
     where every read of `name` (in `fn`'s own scope) compares it with
     names or constants, converts it with `int()`/`float()`/`bool()`, computes with it
-    (`+ - * /`, a sign, `abs()`, `math.cos()`...), tests it (`if
+    (`+ - * /`, a sign, `abs()`, `round()`, `math.cos()`...), tests it (`if
     name:`), appends it to a list, returns or stores it, or is an item of a list or
     tuple handed to a call (`tf.expand_dims([name], 0)`) or returned, or is an operand of
     `not`, of `and`/`or` or a conditional expression whose value goes to one of those
@@ -183,6 +183,21 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
         if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Load, gast.Del)):
             everywhere[node.id] = everywhere.get(node.id, 0) + 1
     kept = set()
+    rounding = {"round"} - local - set(env)
+    for node in own:  # `s.hist.append(round(float(loss), 4))`: rounded after the run
+        if not (_is_round(node, rounding) and (_is_numpy_read(node.args[0]) or
+                                               _is_conversion(node.args[0], conversions))):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, gast.Assign) and len(parent.targets) == 1 and \
+                isinstance(parent.targets[0], gast.Name):  # `r = round(...)`: where r goes
+            uses = loads.get(parent.targets[0].id, [])
+            stored = len(uses) == everywhere.get(parent.targets[0].id, 0) and \
+                all(_stored(use, parents) for use in uses)
+        else:
+            stored = _stored(node, parents)
+        if stored:
+            kept.add(id(node.args[0]))  # (graphgen/rounded.py)
     for node in own:
         if not (isinstance(node, gast.Assign) and len(node.targets) == 1 and
                 isinstance(node.targets[0], gast.Name) and
@@ -194,6 +209,32 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
                 all(_kept_use(use, parents, conversions) for use in uses):
             kept.add(id(node.value))
     return kept
+
+
+def _is_round(node, rounding: set[str]) -> bool:
+    """`round(<expr>)` or `round(<expr>, <int>)` of the builtin."""
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+        node.func.id in rounding and not node.keywords and (
+            len(node.args) == 1 or len(node.args) == 2 and
+            isinstance(node.args[1], gast.Constant) and type(node.args[1].value) is int)
+
+
+def _stored(node, parents: dict) -> bool:
+    """Whether `node`'s value is only stored: returned, printed, appended to a list or
+    assigned to an attribute or item (`s.best = ...`, `log[k] = ...`)."""
+    parent = parents.get(id(node))
+    if isinstance(parent, gast.Return):
+        return True
+    if isinstance(parent, gast.Assign):
+        return parent.value is node and \
+            all(isinstance(t, (gast.Attribute, gast.Subscript)) for t in parent.targets)
+    if isinstance(parent, (gast.List, gast.Tuple)) and isinstance(parents.get(id(parent)),
+                                                                gast.Return):
+        return True
+    return isinstance(parent, gast.Call) and node in parent.args and (
+        isinstance(parent.func, gast.Name) and parent.func.id == "print" or
+        parent.args == [node] and not parent.keywords and
+        isinstance(parent.func, gast.Attribute) and parent.func.attr == "append")
 
 
 def _is_numpy_read(node) -> bool:
@@ -224,6 +265,8 @@ def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
             isinstance(parent.func, gast.Attribute) and parent.func.attr in _MATH_FUNCTIONS
             and isinstance(parent.func.value, gast.Name) and parent.func.value.id == "math"):
         return True
+    if _is_round(parent, {"round"}) and parent.args[0] is use:
+        return _stored(parent, parents)  # (rounded after the run: graphgen/rounded.py)
     if isinstance(parent, gast.Compare):
         return all(o is use or isinstance(o, (gast.Constant, gast.Attribute)) or
                    isinstance(o, gast.Name) and o.id != getattr(use, "id", None)

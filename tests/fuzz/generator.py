@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 62
+GENERATOR_VERSION = 63
 
 HEADER = '''\
 import functools

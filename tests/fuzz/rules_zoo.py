@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49, v54, v56, v60, v62) from the zoo of realistic programs (tests/fuzz/zoo):
+"""Generator rules (v26, v49, v54, v56, v60, v62, v63) from the zoo of realistic programs (tests/fuzz/zoo):
 constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -175,6 +175,32 @@ def keyed_log(g):
                         f"    {table}[('neg', {key})] = tf.reduce_min(acc)"]
     return lines + ["for _i in range(2):",  # in a loop of the call
                     f"    {table}[({key}, _i)] = acc[0] * _i"]
+
+
+@rule(0.6, max_depth=2)
+def rounded_number(g):
+    """(v63) `round()` of a number that changes between calls (a fed float or int, a
+    tensor's value by `float()` or `.numpy()`) stored, returned or printed (janus rounds
+    it after the run: graphgen/rounded.py; zoo p46's `s.decays.append(round(decay, 4))`),
+    or computed with, compared or handed to TF (refused: as before)."""
+    value = g.choice(["float(tf.reduce_sum(acc))", "tf.reduce_mean(acc).numpy()",
+                      "n * 0.37", "s.total", "G_SCALE * n / 3", "float(n) + 0.5", "n",
+                      "len(xs) * 0.25"])
+    digits = g.choice(["", ", 2", ", 0", ", 3", ", -1", ", 1"])
+    r = g.fresh("rd")
+    kind = g.rng.randint(0, 6)
+    if kind == 0:
+        return [f"s.hist.append(round({value}{digits}))"]
+    if kind == 1:
+        return [f"s.total = round({value}{digits})", "s.total = float(s.total)"] \
+            if g.chance(0.3) else [f"G_DICT['r'] = round({value}{digits})"]
+    if kind == 2:
+        return [f"{r} = round({value}{digits})", f"s.hist.append({r})", f"print('r', {r})"]
+    if kind == 3:  # computed with
+        return [f"{r} = round({value}{digits})", f"acc = acc + tf.cast({r}, acc.dtype) * 0.1"]
+    if kind == 4:  # decided on
+        return [f"if round({value}{digits}) > 0.5:", "    acc = acc * 0.5"]
+    return [f"s.hist.append([round({value}{digits}), round({value})])"]
 
 
 @rule(0.6, max_depth=1)
