@@ -51,9 +51,12 @@ def refuse_computed_key(obj, key, tracer) -> None:
     """`obj[key] = ...` with a computed key: a heap dict copy not read yet in this trace
     becomes write-only (KeyedWrite); otherwise the key's own refusal stands (its hash)."""
     if type(obj) is dict and computed_key(key) and id(obj) in tracer.copy_sources and \
-            id(obj) not in tracer.read_copies and \
-            tracer.copy_sources[id(obj)].expr not in tracer.plan.read_dicts:
-        raise KeyedWrite(tracer.copy_sources[id(obj)].expr)
+            id(obj) not in tracer.read_copies:
+        expr = tracer.copy_sources[id(obj)].expr
+        # (a copy although the plan has it write-only: a dict Keras tracks, or one the
+        # trace met first through another path: its key's refusal stands)
+        if expr not in tracer.plan.read_dicts and expr not in tracer.plan.write_only:
+            raise KeyedWrite(expr)
 
 
 class WriteOnlyDict(_NotAPythonValue):

@@ -23,10 +23,9 @@ import tensorflow as tf
 from janus import draws
 from janus.errors import ConversionError
 from janus.graphgen import formatted_text, host_draws, host_scalars, identity, keras_state, \
-    layer_calls, refusals
+    layer_calls, refusals, rounded
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
-from janus.graphgen.rounded import RoundedLater
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import AppendOnlyList, SymbolicScalar, pack_scalars
 from janus.tensors import is_tensor
@@ -139,9 +138,8 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         tracer.random_states[id(owner.state)] = owner.state
     if not (isinstance(owner, (list, dict, AppendOnlyList)) and
             getattr(fn, "__name__", "") in _STORING):
-        for value in list(args) + list(kwargs.values()):
-            if isinstance(value, RoundedLater):  # (only stored: graphgen/rounded.py)
-                value._refuse(f"handing it to {getattr(fn, '__name__', 'a library call')}")
+        for value in list(args) + list(kwargs.values()):  # (only stored: graphgen/rounded.py)
+            rounded.refuse_handed(value, getattr(fn, "__name__", "a library function"))
     if not (id(owner) in tracer.copy_sources and
             getattr(fn, "__name__", "") in ("append", "extend")):
         tracer.read(owner)

@@ -46,6 +46,19 @@ def answer(args: tuple, kwargs: dict):
     return RoundedLater(value, digits)
 
 
+def refuse_handed(value, to: str, depth: int = 3) -> None:
+    """Refuse a RoundedLater handed to a library function (in a list, tuple or dict too):
+    only stored, returned or printed values are rounded after the run."""
+    if isinstance(value, RoundedLater):
+        value._refuse(f"handing it to {to}")
+    if depth and type(value) in (list, tuple):
+        for item in value:
+            refuse_handed(item, to, depth - 1)
+    elif depth and type(value) is dict:
+        for item in value.values():
+            refuse_handed(item, to, depth - 1)
+
+
 class RoundedLater(_NotAPythonValue):
     """`round(value, digits)`, computed on the host after the run (see the module)."""
 
