@@ -1,6 +1,6 @@
-"""`continue` in a loop whose only other way out is one `if <test>: break`: the statements
-after each `if c: ...; continue` become its `else:`, so the loop keeps one exit and can
-still become one tf.while_loop (graphgen/exits.py).
+"""`continue` in a loop whose only other way out is (at most) one `if <test>: break`: the
+statements after each `if c: ...; continue` become its `else:`, so the loop keeps one exit
+and can still become one tf.while_loop (graphgen/exits.py).
 
     for x in xs:                          for x in xs:
         A                                     A
@@ -20,7 +20,9 @@ still become one tf.while_loop (graphgen/exits.py).
                                                   else:
                                                       D
 
-A `continue` after the exit test only nests what follows it; one before the exit test
+A loop without a `break` has what follows each such `if` nested the same way (then a
+tensor test `if c: continue` can become a tf.cond: zoo p42's `if count == 0: continue`
+in a loop over experts). A `continue` after the exit test only nests what follows it; one before the exit test
 (at most one, its test not an `and`/`or`/`not`) is remembered in a flag that guards the
 exit test and what follows it. Loops in other shapes (a `continue` deeper inside, two
 before the exit test, another `break` or a `return`) are left as they are: janus
@@ -67,10 +69,13 @@ def transform(node, fresh: Callable[[str], str]) -> None:
     body = node.body
     exits = [i for i, s in enumerate(body) if _is_exit(s)]
     continues = [i for i, s in enumerate(body) if _is_continue(s)]
-    if node.orelse or len(exits) != 1 or not continues:
+    if node.orelse or len(exits) > 1 or not continues:
         return
     special = set(exits + continues)
     if scope.escapes([s for i, s in enumerate(body) if i not in special]):
+        return
+    if not exits:  # only `if c: ...; continue`: what follows each becomes its `else:`
+        node.body = _nested(body)
         return
     at = exits[0]
     before = [i for i in continues if i < at]

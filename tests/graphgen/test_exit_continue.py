@@ -140,3 +140,33 @@ def test_a_compound_continue_test_before_the_exit_is_left_as_it_is():
              ((0.1, 8, False), (1.0, 8, False), (0.5, 3, True), (2.0, 9, False), (0.3, 0, False),
               (0.2, 8, True), (0.7, 8, False))]
     assert_same(compound_continue, calls)
+
+
+class Experts:
+    def __init__(self):
+        self.w = [tf.Variable(tf.eye(3) * (i + 1.0)) for i in range(3)]
+
+
+def route(s, x, chosen):
+    # (zoo p42: `if count == 0: continue` in a loop over experts, no `break`)
+    out = tf.zeros_like(x)
+    counts = []
+    for e, w in enumerate(s.w):
+        mask = tf.equal(chosen, e)
+        tokens = tf.boolean_mask(x, mask)
+        counts.append(tf.shape(tokens)[0])
+        if counts[-1] == 0:
+            continue
+        out = tf.tensor_scatter_nd_update(out, tf.where(mask), tokens @ w)
+    return out, tf.stack(counts)
+
+
+def test_a_tensor_test_before_continue_in_a_loop_without_break_becomes_a_cond():
+    code = convert(route).code
+    assert "continue" not in code  # what follows the `if` is its `else:`
+    calls = [(tf.ones([4, 3]) * i, tf.constant([i % 3, (i + 1) % 3, 0, (i * 2) % 3]))
+             for i in range(12)]
+    jitted = janus.jit(route)
+    stats = assert_same(route, calls, make_state=Experts, jitted=jitted)
+    assert stats.internal_errors == 0 and stats.generations <= 2, stats
+    assert any("tf.cond" in line for line in jitted.plan.describe()), jitted.plan
