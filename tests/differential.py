@@ -129,6 +129,8 @@ def snapshot(value, _seen=None):
     try:
         if type(value) in (list, tuple):
             return (type(value).__name__, [snapshot(v, seen) for v in value])
+        if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # a namedtuple
+            return ("namedtuple", type(value).__qualname__, [snapshot(v, seen) for v in value])
         if type(value) is dict:
             return ("dict", [(repr(k), snapshot(v, seen)) for k, v in value.items()])
         module = (type(value).__module__ or "").split(".")[0]
@@ -169,6 +171,9 @@ def assert_snapshots_equal(expected, actual, path: str = "") -> None:
         for i, (e, a) in enumerate(zip(expected[1], actual[1])):
             assert_snapshots_equal(e, a, f"{path}[{i}]")
         return
+    if kind == "namedtuple":
+        assert actual[1] == expected[1], f"{where}: type {actual[1]} != expected {expected[1]}"
+        return assert_snapshots_equal(("tuple", expected[2]), ("tuple", actual[2]), path)
     if kind == "dict":
         assert [k for k, _ in actual[1]] == [k for k, _ in expected[1]], \
             f"{where}: keys {[k for k, _ in actual[1]]} != expected {[k for k, _ in expected[1]]}"

@@ -96,6 +96,8 @@ def skeleton(value, outputs: Outputs, tracer):
         return ("source", source)
     if type(value) in (list, tuple):
         return (type(value).__name__, [skeleton(v, outputs, tracer) for v in value])
+    if _is_namedtuple(value):  # (`Losses(data, reg, total)` returned: made anew per run)
+        return ("namedtuple", type(value), [skeleton(v, outputs, tracer) for v in value])
     if type(value) is dict:
         for key in value:  # (a key formatted from a fed number: graphgen/keys.py)
             keys.check(key, tracer)
@@ -104,6 +106,15 @@ def skeleton(value, outputs: Outputs, tracer):
         return made_objects.skeleton(value, tracer)  # (made while tracing: F150)
     raise ConversionError(f"a new {type(value).__name__} object made inside the function "
                           "escapes it (returned or stored on the heap)")
+
+
+def _is_namedtuple(value) -> bool:
+    """A `collections.namedtuple` (or `typing.NamedTuple`) instance holding only its fields."""
+    kind = type(value)
+    return isinstance(value, tuple) and kind is not tuple and \
+        callable(getattr(kind, "_make", None)) and isinstance(getattr(kind, "_fields", None),
+                                                               tuple) and \
+        not getattr(value, "__dict__", None)
 
 
 def _holds_graph_tensor(value, depth: int = 2) -> bool:
@@ -151,6 +162,8 @@ def rebuild(skel, results: list, env: tuple, copies: dict | None = None):
         return [rebuild(s, results, env, copies) for s in skel[1]]
     if kind == "tuple":
         return tuple(rebuild(s, results, env, copies) for s in skel[1])
+    if kind == "namedtuple":
+        return skel[1]._make(rebuild(s, results, env, copies) for s in skel[2])
     if kind == "dict":
         return {k: rebuild(s, results, env, copies) for k, s in skel[1]}
     if kind == "round":

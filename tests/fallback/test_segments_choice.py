@@ -88,7 +88,7 @@ def test_a_loop_updating_from_a_tape_and_a_leaving_if_are_opened_up_front(any_si
 
 def host_float(b, k):
     h = tf.reduce_sum(tf.matmul(b.obs, b.w)) * float(k)
-    b.hist.append(round(float(h), 3))  # found by the profiler, not from the source
+    b.hist.append(round(float(h), 3) + 0.5)  # found by the profiler, not from the source
     return h * tf.reduce_max(b.w) + tf.reduce_sum(tf.exp(b.w)) + tf.reduce_min(b.w)
 
 

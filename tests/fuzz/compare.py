@@ -42,6 +42,8 @@ def snapshot(value, seen=None):
     try:
         if type(value) in (list, tuple, collections.deque):
             return (type(value).__name__, [snapshot(v, seen) for v in value])
+        if isinstance(value, tuple) and hasattr(type(value), "_fields"):  # a namedtuple
+            return ("namedtuple", type(value).__qualname__, [snapshot(v, seen) for v in value])
         if type(value) in (dict, collections.defaultdict, collections.OrderedDict,
                            collections.Counter):
             return (type(value).__name__, [(repr(k), snapshot(v, seen))
@@ -95,6 +97,10 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
             if d:
                 return d
         return None
+    if kind == "namedtuple":
+        if actual[1] != expected[1]:
+            return f"{where}: plain {expected[1]}, janus {actual[1]}"
+        return difference(("tuple", expected[2]), ("tuple", actual[2]), where, tol)
     if kind in ("dict", "defaultdict", "OrderedDict", "Counter"):
         ke, ka = [k for k, _ in expected[1]], [k for k, _ in actual[1]]
         if ke != ka:

@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 63
+GENERATOR_VERSION = 64
 
 HEADER = '''\
 import functools

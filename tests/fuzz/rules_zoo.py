@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49, v54, v56, v60, v62, v63) from the zoo of realistic programs (tests/fuzz/zoo):
+"""Generator rules (v26, v49, v54, v56, v60, v62, v63, v64) from the zoo of realistic programs (tests/fuzz/zoo):
 constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -201,6 +201,30 @@ def rounded_number(g):
     if kind == 4:  # decided on
         return [f"if round({value}{digits}) > 0.5:", "    acc = acc * 0.5"]
     return [f"s.hist.append([round({value}{digits}), round({value})])"]
+
+
+@rule(0.6, max_depth=2)
+def named_result(g):
+    """(v64) A namedtuple made in the call (`Losses(data, reg, total)`, zoo p25): stored on
+    the heap, read by field, `_replace`d, flattened by tf.nest; janus rebuilds it after
+    the run (it refused: "a new Losses object escapes")."""
+    from tests.fuzz.rules_more9 import _helper
+    _helper(g, "import collections\n\nPair = collections.namedtuple('Pair', ['a', 'b'])\n")
+    p = g.fresh("nt")
+    make = g.choice(["Pair(tf.reduce_sum(acc), n)", "Pair(a=acc * 0.5, b=len(xs))",
+                     "Pair(tf.reduce_mean(acc), float(n) * 0.5)._replace(b=k)",
+                     "Pair._make([acc[0], s.count])", "Pair(acc, None)"])
+    kind = g.rng.randint(0, 4)
+    if kind == 0:
+        return [f"{p} = {make}", f"s.hist.append({p})"]
+    if kind == 1:
+        return [f"{p} = {make}", f"acc = acc + tf.reduce_sum(tf.cast({p}.a, acc.dtype)) * 0.1",
+                f"G_DICT['pair'] = {p}._replace(a=acc)"]
+    if kind == 2:
+        return [f"{p} = {make}",
+                f"acc = acc + tf.reduce_sum(tf.cast(tf.nest.flatten({p})[0], acc.dtype)) * 0.1",
+                f"s.hist.append(({p}.b, {p}))"]
+    return [f"{p} = {make}", f"s.last_pair = {p}" if g.chance(0.5) else f"G_LIST.append({p})"]
 
 
 @rule(0.6, max_depth=1)
