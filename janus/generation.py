@@ -39,7 +39,7 @@ _GUARD_TAG = re.compile(r"janus-guard-(\d+)")  # an in-graph guard's error messa
 def _changes_on(guard, spec) -> bool:
     """A guard whose value, once changed, most likely changes on every call: a Python
     number's value, the length of a list the function only appends to."""
-    return guard.kind == "value" and type(guard.expected) in (int, float) or \
+    return guard.kind == "value" and ladder.is_fed_number(guard.expected) or \
         guard.kind == "len" and guard.source.expr in spec.appended_only
 
 
@@ -317,7 +317,7 @@ class Generation:
         env = self._env(args, kwargs)
         for guard in spec.guards.guards:
             if guard is failed or guard.kind != "value" or \
-                    type(guard.expected) not in (int, float):
+                    not ladder.is_fed_number(guard.expected):
                 continue
             try:
                 value = evaluate(guard.source, *env)

@@ -10,12 +10,18 @@ from janus.graphgen.plan import Plan
 from janus.tensors import is_tensor
 
 
+def is_fed_number(value) -> bool:
+    """A Python int or float, or a numpy number (not a bool), janus may feed to a graph."""
+    return type(value) in (int, float) or \
+        isinstance(value, (np.integer, np.floating)) and not isinstance(value, np.bool_)
+
+
 def next_plan(plan: Plan, guard, value, spec):
     """The next rung of the ladder for a host guard that keeps failing, or None."""
     expr = guard.source.expr
     if guard.kind == "len" and expr in spec.appended_only:
         return plan.with_append_only(expr)
-    if guard.kind == "value" and type(guard.expected) in (int, float) and \
+    if guard.kind == "value" and is_fed_number(guard.expected) and \
             type(value) is type(guard.expected):
         # every value of the same role (this field of every item of the container) at once
         role = guard.source.role

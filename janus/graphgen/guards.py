@@ -406,7 +406,7 @@ def _emit_loop(lines: list, env: dict, guards: list, group: _Group, n: int) -> N
 
 
 def _signed_zero(value) -> bool:
-    return type(value) is float and value == 0.0
+    return isinstance(value, (float, np.floating)) and value == 0.0
 
 
 def call_guard(args: tuple, kwargs: dict) -> Guard:

@@ -20,7 +20,7 @@ from tensorflow.python.framework import ops
 from janus.errors import ConversionError
 from janus.fallback.heap import MARKER, HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
-from janus.graphgen import active, fed_floats, host_arrays
+from janus.graphgen import active, fed_floats, host_arrays, host_scalars
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
@@ -31,6 +31,8 @@ from janus.graphgen.values import AppendOnlyList, DynamicList, SymbolicScalar
 from janus.transform.pipeline import made_by_converted_code
 
 _SCALARS = (bool, int, float, str, bytes, complex, type(None))
+NUMPY_NUMBERS = (np.integer, np.floating, np.bool_)
+"""numpy scalars guarded by value (by identity before: a new np.int64 per call failed)."""
 
 
 def is_symbolic(value) -> bool:
@@ -249,6 +251,15 @@ class Tracer:
         if isinstance(value, np.ndarray):  # 0-d, strings, objects: its values could change
             raise ConversionError(f"reads a numpy array ({value.dtype}, {value.ndim}-d) "
                                   "janus cannot feed to a graph")
+        if isinstance(value, NUMPY_NUMBERS):  # (np.int64(3), np.float32(0.5): by value)
+            if self.plan.is_scalar(source) and not isinstance(value, np.bool_):
+                self.guard("type", source, type(value))  # fed: numpy's arithmetic on it
+                fed = self.input(source, "tensor", (np.dtype(type(value)).name, ()))
+                return host_scalars.HostScalar(fed)  # (graphgen/host_scalars.py)
+            if not self.plan.is_scalar(source):
+                self._note_role_value(source, value)
+            self.guard("value", source, value)
+            return value
         if isinstance(value, _SCALARS):
             if type(value) in (int, float):
                 if not self.plan.is_scalar(source):

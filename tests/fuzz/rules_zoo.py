@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49, v54, v56, v60, v62, v63, v64) from the zoo of realistic programs (tests/fuzz/zoo):
+"""Generator rules (v26, v49, v54, v56, v60, v62, v63, v64, v65) from the zoo of realistic programs (tests/fuzz/zoo):
 constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -225,6 +225,24 @@ def named_result(g):
                 f"acc = acc + tf.reduce_sum(tf.cast(tf.nest.flatten({p})[0], acc.dtype)) * 0.1",
                 f"s.hist.append(({p}.b, {p}))"]
     return [f"{p} = {make}", f"s.last_pair = {p}" if g.chance(0.5) else f"G_LIST.append({p})"]
+
+
+@rule(0.6, max_depth=2)
+def numpy_number(g):
+    """(v65) A numpy scalar kept on the heap between calls (an `np.float32` rate, an
+    `np.int64` count, `np.bool_`), made anew every call with the same or another value:
+    janus guards it by value and feeds it as the numpy scalar once it changes
+    (graphgen/tracer.py; it guarded its identity: a graph per call, zoo p29)."""
+    v = g.fresh("npn")
+    make = g.choice(["np.float32(0.1 * (n + 1))", "np.float32(0.25)", "np.float64(n) * 0.5",
+                     "np.int64(n + 1)", "np.int64(2)", "np.int32(len(xs))",
+                     "np.float32(s.total)", "np.bool_(n > 1)"])
+    use = g.choice([v, f"{v} * 0.5", f"float({v})", f"{v} + 1", f"-{v}", f"{v} / 4",
+                    f"({v} > 1)", f"int({v})"])
+    keep = g.choice([f"G_DICT['np'] = {make}", f"s.hist.append({make})"])
+    read = "G_DICT.get('np', np.float32(1.0))" if keep.startswith("G_DICT") else \
+        "s.hist[-1] if s.hist else np.float32(1.0)"
+    return [f"{v} = {read}", f"acc = acc * tf.cast({use}, acc.dtype)", keep]
 
 
 @rule(0.6, max_depth=1)

@@ -1,0 +1,66 @@
+"""numpy scalars the function reads (an `np.float32` learning rate, an `np.int64` action
+or label, `list(rng.randint(...))`): guarded by value, and fed to the graph as the numpy
+scalar they are (graphgen/host_scalars.HostScalar) once their values change, by role
+across a list's items too. They were guarded by identity: a new np.float32(0.1) on every
+call failed the guard, a graph per call (zoo p29). Each test compares janus with plain
+Python call by call."""
+import numpy as np
+import tensorflow as tf
+
+import janus
+from tests.differential import assert_same
+
+
+class State:
+    def __init__(self):
+        self.hist = []
+        self.w = tf.Variable([1.0, -2.0])
+
+
+def step(s, x, lr, action):
+    s.w.assign_sub(lr * x)  # (numpy's float32 times a tensor)
+    scaled = lr * 2.0 + 1.0  # (numpy arithmetic: an np.float32 after the run)
+    s.hist.append((scaled, action))
+    return tf.reduce_sum(s.w) * float(action), action  # (`action * 2`: numpy's int
+    # arithmetic, which janus does not emulate, keeps it guarded)
+
+
+def test_numpy_scalars_made_anew_every_call_with_the_same_values_are_one_graph():
+    calls = [(tf.constant([0.5, 1.0]), np.float32(0.1), np.int64(2)) for _ in range(8)]
+    stats = assert_same(step, calls, make_state=State)
+    assert stats.internal_errors == 0 and stats.generations <= 2, stats  # (s.hist grows)
+
+
+def test_numpy_scalars_whose_values_change_are_fed():
+    jitted = janus.jit(step)
+    calls = [(tf.constant([0.5, 1.0]), np.float32(0.1 * (i % 5 + 1)), np.int64(i)) for i in
+             range(12)]
+    stats = assert_same(step, calls, make_state=State, jitted=jitted)
+    assert stats.internal_errors == 0 and stats.generations <= 3, stats
+    fed = jitted.plan.describe()
+    assert {"number args[2] is fed as a scalar tensor",
+            "number args[3] is fed as a scalar tensor"} <= set(fed), fed
+
+
+def total(x, labels):
+    out = x
+    for label in labels:  # (np.int64 items: `list(rng.randint(...))`)
+        out = out + tf.cast(label, x.dtype) * 0.5
+    return out, [float(label) + 1.0 for label in labels]
+
+
+def test_a_list_of_numpy_ints_whose_items_change_is_fed_by_role():
+    rng = np.random.RandomState(0)
+    calls = [(tf.constant([1.0]), list(rng.randint(0, 9, 3))) for _ in range(10)]
+    stats = assert_same(total, calls)
+    assert stats.internal_errors == 0 and stats.generations <= 3, stats
+
+
+def signed(x, z):
+    return x / z if np.signbit(z) else x * 2.0
+
+
+def test_a_numpy_zero_keeps_its_sign():
+    calls = [(tf.constant([1.0]), z) for z in
+             (np.float32(0.0), np.float32(-0.0), np.float32(0.0), np.float32(-0.0)) * 2]
+    assert_same(signed, calls)
