@@ -462,7 +462,7 @@ class Generation:
             # anywhere: F52). The graph of the outcome that failed stays (last in line):
             # another one this call fits runs it, else it waits for the next graph
             # (zoo10-F62: `if step % 5 == 0: print(...)` traced at every change).
-            other = None if retrying else self._other_outcome(spec, args, kwargs)
+            other = None if retrying else self._other_outcome(spec, args, kwargs, cfg)
             if other is not None:
                 self.specializations.append(spec)
                 return other
@@ -477,14 +477,23 @@ class Generation:
                     "and its generalized graph failed"), cfg, final=True)
         return None
 
-    def _other_outcome(self, failed, args, kwargs):
+    def _other_outcome(self, failed, args, kwargs, cfg):
         """A specialization of the current plan besides `failed` whose host guards hold
-        for this call (the graph of another outcome of a test kept per outcome)."""
+        for this call (the graph of another outcome of a test kept per outcome). One
+        whose guard on a changing number or an appended-only list's length fails is
+        generalized as any failed host guard is (else the graph of that outcome would
+        be traced again for every length: a history list appended to every 4th call)."""
+        missed = None
         for spec in self.specializations:
             if spec is not failed and spec.plan == failed.plan and \
-                    spec.context == failed.context and not spec.runs_plain and \
-                    spec.guards.check(args, kwargs) < 0:
-                return spec
+                    spec.context == failed.context and not spec.runs_plain:
+                index = spec.guards.check(args, kwargs)
+                if index < 0:
+                    return spec
+                if missed is None and _changes_on(spec.guards.guards[index], spec):
+                    missed = (spec, spec.guards.guards[index])
+        if missed is not None:
+            self._host_guard_failed(missed[0], missed[1], args, kwargs, cfg)
         return None
 
     def _raised_where_python_did_not(self, spec, exc, cfg: Config):

@@ -161,7 +161,8 @@ _NUMBER_CONVERSIONS = ("int", "float", "bool")
 def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     """Ids of the `.numpy()` calls (and `int()`/`float()`/`bool()` conversions) of `fn`
     whose value a graph can hold: `name = <expr>.numpy()` (or `name = int(<expr>)`...)
-    where every read of `name` (in `fn`'s own scope) compares it with
+    where every read of `name` (in `fn`'s own scope), or the read itself in an `if` or
+    `while` test (`if int(tok[0]) == EOS:`), compares it with
     names or constants, converts it with `int()`/`float()`/`bool()`, computes with it
     (`+ - * /`, a sign, `abs()`, `round()`, `math.cos()`...), tests it (`if
     name:`), appends it to a list, returns or stores it, or is an item of a list or
@@ -198,6 +199,10 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
             stored = _stored(node, parents)
         if stored:
             kept.add(id(node.args[0]))  # (graphgen/rounded.py)
+    for node in own:  # a read tested where it stands: `if int(tok[0]) == EOS: break`
+        if (_is_numpy_read(node) or _is_conversion(node, conversions)) and \
+                _in_test(node, parents) and _kept_use(node, parents, conversions):
+            kept.add(id(node))
     for node in own:
         if not (isinstance(node, gast.Assign) and len(node.targets) == 1 and
                 isinstance(node.targets[0], gast.Name) and
@@ -209,6 +214,20 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
                 all(_kept_use(use, parents, conversions) for use in uses):
             kept.add(id(node.value))
     return kept
+
+
+def _in_test(node, parents: dict) -> bool:
+    """Whether `node` is (in a comparison, `and`/`or`/`not` or conversion of) the test of
+    an `if` or `while`."""
+    while True:
+        parent = parents.get(id(node))
+        if isinstance(parent, (gast.If, gast.While)):
+            return parent.test is node
+        if not (isinstance(parent, (gast.Compare, gast.BoolOp)) or
+                isinstance(parent, gast.UnaryOp) and isinstance(parent.op, gast.Not) or
+                isinstance(parent, gast.Call) and parent.args == [node]):
+            return False
+        node = parent
 
 
 def _is_round(node, rounding: set[str]) -> bool:

@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49, v54, v56, v60, v62, v63, v64, v65) from the zoo of realistic programs (tests/fuzz/zoo):
+"""Generator rules (v26, v49, v54, v56, v60, v62, v63, v64, v65, v66) from the zoo of realistic programs (tests/fuzz/zoo):
 constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -243,6 +243,26 @@ def numpy_number(g):
     read = "G_DICT.get('np', np.float32(1.0))" if keep.startswith("G_DICT") else \
         "s.hist[-1] if s.hist else np.float32(1.0)"
     return [f"{v} = {read}", f"acc = acc * tf.cast({use}, acc.dtype)", keep]
+
+
+@rule(0.6, max_depth=2)
+def tested_read(g):
+    """(v66) A tensor's value read with `int()`/`float()`/`bool()`/`.numpy()` right in an
+    `if` or `while` test (`if int(token[0]) == EOS: break`, zoo p26's greedy decoder):
+    a tensor test, no graph break (transform/breaks.in_graph_reads)."""
+    read = g.choice(["int(tf.argmax(acc))", "float(tf.reduce_sum(acc))",
+                     "tf.reduce_max(acc).numpy()", "bool(tf.reduce_any(acc > 0.5))",
+                     "int(tf.size(acc))", "float(tf.reduce_mean(acc).numpy())"])
+    test = g.choice([f"{read} == 0", f"{read} > 0.5", f"not {read}",
+                     f"{read} < 1 or n > 2", f"{read} != 2 and flag"])
+    kind = g.rng.randint(0, 3)
+    if kind == 0:
+        return [f"if {test}:", "    acc = acc * 0.5"]
+    if kind == 1:
+        i = g.fresh("ti")
+        return [f"for {i} in range(3):", "    acc = acc * 0.9 + 0.2",
+                f"    if {test}:", "        break"]
+    return [f"while ({test}) and k < 4:", "    acc = acc * 0.8 - 0.1", "    k += 1"]
 
 
 @rule(0.6, max_depth=1)

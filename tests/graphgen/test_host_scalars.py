@@ -130,9 +130,18 @@ def test_in_graph_reads_accepts_only_the_uses_a_graph_keeps():
         b = x.numpy()
         c = x.numpy()
         xs.insert(0, a)
+        xs.append(xs[int(x)])  # (a read where it stands, used as an index)
         return b // 2, c.item()
 
-    for fn, expected in ((kept, 4), (not_kept, 0)):
+    def kept_in_tests(x, xs):
+        if int(x[0]) == 3 or x.numpy() > 2.0:
+            xs.append(float(x))  # (not in a test: a break, as before)
+        while not bool(x):
+            x = x + 1
+        return x
+
+    # (`int(b)` in `kept`: a conversion in a test, besides b's read)
+    for fn, expected in ((kept, 5), (not_kept, 0), (kept_in_tests, 3)):
         node, _ = source.parse_function(fn)
         assert len(breaks.in_graph_reads(node, fn.__globals__)) == expected
 
@@ -191,3 +200,32 @@ def test_float_of_a_scalar_tensor_is_a_python_float_after_the_run():
     for (x,) in xs:
         assert type(fn(x)[1]) is float
     assert fn.stats.graph_calls + fn.stats.plain_calls >= 2
+
+
+class Decoder:
+    def __init__(self):
+        self.emb = tf.Variable(tf.random.stateless_normal([5, 4], seed=(1, 4)))
+        self.w = tf.Variable(tf.random.stateless_normal([4, 4], seed=(2, 4)))
+        self.out = tf.Variable(tf.random.stateless_normal([4, 5], seed=(3, 4)))
+        self.lengths = []
+
+
+def greedy_until_end(s, h, max_len):
+    # (zoo p26: the end token read with `int()` in the loop's exit test, not named)
+    tokens = []
+    token = tf.constant([1])
+    while len(tokens) < max_len:
+        h = tf.tanh(tf.matmul(h, s.w) + tf.gather(s.emb, token))
+        token = tf.argmax(tf.matmul(h, s.out), axis=-1, output_type=tf.int32)
+        if int(token[0]) == 0:
+            break
+        tokens.append(token[0])
+    s.lengths.append(len(tokens))
+    return tokens
+
+
+def test_a_read_tested_where_it_stands_is_no_graph_break():
+    calls = [(tf.constant(np.random.RandomState(i).randn(1, 4), tf.float32), 3 + i % 4)
+             for i in range(12)]
+    stats = assert_same(greedy_until_end, calls, make_state=Decoder)
+    assert stats.internal_errors == 0 and stats.graph_calls >= 6, stats

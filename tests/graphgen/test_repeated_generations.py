@@ -17,13 +17,13 @@ class Counter:
 
 def epochs(s, x):
     """A step counter (fed once it changes) and, every 4th call, a tensor's value
-    rounded as a Python float: a graph break inside a loop of the function's own."""
+    rounded by numpy: a graph break inside a loop of the function's own."""
     s.sums["a"].assign_add(tf.reduce_sum(x))
     s.sums["b"].assign_add(tf.reduce_mean(x))
     s.batch += 1
     if s.batch % 4 == 0:
         for name, total in s.sums.items():
-            s.history[name].append(round(float(total.read_value()), 4))
+            s.history[name].append(np.round(float(total.read_value()), 4))
     return s.sums["a"] * 2.0
 
 
@@ -33,6 +33,27 @@ def test_a_tensor_value_rounded_as_python_splits_instead_of_a_graph_per_count():
     stats = assert_same(epochs, calls, make_state=Counter, jitted=jitted)
     assert stats.generations <= 3, (stats, janus.explain(jitted))
 
+
+def rounded_epochs(s, x):
+    """As `epochs`, rounded by Python's round(): one graph (graphgen/rounded.py), a graph
+    per outcome of the every-4th-call test; its lists only appended to in one outcome."""
+    s.sums["a"].assign_add(tf.reduce_sum(x))
+    s.batch += 1
+    if s.batch % 4 == 0:
+        for name, total in s.sums.items():
+            s.history[name].append(round(float(total.read_value()), 4))
+    return s.sums["a"] * 2.0
+
+
+def test_a_list_appended_to_in_one_outcome_of_a_test_settles():
+    # (the other outcome's graph failed its in-graph guard first: the list's length
+    # guard of this outcome's graph was never generalized, a graph per length)
+    calls = [(tf.constant(np.arange(3, dtype=np.float32) + i),) for i in range(60)]
+    jitted = janus.jit(rounded_epochs)
+    counts = []
+    stats = assert_same(rounded_epochs, calls, make_state=Counter, jitted=jitted,
+                        observe=lambda _: counts.append(janus.stats(jitted).generations))
+    assert stats.generations <= 7 and counts[39] == counts[-1], (counts, janus.explain(jitted))
 
 def printing(x, step, log):
     y = tf.nn.relu(x) * 2.0
