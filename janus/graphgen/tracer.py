@@ -251,7 +251,9 @@ class Tracer:
         if isinstance(value, np.ndarray):  # 0-d, strings, objects: its values could change
             raise ConversionError(f"reads a numpy array ({value.dtype}, {value.ndim}-d) "
                                   "janus cannot feed to a graph")
-        if isinstance(value, NUMPY_NUMBERS):  # (np.int64(3), np.float32(0.5): by value)
+        if isinstance(value, NUMPY_NUMBERS) and type(value) is not np.float64:
+            # (np.int64(3), np.float32(0.5): by value; an np.float64 is a Python float,
+            # which TF converts as one: guarded by value below, as before)
             if self.plan.is_scalar(source) and not isinstance(value, np.bool_):
                 self.guard("type", source, type(value))  # fed: numpy's arithmetic on it
                 fed = self.input(source, "tensor", (np.dtype(type(value)).name, ()))
