@@ -22,9 +22,9 @@ and can still become one tf.while_loop (graphgen/exits.py).
 
 A loop without a `break` has what follows each such `if` nested the same way (then a
 tensor test `if c: continue` can become a tf.cond: zoo p42's `if count == 0: continue`
-in a loop over experts). A `continue` after the exit test only nests what follows it; one before the exit test
-(at most one, its test not an `and`/`or`/`not`) is remembered in a flag that guards the
-exit test and what follows it. Loops in other shapes (a `continue` deeper inside, two
+in a loop over experts). A `continue` after the exit test only nests what follows it;
+one before the exit test (at most one, its test not an `and`/`or`/`not`) is remembered
+in a flag that guards the exit test and what follows it. Loops in other shapes (a `continue` deeper inside, two
 before the exit test, another `break` or a `return`) are left as they are: janus
 unrolls them, guarded, as before.
 """

@@ -1,5 +1,5 @@
-"""Generator rules (v26, v49, v54, v56, v60, v62, v63, v64, v65, v66) from the zoo of realistic programs (tests/fuzz/zoo):
-constructs researchers write that the generated programs lacked.
+"""Generator rules (v26, v49, v54, v56, v60, v62-v66) from the zoo of realistic programs
+(tests/fuzz/zoo): constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
