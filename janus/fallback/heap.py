@@ -23,6 +23,7 @@ from janus.graphgen.rounded import RoundedLater
 from janus.graphgen.merge_paths import chosen_input
 from janus.graphgen.sources import Source
 from janus.graphgen.sources import evaluate as _evaluate
+from janus.graphgen.sources import namespace
 from janus.graphgen.values import DynamicList, SymbolicScalar
 from janus.tensors import is_tensor
 
@@ -183,7 +184,7 @@ def rebuild(skel, results: list, env: tuple, copies: dict | None = None):
 
 @dataclasses.dataclass
 class Effect:
-    kind: str  # setattr | delattr | contents | extend | setitems | print | draws
+    kind: str  # setattr | delattr | contents | extend | setitems | setglobal | print | draws
     source: Source | None
     name: str = ""
     payload: object = None  # skeleton(s)
@@ -197,6 +198,8 @@ class Effect:
             return f"{self.source}[:] = <result>"
         if self.kind == "extend":
             return f"{self.source}.extend(<result>)"
+        if self.kind == "setglobal":  # (transform/global_stores.py)
+            return f"{self.source} = <result>"
         if self.kind == "setitems":  # (graphgen/keyed_writes.py)
             return f"{self.source}[<key>] = <result>  # each write, in order"
         if self.kind == "draws":  # (graphgen/host_draws.py)
@@ -212,6 +215,7 @@ class HeapLedger:
         self.attrs: dict[tuple[int, str], tuple[object, Source, object]] = {}
         self.copies: dict[int, tuple[object, Source]] = {}  # id(original) -> (copy, source)
         self.dirty: dict[int, Source] = {}  # id(copy) -> source
+        self.globals: dict[str, tuple[Source, object]] = {}  # global's expr -> (source, value)
         self.log: list[tuple] = []
 
     def mark(self) -> int:
@@ -224,6 +228,15 @@ class HeapLedger:
     def del_attr(self, obj, source: Source, name: str) -> None:
         self.attrs[(id(obj), name)] = (obj, source, _DELETED)
         self.log.append(("attr", id(obj), name))
+
+    def set_global(self, source: Source, value) -> None:
+        """`X = value` of a global the function declares (transform/global_stores.py)."""
+        self.globals[source.expr] = (source, value)
+        self.log.append(("global", source.expr))
+
+    def get_global(self, source: Source):
+        entry = self.globals.get(source.expr)
+        return _MISSING if entry is None else entry[1]
 
     def get_attr(self, obj, name: str):
         entry = self.attrs.get((id(obj), name))
@@ -258,15 +271,16 @@ class HeapLedger:
             contents[id(copy)] = list(items) if isinstance(items, list) else \
                 dict(copy) if isinstance(copy, dict) else list(copy) \
                 if isinstance(copy, list) else None
-        return len(self.log), dict(self.attrs), dict(self.copies), dict(self.dirty), contents
+        return len(self.log), dict(self.attrs), dict(self.copies), dict(self.dirty), contents, \
+            dict(self.globals)
 
     def rollback(self, point: tuple) -> bool:
         """Back to `checkpoint()`'s state; False (nothing done) if a copy cannot be."""
-        mark, attrs, copies, dirty, contents = point
+        mark, attrs, copies, dirty, contents, globals_ = point
         if any(contents[id(c)] is None for c, _ in copies.values() if id(c) in self.dirty):
             return False
         del self.log[mark:]
-        self.attrs, self.copies, self.dirty = attrs, copies, dirty
+        self.attrs, self.copies, self.dirty, self.globals = attrs, copies, dirty, globals_
         for copy, _ in copies.values():
             saved = contents[id(copy)]
             if isinstance(copy, WriteOnlyDict):
@@ -294,6 +308,10 @@ class HeapLedger:
                     skeleton(entry[1], outputs, tracer), skeleton(entry[2], outputs, tracer))))
             elif last.get(entry[:3] if entry[0] == "attr" else entry[:2]) != position:
                 continue
+            elif entry[0] == "global":
+                source, value = self.globals[entry[1]]
+                effects.append(Effect("setglobal", source, source.root[-1],
+                                      skeleton(value, outputs, tracer)))
             elif entry[0] == "attr":
                 obj, source, value = self.attrs[(entry[1], entry[2])]
                 if value is _DELETED:
@@ -349,7 +367,8 @@ def write_back(effects: list[Effect], result, results: list, env: tuple):
             _write(*step)
         except KeyboardInterrupt as exc:
             interrupted = exc
-            if step[0] in ("setattr", "contents", "setitems"):  # idempotent: write it (again)
+            if step[0] in ("setattr", "contents", "setitems", "setglobal"):  # idempotent:
+                # write it (again)
                 _write(*step)
     if interrupted is not None:
         raise interrupted
@@ -361,7 +380,8 @@ def _resolve(effect: Effect, results: list, env: tuple, copies: dict) -> tuple:
         args_skel, kwargs_skel = effect.payload
         return ("print", None, "", (rebuild(args_skel, results, env, copies),
                                     rebuild(kwargs_skel, results, env, copies)))
-    target = evaluate(effect.source, *env)
+    target = namespace(effect.source, env[2]) if effect.kind == "setglobal" else \
+        evaluate(effect.source, *env)
     payload = None if effect.kind == "delattr" else \
         rebuild(effect.payload, results, env, copies)
     return (effect.kind, target, effect.name, payload)
@@ -382,6 +402,8 @@ def _write(kind: str, target, name: str, payload) -> None:
     elif kind == "setitems":
         for key, value in payload:
             target[key] = value
+    elif kind == "setglobal":  # (target: the module's namespace)
+        target[name] = payload
     elif kind == "draws":  # the uniforms a graph used, drawn again (graphgen/host_draws.py)
         getattr(target, name)(payload)
     elif isinstance(target, dict):

@@ -95,14 +95,23 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         top = getattr(self.tracer, "top_function", None)
         return top is None or top.__code__ is self.function.original.__code__
 
-    def ld_global(self, name, value):
+    def _global_source(self, name):
         if self._is_top():
-            source = global_(name)
-        else:
-            original = self.function.original
-            source = global_(name, original.__module__ or original.__qualname__,
-                             original.__globals__)
+            return global_(name)
+        original = self.function.original
+        return global_(name, original.__module__ or original.__qualname__,
+                       original.__globals__)
+
+    def ld_global(self, name, value):
+        source = self._global_source(name)
+        stored = self.tracer.ledger.get_global(source)  # (stored earlier in this call)
+        if stored is not _MISSING:
+            return stored
         return self.tracer.import_value(value, source)
+
+    def st_global(self, name, value):
+        """A global the function declares, stored after the graph ran (fallback/heap.py)."""
+        self.tracer.ledger.set_global(self._global_source(name), value)
 
     def defined(self, fn) -> None:
         self.tracer.trace_local_functions.add(id(fn))

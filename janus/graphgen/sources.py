@@ -378,6 +378,13 @@ def global_(name: str, module: str | None = None, namespace: dict | None = None)
     return source
 
 
+def namespace(source: Source, globals_: dict) -> dict:
+    """The module namespace a global's source names (`G[...]`: the function's own)."""
+    if source.steps or source.root[0] not in ("global", "module"):
+        raise SourceError(f"not a global: {source.expr}")
+    return globals_ if source.root[0] == "global" else MODULES[source.root[1]]
+
+
 def closure(index: int, cell=None) -> Source:
     """A closure variable of the jitted function (`C[i]`) or of another function's cell."""
     if cell is None:

@@ -12,7 +12,7 @@ import gast
 
 from janus import source as source_mod
 from janus.errors import ConversionError
-from janus.transform import scope, templates
+from janus.transform import global_stores, scope, templates
 from janus.transform.control_flow import ControlFlowTransformer
 from janus.transform.effects import EffectsTransformer
 from janus.transform.sites import SiteTable
@@ -124,12 +124,13 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
         raise ConversionError(f"uses the name `{reserved[0]}` (names starting with "
                               f"`{RUNTIME}` are janus's own)", function=info.qualname,
                               filename=info.filename, lineno=info.first_line)
+    try:  # (`global X` stores: runtime calls, before control flow sees them)
+        globals_declared = global_stores.declared(node)
+        if globals_declared:
+            node = global_stores.GlobalStores(globals_declared).visit(node)
+    except ConversionError as exc:
+        raise exc.located(info.qualname, info.filename, exc.lineno or info.first_line)
     for child in scope.walk_own_scope(node.body):  # nested defs are converted on their own
-        if isinstance(child, (gast.Global, gast.Nonlocal)):
-            raise ConversionError(f"`{type(child).__name__.lower()} {', '.join(child.names)}` "
-                                  "rebinds a variable outside the function, which a graph cannot "
-                                  "do on each call", function=info.qualname,
-                                  filename=info.filename, lineno=child.lineno)
         if isinstance(child, gast.Try) and child.handlers:
             raise ConversionError("try/except is not converted (an error raised inside a graph "
                                   "cannot be caught where Python would catch it)",

@@ -7,6 +7,7 @@ overrides it to build a TensorFlow graph.
 from __future__ import annotations
 
 import operator
+import sys
 import types
 
 from janus.transform.pipeline import ConvertedFunction
@@ -132,6 +133,11 @@ class Runtime:
 
     def ld_global(self, name, value):
         return value
+
+    def st_global(self, name, value):
+        """`X = value` of a global the function declares (transform/global_stores.py):
+        stored in the module of the converted code calling this."""
+        sys._getframe(1).f_globals[name] = value
 
     def ld_free(self, name, value):
         return value

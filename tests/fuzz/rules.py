@@ -198,9 +198,18 @@ def attribute_update(g):
 
 @rule(1.0)
 def global_update(g):
-    if g.chance(0.5) and not g.graphable:
-        g.globals_declared.add("G_COUNT")
-        return [g.choice(["G_COUNT += 1", "G_COUNT = G_COUNT + k"])]
+    """A module global mutated, or rebound under `global` (v67: in programs meant to run
+    as graphs too: transform/global_stores.py), read back in the same call."""
+    if g.chance(0.5):
+        name = g.choice(["G_COUNT", "G_COUNT", "G_LIST"])
+        g.globals_declared.add(name)
+        if name == "G_LIST":
+            return [g.choice(["G_LIST += [k]", "G_LIST = G_LIST + [n]",
+                              "G_LIST = G_LIST[-3:] + [len(G_LIST)]"])]
+        return g.choice([["G_COUNT += 1"], ["G_COUNT = G_COUNT + k"],
+                         ["G_COUNT = G_COUNT * 2 if flag else G_COUNT - 1"],
+                         ["G_COUNT += n", "acc = acc + G_COUNT * 0.1"],
+                         ["if tf.reduce_sum(acc) > 0.0:", "    G_COUNT += 1"]])
     return [g.choice(["G_LIST.append(k)", "G_LIST.append(n)",
                       "acc = acc * G_SCALE + len(G_LIST) * 0.0"])]
 
