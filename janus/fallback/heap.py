@@ -215,7 +215,8 @@ class HeapLedger:
         self.attrs: dict[tuple[int, str], tuple[object, Source, object]] = {}
         self.copies: dict[int, tuple[object, Source]] = {}  # id(original) -> (copy, source)
         self.dirty: dict[int, Source] = {}  # id(copy) -> source
-        self.globals: dict[str, tuple[Source, object]] = {}  # global's expr -> (source, value)
+        # (id(module namespace), name) -> (source, value): one global however it is reached
+        self.globals: dict[tuple[int, str], tuple[Source, object]] = {}
         self.log: list[tuple] = []
 
     def mark(self) -> int:
@@ -229,13 +230,16 @@ class HeapLedger:
         self.attrs[(id(obj), name)] = (obj, source, _DELETED)
         self.log.append(("attr", id(obj), name))
 
-    def set_global(self, source: Source, value) -> None:
-        """`X = value` of a global the function declares (transform/global_stores.py)."""
-        self.globals[source.expr] = (source, value)
-        self.log.append(("global", source.expr))
+    def set_global(self, module: dict, name: str, source: Source, value) -> None:
+        """`X = value` of a global the function declares (transform/global_stores.py), in
+        `module` (the namespace: a callee of that module reads it back, whatever its
+        source's spelling, `G[...]` or `MOD[...][...]`)."""
+        key = (id(module), name)
+        self.globals[key] = (source, value)
+        self.log.append(("global", key))
 
-    def get_global(self, source: Source):
-        entry = self.globals.get(source.expr)
+    def get_global(self, module: dict, name: str):
+        entry = self.globals.get((id(module), name))
         return _MISSING if entry is None else entry[1]
 
     def get_attr(self, obj, name: str):
@@ -310,7 +314,7 @@ class HeapLedger:
                 continue
             elif entry[0] == "global":
                 source, value = self.globals[entry[1]]
-                effects.append(Effect("setglobal", source, source.root[-1],
+                effects.append(Effect("setglobal", source, entry[1][1],
                                       skeleton(value, outputs, tracer)))
             elif entry[0] == "attr":
                 obj, source, value = self.attrs[(entry[1], entry[2])]

@@ -103,15 +103,15 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
                        original.__globals__)
 
     def ld_global(self, name, value):
-        source = self._global_source(name)
-        stored = self.tracer.ledger.get_global(source)  # (stored earlier in this call)
-        if stored is not _MISSING:
+        stored = self.tracer.ledger.get_global(self.function.original.__globals__, name)
+        if stored is not _MISSING:  # (stored earlier in this call, here or by a caller)
             return stored
-        return self.tracer.import_value(value, source)
+        return self.tracer.import_value(value, self._global_source(name))
 
     def st_global(self, name, value):
         """A global the function declares, stored after the graph ran (fallback/heap.py)."""
-        self.tracer.ledger.set_global(self._global_source(name), value)
+        self.tracer.ledger.set_global(self.function.original.__globals__, name,
+                                      self._global_source(name), value)
 
     def defined(self, fn) -> None:
         self.tracer.trace_local_functions.add(id(fn))

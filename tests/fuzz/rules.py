@@ -199,13 +199,18 @@ def attribute_update(g):
 @rule(1.0)
 def global_update(g):
     """A module global mutated, or rebound under `global` (v67: in programs meant to run
-    as graphs too: transform/global_stores.py), read back in the same call."""
+    as graphs too: transform/global_stores.py), read back in the same call (v68: by a
+    callee too)."""
     if g.chance(0.5):
         name = g.choice(["G_COUNT", "G_COUNT", "G_LIST"])
         g.globals_declared.add(name)
         if name == "G_LIST":
             return [g.choice(["G_LIST += [k]", "G_LIST = G_LIST + [n]",
                               "G_LIST = G_LIST[-3:] + [len(G_LIST)]"])]
+        if g.chance(0.3):  # (v68: a callee reads the global stored earlier in the call)
+            from tests.fuzz.rules_more9 import _helper
+            _helper(g, "def count_scaled(v):\n    return v * (G_COUNT % 7) * 0.1\n")
+            return ["G_COUNT += n + 1", "acc = acc + count_scaled(acc)"]
         return g.choice([["G_COUNT += 1"], ["G_COUNT = G_COUNT + k"],
                          ["G_COUNT = G_COUNT * 2 if flag else G_COUNT - 1"],
                          ["G_COUNT += n", "acc = acc + G_COUNT * 0.1"],

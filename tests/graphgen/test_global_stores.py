@@ -87,3 +87,23 @@ def test_other_bindings_of_a_declared_global_stay_refused():
             assert "rebinds a global" in str(error)
         else:
             raise AssertionError(f"{fn.__name__} converted")
+
+
+def _scaled(x):
+    return x * STEP  # (reads the global its caller rebound earlier in the call)
+
+
+def step_then_helper(x):
+    global STEP
+    STEP += 1
+    return _scaled(x) + tf.reduce_sum(x)
+
+
+def test_a_callee_reads_the_global_its_caller_stored_in_the_same_call():
+    global STEP
+    calls = [tf.constant([1.0, 2.0 + i]) for i in range(10)]
+    results = {}
+    for name, fn in (("plain", step_then_helper), ("janus", janus.jit(step_then_helper))):
+        STEP = 0
+        results[name] = [(fn(x).numpy().tolist(), STEP) for x in calls]
+    assert results["janus"] == results["plain"]
