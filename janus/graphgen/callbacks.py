@@ -91,4 +91,5 @@ def traced_callback(runtime, site, library, value):
             return after_raising_ops(result)
         return result  # (... but a vectorized_map is a tf.function eagerly too)
     keeps_raising = getattr(library, "__name__", None) != "vectorized_map"
+    callback.__janus_callback__ = True  # (janus's wrapper: called as it is, not converted)
     return callback

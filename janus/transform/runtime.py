@@ -246,7 +246,8 @@ def user_function(fn):
         if isinstance(call, types.FunctionType) or hasattr(call, "__janus_function__"):
             bound_self, target = target, unwrap(call)
     target = unwrap(target)
-    if not isinstance(target, types.FunctionType) or not is_user_code(target):
+    if not isinstance(target, types.FunctionType) or not is_user_code(target) or \
+            hasattr(target, "__janus_callback__"):  # (graphgen/callbacks.py: it converts)
         return None, None
     return target, bound_self
 

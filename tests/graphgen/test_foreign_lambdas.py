@@ -72,3 +72,26 @@ def test_a_lambda_jitted_itself():
     double = lambda v: v * SCALE + 1.0  # noqa: E731 - janus.jit(lambda ...): converted too
     stats = assert_same(double, [(tf.constant([1.0, 2.0]),)] * 5)
     assert stats.graph_calls > 0, stats
+
+
+LOSSES = {"l1": lambda a, b: tf.reduce_mean(tf.abs(a - b)),
+          "l2": lambda a, b: tf.reduce_mean(tf.square(a - b))}
+
+
+def _weighted(loss, weight, a, b):
+    return weight * loss(a, b)
+
+
+def partial_losses(x, y, kind):
+    import functools
+    terms = [functools.partial(_weighted, LOSSES[k], w) for k, w in (("l1", 0.3), (kind, 1.0))]
+    return sum(t(x, y) for t in terms)
+
+
+def test_a_partial_over_a_dict_lambda_called_by_the_function():
+    # (zoo p31: the wrapper janus makes for a library's callback, functools.partial's
+    # here, was converted as if it were the lambda, and the whole function ran eagerly)
+    calls = [(tf.constant([1.0, 2.0 + i]), tf.constant([0.5, 1.0]), "l1" if i % 3 else "l2")
+             for i in range(10)]
+    stats = assert_same(partial_losses, calls)
+    assert stats.graph_calls >= 6 and stats.generation_failures == 0, stats
