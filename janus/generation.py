@@ -410,7 +410,7 @@ class Generation:
             if self.plan != Plan():  # if the general graph fails, retreat to specialized ones
                 self.plan_history = [Plan()]
         if misses:
-            spec, failed = misses[0]
+            spec, failed = self._miss_to_learn_from(misses, args, kwargs)
             self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
         if len(self.specializations) >= cfg.max_specializations:
             self._drop_outdated()
@@ -432,6 +432,23 @@ class Generation:
             return self._unsupported()
         self._busy = True
         return "generate"
+
+    def _miss_to_learn_from(self, misses: list, args, kwargs) -> tuple:
+        """The (specialization, failed guard index) to generalize from: the first whose
+        failed guard the ladder generalizes, else the first. (Graphs per value of a number
+        kept guarded fail on it; the graph for this call's value fails on what changed:
+        `s.losses.setdefault(n, []).append(loss)`, its list for `n` grew, zoo p43.)"""
+        env = self._env(args, kwargs)
+        for spec, index in misses:
+            guard = spec.guards.guards[index]
+            try:
+                value = evaluate(guard.source, *env)
+            except Exception:  # noqa: BLE001 - an unreadable source: not this one
+                continue
+            plan = ladder.next_plan(self.plan, guard, value, spec)
+            if plan is not None and plan != self.plan and plan not in self.blocked_plans:
+                return spec, index
+        return misses[0]
 
     def _churning(self, cfg: Config) -> bool:
         """Whether graphs are made and dropped: `max_specializations` generations or more,

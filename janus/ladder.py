@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from janus.graphgen import number_lists
 from janus.graphgen.plan import Plan
 from janus.tensors import is_tensor
 
@@ -21,7 +22,8 @@ def next_plan(plan: Plan, guard, value, spec):
     """The next rung of the ladder for a host guard that keeps failing, or None."""
     expr = guard.source.expr
     if guard.kind == "len" and expr in spec.appended_only:
-        return plan.with_append_only(expr)
+        # (and every list of its role: `s.losses[n].append(x)`, one list per key of a dict)
+        return plan.with_append_only(guard.source.role)
     if guard.kind == "value" and is_fed_number(guard.expected) and \
             type(value) is type(guard.expected):
         # every value of the same role (this field of every item of the container) at once
@@ -42,6 +44,14 @@ def next_plan(plan: Plan, guard, value, spec):
         dims = [i for i, (a, b) in enumerate(zip(shape, value[0].shape)) if a != b]
         return plan.with_dynamic_dims(expr + "[*]", dims)
     if guard.kind == "len" and isinstance(value, list) and value and \
-            all(is_tensor(v) for v in value):
+            (all(is_tensor(v) for v in value) or number_lists.layout_of(value) is not None
+             and not _changed_by(spec, expr)):
         return plan.with_dynamic_list(expr)
     return None
+
+
+def _changed_by(spec, expr: str) -> bool:
+    """Whether the graph of `spec` changes the heap list at `expr` (`s.steps.append(len(
+    s.steps))`): one fed as a tensor cannot be changed, a copy can."""
+    return any(e.kind in ("contents", "extend") and e.source is not None and
+               e.source.expr == expr for e in getattr(spec, "effects", ()))

@@ -249,6 +249,8 @@ def _export(spec) -> dict:
             expected = [expected[0], list(expected[1])]
         elif guard.kind == "array":
             raise NotPortable("a numpy array fed to a graph segment")
+        elif guard.kind == "number_list":
+            raise NotPortable("a list of Python numbers fed to the graph")
         elif guard.kind == "value" and type(expected) not in _VALUE_TYPES:
             # (JSON would bring an np.float64 back as a float, a guard on another type: F38)
             raise NotPortable(f"a guard on a {type(expected).__name__} value")

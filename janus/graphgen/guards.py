@@ -16,6 +16,7 @@ import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR  # no tensor at import:
 # creating one would initialize TF's devices (tf.config could no longer set them up)
 
+from janus.graphgen import number_lists
 from janus.graphgen.sources import Source, arg, environment, steps_code
 
 
@@ -25,7 +26,7 @@ class Guard:
     the graph was built for; `where` is the user's line that made the assumption."""
 
     kind: str  # call | type | id | value | number | len | keys | tensor | tensor_list | array |
-    #            aliases | keras
+    #            number_list | aliases | keras
     source: Source
     expected: Any
     where: str = ""
@@ -64,6 +65,10 @@ class Guard:
                 classes.setdefault(cls, []).append(str(source))
             text = "tensor objects: " + "; ".join(
                 " is ".join(names) for names in classes.values()) + " (and no others alike)"
+        elif self.kind == "number_list":
+            item = exp[0] if exp[1] is None else f"tuples of {exp[1]} {exp[0]}s"
+            text = f"{self.source} is a non-empty list of {item}" + \
+                (" (each fits int32)" if exp[0] == "int" else "")
         else:
             text = f"{self.source} is a non-empty list of {_spec_text(exp)} tensors"
         return text + (f"  [{self.where}]" if self.where else "")
@@ -294,6 +299,9 @@ def _test(guard: Guard, var: str, const: str, type_name: str, dtype_name: str,
                     f"(lambda s: {test})({var}.shape)")
         return (f"type({var}) is ndarray and {var}.dtype == {dtype_name} and "
                 f"{var}.shape == {_array_shape(shape)}")
+    if kind == "number_list":  # (graphgen/number_lists.py)
+        env["numbers_fit"] = number_lists.fits
+        return f"numbers_fit({var}, {const})"
     if kind == "tensor_list":
         dtype, shape = guard.expected
         env[dtype_name] = tf.as_dtype(dtype).as_datatype_enum

@@ -49,14 +49,48 @@ def _maximum(x, y, name=None):
 def _constant(value, dtype=None, shape=None, name="Const"):
     """`tf.constant` of a fed number (a SymbolicScalar): its tensor, converted as TF converts
     the Python number (`tf.constant` itself takes Python values only in a graph)."""
-    if not isinstance(value, SymbolicScalar):
+    if type(value) in (list, tuple):  # (`tf.constant([lr, beta])`, lr fed)
+        leaves = tf.nest.flatten(value)
+        if any(is_tensor(v) for v in leaves):
+            raise ConversionError("tf.constant of a list holding a tensor and a fed number")
+        if dtype is None:
+            value = pack_scalars(value)
+        else:
+            value = tf.nest.map_structure(lambda v: v.as_dtype(dtype) if isinstance(
+                v, SymbolicScalar) else tf.constant(v, dtype), value)
+    elif not isinstance(value, SymbolicScalar):
         return tf.constant(value, dtype=dtype, shape=shape, name=name)
     tensor = tf.convert_to_tensor(value, dtype=dtype, name=name)
     return tensor if shape is None else tf.broadcast_to(tensor, shape)
 
 
+def _fed_numbers_in(value) -> bool:
+    """Whether `value` is a fed number or a list/tuple holding one."""
+    return isinstance(value, SymbolicScalar) or type(value) in (list, tuple) and any(
+        isinstance(v, SymbolicScalar) for v in tf.nest.flatten(value))
+
+
+def _convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """`tf.convert_to_tensor` of fed numbers: a dtype hint as eager TF takes it for Python
+    numbers (when they convert to it; F160: TF casts a list of tensors to the hint, so the
+    float32 stand-ins of fed floats became ints)."""
+    if not _fed_numbers_in(value):
+        return tf.convert_to_tensor(value, dtype=dtype, dtype_hint=dtype_hint, name=name)
+    if type(value) in (list, tuple) and any(is_tensor(v) for v in tf.nest.flatten(value)):
+        if dtype is None and dtype_hint is not None:
+            raise ConversionError("tf.convert_to_tensor of a list holding a tensor and a "
+                                  "fed number, with a dtype hint")
+        return tf.convert_to_tensor(pack_scalars(value), dtype=dtype, name=name)
+    if dtype is None and dtype_hint is not None:
+        try:
+            return _constant(value, dtype_hint, name=name or "Const")
+        except (TypeError, ValueError):
+            pass
+    return _constant(value, dtype, name=name or "Const")
+
+
 _GRAPH_SAFE = {id(tf.maximum): _maximum, id(tf.math.maximum): _maximum,
-               id(tf.constant): _constant}
+               id(tf.constant): _constant, id(tf.convert_to_tensor): _convert_to_tensor}
 
 
 def _printed(value):
@@ -116,8 +150,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
             refusals.refuse_data_iteration(value)
     args, kwargs = traced_user_functions(runtime, site, fn, args, kwargs)
     safe = _GRAPH_SAFE.get(id(fn))
-    if safe is not None and any(is_symbolic(a) or isinstance(a, SymbolicScalar)
-                                for a in args):
+    if safe is not None and any(is_symbolic(a) or _fed_numbers_in(a) for a in args):
         fn = safe
     args = tuple(traced_callback(runtime, site, fn, a) for a in args)
     kwargs = {k: traced_callback(runtime, site, fn, v) for k, v in kwargs.items()}

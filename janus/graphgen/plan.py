@@ -1,12 +1,15 @@
 """A Plan: which facts a specialization treats as general instead of constant.
 
 Plans only ever grow more general (the ladder): a tensor dimension becomes
-dynamic, a list of varying length becomes one stacked tensor iterated by
+dynamic, a list of varying length (of tensors or of Python numbers) becomes one stacked
+tensor iterated by
 `tf.while_loop`, a tensor-valued branch becomes `tf.cond`.
 """
 from __future__ import annotations
 
 import dataclasses
+
+from janus.graphgen import number_lists
 
 
 @dataclasses.dataclass(frozen=True)
@@ -15,6 +18,7 @@ class Plan:
     dynamic_lists: frozenset = frozenset()   # source exprs fed as stacked tensors
     general_branches: frozenset = frozenset()  # (function, site id) built as tf.cond
     append_only: frozenset = frozenset()  # heap lists only appended to: length not guarded
+    #                                       (source exprs or roles)
     write_only: frozenset = frozenset()   # heap dicts only written, with keys the graph
     #                                       computes (graphgen/keyed_writes.py)
     read_dicts: frozenset = frozenset()   # heap dicts that were read after such a write:
@@ -51,6 +55,11 @@ class Plan:
     def with_kept(self, roles) -> "Plan":
         return dataclasses.replace(self, scalars=self.scalars - set(roles),
                                    kept=self.kept | set(roles))
+
+    def is_append_only(self, source) -> bool:
+        """Whether the heap list at `source` is taken as only appended to (its expr or its
+        role: the lists under every key of a dict)."""
+        return source.expr in self.append_only or source.role in self.append_only
 
     def with_append_only(self, expr: str) -> "Plan":
         return dataclasses.replace(self, append_only=self.append_only | {expr})
@@ -119,6 +128,9 @@ def _compare(plan: Plan, a, b, expr: str) -> Plan:
                 shapes = [x[2] for x in a[2] + b[2]]
                 dims = [i for i in range(len(shapes[0])) if len({s[i] for s in shapes}) > 1]
                 return plan.with_dynamic_dims(expr + "[*]", dims) if dims else plan
+        if a[1] != b[1] and a[2] and b[2] and \
+                number_lists.layout_of_description(a[2] + b[2]) is not None:
+            return plan.with_dynamic_list(expr)  # (Python numbers: graphgen/number_lists.py)
         if a[1] == b[1]:
             for i, (x, y) in enumerate(zip(a[2], b[2])):
                 plan = _compare(plan, x, y, f"{expr}[{i}]")

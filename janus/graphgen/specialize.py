@@ -14,7 +14,7 @@ import tensorflow as tf
 from janus.errors import BuildsOnFirstCall, ConversionError
 from janus.fallback import heap
 from janus.graphgen import bias_gradients, calls, checks, dead_ends, host_draws, \
-    keras_state, keyed_writes, random_draws
+    keras_state, keyed_writes, number_lists, random_draws
 from janus.graphgen.caller_tape import TapeView
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
@@ -148,6 +148,7 @@ def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict, guards=(),
                if g.kind in ("tensor", "tensor_list")}
     lines = ["def feed(args, kwargs):"]
     env = {"stack": calls.stack, "checked": calls.checked, "to_tensor": calls.to_tensor,
+           "numbers": number_lists.feed,
            "ahead": host_draws.ahead, **environment(globals_, cells)}
     table_vars = {}
     for k, (function, (roots, cases)) in enumerate(tables.items()):
@@ -162,6 +163,9 @@ def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict, guards=(),
                 lines.append(f"        stack({_code(source)}),")
             else:
                 lines.append(f"        checked(stack({_code(source)}), D{index}, S{index}),")
+        elif kind == "numbers":  # (guarded by its number_list guard: number_lists.py)
+            env[f"N{index}"] = str(tf.as_dtype(dtype).name)
+            lines.append(f"        numbers({_code(source)}, N{index}),")
         elif kind == "table":
             if type(source) is not Source or not source.is_table:
                 raise ValueError(f"not a table input: {source!r:.100}")
@@ -193,6 +197,18 @@ def _code(source) -> str:
     if type(source) is not Source:
         raise TypeError(f"a graph input read from {source!r:.100}, not from a Source")
     return source.code()
+
+
+def _refuse_overflowed_constants(caught: list) -> None:
+    """A Python float beyond float32 made a constant while tracing: TF's graph rounds it
+    to inf with numpy's warning, where eager TF raises ValueError (no dtype asked) or
+    rounds it without a warning (F158): the call runs plainly."""
+    for warning in caught:
+        if issubclass(warning.category, RuntimeWarning) and \
+                "overflow" in str(warning.message) and \
+                warning.filename.replace("\\", "/").endswith("framework/tensor_util.py"):
+            raise ConversionError("a Python number beyond float32 made a constant while "
+                                  "tracing (TF's graph and eager TF convert it otherwise)")
 
 
 def _cause(exc: BaseException, kinds):
@@ -371,6 +387,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             raise ConversionError("the graph's inputs did not settle after several traces")
         inputs, tables = used, traced_tables
     _refuse_stale_captures(concrete)
+    _refuse_overflowed_constants(caught)
     for warning in caught:  # only the final trace's warnings concern the user
         warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                warning.lineno)

@@ -2,6 +2,7 @@
 `zip`/`enumerate` during a trace: ops on the stacked tensor instead.
 
     tf.add_n(xs)             ->  tf.reduce_sum(stacked, axis=0)
+    tf.constant(numbers)     ->  the fed numbers, as TF converts them (graphgen/number_lists.py)
     zip(xs, ys)              ->  DynamicList((xs.stacked, ys.stacked))
     enumerate(xs, 1)         ->  DynamicList((tf.range(len) + 1, xs.stacked))
     len(out)                 ->  its length so far, a fed int (`out` grown in a tf.while_loop)
@@ -11,12 +12,29 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import number_lists
 from janus.graphgen.values import Accumulator, DynamicList, SymbolicScalar
 
 
 def stack_args(fn, args):
     """TF list-taking ops applied to a DynamicList, as ops on the stacked tensor."""
     if not args or not isinstance(args[0], DynamicList):
+        return None
+    if fn in (tf.constant, tf.convert_to_tensor) and args[0].kind is not None:
+        def constant(dtype=None, shape=None, name=None, dtype_hint=None):
+            if shape is not None:
+                raise ConversionError(f"{fn.__name__} of a list of Python numbers of varying "
+                                      "length with a shape")
+            if dtype is None and dtype_hint is not None:
+                try:  # (as TF does: the hint if it converts, else TF's own dtype)
+                    return number_lists.constant(args[0], dtype_hint)
+                except TypeError:
+                    pass
+            return number_lists.constant(args[0], dtype)
+        return constant
+    if args[0].kind is not None:
+        if fn in (tf.stack, tf.add_n, tf.concat):
+            raise ConversionError(f"{fn.__name__} of a list of Python numbers of varying length")
         return None
     stacked = args[0].stacked
     if fn is tf.stack:
@@ -47,10 +65,15 @@ def dynamic_zip(fn, args, kwargs):
             raise ConversionError("enumerate() of a list of varying length with a start "
                                   "that is not an int")
         index = tf.range(items.length()) + start
-        return DynamicList((index, items.stacked))
+        return DynamicList((index, items.stacked), None if items.kind is None else
+                           (None, items.kind), items.bound)
     if kwargs or not all(isinstance(a, DynamicList) for a in args):
         raise ConversionError("zip() of a list of varying length with a list of fixed length")
-    return DynamicList(tuple(a.stacked for a in args))
+    kinds = tuple(a.kind for a in args)
+    bounds = {a.bound for a in args if a.kind is not None}  # (one bound for all their ints)
+    return DynamicList(tuple(a.stacked for a in args),
+                       kinds if any(k is not None for k in kinds) else None,
+                       bounds.pop() if len(bounds) == 1 else None)
 
 
 def grown_length(items: Accumulator) -> SymbolicScalar:

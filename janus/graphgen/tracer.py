@@ -20,7 +20,7 @@ from tensorflow.python.framework import ops
 from janus.errors import ConversionError
 from janus.fallback.heap import MARKER, HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
-from janus.graphgen import active, fed_floats, host_arrays, host_scalars
+from janus.graphgen import active, fed_floats, host_arrays, host_scalars, number_lists
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
@@ -371,12 +371,20 @@ class Tracer:
     def _import_list(self, value: list, source: Source, kind: type = list):
         """A list (`kind`: its type, a list Keras tracks too): only appended to (no
         length assumed), fed stacked, or copied item by item."""
-        if source.expr in self.plan.append_only:
+        if self.plan.is_append_only(source):
             self.guard("type", source, kind)
             proxy = self.ledger.copy_of(value, source, lambda _: AppendOnlyList())
             self._imported(proxy, source)
             self.copy_sources[id(proxy)] = source
             return proxy
+        layout = number_lists.layout_of(value) if self.plan.is_dynamic_list(source.expr) \
+            else None
+        if layout is not None:  # (Python numbers: graphgen/number_lists.py)
+            self.guard("number_list", source, layout)
+            fed = self.input(source, "numbers", number_lists.spec(layout))
+            result = number_lists.stand_in(fed, layout)
+            self._imported(result, source)
+            return result
         spec = self._stackable(value, source)
         if spec is not None:
             shape = spec[1]

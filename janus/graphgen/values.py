@@ -52,6 +52,9 @@ class _NotAPythonValue:
     __hash__ = object.__hash__
 
 
+_UNSET = object()
+
+
 class DynamicList(_NotAPythonValue):
     """A Python list of same-shaped tensors whose length is known only at run time,
     held as one stacked tensor `[n, ...]` (or a tuple of them: `zip` of such lists,
@@ -59,27 +62,34 @@ class DynamicList(_NotAPythonValue):
 
     _what = "list whose length varies from call to call"
 
-    def __init__(self, stacked, kind: type | None = None):
+    def __init__(self, stacked, kind=None, bound: int | None = None):
         self.stacked = stacked
-        self.kind = kind  # int/float/bool (or a numpy scalar type): a list of numbers
+        # int/float/bool (or a numpy scalar type): a list of numbers; a tuple of them: a
+        # list of tuples of numbers (graphgen/number_lists.py); None: of tensors
+        self.kind = kind
+        self.bound = bound  # a static bound of its ints' magnitude (exact_numbers.py)
 
     def length(self):
         lengths = [tf.shape(s)[0] for s in tf.nest.flatten(self.stacked)]
         return lengths[0] if len(lengths) == 1 else tf.reduce_min(tf.stack(lengths))
 
-    def _wrap(self, item):
-        if self.kind is None:
+    def _wrap(self, item, kind=_UNSET):
+        kind = self.kind if kind is _UNSET else kind
+        if kind is None:
             return item
-        if self.kind not in (int, float, bool):
+        if isinstance(kind, tuple):
+            return tuple(self._wrap(part, k) for part, k in zip(item, kind))
+        if kind not in (int, float, bool):
             raise self._error("reading an item of a list of numpy scalars grown in a loop")
-        return SymbolicScalar(item, self.kind)
+        return SymbolicScalar(item, kind, bound=self.bound if kind is int else None)
 
     def item(self, index):
         return self._wrap(tf.nest.map_structure(lambda s: tf.gather(s, index), self.stacked))
 
     def __getitem__(self, key):
         if isinstance(key, slice):
-            return type(self)(tf.nest.map_structure(lambda s: s[key], self.stacked), self.kind)
+            return type(self)(tf.nest.map_structure(lambda s: s[key], self.stacked),
+                              self.kind, self.bound)
         return self._wrap(tf.nest.map_structure(lambda s: s[key], self.stacked))
 
     def __len__(self):
@@ -201,6 +211,19 @@ class SymbolicScalar:
         # a static bound of an int's magnitude (exact_numbers.py; None: unknown)
         self.bound = 1 if kind is bool else bound
 
+    def as_dtype(self, dtype) -> tf.Tensor:
+        """The number as eager TF converts the Python number to `dtype` (F159: a float to
+        an int dtype raises there, `tf.constant(0.5, tf.int32)`, `int_tensor + 0.5`; a
+        cast would truncate it)."""
+        dtype = tf.as_dtype(dtype)
+        if dtype.base_dtype in _CONVERTS[self.kind]:
+            return tf.cast(self.tensor, dtype)
+        if dtype.is_integer or dtype == tf.bool or dtype == tf.string:
+            raise TypeError(f"Cannot convert a Python {self.kind.__name__} to EagerTensor "
+                            f"of dtype {dtype.name}")
+        raise ConversionError(f"a Python {self.kind.__name__} janus feeds converted to "
+                              f"{dtype.name}")
+
     @staticmethod
     def _dtype(kind):
         return tf.float64 if kind is float else tf.bool if kind is bool else tf.int64
@@ -218,7 +241,7 @@ class SymbolicScalar:
         elif isinstance(other, (bool, int, float)):
             other_kind = type(other)
         elif is_tensor(other):
-            mine = tf.cast(self.tensor, other.dtype)
+            mine = self.as_dtype(other.dtype)
             op = _ARITHMETIC.get(op, op)
             return op(other, mine) if reflected else op(mine, other)
         else:
@@ -387,10 +410,28 @@ def _convert_scalar(value, dtype=None, name=None, as_ref=False):
     """As TF converts the Python number: int32 for an int (fed ints are guarded to fit),
     float32 for a float, unless a dtype is asked for; a constant to a gradient tape, as
     the Python number is."""
-    return tf.stop_gradient(tf.cast(value.tensor, dtype or _DEFAULT_DTYPES[value.kind]))
+    if dtype is None and value.kind is float:
+        return tf.stop_gradient(default_float(value.tensor))
+    return tf.stop_gradient(value.as_dtype(dtype or _DEFAULT_DTYPES[value.kind]))
 
 
 _DEFAULT_DTYPES = {int: tf.int32, float: tf.float32, bool: tf.bool}
+_FLOATS = (tf.float32, tf.float64, tf.complex64, tf.complex128)
+_CONVERTS = {  # the dtypes a cast converts a fed number to as eager TF does
+    int: (tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64,
+          tf.float16) + _FLOATS,  # (fed ints fit int32: exact in float64, one rounding)
+    float: _FLOATS,  # (not float16/bfloat16: TF's cast rounds through float32 first)
+    bool: (tf.bool, tf.int32, tf.float32)}
+
+
+def default_float(value: tf.Tensor) -> tf.Tensor:
+    """Python floats (`value`, float64) converted as TF converts them when no dtype is
+    asked: float32, and a ValueError for a finite one beyond float32 (`tf.constant(1e300)`;
+    with a dtype asked it is inf, `x * 1e300`): the graph fails there, the call reruns
+    plainly (F158)."""
+    narrowed = tf.cast(value, tf.float32)
+    checks.require(tf.reduce_all(tf.math.is_finite(narrowed) | ~tf.math.is_finite(value)))
+    return narrowed
 
 
 def pack_scalars(value):
@@ -409,8 +450,12 @@ def pack_scalars(value):
         wide = any(type(v) is int and not -2 ** 31 <= v < 2 ** 31 for v in leaves)
         dtype = tf.float32 if float in kinds else tf.bool if kinds == {bool} else \
             tf.int64 if wide else tf.int32
+    if dtype is tf.float32 and not any(is_tensor(v) for v in leaves):
+        convert = lambda v: default_float(v.tensor)  # noqa: E731
+    else:
+        convert = lambda v: v.as_dtype(dtype)  # noqa: E731
     return tf.nest.map_structure(
-        lambda v: tf.cast(v.tensor, dtype) if isinstance(v, SymbolicScalar) else v, value)
+        lambda v: convert(v) if isinstance(v, SymbolicScalar) else v, value)
 
 
 tf.register_tensor_conversion_function(SymbolicScalar, _convert_scalar)

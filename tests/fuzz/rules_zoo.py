@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49, v54, v56, v60, v62-v66) from the zoo of realistic programs
+"""Generator rules (v26, v49, v54, v56, v60, v62-v66, v69) from the zoo of realistic programs
 (tests/fuzz/zoo): constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -32,9 +32,12 @@ def fed_constant(g):
     handed to a helper as a tensor): janus feeds the number; TF's constant takes Python
     values only in a graph (zoo10-F61)."""
     number = g.choice(["n * 0.5", "float(n)", "n + 1", "G_SCALE * n"])
-    kind = g.choice(["", ", acc.dtype", ", dtype=acc.dtype, shape=[2]"])
+    kind = g.choice(["", ", acc.dtype", ", dtype=acc.dtype, shape=[2]", ", tf.int32"])
     lr = g.fresh("lr")
     lines = [f"{lr} = {number}"]
+    if g.chance(0.3):  # (v69: a list of them, F158; an int dtype, F159)
+        return lines + [f"acc = acc + tf.reduce_sum(tf.cast(tf.constant([{lr}, 0.5]{kind}), "
+                        "acc.dtype))"]
     if "shape" in kind:
         return lines + [f"acc = acc + tf.reduce_sum(tf.constant({lr}{kind}))"]
     return lines + [f"acc = acc * tf.cast(tf.constant({lr}{kind}), acc.dtype)"]
@@ -362,3 +365,99 @@ def appended_in_recursion(g):
                      "TREES[s.count % 3](x, xs)", "TREES[len(s.hist) % 3](x, xs)"])
     lines = ["s.count += 1"] if "s.count" in nest else []
     return lines + [f"acc = acc + tf.cast(walk(s, {nest}), acc.dtype)"]
+
+
+_NUMBER_LISTS = ["[(j % 3, j + n) for j in range(len(xs) + n + int(flag) + 1)]",
+                 "[(j, 2 * j - 1) for j in range(n + len(xs) + int(flag) + 1)]",
+                 "[0.25 * j - n for j in range(len(xs) + n + int(flag) + 2)]",
+                 "[j + n for j in range(len(xs) + n + int(flag) + 1)]",
+                 "[j % 2 == 0 for j in range(n + len(xs) + int(flag) + 1)]",
+                 "[(0.5 * j, float(n)) for j in range(len(xs) + n + int(flag) + 1)]",
+                 "[1.0, 1e300, 2.0][: n % 3 + 1]"]
+"""Lists of Python numbers (or of tuples of them) whose length changes between calls."""
+
+
+@rule(0.6, max_depth=2)
+def number_list(g):
+    """(v69) A list of Python numbers (ints, floats, bools, or tuples of them: an edge
+    list of `(src, dst)` pairs, zoo p43) made in one call and read in the next, with
+    another length: janus feeds it as one tensor (graphgen/number_lists.py: `tf.constant`,
+    `len`, a `for` over it, an item); anything else done with it (sorted, sum, a
+    comprehension, an append) has janus guard it item by item again."""
+    ids = g.fresh("ids")
+    make = g.choice(_NUMBER_LISTS)
+    table = g.choice(["G_DICT", "s.d"])  # (the list this line stored in the last call)
+    lines = [f"{ids} = {table}.get('{ids}')", f"if {ids} is None:", f"    {ids} = {make}"]
+    use = g.rng.randint(0, 8)
+    if use == 0:
+        dtype = g.choice(["", ", tf.int32", ", dtype=tf.float32", ", tf.float64", ", tf.int64"])
+        lines.append(f"acc = acc + tf.reduce_sum(tf.cast(tf.constant({ids}{dtype}), acc.dtype))")
+    elif use == 1:
+        lines.append(f"acc = acc * tf.cast(len({ids}), acc.dtype) * 0.1")
+        lines.append(f"s.count += len({ids})")
+    elif use == 2:
+        v = g.fresh("v")
+        lines += [f"for {v} in {ids}:",
+                  f"    acc = acc + 0.1 * tf.reduce_sum(tf.cast(tf.constant({v}), acc.dtype))"]
+    elif use == 3:
+        lines.append(f"acc = acc + tf.reduce_sum(tf.cast(tf.convert_to_tensor({ids}[-1]), "
+                     "acc.dtype))")
+    elif use == 4 and g.chance(0.6):  # (handed to TF ops; the sum of ints or floats)
+        take = f"tf.gather(tf.range(-9, 9), {ids})" if g.chance(0.5) else \
+            f"tf.reduce_sum({ids}) + sum({ids})"
+        lines.append(f"acc = acc + tf.reduce_sum(tf.cast({take}, acc.dtype)) * 0.1")
+    elif use == 4:
+        lines.append(f"acc = acc + 0.01 * tf.cast(tf.size(tf.constant(sorted({ids}))), "
+                     "acc.dtype)")
+    elif use == 5:
+        v = g.fresh("v")
+        lines.append(f"acc = acc + 0.01 * len([{v} for {v} in {ids}])")
+    elif use == 6:
+        i, v = g.fresh("i"), g.fresh("v")
+        lines += [f"for {i}, {v} in enumerate({ids}):",
+                  f"    acc = acc + tf.cast({i}, acc.dtype) * 0.1"]
+    else:
+        lines.append(f"{ids}.append({ids}[0])")
+    return lines + [f"{table}['{ids}'] = {make}"]
+
+
+@rule(0.5, max_depth=2)
+def keyed_lists(g):
+    """(v69) A dict of lists, one per value of a Python number, appended to under the
+    call's key (`s.loss_by_size.setdefault(n_nodes, []).append(loss)`, zoo p43): the list
+    of every key is only appended to (plan.append_only by role), no graph per length."""
+    table = g.choice(["s.d", "G_DICT"])
+    key = g.choice(["n", "len(xs)", "n % 2", "flag"])
+    value = g.choice(["tf.reduce_sum(acc)", "acc * 0.5", "float(n)", "n"])
+    lines = [f"{table}.setdefault({key}, []).append({value})"]
+    if g.chance(0.3):
+        lines.append(f"acc = acc + 0.1 * len({table}[{key}])")
+    return lines
+
+
+_LOSS_TABLE = '''LOSS_FNS = {"l1": lambda a, b: tf.reduce_mean(tf.abs(a - b)),
+            "l2": lambda a, b: tf.reduce_mean(tf.square(a - b)) * 0.5}
+
+
+def weigh(loss, weight, a, b):
+    return weight * loss(a, b)
+'''
+
+
+@rule(0.5, max_depth=2)
+def partial_call(g):
+    """(v69) `functools.partial` over a lambda of a module dict written across lines,
+    called by the function itself (zoo p31's weighted losses): janus converted the
+    wrapper it makes for a library's callbacks as if it were the lambda ("the lambda's
+    source is not one lambda of its line") and ran the whole function eagerly."""
+    from tests.fuzz.rules_more9 import _helper
+    _helper(g, _LOSS_TABLE)
+    key = g.choice(['"l1"', '"l2"', '"l1" if flag else "l2"', '("l1", "l2")[n % 2]'])
+    weight = g.choice(["0.5", "float(n)", "G_SCALE"])
+    t = g.fresh("pt")
+    if g.chance(0.5):
+        return [f"{t} = functools.partial(weigh, LOSS_FNS[{key}], {weight})",
+                f"acc = acc + {t}(acc, acc * 0.5)"]
+    return [f"{t} = [functools.partial(weigh, LOSS_FNS[k], w) for k, w in "
+            f"(('l1', 0.3), ({key}, {weight}))]",
+            f"acc = acc + sum(p(acc, acc * 0.25) for p in {t})"]
