@@ -96,6 +96,7 @@ class JitFunction(Generation):
         self._unchecked = 0  # calls to run plainly at once (graphgen/plain_trial.py)
         self._unchecked_spec: Specialization | None = None  # (the decision they fit)
         self._settled = None  # (epoch, reason, split): plainly for good (fallback/settled.py)
+        self._last_fallback = None  # (category, reason, events version) last announced
         self.failure_counts: collections.Counter = collections.Counter()
         self.failures: collections.deque = collections.deque(maxlen=64)
         self.internal_errors: collections.deque = collections.deque(maxlen=16)
@@ -440,7 +441,10 @@ class JitFunction(Generation):
                 else:
                     self._busy = True
             self.last_decision = f"eager ({step.category.value}): {step.reason}"
-            events.emit("fallback", self, step.category, step.reason)
+            announced = (step.category, step.reason, events.version())
+            if announced != self._last_fallback or events.hears_repeats("fallback"):
+                self._last_fallback = announced  # (a listener of each repeat hears them all)
+                events.emit("fallback", self, step.category, step.reason)
             self.stats.fallback_calls += 1
             self._count(self.stats.fallback_reasons, step.category.value)
         start = time.perf_counter()

@@ -100,3 +100,39 @@ def test_a_function_that_makes_graphs_is_not_settled():
     jitted = janus.jit(affine)
     assert_same(affine, [(tf.constant([float(i)]),) for i in range(8)], jitted=jitted)
     assert jitted._settled is None and janus.stats(jitted).graph_calls > 0
+
+
+def early_stop(s, x):
+    """Segments (a `.numpy()` break) that the stopped calls never reach."""
+    if s["stopped"]:
+        return None
+    y = tf.reduce_sum(x * 2.0)
+    s["stopped"] = float(y.numpy()) > 0.0
+    return y
+
+
+def test_a_repeated_fallback_is_announced_to_listeners_of_repeats_only():
+    from janus import events
+    every, once = [], []
+    hear_all = events.subscribe("fallback", lambda jit, c, r: every.append(r))
+    hear_once = events.subscribe("fallback", lambda jit, c, r: once.append(r), repeats=False)
+    try:
+        jitted = janus.jit(early_stop)
+        state = {"stopped": False}
+        for _ in range(12):
+            jitted(state, tf.constant([1.0, 2.0]))
+    finally:
+        events.unsubscribe("fallback", hear_all)
+        events.unsubscribe("fallback", hear_once)
+    stats = janus.stats(jitted)
+    assert len(every) == stats.fallback_calls > 8, (every, stats)
+    jitted_once = janus.jit(early_stop)
+    hear_once = events.subscribe("fallback", lambda jit, c, r: once.append(r), repeats=False)
+    once.clear()
+    try:
+        state = {"stopped": False}
+        for _ in range(12):
+            jitted_once(state, tf.constant([1.0, 2.0]))
+    finally:
+        events.unsubscribe("fallback", hear_once)
+    assert 1 <= len(once) < janus.stats(jitted_once).fallback_calls, once
