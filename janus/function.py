@@ -347,7 +347,11 @@ class JitFunction(Generation):
         with safety.interrupts_held():  # Ctrl-C: all of the call's effects or none
             saved = spec.saved_states() if spec.random_states else None
             try:
-                results = runner.call(inputs)
+                if taped:  # (as a caller's tape sees a plain call: graphgen/caller_tape.py)
+                    results = spec.tape_view().call(
+                        runner.call, inputs, runner.captured_call() if runner is spec else None)
+                else:
+                    results = runner.call(inputs)
             except Exception as exc:  # noqa: BLE001 - handled below, outside the hold
                 failure = exc
                 if saved:
@@ -355,8 +359,6 @@ class JitFunction(Generation):
             else:
                 failure = None
                 elapsed = time.perf_counter() - start
-                if taped:  # (outputs no watched input reaches: None, as in Python)
-                    results = spec.tape_view().detach(results, inputs)
                 value = self._write_back(runner, results, env)
                 total = time.perf_counter() - fed  # (fed and written back: the plain trial)
         if failure is not None:

@@ -12,16 +12,23 @@ asks for that path (F147). Per output, for the inputs the tapes watch:
 
     an output reaching none    handed out detached (a copy the tapes did not see: None)
     outputs reaching the same  one op reading those inputs: the same gradients
-    other splits               TF's one op (left as TF has it: a target reading only
-                               outputs that do not reach a watched input gets zeros for
-                               it, Python None; a record per group of outputs would run
-                               TF's backward once per group, and the everyday case, a
-                               segment's outputs all summed into one loss, would pay)
+    other splits               TF's one op, between marks the tape records: each output
+                               is handed out through a mark whose backward notes that
+                               the gradient being computed reached it, each input the
+                               outputs do not all reach goes in through a mark whose
+                               backward passes TF's gradient on only if a noted output
+                               reaches that input, else None, as Python's tape has it
+                               (F147 (3); TF's backward still runs once: the marks are
+                               identities). A variable needing a mark where the graph
+                               runs otherwise than through its own ConcreteFunction (an
+                               XLA variant, a graph loaded from the cache) keeps TF's op.
 
 `TapeView.inexact` also gathers the other reasons a graph is not Python's view under a
 tape: a branch or loop on a path (connectivity.unconditional), an item of a list the
 feed stacks but the graph may not read (connectivity.every_item_reached), an op without
-a gradient on a path from an input to an output.
+a gradient on a path from an input to an output, rows of an input a loop gathers (an
+embedding lookup per time step: eagerly IndexedSlices, a row per lookup, through TF's
+loop one dense tensor, which Adam and RMSprop apply otherwise: F161).
 """
 from __future__ import annotations
 
@@ -30,6 +37,7 @@ from tensorflow.python.eager import record
 from tensorflow.python.ops.resource_variable_ops import variable_accessed
 
 from janus.graphgen import connectivity
+from janus.graphgen.traced_gradients import gathered_in_loops
 
 
 class TapeView:
@@ -46,6 +54,10 @@ class TapeView:
             self.variables = list(graph.variables)
         self.exact = connectivity.unconditional(graph, visible) and \
             connectivity.lacking_gradient(graph) is None
+        gathered = gathered_in_loops(graph)  # (F161: IndexedSlices eagerly, dense here; a
+        # list the feed stacks is read item by item eagerly: dense there too)
+        self.gathered = [k for k, p in enumerate(graph.inputs)
+                         if id(p) in gathered and k not in stacked]
         self.stacked_exact = not stacked or visible is not None and \
             connectivity.every_item_reached(graph, stacked, visible)
         self.stacked = stacked
@@ -53,6 +65,12 @@ class TapeView:
         reaches = connectivity.input_reaches(graph, count) if self.exact else []
         self.reaches = reaches  # per output: frozenset of input indices, None if no gradient
         self.detached = tuple(k for k, r in enumerate(reaches) if r is not None and not r)
+        # inputs TF's one op differentiates though no output a caller sees reads them
+        # (read only for an op whose value is dropped: graphgen/dead_ends.py fetches it;
+        # a loop's invariant): TF gives zeros, Python None
+        self.phantom = sorted(connectivity.coarse_reaches(graph, len(graph.outputs)) -
+                              frozenset().union(*[r for r in reaches if r])) \
+            if self.exact else []
         sets = {r for r in reaches if r}
         self.uniform = len(sets) <= 1  # every output reaching some input reaches the same
         self.candidates = sorted(set().union(*sets)) if not self.uniform else []  # (only
@@ -66,7 +84,9 @@ class TapeView:
         if not self.stacked_exact and record.should_record_backprop(
                 [inputs[k] for k in self.stacked]):
             return True
-        return False
+        feed = len(inputs)  # (a gathered variable: watched once the call reads it)
+        return any(k >= feed or record.should_record_backprop([inputs[k]])
+                   for k in self.gathered)
 
     def detach(self, results, inputs: list) -> list:
         """`results` with the outputs that reach no watched input replaced by copies no
@@ -87,11 +107,80 @@ class TapeView:
                     results[k] = tf.identity(results[k])
         return results
 
-    def _watched(self, inputs: list) -> frozenset:
-        """The inputs (by graph input index) a tape records gradients for. The graph's
-        variables are marked accessed first, as TF's call of the graph does."""
+    def call(self, call, inputs: list, captured_call=None) -> list:
+        """The results of `call(inputs)` (the graph run), as a caller's tape should see
+        them: detached where no watched input is reached; where outputs reach different
+        watched inputs, run between marks (see the module docstring; `captured_call(
+        inputs, captured)`: the graph with its captured inputs replaced, or None)."""
+        masked = self._watched(inputs, self.phantom) if self.phantom else frozenset()
+        split = False
+        if not self.uniform:
+            watched = self._watched(inputs, self.candidates)
+            groups = {r & watched for r in self.reaches if r is not None and r & watched}
+            if len(groups) > 1:
+                split = True
+                masked |= frozenset(set().union(*groups) - frozenset.intersection(*groups))
+        feed = len(inputs)
+        if not masked or any(j >= feed for j in masked) and captured_call is None:
+            return self.detach(call(inputs), inputs)  # (TF's one op: see the docstring)
+        tape_pass = _Pass(self.reaches)
+        inputs, captured = list(inputs), list(self.captured)
+        for j in sorted(masked):
+            if j < feed:
+                inputs[j] = _mark(inputs[j], tape_pass.input_backward(j))
+            else:
+                captured[j - feed] = _mark(captured[j - feed], tape_pass.input_backward(j))
+        if any(j >= feed for j in masked):
+            results = captured_call(inputs, captured)
+        else:
+            results = call(inputs)
+        results = self.detach(results, inputs)
+        if not split:  # (only inputs no output reads: their marks give None)
+            return results
+        return [_mark(r, tape_pass.output_backward(k))
+                if k < len(self.reaches) and self.reaches[k] and isinstance(r, tf.Tensor)
+                else r for k, r in enumerate(results)]
+
+    def _watched(self, inputs: list, candidates=None) -> frozenset:
+        """The inputs (by graph input index, of `candidates`) a tape records gradients
+        for. The graph's variables are marked accessed first, as TF's call does."""
         for variable in self.variables:
             variable_accessed(variable)
         feed, captured = len(inputs), self.captured
-        return frozenset(k for k in self.candidates if record.should_record_backprop(
-            [inputs[k] if k < feed else captured[k - feed]]))
+        return frozenset(k for k in (self.candidates if candidates is None else candidates)
+                         if record.should_record_backprop(
+                             [inputs[k] if k < feed else captured[k - feed]]))
+
+
+class _Pass:
+    """Which outputs of one graph call the gradient a tape is computing reached. A tape
+    calls the output marks' backward before the graph's, the input marks' after it: an
+    output mark called after an input mark starts the next gradient computation."""
+
+    def __init__(self, reaches: list):
+        self.reaches = reaches
+        self.used: set = set()
+        self.inputs_seen = False
+
+    def output_backward(self, k: int):
+        def backward(grad):
+            if self.inputs_seen:
+                self.used, self.inputs_seen = set(), False
+            self.used.add(k)
+            return [grad]
+        return backward
+
+    def input_backward(self, j: int):
+        def backward(grad):
+            self.inputs_seen = True
+            reached = any(self.reaches[k] and j in self.reaches[k] for k in self.used)
+            return [grad if reached else None]
+        return backward
+
+
+def _mark(tensor, backward):
+    """`tensor` through an identity the tapes record with `backward`."""
+    with record.stop_recording():
+        marked = tf.identity(tensor)
+    record.record_operation("JanusTapeMark", [marked], [tensor], backward)
+    return marked

@@ -37,15 +37,22 @@ def note_graph_run() -> None:
     graph_runs += 1
 
 
-def call_graph(concrete, inputs: list):
+def calls_flat(concrete) -> bool:
+    """Whether `call_graph` runs `concrete` with its captured inputs as given."""
+    return _FLAT and type(concrete) is _ConcreteFunction
+
+
+def call_graph(concrete, inputs: list, captured: list | None = None):
     """`concrete(*inputs)` for inputs the feed made (tensors of the traced dtypes/shapes),
-    run as eager code would compute it (`eager_kernels`)."""
+    run as eager code would compute it (`eager_kernels`); `captured`: its captured inputs
+    (`calls_flat` graphs only)."""
     ctx = _context.context()
     options = ctx.function_call_options
     ctx.function_call_options = eager_kernels(options)
     try:
         if _FLAT and type(concrete) is _ConcreteFunction:
-            return concrete._call_flat(inputs, concrete.captured_inputs)
+            return concrete._call_flat(
+                inputs, concrete.captured_inputs if captured is None else captured)
         return concrete(*inputs)
     finally:
         ctx.function_call_options = options

@@ -319,6 +319,22 @@ def input_reaches(graph, count: int) -> list:
     return reaches
 
 
+def coarse_reaches(graph, count: int) -> frozenset:
+    """The indices of `graph`'s inputs TF's gradient of the graph as one op may connect to
+    its first `count` outputs: every input of an op on a path (a branch or loop connects
+    all of its inputs, where `reach` follows what each output reads)."""
+    seen, work = set(), [t for t in list(graph.outputs)[:count] if _carries_gradient(t)]
+    while work:
+        t = work.pop()
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        if t.op.type in _NO_GRADIENT:
+            continue
+        work += [x for x in t.op.inputs if _carries_gradient(x)]
+    return frozenset(k for k, p in enumerate(graph.inputs) if id(p) in seen)
+
+
 def lacking_gradient(graph) -> str | None:
     """The type of an op on a path from an input of `graph` to an output that has no
     gradient (TF differentiates every such path of a called graph under a tape), or

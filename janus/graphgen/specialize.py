@@ -82,6 +82,13 @@ class Specialization:
             return self.accelerated.call(inputs)
         return calls.call_graph(self.concrete, inputs)
 
+    def captured_call(self):
+        """`call(inputs, captured)`: the graph with its captured inputs replaced (a caller's
+        tape: graphgen/caller_tape.py), or None where it runs otherwise."""
+        if self.accelerated is not None or not calls.calls_flat(self.concrete):
+            return None
+        return lambda inputs, captured: calls.call_graph(self.concrete, inputs, captured)
+
     def tape_view(self) -> TapeView:
         """The graph as a caller's tape sees it (graphgen/caller_tape.py): found on the
         first call a tape may record."""

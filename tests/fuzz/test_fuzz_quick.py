@@ -65,3 +65,18 @@ def test_the_plain_mode_ran_calls_plainly():
     if "plain" not in _TOTALS:
         pytest.skip("run together with test_program_in_plain_mode")
     assert _TOTALS["plain"] > 0, _TOTALS
+
+
+OUTER_TAPE_SEEDS = range(480000, 480024)  # (outer-tape mode: runner.outer_tape)
+
+
+@pytest.mark.parametrize("seed", OUTER_TAPE_SEEDS)
+def test_program_under_a_caller_s_tape(seed, monkeypatch):
+    """A quarter of these programs make every other call under the caller's tape: the
+    gradients of their results are compared too (F147, F161: graphgen/caller_tape.py)."""
+    monkeypatch.setenv("JANUS_FUZZ_OUTER_TAPE", "1")
+    program = generator.generate(seed, n_calls=QUICK_CALLS)
+    result = runner.run(program.source, program.calls, timeout=QUICK_TIMEOUT)
+    assert result.divergence is None, \
+        f"seed {seed}: {result.divergence}\n(repro: python -m tests.fuzz --outer-tape --n 1 " \
+        f"--seed {seed} --calls {QUICK_CALLS})\n{program.source}"

@@ -1,6 +1,6 @@
 """A graph called under the caller's gradient tape gives Python's gradients
-(graphgen/caller_tape.py, F147): None for an output that reads no watched input, a plain
-call where outputs read different watched inputs or an op on a path has no gradient.
+(graphgen/caller_tape.py, F147): None for an output that reads no watched input or for an
+input only other outputs read, a plain call where an op on a path has no gradient.
 Every test compares janus with plain Python on the same inputs, call by call."""
 import tensorflow as tf
 
@@ -69,30 +69,44 @@ def test_an_output_reading_no_watched_input_has_none_and_the_graph_runs():
         assert stats.graph_calls >= 3
 
 
-def test_outputs_reading_different_watched_inputs_keep_the_graph_and_tf_s_gradients():
-    """`f(x, y) -> (x * 2, y * 3)` with both watched: TF's one op gives the first
-    output's gradient with respect to y zeros (Python None): left as TF has it (F147,
-    open); a target reading both outputs gets Python's values."""
+def test_outputs_reading_different_watched_inputs_have_python_s_gradients():
+    """`f(x, y) -> (x * 2, y * 3)` with both watched: TF's one op gave the first output's
+    gradient with respect to y zeros, Python None (F147 (3)); now each output's gradient
+    reaches only what it reads, a target reading both gets both, and the graph runs."""
+    stats = _compare(two_outputs, lambda i: (c([1.0, 2.0 + i]), c([3.0, 4.0])))
+    assert stats.graph_calls >= 3, stats
     jitted = janus.jit(two_outputs)
     for i in range(6):
         x, y = c([1.0, 2.0 + i]), c([3.0, 4.0])
         got, want = [], []
         for fn, out in ((jitted, got), (two_outputs, want)):
-            with tf.GradientTape() as tape:
+            with tf.GradientTape(persistent=True) as tape:
                 tape.watch([x, y])
                 a, b = fn(x, y)
                 total = tf.reduce_sum(a) + tf.reduce_sum(b)
-            out.extend(g.numpy().tolist() for g in tape.gradient(total, [x, y]))
-        assert got == want
-    assert janus.stats(jitted).graph_calls >= 3
+                first = tf.reduce_sum(a) * 3.0
+            for target in (total, first, b):
+                out.append([None if g is None else g.numpy().tolist()
+                            for g in tape.gradient(target, [x, y])])
+        assert got == want, (got, want)
 
 
-def test_outputs_differing_only_in_an_unwatched_input_keep_the_graph():
-    """The loss reads x and W, the penalty W only; x is not watched: the tape sees the
-    same watched inputs behind both, the graph's gradients are Python's (with x watched
-    too: the penalty's gradient for x is TF's zeros, F147 open)."""
-    stats = _compare(loss_and_penalty, lambda i: (c([1.0 + i, 2.0]),), watch=False)
-    assert stats.graph_calls >= 3
+def test_outputs_reading_different_variables_have_python_s_gradients():
+    """The loss reads x and W, the penalty W only: with x watched, the penalty's gradient
+    for x was TF's zeros (Python None), with and without x watched it is Python's."""
+    for watch in (True, False):
+        stats = _compare(loss_and_penalty, lambda i: (c([1.0 + i, 2.0]),), watch=watch)
+        assert stats.graph_calls >= 3, stats
+
+
+def two_heads(x):
+    return tf.reduce_sum(x * W), tf.reduce_sum(x * V), x * 2.0
+
+
+def test_outputs_reading_different_variables_and_inputs():
+    for watch in (True, False):
+        stats = _compare(two_heads, lambda i: (c([1.0 + i, 2.0]),), watch=watch)
+        assert stats.graph_calls >= 3, stats
 
 
 def test_an_op_without_a_gradient_on_a_path_runs_plainly():
@@ -130,3 +144,57 @@ def test_input_reaches_and_lacking_gradient():
         return tf.cond(x[0] > 0, lambda: tf.reduce_sum(tf.unique(x)[0]), lambda: x[1])
 
     assert connectivity.lacking_gradient(_graph(unique_in_a_branch, spec)) == "Unique"
+
+
+TABLE = tf.Variable(tf.reshape(tf.range(28, dtype=tf.float32), [7, 4]) * 0.1)
+
+
+def looked_up(src):
+    loss = 0.0
+    for t in range(src.shape[1]):  # (its length varies: one tf.while_loop)
+        loss += tf.reduce_sum(tf.gather(TABLE, src[:, t]) ** 2)
+    return loss
+
+
+def test_rows_a_loop_gathers_get_python_s_indexed_slices():
+    """F161: under the caller's tape, the gradient of a table whose rows a tf.while_loop
+    gathers was one dense tensor (eagerly IndexedSlices, a row per lookup), and RMSprop
+    applied it otherwise: the weights drifted. Such a call runs plainly under a tape."""
+    import numpy as np
+    jitted = janus.jit(looked_up)
+    for i in range(8):
+        src = tf.constant(np.random.RandomState(i).randint(0, 7, (2, 3 + i % 2)))
+        got = []
+        for fn in (looked_up, jitted):
+            with tf.GradientTape() as tape:
+                loss = fn(src)
+            got.append(tape.gradient(loss, TABLE))
+        assert type(got[0]) is type(got[1]), (i, got)
+        assert np.array_equal(tf.convert_to_tensor(got[0]).numpy(),
+                              tf.convert_to_tensor(got[1]).numpy())
+    assert janus.stats(jitted).generations >= 1
+
+
+def drops_a_read(x, y):
+    acc = y
+    for i in range(2):
+        tf.gather(x, [i])  # (its value dropped: the graph fetches it, dead_ends.py)
+        acc = acc * 2.0 + float(i)
+    return acc
+
+
+def test_an_input_read_only_for_a_dropped_value_has_none():
+    """F147 (3): TF's one op differentiates the graph's fetched dead ends too: x got zeros
+    (Python None); its mark now passes no gradient on."""
+    jitted = janus.jit(drops_a_read)
+    for i in range(6):
+        x, y = c([1.0 + i, 2.0]), c([3.0, 4.0])
+        got = []
+        for fn in (drops_a_read, jitted):
+            with tf.GradientTape() as tape:
+                tape.watch([x, y])
+                out = fn(x, y)
+            got.append([None if g is None else tf.convert_to_tensor(g).numpy().tolist()
+                        for g in tape.gradient(out, [x, y])])
+        assert got[0] == got[1], (i, got)
+    assert janus.stats(jitted).graph_calls >= 3
