@@ -88,6 +88,7 @@ class JitFunction(Generation):
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
         self.refused_branches: set = set()  # tests whose general graph failed (generation.py)
+        self.generalizing = True  # False: the plan stays (too many failed: generation.py)
         self.raised_traces = 0  # traces that raised the call's own exception (generation.py)
         self.builds = 0  # traces that met a Keras object building its variables (generation.py)
         self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)

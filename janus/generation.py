@@ -149,7 +149,8 @@ class Generation:
             self.profile.collective_strategy = spec.collective_strategy
         with self._lock:
             if spec.plan != base and self.plan == base:
-                self._generalize(spec.plan)  # the trace fed values it found varying (by role)
+                self._generalize(spec.plan, proven=True)  # (the trace fed values it found
+                # varying, by role)
             # (a plan another thread generalized during the trace stays: the new graph is
             # valid under its guards, only outdated, and makes room first at the limit)
             self._next_id += 1
@@ -222,10 +223,22 @@ class Generation:
             # later plan (another number fed, a list grown...): it would fail alike
             # (zoo p01: a `print` in the branch, retried at each plan change)
             self.refused_branches |= failed.general_branches - self.plan.general_branches
-        if final or self.stats.generation_failures >= cfg.max_generation_failures or \
-                isinstance(exc, ConversionError) and not retreated and \
-                not self.specializations or \
-                _graph_value_in_python(exc) and cfg.segments and self._own_line(exc):
+        counted = self.stats.generation_failures >= cfg.max_generation_failures
+        split = _graph_value_in_python(exc) and cfg.segments and self._own_line(exc)
+        if counted and retreated and self.generalizing and not split and \
+                any(spec.calls >= 2 for spec in self.specializations):
+            # the general graphs fail, the specialized ones are reused: keep making
+            # those and stop generalizing (zoo p06: each varying size's general graph
+            # failed alike, and janus gave up on the function: slower than eager)
+            self.generalizing = False
+            self._warn_once("generalizing", f"{self.__qualname__}: generalized graphs "
+                            f"failed {self.stats.generation_failures} times (last: "
+                            f"{self.general_failure}); janus stops generalizing it and "
+                            "keeps a graph per case, up to janus.config.max_specializations "
+                            f"({cfg.max_specializations})")
+            return
+        if final or counted or split or \
+                isinstance(exc, ConversionError) and not retreated and not self.specializations:
             # (a general value needed as Python in this function's own code: the
             # specialized graphs it replaces keep failing; split there instead)
             self.unsupported = exc if isinstance(exc, ConversionError) else \
@@ -439,8 +452,11 @@ class Generation:
         kept guarded fail on it; the graph for this call's value fails on what changed:
         `s.losses.setdefault(n, []).append(loss)`, its list for `n` grew, zoo p43.)"""
         env = self._env(args, kwargs)
-        for spec, index in misses:
-            guard = spec.guards.guards[index]
+        current = [m for m in misses if m[0].plan == self.plan]  # (older plans' graphs are
+        for spec, index in current + [m for m in misses if m[0].plan != self.plan]:  # dropped
+            guard = spec.guards.guards[index]  # first: what they assumed may be general now)
+            if guard.kind == "len" and self.plan.is_append_only(guard.source):
+                continue
             try:
                 value = evaluate(guard.source, *env)
             except Exception:  # noqa: BLE001 - an unreadable source: not this one
@@ -534,8 +550,10 @@ class Generation:
                 "ran without error (it runs work Python skips, such as a loop's body after "
                 "its exit test in the iteration the test stops)"), cfg)
 
-    def _generalize(self, plan):
-        if plan is None or plan == self.plan or plan in self.blocked_plans:
+    def _generalize(self, plan, proven: bool = False):
+        """Make `plan` the current one (`proven`: a graph was just made under it)."""
+        if plan is None or plan == self.plan or plan in self.blocked_plans or \
+                not (self.generalizing or proven):
             return
         self.plan_history = (self.plan_history + [self.plan])[-self.config.max_plan_history:]
         events.emit("generalized", self, self.plan, plan)

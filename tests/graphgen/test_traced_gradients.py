@@ -78,3 +78,34 @@ def test_rows_gathered_in_a_loop_from_a_variable_updated_before_it():
     stats = assert_same(lookups_after_an_update, calls,
                         make_state=lambda: Model(keras.optimizers.Adam(0.1)))
     assert stats.graph_calls >= 5
+
+
+def encode_decode(s, src, tgt):
+    """Two loops over sizes of two arguments that vary apart (zoo p06's seq2seq)."""
+    with tf.GradientTape() as tape:
+        loss = 0.0
+        for t in range(src.shape[1]):
+            loss += tf.reduce_sum(s.emb(src[:, t]) ** 2)
+        for t in range(tgt.shape[1]):
+            loss += tf.reduce_sum(s.emb(tgt[:, t]) * 0.5)
+    grads = tape.gradient(loss, s.emb.trainable_variables)
+    s.opt.apply_gradients(zip(grads, s.emb.trainable_variables))
+    return loss
+
+
+def test_each_size_s_general_graph_failing_alike_keeps_graphs_per_size():
+    """Each size's general graph failed alike (`gradient` of rows a loop gathers), and at
+    `max_generation_failures` janus gave up on the function: slower than eager (zoo p06).
+    It now stops generalizing and keeps a graph per pair of sizes."""
+    import janus
+
+    def make_calls():
+        rng = np.random.RandomState(0)
+        return [(tf.constant(rng.randint(0, 7, (2, 3 + i % 2))),
+                 tf.constant(rng.randint(0, 7, (2, 2 + (i // 4) % 3)))) for i in range(24)]
+
+    jitted = janus.jit(encode_decode, max_generation_failures=2)  # (two fail here)
+    stats = assert_same(encode_decode, make_calls(), jitted=jitted,
+                        make_state=lambda: Model(keras.optimizers.RMSprop(0.1)))
+    assert jitted.unsupported is None and not jitted.generalizing, janus.explain(jitted)
+    assert stats.graph_calls >= 10, stats
