@@ -9,6 +9,7 @@ specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_wa
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 import threading
@@ -43,6 +44,26 @@ def _changes_on(guard, spec) -> bool:
         guard.kind == "len" and guard.source.expr in spec.appended_only
 
 
+def _occurrence(spec, guard) -> tuple:
+    """(test key, n): `guard` is the n-th in-graph guard of its test in `spec` (a test in
+    an unrolled loop is guarded once per iteration)."""
+    return guard.key, sum(1 for g in spec.in_graph[:guard.index] if g.key == guard.key)
+
+
+def _contradicts(spec, outcomes: dict) -> bool:
+    """Whether one of `spec`'s in-graph guards expects an outcome other than `outcomes`
+    says this call's tests had (its graph would fail too)."""
+    if not outcomes:
+        return False
+    seen = collections.Counter()
+    for guard in spec.in_graph:
+        n = seen[guard.key]
+        seen[guard.key] += 1
+        if outcomes.get((guard.key, n), guard.expected) != guard.expected:
+            return True
+    return False
+
+
 def _graph_value_in_python(exc: Exception) -> bool:
     """A value only the graph's run knows needed as Python: a loop's grown list
     (GraphValueInPython), a tensor's value as a Python number (`round(float(t), 4)`)."""
@@ -72,8 +93,9 @@ MAX_RAISED_TRACES = 16
 
 
 class _Retrying(threading.local):
-    """Whether this thread's call is already running another outcome's graph (once)."""
-    active = False
+    """This thread's call while it runs other outcomes' graphs: the in-graph guards
+    that failed so far, as {(test key, occurrence): outcome} (None: a first run)."""
+    outcomes: dict | None = None
 
 
 _retrying = _Retrying()
@@ -359,16 +381,20 @@ class Generation:
                 FallbackCategory.GUARD_FAILURE, f"graph op failed: {str(exc).splitlines()[0]}"))
             self._raised_where_python_did_not(spec, exc, cfg)
             return result
+        first = _retrying.outcomes is None
+        outcomes = {} if first else _retrying.outcomes
         with self._lock:
             guard = spec.in_graph[int(match.group(1))]
-            other = self._in_graph_guard_failed(spec, guard, cfg, args, kwargs,
-                                                _retrying.active)
+            outcomes[_occurrence(spec, guard)] = not guard.expected
+            other = self._in_graph_guard_failed(spec, guard, cfg, args, kwargs, outcomes,
+                                                first)
         if other is not None:  # the graph of this call's outcome (nothing was committed)
-            _retrying.active = True
+            _retrying.outcomes = outcomes
             try:
                 return self._run_graph(other, args, kwargs, cfg)
             finally:
-                _retrying.active = False
+                if first:
+                    _retrying.outcomes = None
         # The eager rerun is profiled: the next graph learns what this call did.
         return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
                                                 guard.describe(), "profiled"))
@@ -475,9 +501,11 @@ class Generation:
             self.stats.graph_calls < 2 * generations
 
     # -- failures and the generalization ladder
-    def _in_graph_guard_failed(self, spec, guard, cfg, args, kwargs, retrying=False):
+    def _in_graph_guard_failed(self, spec, guard, cfg, args, kwargs, outcomes: dict,
+                               first: bool = True):
         """Count the failure; generalize the test, or keep a graph per outcome. Returns
-        another specialization to run this call with (nothing was committed), or None."""
+        another specialization to run this call with (nothing was committed), or None
+        (`outcomes`: the in-graph guards this call failed so far, `first`: none before)."""
         count = self._record_failure(spec, guard, f"{not guard.expected}")
         if count >= cfg.failures_to_generalize:
             plan = self.plan.with_general_branch(guard.key[1:])
@@ -493,13 +521,19 @@ class Generation:
             # graph per call): a graph per outcome, unless the outcome changes
             # so often that janus would trace more than run them (an exit loop that stops
             # anywhere: F52). The graph of the outcome that failed stays (last in line):
-            # another one this call fits runs it, else it waits for the next graph
-            # (zoo10-F62: `if step % 5 == 0: print(...)` traced at every change).
-            other = None if retrying else self._other_outcome(spec, args, kwargs, cfg)
+            # another one this call fits runs it, else (a new outcome) it and the other
+            # outcomes' graphs of this case wait for the next graph, traced for the
+            # outcome this call's plain run profiles (zoo10-F62: `if step % 5 == 0:
+            # print(...)` traced at every change; zoo p42: parking one graph per call
+            # took a call per graph to reach the next generation).
+            other, same_case = self._other_outcome(spec, args, kwargs, cfg, outcomes, first)
             if other is not None:
                 self.specializations.append(spec)
                 return other
-            self.parked = [p for p in self.parked if p is not spec] + [spec]
+            for waiting in same_case:
+                self.specializations.remove(waiting)
+            self.parked = [p for p in self.parked if p is not spec and p not in same_case] + \
+                [spec] + same_case
             recent = self.blocked_regenerations
             recent.append(self.stats.calls)
             if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
@@ -510,24 +544,31 @@ class Generation:
                     "and its generalized graph failed"), cfg, final=True)
         return None
 
-    def _other_outcome(self, failed, args, kwargs, cfg):
+    def _other_outcome(self, failed, args, kwargs, cfg, outcomes: dict, first: bool):
         """A specialization of the current plan besides `failed` whose host guards hold
-        for this call (the graph of another outcome of a test kept per outcome). One
-        whose guard on a changing number or an appended-only list's length fails is
-        generalized as any failed host guard is (else the graph of that outcome would
-        be traced again for every length: a history list appended to every 4th call)."""
-        missed = None
+        for this call and whose in-graph guards expect none of the `outcomes` this call's
+        graphs found otherwise (the graph of another outcome of tests kept per outcome:
+        zoo p42, a graph per subset of experts with tokens, each tried until one fits).
+        On a first failure, one whose guard on a changing number or an appended-only
+        list's length fails is generalized as any failed host guard is (else the graph
+        of that outcome would be traced again for every length: a history list appended
+        to every 4th call). Returns (that specialization or None, the specializations
+        of this case whose in-graph guards it ruled out)."""
+        missed, same_case = None, []
         for spec in self.specializations:
             if spec is not failed and spec.plan == failed.plan and \
                     spec.context == failed.context and not spec.runs_plain:
                 index = spec.guards.check(args, kwargs)
-                if index < 0:
-                    return spec
-                if missed is None and _changes_on(spec.guards.guards[index], spec):
-                    missed = (spec, spec.guards.guards[index])
-        if missed is not None:
+                if index >= 0:
+                    if missed is None and _changes_on(spec.guards.guards[index], spec):
+                        missed = (spec, spec.guards.guards[index])
+                elif _contradicts(spec, outcomes):
+                    same_case.append(spec)
+                else:
+                    return spec, []
+        if missed is not None and first:
             self._host_guard_failed(missed[0], missed[1], args, kwargs, cfg)
-        return None
+        return None, same_case
 
     def _raised_where_python_did_not(self, spec, exc, cfg: Config):
         """`spec`'s graph raised (`exc`) on a call plain Python then ran without error.

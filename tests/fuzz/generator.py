@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 69
+GENERATOR_VERSION = 70
 
 HEADER = '''\
 import functools

@@ -144,3 +144,33 @@ def test_a_list_only_appended_to_is_unassumed_when_another_guard_failed_first():
     calls = [(_tree(i % 3),) for i in range(24)]
     stats = assert_same(encode_tree, calls, make_state=Depths)
     assert stats.graph_calls >= 18 and stats.generations <= 5, stats
+
+
+class Experts:
+    def __init__(self):
+        self.weights = [tf.Variable(float(e + 1)) for e in range(3)]
+
+
+def route(s, x, which):
+    """Each expert used only if a token picks it (zoo p42): the gradient of an unused
+    expert is None, so the tests stay per outcome, a graph per subset of experts used."""
+    with tf.GradientTape() as tape:
+        out = tf.zeros([])
+        for e, w in enumerate(s.weights):
+            n = tf.reduce_sum(tf.cast(tf.equal(which, e), tf.float32))
+            if n == 0:
+                continue
+            out += w * n * tf.reduce_sum(x)
+    grads = tape.gradient(out, s.weights)
+    return out, [g for g in grads if g is not None]
+
+
+def test_a_graph_per_outcome_of_several_tests_is_found_and_reused():
+    # four subsets of experts recurring in turn: before, each call tried two outcomes'
+    # graphs, parked one graph per call and gave up after four regenerations
+    subsets = [[0, 1, 2], [0, 0, 1], [1, 2, 2], [0, 2, 0]]
+    calls = [(tf.constant([1.0, float(i)]), tf.constant(subsets[(i * 7 // 3) % 4]))
+             for i in range(36)]
+    jitted = janus.jit(route)
+    stats = assert_same(route, calls, make_state=Experts, jitted=jitted)
+    assert stats.generations <= 7 and stats.graph_calls >= 24, (stats, janus.explain(jitted))
