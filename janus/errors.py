@@ -38,10 +38,14 @@ class ConversionError(Exception):
         super().__init__(self.describe())
 
     def located(self, function: str, filename: str, lineno: int) -> "ConversionError":
-        """Fill in the location if it is not known yet."""
+        """Fill in what is not known yet of the location."""
         if self.lineno == 0:
-            self.function, self.filename, self.lineno = function, filename, lineno
-            self.args = (self.describe(),)
+            self.lineno = lineno
+        if self.function == "?":
+            self.function = function
+        if self.filename == "?":
+            self.filename = filename
+        self.args = (self.describe(),)
         return self
 
     def describe(self) -> str:

@@ -37,7 +37,8 @@ from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
 from janus.events import CHANGES as _EVENT_CHANGES
 from janus.fallback import agreement, heap, mixed, safety, segmented, settled
 from janus.fallback.mixed import MixedRunner
-from janus.generation import BLOCKED_REGENERATIONS, Generation, RaisedInTrace
+from janus.generation import Generation, RaisedInTrace
+from janus.outcomes import BLOCKED_REGENERATIONS
 from janus.graphgen.plan import Plan
 from janus.graphgen import calls, distribute, plain_trial, xla, xla_trial
 from janus.graphgen.specialize import Specialization
@@ -297,6 +298,7 @@ class JitFunction(Generation):
             return convert(self.fn)
         except ConversionError as exc:
             self.unsupported = exc
+            self.last_failure_reason = self.last_failure_reason or exc.describe()
         except Exception as exc:  # noqa: BLE001 - a conversion bug: the function runs plainly
             self.report_internal("converting the function", exc)
         return None

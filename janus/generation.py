@@ -9,10 +9,8 @@ specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_wa
 """
 from __future__ import annotations
 
-import collections
 import dataclasses
 import re
-import threading
 import time
 
 import tensorflow as tf
@@ -27,41 +25,16 @@ from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
+from janus.outcomes import Outcomes, changes_on as _changes_on
 from janus.profiler import describe_value
 from janus.transform import convert
 
 SPURIOUS_RAISES = 2
+"""Calls on which a generalized graph raised and plain Python did not, before its
+generation counts as failed."""
 _LOOP_DID_NOT_RUN = _Eager(FallbackCategory.GUARD_FAILURE, "a loop ran fewer iterations than "
                            "a gradient through it needs (Python's tape gives None there)")
-BLOCKED_REGENERATIONS, BLOCKED_WINDOW = 4, 24
 _GUARD_TAG = re.compile(r"janus-guard-(\d+)")  # an in-graph guard's error message
-
-
-def _changes_on(guard, spec) -> bool:
-    """A guard whose value, once changed, most likely changes on every call: a Python
-    number's value, the length of a list the function only appends to."""
-    return guard.kind == "value" and ladder.is_fed_number(guard.expected) or \
-        guard.kind == "len" and guard.source.expr in spec.appended_only
-
-
-def _occurrence(spec, guard) -> tuple:
-    """(test key, n): `guard` is the n-th in-graph guard of its test in `spec` (a test in
-    an unrolled loop is guarded once per iteration)."""
-    return guard.key, sum(1 for g in spec.in_graph[:guard.index] if g.key == guard.key)
-
-
-def _contradicts(spec, outcomes: dict) -> bool:
-    """Whether one of `spec`'s in-graph guards expects an outcome other than `outcomes`
-    says this call's tests had (its graph would fail too)."""
-    if not outcomes:
-        return False
-    seen = collections.Counter()
-    for guard in spec.in_graph:
-        n = seen[guard.key]
-        seen[guard.key] += 1
-        if outcomes.get((guard.key, n), guard.expected) != guard.expected:
-            return True
-    return False
 
 
 def _graph_value_in_python(exc: Exception) -> bool:
@@ -92,20 +65,7 @@ MAX_RAISED_TRACES = 16
 """Traces that raised the call's own exception before they count as failed generations."""
 
 
-class _Retrying(threading.local):
-    """This thread's call while it runs other outcomes' graphs: the in-graph guards
-    that failed so far, as {(test key, occurrence): outcome} (None: a first run)."""
-    outcomes: dict | None = None
-
-
-_retrying = _Retrying()
-"""A specialization per outcome of a test whose generalization failed: janus gives up
-when it made `BLOCKED_REGENERATIONS` of them within `BLOCKED_WINDOW` calls."""
-"""Calls on which a generalized graph raised and plain Python did not, before its
-generation counts as failed."""
-
-
-class Generation:
+class Generation(Outcomes):
     """Tracing specializations and generalizing the plan (see the module docstring)."""
 
     # -- generating a graph
@@ -381,23 +341,7 @@ class Generation:
                 FallbackCategory.GUARD_FAILURE, f"graph op failed: {str(exc).splitlines()[0]}"))
             self._raised_where_python_did_not(spec, exc, cfg)
             return result
-        first = _retrying.outcomes is None
-        outcomes = {} if first else _retrying.outcomes
-        with self._lock:
-            guard = spec.in_graph[int(match.group(1))]
-            outcomes[_occurrence(spec, guard)] = not guard.expected
-            other = self._in_graph_guard_failed(spec, guard, cfg, args, kwargs, outcomes,
-                                                first)
-        if other is not None:  # the graph of this call's outcome (nothing was committed)
-            _retrying.outcomes = outcomes
-            try:
-                return self._run_graph(other, args, kwargs, cfg)
-            finally:
-                if first:
-                    _retrying.outcomes = None
-        # The eager rerun is profiled: the next graph learns what this call did.
-        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
-                                                guard.describe(), "profiled"))
+        return self._in_graph_guard(spec, int(match.group(1)), args, kwargs, cfg)
 
     def _precise_plan(self):
         return dataclasses.replace(self.plan, precise_floats=True)
@@ -501,75 +445,6 @@ class Generation:
             self.stats.graph_calls < 2 * generations
 
     # -- failures and the generalization ladder
-    def _in_graph_guard_failed(self, spec, guard, cfg, args, kwargs, outcomes: dict,
-                               first: bool = True):
-        """Count the failure; generalize the test, or keep a graph per outcome. Returns
-        another specialization to run this call with (nothing was committed), or None
-        (`outcomes`: the in-graph guards this call failed so far, `first`: none before)."""
-        count = self._record_failure(spec, guard, f"{not guard.expected}")
-        if count >= cfg.failures_to_generalize:
-            plan = self.plan.with_general_branch(guard.key[1:])
-            if spec in self.specializations:
-                self.specializations.remove(spec)
-            if plan not in self.blocked_plans and plan != self.plan and \
-                    guard.key[1:] not in self.refused_branches:
-                self._generalize(plan)
-                return None
-            # its general graph failed (or the plan has it general and the graph still
-            # guards it: a test janus keeps specialized, such as `while <tensor> and
-            # tries < 5` with a Python counter; generating again would trace the same
-            # graph per call): a graph per outcome, unless the outcome changes
-            # so often that janus would trace more than run them (an exit loop that stops
-            # anywhere: F52). The graph of the outcome that failed stays (last in line):
-            # another one this call fits runs it, else (a new outcome) it and the other
-            # outcomes' graphs of this case wait for the next graph, traced for the
-            # outcome this call's plain run profiles (zoo10-F62: `if step % 5 == 0:
-            # print(...)` traced at every change; zoo p42: parking one graph per call
-            # took a call per graph to reach the next generation).
-            other, same_case = self._other_outcome(spec, args, kwargs, cfg, outcomes, first)
-            if other is not None:
-                self.specializations.append(spec)
-                return other
-            for waiting in same_case:
-                self.specializations.remove(waiting)
-            self.parked = [p for p in self.parked if p is not spec and p not in same_case] + \
-                [spec] + same_case
-            recent = self.blocked_regenerations
-            recent.append(self.stats.calls)
-            if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
-                # (no plan changes how often it flips: retreating from the last
-                # generalization only traced more graphs per outcome, zoo p34)
-                self._generation_failed(ConversionError(
-                    f"the tensor-valued test {guard.describe()} changes from call to call "
-                    "and its generalized graph failed"), cfg, final=True)
-        return None
-
-    def _other_outcome(self, failed, args, kwargs, cfg, outcomes: dict, first: bool):
-        """A specialization of the current plan besides `failed` whose host guards hold
-        for this call and whose in-graph guards expect none of the `outcomes` this call's
-        graphs found otherwise (the graph of another outcome of tests kept per outcome:
-        zoo p42, a graph per subset of experts with tokens, each tried until one fits).
-        On a first failure, one whose guard on a changing number or an appended-only
-        list's length fails is generalized as any failed host guard is (else the graph
-        of that outcome would be traced again for every length: a history list appended
-        to every 4th call). Returns (that specialization or None, the specializations
-        of this case whose in-graph guards it ruled out)."""
-        missed, same_case = None, []
-        for spec in self.specializations:
-            if spec is not failed and spec.plan == failed.plan and \
-                    spec.context == failed.context and not spec.runs_plain:
-                index = spec.guards.check(args, kwargs)
-                if index >= 0:
-                    if missed is None and _changes_on(spec.guards.guards[index], spec):
-                        missed = (spec, spec.guards.guards[index])
-                elif _contradicts(spec, outcomes):
-                    same_case.append(spec)
-                else:
-                    return spec, []
-        if missed is not None and first:
-            self._host_guard_failed(missed[0], missed[1], args, kwargs, cfg)
-        return None, same_case
-
     def _raised_where_python_did_not(self, spec, exc, cfg: Config):
         """`spec`'s graph raised (`exc`) on a call plain Python then ran without error.
         A specialized graph's ops wait for its guards (graphgen/dead_ends.after_guards),

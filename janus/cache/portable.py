@@ -15,6 +15,7 @@ import dataclasses
 import hashlib
 import inspect
 import json
+import re
 import sys
 
 import tensorflow as tf
@@ -32,6 +33,7 @@ _GUARD_KINDS = ("call", "type", "id", "value", "number", "len", "keys", "tensor"
                 "tensor_list", "aliases", "keras")
 _NUMBERS = {"int": int, "float": float}
 _EFFECT_KINDS = ("setattr", "delattr", "contents", "extend", "setitems")
+_APPENDS = re.compile(r"((a|[e+][0-9]{1,9})( (a|[e+][0-9]{1,9}))*)?")
 _VALUE_TYPES = (bool, int, float, str, type(None))
 
 
@@ -283,6 +285,8 @@ def _export(spec) -> dict:
     for effect in spec.effects:
         if effect.kind == "print":
             raise NotPortable("prints")
+        if effect.kind not in _EFFECT_KINDS:  # (a closure's cell, the graph's draws...)
+            raise NotPortable(f"an effect of kind {effect.kind}")
         effects.append([effect.kind, effect.source.to_json(), effect.name,
                         _skeleton(effect.payload) if effect.payload is not None else None])
     functions = {}
@@ -465,6 +469,8 @@ def _parse(data: dict) -> dict:
         _require(kind in _EFFECT_KINDS and type(name) is str, "an effect")
         if kind in ("setattr", "delattr"):
             _require(is_name(name) and not name.startswith("__"), "an attribute name")
+        if kind == "extend":
+            _require(_APPENDS.fullmatch(name) is not None, "the calls of an append")
         payload = _unskeleton(payload) if payload else None
         if kind == "setitems":
             _require(payload is not None and payload[0] == "list" and

@@ -23,7 +23,7 @@ from janus.graphgen.rounded import RoundedLater
 from janus.graphgen.merge_paths import chosen_input
 from janus.graphgen.sources import Source
 from janus.graphgen.sources import evaluate as _evaluate
-from janus.graphgen.sources import namespace
+from janus.graphgen.sources import cell_of, namespace
 from janus.graphgen.values import DynamicList, SymbolicScalar
 from janus.tensors import is_tensor
 
@@ -184,7 +184,8 @@ def rebuild(skel, results: list, env: tuple, copies: dict | None = None):
 
 @dataclasses.dataclass
 class Effect:
-    kind: str  # setattr | delattr | contents | extend | setitems | setglobal | print | draws
+    kind: str  # setattr | delattr | contents | extend | setitems | setglobal | setcell |
+    # print | draws
     source: Source | None
     name: str = ""
     payload: object = None  # skeleton(s)
@@ -198,7 +199,7 @@ class Effect:
             return f"{self.source}[:] = <result>"
         if self.kind == "extend":
             return f"{self.source}.extend(<result>)"
-        if self.kind == "setglobal":  # (transform/global_stores.py)
+        if self.kind in ("setglobal", "setcell"):  # (transform/global_stores.py)
             return f"{self.source} = <result>"
         if self.kind == "setitems":  # (graphgen/keyed_writes.py)
             return f"{self.source}[<key>] = <result>  # each write, in order"
@@ -217,6 +218,7 @@ class HeapLedger:
         self.dirty: dict[int, Source] = {}  # id(copy) -> source
         # (id(module namespace), name) -> (source, value): one global however it is reached
         self.globals: dict[tuple[int, str], tuple[Source, object]] = {}
+        self.cells: dict[int, tuple[Source, object]] = {}  # id(cell) -> (source, value)
         self.log: list[tuple] = []
 
     def mark(self) -> int:
@@ -237,6 +239,15 @@ class HeapLedger:
         key = (id(module), name)
         self.globals[key] = (source, value)
         self.log.append(("global", key))
+
+    def set_cell(self, cell, source: Source, value) -> None:
+        """`x = value` of a variable the function declares nonlocal (its closure's cell)."""
+        self.cells[id(cell)] = (source, value)
+        self.log.append(("cell", id(cell)))
+
+    def get_cell(self, cell):
+        entry = self.cells.get(id(cell))
+        return _MISSING if entry is None else entry[1]
 
     def get_global(self, module: dict, name: str):
         entry = self.globals.get((id(module), name))
@@ -272,25 +283,26 @@ class HeapLedger:
                 contents[id(copy)] = list(copy.writes)
                 continue
             items = getattr(copy, "items", None)
-            contents[id(copy)] = list(items) if isinstance(items, list) else \
-                dict(copy) if isinstance(copy, dict) else list(copy) \
+            contents[id(copy)] = (list(items), list(copy.calls)) if isinstance(items, list) \
+                else dict(copy) if isinstance(copy, dict) else list(copy) \
                 if isinstance(copy, list) else None
         return len(self.log), dict(self.attrs), dict(self.copies), dict(self.dirty), contents, \
-            dict(self.globals)
+            dict(self.globals), dict(self.cells)
 
     def rollback(self, point: tuple) -> bool:
         """Back to `checkpoint()`'s state; False (nothing done) if a copy cannot be."""
-        mark, attrs, copies, dirty, contents, globals_ = point
+        mark, attrs, copies, dirty, contents, globals_, cells = point
         if any(contents[id(c)] is None for c, _ in copies.values() if id(c) in self.dirty):
             return False
         del self.log[mark:]
         self.attrs, self.copies, self.dirty, self.globals = attrs, copies, dirty, globals_
+        self.cells = cells
         for copy, _ in copies.values():
             saved = contents[id(copy)]
             if isinstance(copy, WriteOnlyDict):
                 copy.writes[:] = saved
-            elif isinstance(getattr(copy, "items", None), list):
-                copy.items[:] = saved
+            elif isinstance(getattr(copy, "items", None), list):  # (an AppendOnlyList)
+                copy.items[:], copy.calls[:] = saved
             elif isinstance(copy, dict):
                 copy.clear()
                 copy.update(saved)
@@ -316,6 +328,10 @@ class HeapLedger:
                 source, value = self.globals[entry[1]]
                 effects.append(Effect("setglobal", source, entry[1][1],
                                       skeleton(value, outputs, tracer)))
+            elif entry[0] == "cell":
+                source, value = self.cells[entry[1]]
+                effects.append(Effect("setcell", source, payload=skeleton(value, outputs,
+                                                                          tracer)))
             elif entry[0] == "attr":
                 obj, source, value = self.attrs[(entry[1], entry[2])]
                 if value is _DELETED:
@@ -330,7 +346,7 @@ class HeapLedger:
                         [tuple(w) for w in copy.writes], outputs, tracer)))
                     continue
                 if hasattr(copy, "items") and isinstance(copy.items, list):  # AppendOnlyList
-                    effects.append(Effect("extend", self.dirty[entry[1]],
+                    effects.append(Effect("extend", self.dirty[entry[1]], " ".join(copy.calls),
                                           payload=skeleton(list(copy.items), outputs, tracer)))
                     continue
                 contents = dict(copy) if isinstance(copy, dict) else list(copy)
@@ -371,8 +387,8 @@ def write_back(effects: list[Effect], result, results: list, env: tuple):
             _write(*step)
         except KeyboardInterrupt as exc:
             interrupted = exc
-            if step[0] in ("setattr", "contents", "setitems", "setglobal"):  # idempotent:
-                # write it (again)
+            if step[0] in ("setattr", "contents", "setitems", "setglobal", "setcell"):
+                # (idempotent: write it again)
                 _write(*step)
     if interrupted is not None:
         raise interrupted
@@ -385,6 +401,7 @@ def _resolve(effect: Effect, results: list, env: tuple, copies: dict) -> tuple:
         return ("print", None, "", (rebuild(args_skel, results, env, copies),
                                     rebuild(kwargs_skel, results, env, copies)))
     target = namespace(effect.source, env[2]) if effect.kind == "setglobal" else \
+        cell_of(effect.source, env[3]) if effect.kind == "setcell" else \
         evaluate(effect.source, *env)
     payload = None if effect.kind == "delattr" else \
         rebuild(effect.payload, results, env, copies)
@@ -402,12 +419,14 @@ def _write(kind: str, target, name: str, payload) -> None:
         except AttributeError:
             pass
     elif kind == "extend":
-        target.extend(payload)
+        _append_again(target, name, payload)
     elif kind == "setitems":
         for key, value in payload:
             target[key] = value
     elif kind == "setglobal":  # (target: the module's namespace)
         target[name] = payload
+    elif kind == "setcell":  # (target: the closure's cell)
+        target.cell_contents = payload
     elif kind == "draws":  # the uniforms a graph used, drawn again (graphgen/host_draws.py)
         getattr(target, name)(payload)
     elif isinstance(target, dict):
@@ -415,3 +434,24 @@ def _write(kind: str, target, name: str, payload) -> None:
         target.update(payload)
     else:
         target[:] = payload
+
+
+def _append_again(target: list, calls: str, values: list) -> None:
+    """Add `values` to `target` by the calls the function made (`calls`: "a" an append,
+    "e<n>" an extend, "+<n>" a `+=`): a list's subclass may tell them apart (Keras's
+    TrackedList wraps a dict in `extend`, not in `append`)."""
+    if type(target) is list or not calls:
+        target.extend(values)
+        return
+    at = 0
+    for call in calls.split():
+        if call == "a":
+            target.append(values[at])
+            at += 1
+            continue
+        part = values[at:at + int(call[1:])]
+        at += len(part)
+        if call[0] == "e":
+            target.extend(part)
+        else:
+            target.__iadd__(part)

@@ -358,7 +358,8 @@ class GeneralControlFlow:
             state = list(after)
             for k, template, value in zip(carried, templates, values):
                 state[k] = from_loop(template, value)
-            accumulators[:] = [Accumulator(a, i, fronts=True) for a in arrays_]
+            accumulators[:] = [Accumulator(a, i, fronts=True, base=lengths[k])  # (F166)
+                               for k, a in zip(accumulated, arrays_)]
             for k, acc in zip(accumulated, accumulators):
                 state[k] = acc
             set_state(tuple(state))

@@ -161,6 +161,15 @@ def _tracked(obj, keras) -> bool:
     return isinstance(getattr(obj, "_tracker", None), keras[2])
 
 
+def rewraps(obj) -> bool:
+    """Whether assigning a list or dict to an attribute of `obj` stores a new wrapper of
+    it (a Keras layer's TrackedList, a tf.Module's ListWrapper), not the object itself."""
+    if isinstance(obj, tf.Module):
+        return True
+    keras = _keras()
+    return keras is not None and _tracked(obj, keras)
+
+
 def _called(layer) -> tuple:
     """What a traced call of `layer` depends on besides its inputs and variables: its
     sublayers (a Sequential's `add`/`pop`), then the `trainable` flags of the

@@ -27,7 +27,8 @@ from janus.graphgen import formatted_text, host_draws, host_scalars, identity, k
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.values import AppendOnlyList, SymbolicScalar, pack_scalars
+from janus.graphgen.values import AppendOnlyList, SymbolicScalar, WrappedByTracker, \
+    pack_scalars
 from janus.tensors import is_tensor
 
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
@@ -181,6 +182,8 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
             tracer.read(value)
     if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
             isinstance(owner, (list, dict, AppendOnlyList)):
+        if id(owner) in tracer.tracked_copies:
+            _refuse_wrapped(fn, args, tracer.copy_sources[id(owner)].expr)
         runtime._touched(owner)  # (before: a container janus cannot copy refuses unchanged)
     losses = refusals.layer_losses(fn)
     try:  # (an error of the library call is the user's, not janus's: raised as it is)
@@ -197,3 +200,14 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         tracer.local_objects.add(id(result))
         tracer.keepalive.append(result)
     return None if printing else result  # (eager `tf.print` returns None, a graph's an op)
+
+
+def _refuse_wrapped(fn, args: tuple, expr: str) -> None:
+    """A copy of a list Keras tracks (a layer's `self.log = []`) given containers by
+    `extend`/`insert`: Keras's TrackedList wraps them (a dict becomes a TrackedDict, its
+    `append` keeps it), which the copy written back with `[:] =` would not."""
+    name = getattr(fn, "__name__", "")
+    values = list(args[0]) if name == "extend" and args else \
+        [args[1]] if name == "insert" and len(args) > 1 else []
+    if any(isinstance(v, (list, dict, set, tuple)) for v in values):
+        raise WrappedByTracker(name, expr)

@@ -24,7 +24,8 @@ from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.formatted_text import TextHooks
 from janus.graphgen.general import GeneralControlFlow
 from janus.graphgen.general_while import GeneralWhile
-from janus.graphgen import host_arrays, host_scalars, number_functions, reductions
+from janus.graphgen import host_arrays, host_scalars, implicit_calls, number_functions, \
+    reductions
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.sources import closure, global_
@@ -76,6 +77,21 @@ def _user_property(obj, name: str):
     return None
 
 
+_PROTOCOLS = {
+    builtins.len: implicit_calls.length, builtins.bool: implicit_calls.truth,
+    builtins.iter: implicit_calls.iterator,
+    builtins.str: lambda call, obj: implicit_calls.text(call, obj, "__str__"),
+    builtins.repr: lambda call, obj: implicit_calls.text(call, obj, "__repr__")}
+"""Builtins that call a method of their argument's class: a user's runs converted."""
+
+
+def _protocol(fn):
+    for builtin, protocol in _PROTOCOLS.items():  # (by identity: `fn` may be unhashable)
+        if fn is builtin:
+            return protocol
+    return None
+
+
 class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow,
                    Runtime):
     @property
@@ -120,10 +136,29 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
     def ld_free(self, name, value):
         if id(self.function.original) in self.tracer.trace_local_functions:
             return value  # a cell of the traced frame: a value of this trace, not the heap's
-        index = self.function.freevars.index(name)
+        index, cell = self._cell(name)
+        stored = self.tracer.ledger.get_cell(cell)
+        if stored is not _MISSING:  # (stored earlier in this call: `nonlocal count`)
+            return stored
         if self._is_top():
             return self.tracer.import_value(value, closure(index))
-        return self.tracer.import_value(value, closure(index, self.function.original.__closure__[index]))
+        return self.tracer.import_value(value, closure(index, cell))
+
+    def st_free(self, name, value):
+        """A variable the function declares nonlocal: stored after the graph ran."""
+        index, cell = self._cell(name)
+        if id(self.function.original) in self.tracer.trace_local_functions:
+            # (a def made in the trace rebinding the traced frame's variable: inside a
+            # tf.while_loop janus builds it would count once, whatever the iterations)
+            raise ConversionError(f"`nonlocal {name}` rebinds a variable of the function "
+                                  "janus traces from a def made in it")
+        source = closure(index) if self._is_top() else closure(index, cell)
+        self.tracer.ledger.set_cell(cell, source, value)
+
+    def _cell(self, name: str) -> tuple:
+        original = self.function.original
+        index = original.__code__.co_freevars.index(name)
+        return index, original.__closure__[index]
 
     # -- attributes
     def ld_attr(self, obj, name):
@@ -188,6 +223,11 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             return
         tracer = self.tracer
         source = tracer.source_of(obj)
+        if id(value) in tracer.copy_sources and keras_state.rewraps(obj):
+            # (`layer.log += [...]`: the layer stores a new wrapper, later appends go to
+            # it; the write-back would append to the list it replaced)
+            raise ConversionError(f"assigns a heap list or dict to `{name}` of a "
+                                  f"{type(obj).__name__}, which stores a new wrapper of it")
         if source is not None:
             keras_state.wrote(tracer, obj, name, value)
             tracer.ledger.set_attr(obj, source, name, value)
@@ -261,9 +301,16 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
 
     # -- items
+    def _method(self, method, obj, *args):
+        """Run a user's method Python would call implicitly, converted."""
+        return self.call(None, types.MethodType(method, obj), *args)
+
     def ld_item(self, obj, key):
         if isinstance(obj, DynamicList):
             return obj[key]
+        value = implicit_calls.item(self._method, obj, "__getitem__", key)  # (`buf[i]`)
+        if value is not implicit_calls.UNHANDLED:
+            return value
         tracer = self.tracer
         tracer.read(obj)
         if not is_tensor(obj):
@@ -279,15 +326,29 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             obj[key] = value
             self._touched(obj)
             return
+        if implicit_calls.item(self._method, obj, "__setitem__", key, value) is not \
+                implicit_calls.UNHANDLED:
+            return
         keyed_writes.refuse_computed_key(obj, key, self.tracer)
         keys.check(key, self.tracer)
+        container = isinstance(obj, (list, dict))
+        if container:  # (before: one janus cannot copy refuses unchanged)
+            self._touched(obj)
         obj[key] = value
-        self._touched(obj)
+        if not container:
+            self._touched(obj)
 
     def del_item(self, obj, key):
+        if implicit_calls.item(self._method, obj, "__delitem__", key) is not \
+                implicit_calls.UNHANDLED:
+            return
         keys.check(key, self.tracer)
+        container = isinstance(obj, (list, dict))
+        if container:
+            self._touched(obj)
         del obj[key]
-        self._touched(obj)
+        if not container:
+            self._touched(obj)
 
     def _touched(self, obj):
         tracer = self.tracer
@@ -303,9 +364,12 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         self.tracer.read(value)
         if op != "+=":
             self.tracer.read(target)
+        in_place = isinstance(target, (list, dict, AppendOnlyList)) and op in ("+=", "*=", "|=")
+        if in_place:  # (before: one janus cannot copy refuses unchanged)
+            self._touched(target)
         result = self.percent(target, value) if op == "%=" and isinstance(target, str) else \
             AUG_OPS[op](target, value)  # (text: graphgen/formatted_text.py)
-        if result is target and isinstance(target, (list, dict, AppendOnlyList)):
+        if result is target and not in_place and isinstance(target, (list, dict, AppendOnlyList)):
             self._touched(target)
         return result
 
@@ -322,6 +386,11 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
                 tracer.source_of(args[0]) is not None and \
                 not isinstance(args[0], (types.ModuleType, NodeProxy)):
             return self._query_attr(fn, args)
+        protocol = _protocol(fn) if len(args) == 1 and not kwargs else None
+        if protocol is not None:  # `len(buf)`: a user's `__len__` runs converted
+            value = protocol(self._method, args[0])
+            if value is not implicit_calls.UNHANDLED:
+                return value
         answered = stand_in_calls.answer(fn, args, kwargs)  # `isinstance(n, int)`, n fed
         if answered is not stand_in_calls.UNANSWERED:
             return answered
@@ -423,7 +492,8 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         if not is_symbolic(value):
             self.tracer.read(value)
             self.tracer.passed(self.key, site)
-            return bool(value)
+            truth = implicit_calls.truth(self._method, value)  # (`if buf:`)
+            return bool(value) if truth is implicit_calls.UNHANDLED else truth
         dynamic_sizes.refuse_item_decision(value)
         self.tracer.note_exit(self.key, site)
         return self.tracer.expect(self._site(site), self.key, value)
@@ -441,7 +511,8 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             if iterable.shape.rank is None or iterable.shape[0] is None:
                 raise ConversionError("iterating a tensor of unknown length with break/return")
             return tf.unstack(iterable)
-        return iterable
+        items = implicit_calls.iterator(self._method, iterable)  # (`for v in buf`)
+        return iterable if items is implicit_calls.UNHANDLED else items
 
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if isinstance(test, SymbolicScalar):

@@ -393,6 +393,13 @@ def closure(index: int, cell=None) -> Source:
     return Source(("cell", id(cell)))
 
 
+def cell_of(source: Source, cells: tuple):
+    """The closure cell a variable's source names (`C[i]`: the jitted function's own)."""
+    if source.steps or source.root[0] not in ("closure", "cell"):
+        raise SourceError(f"not a closure variable: {source.expr}")
+    return cells[source.root[1]] if source.root[0] == "closure" else CELLS[source.root[1]]
+
+
 def environment(globals_: dict, cells: tuple) -> dict:
     """The names generated code may use for roots, besides `args` and `kwargs`."""
     return {"G": globals_, "C": cells, "MOD": MODULES, "CELL": CELLS}

@@ -22,7 +22,7 @@ from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
 from janus.graphgen.sources import Source, arg, environment, kwarg
 from janus.graphgen.tracer import Tracer, VaryingRole
-from janus.graphgen.values import FedScalarMisuse
+from janus.graphgen.values import FedScalarMisuse, WrappedByTracker
 from janus.recursion.subgraph import SubGraph
 from janus.recursion.table import compile_builder
 
@@ -308,6 +308,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 check_defaults(converted.original, call_args, call_kwargs)
                 with tf.variable_creator_scope(_no_new_variables):
                     value = instance(*call_args, **call_kwargs)
+                tracer.implicit_calls.check()  # (`len(buf)` ran Buf.__len__ unconverted)
                 outputs = heap.Outputs()
                 captured["result"] = heap.skeleton(value, outputs, tracer)
                 captured["effects"] = tracer.ledger.finish(outputs, tracer) + [
@@ -355,6 +356,10 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                 if wider != plan:
                     plan = wider
                     continue
+            wrapped = _cause(exc, (WrappedByTracker,))
+            if wrapped is not None and plan.with_append_only(wrapped.expr) != plan:
+                plan = plan.with_append_only(wrapped.expr)  # (its calls replayed on it)
+                continue
             misuse = _fed_scalar_misuse(exc)
             if promoted:
                 # feeding these roles failed (an index, a count...): their values stay guarded

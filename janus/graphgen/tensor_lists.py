@@ -79,4 +79,7 @@ def dynamic_zip(fn, args, kwargs):
 def grown_length(items: Accumulator) -> SymbolicScalar:
     """`len()` of a list a tf.while_loop grows (graphgen/exits.py): its items before this
     iteration plus those appended in it, an int known at run time only."""
-    return SymbolicScalar(tf.cast(items.index + items.appends, tf.int64), int)
+    if items.base is None:
+        raise ConversionError("len() of a list grown inside a generalized loop, whose "
+                              "length before the loop is not known")
+    return SymbolicScalar(tf.cast(items.base + items.index + items.appends, tf.int64), int)

@@ -21,6 +21,7 @@ from janus.errors import ConversionError
 from janus.fallback.heap import MARKER, HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import active, fed_floats, host_arrays, host_scalars, number_lists
+from janus.graphgen.implicit_calls import ImplicitCalls
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
@@ -76,6 +77,9 @@ def _trackable(value) -> bool:
     """A layer, module or variable (what a tracked container's tracker follows)."""
     if isinstance(value, (tf.Module, tf.Variable)):
         return True
+    if tracked_container(value):  # (a TrackedDict of data is data: `log.extend([{...}])`)
+        return any(_trackable(v) for v in (value.values() if isinstance(value, dict)
+                                           else value))
     module = type(value).__module__ or ""
     return module.split(".")[0] in ("keras", "tf_keras") and hasattr(value, "__dict__")
 
@@ -97,6 +101,8 @@ class Tracer:
     def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
         self.distributed = False  # the trace called tf.distribute (graphgen/distribute.py)
         self.draw_streams: dict = {}  # id(numpy RNG) -> host_draws.Stream of its uniforms
+        self.implicit_calls = ImplicitCalls()  # user methods Python calls implicitly
+        self.tracked_copies: set = set()  # ids of copies of lists Keras tracks
         self.draw_graph = None  # the body graph of a loop drawing at tensor positions
         self.random_states: dict = {}  # id -> state variable of a tf.random.Generator drawn from
         self.collective_strategy = None  # ... with a strategy spanning several workers
@@ -167,8 +173,11 @@ class Tracer:
     @contextlib.contextmanager
     def active(self):
         _install_format_hooks()
-        with running(self), shadowing(self.shadow):
-            yield self
+        try:
+            with running(self), shadowing(self.shadow):
+                yield self
+        finally:
+            self.implicit_calls.close()
 
     def bind_inputs(self, flat) -> None:
         self.graph = tf.compat.v1.get_default_graph()
@@ -327,6 +336,7 @@ class Tracer:
             self.guard("id", source, value)
         else:
             self.guard("type", source, type(value))
+            self.implicit_calls.watch(type(value))  # (`len(buf)`: graphgen/implicit_calls.py)
         self.register(value, source)
         return value
 
@@ -399,6 +409,8 @@ class Tracer:
             self.import_value(v, source.item(i)) for i, v in enumerate(lst)])
         self._imported(copy, source)
         self.copy_sources[id(copy)] = source
+        if kind is not list:
+            self.tracked_copies.add(id(copy))
         return copy
 
     def _import_tracked(self, value, source: Source):

@@ -108,9 +108,10 @@ class Accumulator(_NotAPythonValue):
 
     _what = "list grown inside a generalized loop"
 
-    def __init__(self, array: tf.TensorArray, index, fronts: bool = False):
+    def __init__(self, array: tf.TensorArray, index, fronts: bool = False, base=0):
         self.array = array
         self.index = index
+        self.base = base  # items the list had that the array does not hold (None: unknown)
         self.appends = 0
         self.fronts = fronts
         self.mode: str | None = None  # "append" or "prepend", by the body's first write
@@ -161,23 +162,41 @@ class Accumulator(_NotAPythonValue):
 class AppendOnlyList(_NotAPythonValue):
     """A heap list the function only appends to: its length and items are not read, so
     they are not assumed (no guard on the length); the appended items are written back
-    with `list.extend` after the graph ran. Any read fails the trace (janus then
-    goes back to a copy of the whole list)."""
+    after the graph ran, by the same calls (a Keras TrackedList's `extend` wraps a dict
+    its `append` keeps). Any read fails the trace (janus then goes back to a copy of the
+    whole list)."""
 
     _what = "heap list the function only appends to"
 
     def __init__(self):
         self.items: list = []
+        self.calls: list[str] = []  # "a" an append, "e<n>" an extend, "+<n>" a `+=`
 
     def append(self, value):
         self.items.append(value)
+        self.calls.append("a")
 
     def extend(self, values):
+        values = list(values)
         self.items.extend(values)
+        self.calls.append(f"e{len(values)}")
 
     def __iadd__(self, values):
+        values = list(values)
         self.items.extend(values)
+        self.calls.append(f"+{len(values)}")
         return self
+
+
+class WrappedByTracker(ConversionError):
+    """A copy of a list Keras tracks given containers by `extend`/`insert` (Keras wraps
+    them; a copy written back with `[:] =` would not): the trace is redone with the list
+    only appended to, its calls replayed on it (`expr`: its source)."""
+
+    def __init__(self, name: str, expr: str):
+        super().__init__(f"`{name}` of containers into a list Keras tracks (it wraps them, "
+                         "a copy janus writes back would not)")
+        self.expr = expr
 
 
 class FedScalarMisuse(ConversionError):

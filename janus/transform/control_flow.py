@@ -1,6 +1,8 @@
 """Control flow becomes runtime hooks, in functional form where the block allows.
 
     if t: A else: B      ->  def if_true(): A ... ; janus__.if_stmt(site, t, if_true, if_false, get, set)
+    if not t: A else: B  ->  as `if t: B else: A` (Python asks t's truth once either way;
+                             a block that breaks, continues or returns keeps its `not`)
     for x in it: A       ->  def body(item): x = item; A ... ; janus__.for_stmt(site, it, body, get, set, names)
     while t: A           ->  while janus__.loop_test(site, t): A
 
@@ -137,9 +139,9 @@ class OwnBody(gast.NodeTransformer):
     depth = -1
 
     def visit_FunctionDef(self, node):
-        if node.name.startswith(RUNTIME):  # (a block janus made of the function's code)
-            self.generic_visit(node)
-            return node
+        if node.name.startswith(RUNTIME) and self.depth >= 0:  # (a block janus made of
+            self.generic_visit(node)  # the function's code; not a lambda converted as the
+            return node  # `def janus__lambda` it stands for: F165)
         if self.depth >= 0:  # a nested user `def`
             return visit_def_header(self, node)
         self.depth += 1
@@ -276,6 +278,12 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
 
     def visit_If(self, node):
         unbinds = self.unbinds_nested
+        while isinstance(node.test, gast.UnaryOp) and isinstance(node.test.op, gast.Not) and \
+                not (scope.escapes(node.body) or scope.escapes(node.orelse)):
+            # (`if not tf.math.is_finite(loss): raise ...`: a graph tests the tensor itself;
+            # `if not t: break` stays: an exit test, its `not` hooked by exit_tests.py)
+            node.test = node.test.operand
+            node.body, node.orelse = node.orelse or [gast.Pass()], node.body
         self._mark_test(node.test)
         self.generic_visit(node)
         if scope.escapes(node.body) or scope.escapes(node.orelse) or \

@@ -1,14 +1,17 @@
-"""`global X` in the function: its stores become runtime calls (before control flow).
+"""`global X` / `nonlocal X` in the function: its stores become runtime calls (before
+control flow).
 
     global STEP, LOG                  (removed)
     STEP += 1                  ->     janus__.st_global('STEP', janus__.aug('+=', STEP, 1))
     LOG = LOG + [x]            ->     janus__.st_global('LOG', LOG + [x])
+    nonlocal count                    (removed)
+    count += 1                 ->     janus__.st_free('count', janus__.aug('+=', count, 1))
 
-Plain runs store into the module as Python does; a trace keeps the store in its heap
-ledger (reads of `STEP` after it see the new value) and the write-back stores it after
-the graph ran (fallback/heap.py). Any other way of binding a declared name (a tuple
-target, a `for` or `with` target, `del`, an import, a nested `def` of that name, a
-walrus) and `nonlocal` stay refused: the function runs eagerly, as before.
+Plain runs store into the module (the closure's cell) as Python does; a trace keeps the
+store in its heap ledger (reads of `STEP` after it see the new value) and the write-back
+stores it after the graph ran (fallback/heap.py). Any other way of binding a declared
+name (a tuple target, a `for` or `with` target, `del`, an import, a nested `def` of that
+name, a walrus) stays refused: the function runs eagerly, as before.
 """
 from __future__ import annotations
 
@@ -24,30 +27,28 @@ _AUG = {gast.Add: "+=", gast.Sub: "-=", gast.Mult: "*=", gast.Div: "/=",
         gast.RShift: ">>="}
 
 
-def declared(fn: gast.FunctionDef) -> set[str]:
-    """Names `fn`'s own scope declares `global` (refusing `nonlocal`)."""
-    names = set()
+def declared(fn: gast.FunctionDef) -> dict[str, str]:
+    """Names `fn`'s own scope declares `global` or `nonlocal`: {name: that keyword}."""
+    names = {}
     for node in scope.walk_own_scope(fn.body):
-        if isinstance(node, gast.Nonlocal):
-            raise ConversionError(f"`nonlocal {', '.join(node.names)}` rebinds a variable "
-                                  "outside the function, which a graph cannot do on each "
-                                  "call", lineno=node.lineno)
-        if isinstance(node, gast.Global):
-            names.update(node.names)
+        if isinstance(node, (gast.Global, gast.Nonlocal)):
+            kind = "global" if isinstance(node, gast.Global) else "nonlocal"
+            names.update((name, kind) for name in node.names)
     return names
 
 
 class GlobalStores(gast.NodeTransformer):
-    """Rewrites the stores of `names` (declared global) in the function's own scope."""
+    """Rewrites the stores of `names` (declared global or nonlocal) in the function's own
+    scope."""
 
-    def __init__(self, names: set[str]):
+    def __init__(self, names: dict[str, str]):
         self.names = names
         self.top = None
 
     def visit_FunctionDef(self, node):
         if self.top is not None:  # a nested def: its own scope (converted on its own)
             if node.name in self.names:
-                self._refuse(node, f"a nested `def {node.name}`")
+                self._refuse(node, node.name, f"a nested `def {node.name}`")
             return node
         self.top = node
         self.generic_visit(node)
@@ -58,10 +59,13 @@ class GlobalStores(gast.NodeTransformer):
 
     def visit_ClassDef(self, node):
         if node.name in self.names:
-            self._refuse(node, f"a `class {node.name}`")
+            self._refuse(node, node.name, f"a `class {node.name}`")
         return node
 
     def visit_Global(self, node):
+        return None
+
+    def visit_Nonlocal(self, node):
         return None
 
     def visit_Assign(self, node):
@@ -69,7 +73,7 @@ class GlobalStores(gast.NodeTransformer):
         if not stored:
             return self.generic_visit(node)
         if len(node.targets) != 1:
-            self._refuse(node, "a chained assignment")
+            self._refuse(node, stored[0].id, "a chained assignment")
         return self._store(stored[0].id, self.visit(node.value), node)
 
     def visit_AugAssign(self, node):
@@ -84,19 +88,20 @@ class GlobalStores(gast.NodeTransformer):
 
     def visit_Name(self, node):
         if node.id in self.names and not isinstance(node.ctx, gast.Load):
-            self._refuse(node, "a binding other than `=` or an augmented assignment")
+            self._refuse(node, node.id, "a binding other than `=` or an augmented assignment")
         return node
 
     def visit_alias(self, node):
         if (node.asname or node.name).split(".")[0] in self.names:
-            self._refuse(None, "an import")
+            self._refuse(None, (node.asname or node.name).split(".")[0], "an import")
         return node
 
     def _store(self, name: str, value, anchor):
+        hook = "st_global" if self.names[name] == "global" else "st_free"
         return templates.copy_location(templates.statements(
-            f"{RUNTIME}.st_global(NAME, V)", NAME=templates.constant(name), V=value), anchor)
+            f"{RUNTIME}.{hook}(NAME, V)", NAME=templates.constant(name), V=value), anchor)
 
-    @staticmethod
-    def _refuse(node, what: str):
-        raise ConversionError(f"rebinds a global it declares with {what}, which janus does "
-                              "not convert", lineno=getattr(node, "lineno", None))
+    def _refuse(self, node, name: str, what: str):
+        kind = "global" if self.names.get(name) == "global" else "nonlocal variable"
+        raise ConversionError(f"rebinds a {kind} it declares with {what}, which janus does "
+                              "not convert", lineno=getattr(node, "lineno", None) or 0)

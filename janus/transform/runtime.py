@@ -142,6 +142,11 @@ class Runtime:
     def ld_free(self, name, value):
         return value
 
+    def st_free(self, name, value):
+        """`X = value` of a variable the function declares nonlocal: stored in its cell."""
+        original = self.function.original
+        original.__closure__[original.__code__.co_freevars.index(name)].cell_contents = value
+
     def call(self, site, fn, /, *args, **kwargs):
         return fn(*args, **kwargs)
 

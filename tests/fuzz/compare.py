@@ -56,6 +56,10 @@ def snapshot(value, seen=None):
                 ("tensorflow", "keras", "numpy")):
             return ("object", type(value).__qualname__,
                     [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
+        if isinstance(value, (list, dict)):  # (a subclass: Keras's TrackedList, TrackedDict)
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            return ("container", type(value).__qualname__,
+                    [(repr(k), snapshot(v, seen)) for k, v in items])
         return ("opaque", type(value).__qualname__)
     finally:
         seen.discard(id(value))
@@ -110,7 +114,7 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
             if d:
                 return d
         return None
-    if kind in ("object", "layer"):
+    if kind in ("object", "layer", "container"):
         ne, na = [k for k, _ in expected[2]], [k for k, _ in actual[2]]
         if actual[1] != expected[1] or ne != na:
             return f"{where}: plain {expected[1]}{ne}, janus {actual[1]}{na}"

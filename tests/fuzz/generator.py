@@ -151,7 +151,7 @@ class Gen:
                                 rules_exits, rules_extra, rules_identity, rules_keras,
                                 rules_loops, rules_more, rules_more9, rules_raising, rules_rng,
                                 rules_sizes, rules_slow, rules_tapes, rules_sums,
-                                rules_zoo)  # (register)
+                                rules_zoo, rules_zoo2)  # (register)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -188,7 +188,8 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
     from tests.fuzz import (rules_boolvals, rules_deferred, rules_exact,  # noqa: F401
                             rules_exits, rules_extra, rules_identity, rules_keras, rules_loops,
                             rules_more, rules_more9, rules_raising, rules_rng, rules_slow,
-                            rules_sizes, rules_tapes, rules_sums, rules_zoo)  # (register rules)
+                            rules_sizes, rules_tapes, rules_sums, rules_zoo,
+                            rules_zoo2)  # (register rules)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

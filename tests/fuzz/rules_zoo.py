@@ -1,4 +1,4 @@
-"""Generator rules (v26, v49, v54, v56, v60, v62-v66, v69, v70) from the zoo of realistic
+"""Generator rules (v26, v49, v54, v56, v60, v62-v66, v69) from the zoo of realistic
 programs (tests/fuzz/zoo): constructs researchers write that the generated programs lacked.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -461,34 +461,3 @@ def partial_call(g):
     return [f"{t} = [functools.partial(weigh, LOSS_FNS[k], w) for k, w in "
             f"(('l1', 0.3), ({key}, {weight}))]",
             f"acc = acc + sum(p(acc, acc * 0.25) for p in {t})"]
-
-
-@rule(0.5, max_depth=1)
-def routed_experts(g):
-    """(v70) A Python loop over a few weights under a tape, each used only when a tensor
-    test on the call's values says so (`if count == 0: continue`: an expert no token
-    picked, zoo p42), gradients filtered by `is not None`: the tests stay per outcome (a
-    None gradient is not a graph's zeros), a graph per subset, each call finding its
-    subset's graph among them (janus gave up after a few subsets)."""
-    xf, ws, tape, tot, grads = (g.fresh(p) for p in ("xf", "ws", "rt", "tot", "grs"))
-    e, w = g.fresh("e"), g.fresh("w")
-    cut = g.choice(["{e} * 0.5 - 0.5", "0.25 * {e}", "{e} - 1.0"]).format(e=e)
-    test = g.choice([f"tf.reduce_sum(tf.cast({xf} > {cut}, tf.float32)) == 0",
-                     f"tf.reduce_max({xf}) < {cut}"])
-    lines = [f"{xf} = tf.reshape(tf.cast(x, tf.float32), [-1])",
-             f"{ws} = [{xf} * 0.0 + float({e} + 1) for {e} in range({g.choice([2, 3, 4])})]",
-             f"with tf.GradientTape() as {tape}:",
-             f"    {tape}.watch({ws})",
-             f"    {tot} = tf.zeros([])",
-             f"    for {e}, {w} in enumerate({ws}):",
-             f"        if {test}:",
-             "            continue",
-             f"        {tot} = {tot} + tf.reduce_sum({w} * {xf})",
-             f"{grads} = {tape}.gradient({tot}, {ws})",
-             f"acc = acc + tf.cast({tot}, acc.dtype) * 0.01"]
-    if g.chance(0.6):
-        lines.append(f"k = k + sum(1 for gr in {grads} if gr is None)")
-    else:
-        lines.append(f"acc = acc + tf.cast(tf.add_n([tf.reduce_sum(gr) for gr in {grads} "
-                     "if gr is not None] + [tf.zeros([])]), acc.dtype)")
-    return lines

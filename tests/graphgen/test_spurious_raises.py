@@ -2,13 +2,13 @@
 exit test, run speculatively in the iteration the test stops: graphgen/exits.py) counts
 as a failed generation after `generation.SPURIOUS_RAISES` such calls: janus retreats to
 the unrolled, guarded loop; a test whose outcome then keeps changing, with its general
-graph blocked, gives up after `generation.BLOCKED_REGENERATIONS` graphs within
+graph blocked, gives up after `outcomes.BLOCKED_REGENERATIONS` graphs within
 `BLOCKED_WINDOW` calls instead of making a graph per outcome; one that changes seldom
 keeps a graph per outcome. Before, every call ran
 the general graph, failed, and ran plainly: slower than plain Python, forever."""
 import tensorflow as tf
 
-from janus import generation
+from janus import outcomes
 from tests.differential import assert_same
 
 TABLE = tf.range(10.0) * 2.0
@@ -40,7 +40,7 @@ def test_a_loop_stopping_at_the_same_place_runs_unrolled_graphs():
 
 def test_a_loop_stopping_anywhere_gives_up_without_a_graph_per_outcome():
     stats = assert_same(lookup_until_negative, _stops_at(*[2, 3, 4, 5] * 6))
-    assert stats.generations <= 2 + generation.BLOCKED_REGENERATIONS, stats
+    assert stats.generations <= 2 + outcomes.BLOCKED_REGENERATIONS, stats
     # (not a failed graph call and a plain rerun per call: the function runs as it is)
     assert stats.fallback_reasons.get("guard failure", 0) <= 8, stats.fallback_reasons
 

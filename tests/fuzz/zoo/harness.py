@@ -50,6 +50,14 @@ def _keras_variable(value) -> bool:
     return isinstance(value, (tf.Variable, keras.Variable))
 
 
+def _holds_state(value) -> bool:
+    """A list or dict of layers or variables (compared through them), not of data."""
+    if not isinstance(value, (list, dict)):
+        return False
+    return any(_keras_variable(v) or isinstance(v, (keras.layers.Layer, tf.Module))
+               for v in (value.values() if isinstance(value, dict) else value))
+
+
 def snapshot(value, seen=None):
     """compare.snapshot, with Keras layers/optimizers/metrics as objects of their
     variables and public attributes (so the comparison sees their state)."""
@@ -65,8 +73,8 @@ def snapshot(value, seen=None):
             fields = [(f"var{i}", snapshot(v, seen)) for i, v in enumerate(value.variables)]
             if not type(value).__module__.startswith(_LIBRARY):  # the user's subclass
                 fields += [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())
-                           if not k.startswith("_") and not isinstance(
-                               v, (keras.layers.Layer, list, dict)) and k not in (
+                           if not k.startswith("_") and not isinstance(v, keras.layers.Layer)
+                           and not _holds_state(v) and k not in (
                                "built", "name", "trainable", "dtype_policy")]
             return ("object", type(value).__qualname__, fields)
         finally:

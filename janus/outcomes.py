@@ -1,0 +1,152 @@
+"""A graph per outcome of the tensor tests janus keeps specialized (a test whose
+generalized graph failed: zoo p42's `if counts[-1] == 0: continue` per expert, where an
+expert without tokens has a None gradient in Python and zeros in a tf.cond).
+
+A call whose graph fails an in-graph guard (nothing committed) runs the graph of another
+outcome: every graph of the same plan whose host guards hold and whose in-graph guards
+expect none of the outcomes this call's graphs found otherwise, tried in turn. A call
+none fits is a new outcome: it runs plainly (profiled) and the graphs of its case wait
+(parked) so the next call traces one for it; janus gives up when it made
+`BLOCKED_REGENERATIONS` of them within `BLOCKED_WINDOW` calls (an exit loop that stops
+anywhere: F52).
+"""
+from __future__ import annotations
+
+import collections
+import threading
+
+from janus import ladder
+from janus.config import Config
+from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
+
+BLOCKED_REGENERATIONS, BLOCKED_WINDOW = 4, 24
+
+
+def changes_on(guard, spec) -> bool:
+    """A guard whose value, once changed, most likely changes on every call: a Python
+    number's value, the length of a list the function only appends to."""
+    return guard.kind == "value" and ladder.is_fed_number(guard.expected) or \
+        guard.kind == "len" and guard.source.expr in spec.appended_only
+
+
+def _occurrence(spec, guard) -> tuple:
+    """(test key, n): `guard` is the n-th in-graph guard of its test in `spec` (a test in
+    an unrolled loop is guarded once per iteration)."""
+    return guard.key, sum(1 for g in spec.in_graph[:guard.index] if g.key == guard.key)
+
+
+def _contradicts(spec, outcomes: dict) -> bool:
+    """Whether one of `spec`'s in-graph guards expects an outcome other than `outcomes`
+    says this call's tests had (its graph would fail too)."""
+    if not outcomes:
+        return False
+    seen = collections.Counter()
+    for guard in spec.in_graph:
+        n = seen[guard.key]
+        seen[guard.key] += 1
+        if outcomes.get((guard.key, n), guard.expected) != guard.expected:
+            return True
+    return False
+
+
+class _Retrying(threading.local):
+    """This thread's call while it runs other outcomes' graphs: the in-graph guards
+    that failed so far, as {(test key, occurrence): outcome} (None: a first run)."""
+    outcomes: dict | None = None
+
+
+_retrying = _Retrying()
+
+
+class Outcomes:
+    """Mixed into Generation: the in-graph guard failures of graphs kept per outcome."""
+
+    def _in_graph_guard(self, spec, index: int, args, kwargs, cfg: Config):
+        """`spec`'s in-graph guard `index` failed (nothing was committed): the graph of
+        another outcome runs the call, or it reruns plainly (profiled)."""
+        first = _retrying.outcomes is None
+        outcomes = {} if first else _retrying.outcomes
+        with self._lock:
+            guard = spec.in_graph[index]
+            outcomes[_occurrence(spec, guard)] = not guard.expected
+            other = self._in_graph_guard_failed(spec, guard, cfg, args, kwargs, outcomes,
+                                                first)
+        if other is not None:  # the graph of this call's outcome (nothing was committed)
+            _retrying.outcomes = outcomes
+            try:
+                return self._run_graph(other, args, kwargs, cfg)
+            finally:
+                if first:
+                    _retrying.outcomes = None
+        # The eager rerun is profiled: the next graph learns what this call did.
+        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
+                                                guard.describe(), "profiled"))
+
+    def _in_graph_guard_failed(self, spec, guard, cfg, args, kwargs, outcomes: dict,
+                               first: bool = True):
+        """Count the failure; generalize the test, or keep a graph per outcome. Returns
+        another specialization to run this call with (nothing was committed), or None
+        (`outcomes`: the in-graph guards this call failed so far, `first`: none before)."""
+        count = self._record_failure(spec, guard, f"{not guard.expected}")
+        if count >= cfg.failures_to_generalize:
+            plan = self.plan.with_general_branch(guard.key[1:])
+            if spec in self.specializations:
+                self.specializations.remove(spec)
+            if plan not in self.blocked_plans and plan != self.plan and \
+                    guard.key[1:] not in self.refused_branches:
+                self._generalize(plan)
+                return None
+            # its general graph failed (or the plan has it general and the graph still
+            # guards it: a test janus keeps specialized, such as `while <tensor> and
+            # tries < 5` with a Python counter; generating again would trace the same
+            # graph per call): a graph per outcome, unless the outcome changes
+            # so often that janus would trace more than run them (an exit loop that stops
+            # anywhere: F52). The graph of the outcome that failed stays (last in line):
+            # another one this call fits runs it, else (a new outcome) it and the other
+            # outcomes' graphs of this case wait for the next graph, traced for the
+            # outcome this call's plain run profiles (zoo10-F62: `if step % 5 == 0:
+            # print(...)` traced at every change; zoo p42: parking one graph per call
+            # took a call per graph to reach the next generation).
+            other, same_case = self._other_outcome(spec, args, kwargs, cfg, outcomes, first)
+            if other is not None:
+                self.specializations.append(spec)
+                return other
+            for waiting in same_case:
+                self.specializations.remove(waiting)
+            self.parked = [p for p in self.parked if p is not spec and p not in same_case] + \
+                [spec] + same_case
+            recent = self.blocked_regenerations
+            recent.append(self.stats.calls)
+            if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
+                # (no plan changes how often it flips: retreating from the last
+                # generalization only traced more graphs per outcome, zoo p34)
+                self._generation_failed(ConversionError(
+                    f"the tensor-valued test {guard.describe()} changes from call to call "
+                    "and its generalized graph failed"), cfg, final=True)
+        return None
+
+    def _other_outcome(self, failed, args, kwargs, cfg, outcomes: dict, first: bool):
+        """A specialization of the current plan besides `failed` whose host guards hold
+        for this call and whose in-graph guards expect none of the `outcomes` this call's
+        graphs found otherwise (the graph of another outcome of tests kept per outcome:
+        zoo p42, a graph per subset of experts with tokens, each tried until one fits).
+        On a first failure, one whose guard on a changing number or an appended-only
+        list's length fails is generalized as any failed host guard is (else the graph
+        of that outcome would be traced again for every length: a history list appended
+        to every 4th call). Returns (that specialization or None, the specializations
+        of this case whose in-graph guards it ruled out)."""
+        missed, same_case = None, []
+        for spec in self.specializations:
+            if spec is not failed and spec.plan == failed.plan and \
+                    spec.context == failed.context and not spec.runs_plain:
+                index = spec.guards.check(args, kwargs)
+                if index >= 0:
+                    if missed is None and changes_on(spec.guards.guards[index], spec):
+                        missed = (spec, spec.guards.guards[index])
+                elif _contradicts(spec, outcomes):
+                    same_case.append(spec)
+                else:
+                    return spec, []
+        if missed is not None and first:
+            self._host_guard_failed(missed[0], missed[1], args, kwargs, cfg)
+        return None, same_case
