@@ -48,7 +48,7 @@ from janus.tensors import is_tensor
 from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import UNDEFINED
 
-_WHAT = "a loop with a `break` on a tensor"
+_WHAT = "a loop that stops on a tensor test (`while <tensor>:`, `if <tensor>: break`)"
 
 
 class Exit:
