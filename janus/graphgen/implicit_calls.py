@@ -152,8 +152,9 @@ def user_method(obj, name: str):
     return None
 
 
-def _defined(obj, name: str) -> bool:
-    return any(name in vars(klass) for klass in type(obj).__mro__)
+def _defined(obj, name: str, below=None) -> bool:
+    """Whether a class of `obj`'s (other than `below`) defines `name`."""
+    return any(name in vars(klass) for klass in type(obj).__mro__ if klass is not below)
 
 
 class _Returns:
@@ -206,16 +207,12 @@ def iterator(call, obj):
 def text(call, obj, name: str):
     """`str(obj)` / `repr(obj)` (`name`: "__str__" or "__repr__")."""
     method = user_method(obj, name)
-    if method is None and name == "__str__" and not _defined_below_object(obj, "__str__"):
+    if method is None and name == "__str__" and not _defined(obj, "__str__", below=object):
         method = user_method(obj, "__repr__")  # (object.__str__ calls __repr__)
     if method is None:
         return UNHANDLED
     shim = _Returns(_python(call(method, obj)))
     return str(shim) if name == "__str__" else repr(shim)
-
-
-def _defined_below_object(obj, name: str) -> bool:
-    return any(name in vars(klass) for klass in type(obj).__mro__ if klass is not object)
 
 
 def item(call, obj, name: str, *args):
