@@ -358,7 +358,7 @@ def cmd_show(args) -> int:
         for n, line in enumerate(source["text"].splitlines(), source["first_line"]):
             print(f"  {n:>5} | {line}")
     print()
-    print("generated source (astunparse):")
+    print("generated source (ast.unparse):")
     for line in r.get("generated_source", "").strip("\n").splitlines():
         print(f"  {line}")
     return 0

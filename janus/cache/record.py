@@ -8,7 +8,7 @@ A record is plain JSON, readable without janus or TensorFlow:
     function: qualname, module, filename, first line, key
     source_hash, versions (tensorflow, janus + build hash, python)
     plan, guards (kind, source, expected, where, readable text), in-graph guards,
-    heap effects, graph inputs, the generated source (astunparse), the function's
+    heap effects, graph inputs, the generated source (ast.unparse), the function's
     source text, the op histogram, the structure of the function library
     (call sites: While/If bodies, PartitionedCall, SubGraph/InvokeOp), and the
     name + sha256 of the graph file (GraphDef as pbtxt, function library included).

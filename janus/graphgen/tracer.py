@@ -489,25 +489,24 @@ class Tracer:
         if self.callback_depth:
             # its assertion would live in TF's nested graph (and hold per element)
             raise ConversionError(f"the tensor-valued test `{site.text}` is inside a function "
-                                  "TensorFlow traces (a loop body or branch)",
-                                  lineno=site.lineno)
+                                  "TensorFlow traces (a loop body or branch)", **site.location())
         key = (function, site.id)
         count = self.test_counts.get(key, 0)
         self.test_counts[key] = count + 1
         record = self.profile.sites.get(key)
         if record is None or not record.outcomes:
             raise ConversionError(f"the tensor-valued test `{site.text}` was never reached "
-                                  "while profiling", lineno=site.lineno)
+                                  "while profiling", **site.location())
         expected = record.stable_outcome
         if expected and site.kind == "while" and count >= len(record.sequence):
             # never seen false: no profiled run left the loop normally (it raised or
             # returned inside); unrolling it further would never end
             raise ConversionError(f"the loop test `{site.text}` ran more often than while "
-                                  "profiling", lineno=site.lineno)
+                                  "profiling", **site.location())
         if expected is None:  # a loop test or an `if` in a loop: the last call's sequence
             if count >= len(record.sequence):
                 raise ConversionError(f"the tensor-valued test `{site.text}` ran more often than "
-                                      "while profiling", lineno=site.lineno)
+                                      "while profiling", **site.location())
             expected = record.sequence[count]
         guard = InGraphGuard(len(self.in_graph), site, function, expected)
         self.in_graph.append(guard)

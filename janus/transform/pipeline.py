@@ -7,7 +7,6 @@ import threading
 import types
 import weakref
 
-import astunparse
 import gast
 
 from janus import source as source_mod
@@ -245,7 +244,7 @@ def _module(node: gast.FunctionDef, freevars: tuple[str, ...]) -> ast.Module:
 def _render(node: gast.FunctionDef, freevars: tuple[str, ...], first_line: int) -> str:
     tree = _module(node, freevars)
     fill_locations(tree, first_line)
-    return astunparse.unparse(tree)
+    return ast.unparse(tree)
 
 
 def fill_locations(tree: ast.AST, default_line: int) -> None:

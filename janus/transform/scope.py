@@ -49,6 +49,10 @@ def bound_names(stmts: list) -> list[str]:
             names[node.name] = None
         elif isinstance(node, gast.alias):
             names[(node.asname or node.name).split(".")[0]] = None
+        elif isinstance(node, (gast.MatchAs, gast.MatchStar)) and node.name:
+            names[node.name] = None  # (a `match` pattern's capture: `case [a, *rest]:`)
+        elif isinstance(node, gast.MatchMapping) and node.rest:
+            names[node.rest] = None  # (`case {"k": k, **rest}:`)
     return list(names)
 
 

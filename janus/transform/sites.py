@@ -1,9 +1,9 @@
 """Program sites: the places in a function the profiler records and guards refer to."""
 from __future__ import annotations
 
+import ast
 import dataclasses
 
-import astunparse
 import gast
 
 
@@ -26,6 +26,10 @@ class Site:
     def describe(self) -> str:
         return f"{self.kind} `{self.text}` at {self.filename}:{self.lineno}"
 
+    def location(self) -> dict:
+        """Where it is, as a ConversionError's keywords."""
+        return {"function": self.function, "filename": self.filename, "lineno": self.lineno}
+
 
 class SiteTable:
     """Hands out site ids for one function and keeps the records."""
@@ -36,7 +40,7 @@ class SiteTable:
         self.sites: list[Site] = []
 
     def new(self, kind: str, node: gast.AST, parts: tuple = ()) -> int:
-        text = astunparse.unparse(gast.gast_to_ast(node)).strip() if node is not None else ""
+        text = ast.unparse(gast.gast_to_ast(node)).strip() if node is not None else ""
         if len(text) > 80:
             text = text[:77] + "..."
         site = Site(len(self.sites), kind, self.function, self.filename,

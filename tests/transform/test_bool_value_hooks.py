@@ -26,14 +26,14 @@ EXPECTED = """
 def janus__factory(janus__):
 
     def values(t, k, xs):
-        c = janus__.or_value(0, (t > 0), (lambda : (k > 1)))
-        d = ((k is None) or t)
+        c = janus__.or_value(0, t > 0, lambda: k > 1)
+        d = k is None or t
         e = janus__.not_value(1, t)
-        y = janus__.if_value(2, (k > 2), (lambda : t), (lambda : (- t)))
-        z = janus__.and_value(4, janus__.if_value(3, (t > 0), (lambda : t), (lambda : (- t))), (lambda : k))
-        if (janus__.test(5, (t > 0)) or (not janus__.test(6, k))):
+        y = janus__.if_value(2, k > 2, lambda: t, lambda: -t)
+        z = janus__.and_value(4, janus__.if_value(3, t > 0, lambda: t, lambda: -t), lambda: k)
+        if janus__.test(5, t > 0) or not janus__.test(6, k):
             janus__.call(7, janus__.ld_attr(xs, 'append'), 1)
-        w = [a for a in xs if (a or k)]
+        w = [a for a in xs if a or k]
         return (c, d, e, y, z, w)
     return values
 """

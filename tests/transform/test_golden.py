@@ -21,22 +21,22 @@ def janus__factory(janus__):
 
     def step(self, xs):
         total = janus__.ld_attr(self, 'total')
-        total = janus__.read((lambda : total))
-        x = janus__.read((lambda : x))
+        total = janus__.read(lambda: total)
+        x = janus__.read(lambda: x)
 
         def janus__body_1(janus__item):
             nonlocal total, x
             x = janus__item
-            total = janus__.aug('+=', total, (x * janus__.ld_global('SCALE', SCALE)))
+            total = janus__.aug('+=', total, x * janus__.ld_global('SCALE', SCALE))
 
         def janus__get_2():
-            return (janus__.read((lambda : total)), janus__.read((lambda : x)))
+            return (janus__.read(lambda: total), janus__.read(lambda: x))
 
         def janus__set_3(janus__values):
             nonlocal total, x
-            (total, x) = janus__values
+            total, x = janus__values
         janus__.for_stmt(0, xs, janus__body_1, janus__get_2, janus__set_3, ('total', 'x'))
-        if (x is janus__.UNDEFINED):
+        if x is janus__.UNDEFINED:
             del x
 
         def janus__if_true_4():
@@ -50,7 +50,7 @@ def janus__factory(janus__):
 
         def janus__set_7(janus__values):
             pass
-        janus__.if_stmt(1, (janus__.call(2, janus__.ld_attr(janus__.ld_global('tf', tf), 'reduce_sum'), total) > 0), janus__if_true_4, janus__if_false_5, janus__get_6, janus__set_7, ())
+        janus__.if_stmt(1, janus__.call(2, janus__.ld_attr(janus__.ld_global('tf', tf), 'reduce_sum'), total) > 0, janus__if_true_4, janus__if_false_5, janus__get_6, janus__set_7, ())
         return total
     return step
 '''
@@ -83,7 +83,7 @@ def test_guard_set_reads_as_assumptions_with_sources():
     ]
     assert "args[0].total is a float32[2] tensor" in lines
     assert "G['SCALE'] == 2.0" in lines
-    assert [g.describe().split("  [")[0] for g in spec.in_graph] == ["if `(tf.reduce_sum(total) > 0)` is True"]
+    assert [g.describe().split("  [")[0] for g in spec.in_graph] == ["if `tf.reduce_sum(total) > 0` is True"]
     assert spec.guards.check((holder, xs), {}) == -1
     assert spec.guards.check((holder, xs[:1]), {}) == 3
     assert spec.guards.check((holder, xs, 1.0), {}) == 0  # one more argument: the call
