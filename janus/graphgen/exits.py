@@ -41,6 +41,7 @@ from janus.graphgen.loop_gradients import LoopLists
 from janus.graphgen.loop_heap import CarriedAttributes, carried_as, lift, lift_to
 from janus.graphgen.loop_values import (NOT_CARRIED, SCALARS, carries, choose, element,
                                         from_loop, same_kind, to_loop)
+from janus.graphgen.tensor_arrays import is_array
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
                                    MixedBool, SymbolicScalar)
@@ -193,7 +194,8 @@ def _same_type(a, b) -> bool:
         tf.nest.assert_same_structure(a, b)
     except (TypeError, ValueError):
         return False
-    return all(x.dtype == y.dtype and x.shape == y.shape
+    return all(same_kind(x, y) if is_array(x) or is_array(y) else
+               x.dtype == y.dtype and x.shape == y.shape
                for x, y in zip(tf.nest.flatten(a), tf.nest.flatten(b)))
 
 

@@ -23,7 +23,7 @@ import tensorflow as tf
 from janus import draws
 from janus.errors import ConversionError
 from janus.graphgen import formatted_text, host_draws, host_scalars, identity, keras_state, \
-    layer_calls, refusals, rounded
+    layer_calls, refusals, rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.tracer import is_symbolic
@@ -185,6 +185,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         if id(owner) in tracer.tracked_copies:
             _refuse_wrapped(fn, args, tracer.copy_sources[id(owner)].expr)
         runtime._touched(owner)  # (before: a container janus cannot copy refuses unchanged)
+    tensor_arrays.before_call(tracer, fn, args, kwargs)
     losses = refusals.layer_losses(fn)
     try:  # (an error of the library call is the user's, not janus's: raised as it is)
         with keras_state.calling(tracer, fn), \
@@ -194,6 +195,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         scope.set_caching_device(caching_device)
         raise
     refusals.refuse_layer_losses(losses)
+    tensor_arrays.after_call(tracer, fn, args, kwargs, result)
     if id(fn) in identity.USER_MERGES:  # (the user's own tf.cond / tf.while_loop)
         identity.built(tracer, result)
     if isinstance(fn, type) and not tracer.is_static(result):

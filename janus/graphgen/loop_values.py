@@ -4,15 +4,18 @@ numpy array or a bool of either type (SymbolicScalar, HostScalar, HostArray, Mix
 its tensor, rebuilt around the loop's tensor in the body and after the loop (`from_loop`,
 with the value of the peeled first iteration as template). An item a loop appends to a list is a tensor and the kind
 of Python number it stands for (`element`), so the list after the loop reads back as
-numbers of that kind.
+numbers of that kind. A `tf.TensorArray` made in the graph (`out = out.write(t, x)`) is
+carried as its flow (the TensorList it stands for) and rebuilt around the loop's flow.
 """
 from __future__ import annotations
 
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import active, tensor_arrays
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.tensor_arrays import is_array
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.values import MixedBool, SymbolicScalar
 from janus.tensors import is_tensor
@@ -43,11 +46,20 @@ class _NotCarried:
 NOT_CARRIED = _NotCarried()
 
 
+def _leaf_to_loop(value):
+    return value.flow if is_array(value) else tf.convert_to_tensor(value)
+
+
 def to_loop(value):
-    """A carried value as while_loop state (a stand-in for a number or array: its tensor)."""
+    """A carried value as while_loop state (a stand-in for a number or array: its tensor;
+    a TensorArray: its flow)."""
     if isinstance(value, STAND_INS):
         return value.tensor
-    return tf.nest.map_structure(tf.convert_to_tensor, value)
+    return tf.nest.map_structure(_leaf_to_loop, value)
+
+
+def _rebuilt(template, value):
+    return tensor_arrays.rebuilt(active.get(), template, value) if is_array(template) else value
 
 
 def from_loop(template, value):
@@ -65,6 +77,9 @@ def from_loop(template, value):
         return HostScalar(value)
     if isinstance(template, HostArray):
         return HostArray(value, template.dtype)
+    if is_array(template) or isinstance(template, (list, tuple, dict)) and any(
+            is_array(leaf) for leaf in tf.nest.flatten(template)):
+        return tf.nest.map_structure(_rebuilt, template, value)
     return value
 
 
@@ -80,7 +95,10 @@ def same_kind(template, value) -> bool:
     """Whether a carried `value` stands for what `template` (the value after the loop's
     first iteration) stands for: a Python number of the same type, a numpy scalar or
     array of the same dtype, a tensor (a number that later iterations turn into a tensor,
-    or back, is no loop state: Python would see its type change)."""
+    or back, is no loop state: Python would see its type change); a TensorArray of the
+    same dtype."""
+    if is_array(template) or is_array(value):
+        return is_array(template) and is_array(value) and template.dtype == value.dtype
     if not (isinstance(template, STAND_INS) or isinstance(value, STAND_INS)):
         return True
     if type(template) is not type(value):
@@ -97,7 +115,12 @@ def same_kind(template, value) -> bool:
 
 def carries(value) -> bool:
     """Whether a loop can carry `value` as its state."""
-    return isinstance(value, STAND_INS) or all_symbolic(value)
+    if isinstance(value, STAND_INS) or all_symbolic(value):
+        return True
+    if isinstance(value, (list, tuple, dict)) and not value:
+        return False
+    leaves = tf.nest.flatten(value) if isinstance(value, (tuple, dict)) else [value]
+    return all(is_symbolic(leaf) or is_array(leaf) for leaf in leaves)
 
 
 def element(value, what: str):

@@ -113,6 +113,7 @@ class Tracer:
         self.functions: dict[int, object] = {}  # ConvertedFunctions traced, by id
         self.sources: dict[int, Source] = {}
         self.keepalive: list = []
+        self.arrays: dict = {}  # id -> what the trace knows of a TensorArray (tensor_arrays.py)
         self.imported: set[int] = set()
         self.local_objects: set[int] = set()
         self.handed_arrays: dict[int, object] = {}  # numpy arrays made while tracing that

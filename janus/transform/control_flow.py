@@ -376,12 +376,13 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         continues.transform(node, self._fresh)
         loop_loads = _loads(node)
         read_first = liveness.reads(node.test) | liveness.inputs(node.body, set())
+        written = exit_tests.user_source(node.test)  # (the site's text and line)
         self._mark_test(node.test)
         self._visit_loop_body(node)
         node.test = self._combined_test(node.test)
         exit_if = _loop_exits(node)
         if (not scope.escapes(node.body) or exit_if is not None) and not node.orelse:
-            site = self.sites.new("while", node.test, parts=tuple(exit_tests.parts(node.test)))
+            site = self.sites.new("while", written, parts=tuple(exit_tests.parts(node.test)))
             names = _user_names(scope.bound_names(node.body))
             names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]
             exit_args, extra = self._exit_arguments(exit_if, loop_loads, names, read_first)

@@ -57,7 +57,7 @@ def parts(node) -> list[int]:
     return [n.args[0].value for n in gast.walk(node) if hooked(n)]
 
 
-def _source(node):
+def user_source(node):
     """The test as the user wrote it (the hooks taken out), for the site's text."""
     class Unhook(gast.NodeTransformer):
         def visit_Call(self, call):
@@ -82,7 +82,7 @@ def transform(test, sites: SiteTable) -> tuple[int, gast.expr]:
     """(the exit site, the test in functional form) of an exit test (`is_exit_test`)."""
     if hooked(test):
         return test.args[0].value, test
-    site = sites.new("exit", _source(test), parts=tuple(parts(test)))
+    site = sites.new("exit", user_source(test), parts=tuple(parts(test)))
     new = templates.expression(f"{RUNTIME}.test(SITE, TEST)", SITE=templates.constant(site),
                                TEST=functional(test))
     return site, templates.copy_location(new, test)
