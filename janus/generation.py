@@ -20,7 +20,7 @@ from janus.config import Config
 from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
     FallbackCategory
 from janus.fallback import safety
-from janus.graphgen import checks, distribute, traced_gradients, xla, xla_trial
+from janus.graphgen import checks, distribute, formatted_text, traced_gradients, xla, xla_trial
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
@@ -107,7 +107,7 @@ class Generation(Outcomes):
                             frozenset(self.blocked_plans))
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             internal = None
-            exc = safety.unwound_refusal(exc) or exc
+            exc = formatted_text.settled(safety.unwound_refusal(exc) or exc)
             if isinstance(exc, BuildsOnFirstCall) and self.builds < MAX_BUILDS:
                 with self._lock:
                     self.builds += 1

@@ -112,6 +112,9 @@ def snapshot(value, _seen=None):
     seen = set() if _seen is None else _seen
     if _is_variable(value):
         return ("variable", tf.as_dtype(value.dtype).name, np.array(value.numpy()))
+    if isinstance(value, tf.IndexedSlices):  # (a gradient of a gather: its parts)
+        return ("namedtuple", "IndexedSlices", [snapshot(v, seen) for v in (
+            value.values, value.indices, value.dense_shape)])
     if tf.is_tensor(value):
         return ("tensor", value.dtype.name, np.array(value.numpy()))
     if isinstance(value, np.ndarray):

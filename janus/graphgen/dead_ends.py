@@ -26,6 +26,7 @@ from tensorflow.python.ops.control_flow_v2_func_graphs import (CondBranchFuncGra
                                                                WhileCondFuncGraph)
 
 from janus.graphgen import checks
+from janus.graphgen.tracer import is_symbolic
 
 _CONTROL_FLOW_GRAPHS = (WhileBodyFuncGraph, WhileCondFuncGraph, CondBranchFuncGraph)
 
@@ -87,7 +88,8 @@ def dead_ends(roots: list) -> list:
     values (`VALUE_ERRORS`)."""
     ops = tf.compat.v1.get_default_graph().get_operations()
     live: set = set()
-    stack = [t.op for t in roots] + [op for op in ops if op._is_stateful]
+    # (a root may be eager: a component of an IndexedSlices an earlier call left in a list)
+    stack = [t.op for t in roots if is_symbolic(t)] + [op for op in ops if op._is_stateful]
     while stack:
         op = stack.pop()
         if id(op) not in live:

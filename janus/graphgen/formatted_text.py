@@ -62,6 +62,19 @@ def plain(text: str) -> str:
     return str.__str__(text)
 
 
+_ANY_MARKER = re.compile(MARK + "\\d+.*?\x00", re.S)
+
+
+def settled(exc: BaseException) -> BaseException:
+    """`exc` (raised by a trace) with its formatted-text arguments as plain text, each
+    marker shown as `<known when the graph runs>`: janus reads its message after the
+    trace (a reason, a line), where a FormattedText would refuse."""
+    if any(holds_marker(a) for a in exc.args):
+        exc.args = tuple(_ANY_MARKER.sub("<known when the graph runs>", plain(a))
+                         if holds_marker(a) else a for a in exc.args)
+    return exc
+
+
 class FormattedText(str):
     """A str holding markers of values formatted during the trace (the module docstring).
     Only what keeps it text the write-back fills is allowed; the rest refuses."""

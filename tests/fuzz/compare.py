@@ -24,6 +24,9 @@ def snapshot(value, seen=None):
     seen = set() if seen is None else seen
     if isinstance(value, tf.Variable):
         return ("variable", value.dtype.name, np.array(value.numpy()))
+    if isinstance(value, tf.IndexedSlices):  # (a gradient of a gather: its parts)
+        return ("namedtuple", "IndexedSlices", [snapshot(v, seen) for v in (
+            value.values, value.indices, value.dense_shape)])
     if tf.is_tensor(value):
         return ("tensor", tf.as_dtype(value.dtype).name, np.array(value.numpy()))
     if isinstance(value, np.ndarray):
