@@ -79,8 +79,10 @@ def parse_function(fn: types.FunctionType) -> tuple[gast.FunctionDef, SourceInfo
                               filename=getattr(fn.__code__, "co_filename", "?"),
                               lineno=fn.__code__.co_firstlineno)
     try:
-        lines, first_line = inspect.getsourcelines(fn)
-        filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+        # (of its code: inspect follows a `functools.wraps` wrapper's `__wrapped__` to
+        # the function it wraps, whose source is not the wrapper's)
+        lines, first_line = inspect.getsourcelines(fn.__code__)
+        filename = inspect.getsourcefile(fn.__code__) or fn.__code__.co_filename
     except (OSError, TypeError) as exc:
         code = getattr(fn, "__code__", None)
         raise ConversionError(f"source code is not available ({exc})", function=name,

@@ -40,7 +40,8 @@ from janus.recursion.table import table_layout
 from janus.tensors import is_tensor
 from janus.transform import convert
 from janus.transform.pipeline import lambda_traced_as_is
-from janus.transform.runtime import AUG_OPS, Runtime, is_user_code, user_function
+from janus.transform.runtime import AUG_OPS, Runtime, is_user_code, user_function, \
+    user_partial
 
 
 _PYTHON_DATA = (bool, int, float, str, list, dict, tuple, set)
@@ -379,6 +380,8 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         if fn is builtins.print:
             tracer.ledger.print(args, kwargs)
             return None
+        if user_partial(fn):
+            return self._partial(site, fn, args, kwargs)
         if isinstance(fn, functools._lru_cache_wrapper):  # (before it is unwrapped: F46)
             refusals.refuse(fn)
         if (fn is getattr and len(args) in (2, 3) or fn is hasattr and len(args) == 2) and \
@@ -431,6 +434,20 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
         return library_calls.call(self, site, fn, args, kwargs)
+
+    def _partial(self, site, fn, args: tuple, kwargs: dict):
+        """A `functools.partial` of user code called: its function converted, its stored
+        arguments first, read from the partial where it has a source (guarded as any read:
+        `G['loss'].keywords['power']`)."""
+        tracer, inner, stored, keywords = self.tracer, fn.func, fn.args, fn.keywords
+        source = tracer.source_of(fn)
+        if source is not None:
+            inner = tracer.import_value(inner, source.attr("func"))
+            stored = tuple(tracer.import_value(v, source.attr("args").item(i))
+                           for i, v in enumerate(stored))
+            keywords = {k: tracer.import_value(v, source.attr("keywords").item(k))
+                        for k, v in keywords.items()}
+        return self.call(site, inner, *stored, *args, **{**keywords, **kwargs})
 
     # -- recursion
     def _recursive_root(self, converted, bound_self, args, node_index):

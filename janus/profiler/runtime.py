@@ -22,7 +22,7 @@ from janus.tensors import is_tensor
 from janus import source as source_mod
 from janus.transform import breaks, convert
 from janus.transform.exit_tests import exit_sites
-from janus.transform.runtime import Runtime, user_function
+from janus.transform.runtime import Runtime, user_function, user_partial
 
 
 def _kept_read(converted, site: int, fn, args: tuple) -> bool:
@@ -175,6 +175,8 @@ class ProfileRuntime(Runtime):
     def call(self, site, fn, /, *args, **kwargs):
         if not self._profiling():
             return super().call(site, fn, *args, **kwargs)
+        if user_partial(fn):
+            return self.call(site, fn.func, *fn.args, *args, **{**fn.keywords, **kwargs})
         record = self._site(site)
         target, bound_self = user_function(fn)
         current = ProfileRuntime._current

@@ -6,8 +6,11 @@ overrides it to build a TensorFlow graph.
 """
 from __future__ import annotations
 
+import functools
 import operator
+import os
 import sys
+import sysconfig
 import types
 
 from janus.transform.pipeline import ConvertedFunction
@@ -257,9 +260,24 @@ def user_function(fn):
     return target, bound_self
 
 
-_LIBRARY_PREFIXES = ("tensorflow", "keras", "tf_keras", "numpy", "janus", "gast", "astunparse",
+def user_partial(fn) -> bool:
+    """Whether `fn` is a `functools.partial` of user code: its call is the call of the
+    function it wraps (converted), with the partial's arguments first. Run as a library
+    call, the function would run unconverted while tracing: its heap writes then, its
+    globals read once (F168)."""
+    if type(fn) is not functools.partial:
+        return False
+    while type(fn) is functools.partial:  # (a partial of a partial)
+        fn = fn.func
+    return user_function(fn)[0] is not None
+
+
+_LIBRARY_PREFIXES = ("tensorflow", "keras", "tf_keras", "numpy", "janus", "gast",
                      "absl", "google", "scipy", "collections", "functools", "builtins", "abc",
                      "typing", "dataclasses", "enum", "contextlib", "copy", "itertools")
+
+
+_STANDARD_LIBRARY = os.path.normcase(sysconfig.get_paths()["stdlib"]) + os.sep
 
 
 def is_user_code(fn: types.FunctionType) -> bool:
@@ -267,5 +285,8 @@ def is_user_code(fn: types.FunctionType) -> bool:
     if module.split(".")[0] in _LIBRARY_PREFIXES:
         return False
     filename = fn.__code__.co_filename
+    # (by its file too: `functools.wraps` gives contextlib's wrapper of a user's
+    # `@contextmanager` generator the user's module)
     return not ("site-packages" in filename and "/janus" not in filename) and \
-        not filename.startswith("<")
+        not filename.startswith("<") and \
+        not os.path.normcase(filename).startswith(_STANDARD_LIBRARY)
