@@ -52,6 +52,12 @@ class ConversionError(Exception):
         return f"{self.function} ({self.filename}:{self.lineno}): {self.reason}; {self.hint}"
 
 
+class Unprofiled(ConversionError):
+    """A tensor-valued test the trace reached where no profiled call did (a loop that ran
+    further, a branch first taken now): the call runs profiled so the next trace knows
+    its outcomes; a failed generation only after `generation.MAX_REPROFILES` of them."""
+
+
 class BuildsOnFirstCall(ConversionError):
     """A Keras optimizer or layer makes its variables on its first call, and that call
     came in a trace: it runs plainly (which builds them) and the next call is traced

@@ -18,7 +18,7 @@ import tensorflow as tf
 from janus import cache, events, ladder
 from janus.config import Config
 from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
-    FallbackCategory
+    FallbackCategory, Unprofiled
 from janus.fallback import safety
 from janus.graphgen import checks, distribute, formatted_text, traced_gradients, xla, xla_trial
 from janus.graphgen.plan import Plan, plan_from_profile
@@ -60,6 +60,10 @@ class RaisedInTrace(_Eager):
 MAX_BUILDS = 4
 """Traces that met a Keras object building its variables (the call runs plainly and
 builds it; the next call traces again) before such a trace counts as failed."""
+
+MAX_REPROFILES = 4
+"""Traces that reached a tensor test no profiled call reached (the call runs profiled,
+errors.Unprofiled) before such a trace counts as failed."""
 
 MAX_RAISED_TRACES = 16
 """Traces that raised the call's own exception before they count as failed generations."""
@@ -112,6 +116,10 @@ class Generation(Outcomes):
                 with self._lock:
                     self.builds += 1
                 return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "plain")
+            if isinstance(exc, Unprofiled) and self.reprofiles < MAX_REPROFILES:
+                with self._lock:
+                    self.reprofiles += 1
+                return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "profiled")
             if safety.raised_by_janus(exc) and not safety.misbound(exc, self.fn, args, kwargs):
                 # (a bug, not a limit, nor arguments that do not fit: say so; tests raise it)
                 internal = self.report_internal("tracing a graph", exc, give_up=False)

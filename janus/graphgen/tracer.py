@@ -17,7 +17,7 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework import ops
 
-from janus.errors import ConversionError
+from janus.errors import ConversionError, Unprofiled
 from janus.fallback.heap import MARKER, HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import active, fed_floats, host_arrays, host_scalars, number_lists
@@ -496,18 +496,18 @@ class Tracer:
         self.test_counts[key] = count + 1
         record = self.profile.sites.get(key)
         if record is None or not record.outcomes:
-            raise ConversionError(f"the tensor-valued test `{site.text}` was never reached "
-                                  "while profiling", **site.location())
+            raise Unprofiled(f"the tensor-valued test `{site.text}` was never reached while "
+                             "profiling", **site.location())
         expected = record.stable_outcome
         if expected and site.kind == "while" and count >= len(record.sequence):
             # never seen false: no profiled run left the loop normally (it raised or
             # returned inside); unrolling it further would never end
-            raise ConversionError(f"the loop test `{site.text}` ran more often than while "
-                                  "profiling", **site.location())
+            raise Unprofiled(f"the loop test `{site.text}` ran more often than while "
+                             "profiling", **site.location())
         if expected is None:  # a loop test or an `if` in a loop: the last call's sequence
             if count >= len(record.sequence):
-                raise ConversionError(f"the tensor-valued test `{site.text}` ran more often than "
-                                      "while profiling", **site.location())
+                raise Unprofiled(f"the tensor-valued test `{site.text}` ran more often than "
+                                 "while profiling", **site.location())
             expected = record.sequence[count]
         guard = InGraphGuard(len(self.in_graph), site, function, expected)
         self.in_graph.append(guard)
