@@ -22,8 +22,8 @@ import tensorflow as tf
 
 from janus import draws
 from janus.errors import ConversionError
-from janus.graphgen import formatted_text, host_draws, host_scalars, identity, keras_state, \
-    layer_calls, refusals, rounded, tensor_arrays
+from janus.graphgen import formatted_text, handle_writes, host_draws, host_scalars, identity, \
+    keras_state, layer_calls, refusals, rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.tracer import is_symbolic
@@ -186,6 +186,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
             _refuse_wrapped(fn, args, tracer.copy_sources[id(owner)].expr)
         runtime._touched(owner)  # (before: a container janus cannot copy refuses unchanged)
     tensor_arrays.before_call(tracer, fn, args, kwargs)
+    since = handle_writes.mark()
     losses = refusals.layer_losses(fn)
     try:  # (an error of the library call is the user's, not janus's: raised as it is)
         with keras_state.calling(tracer, fn), \
@@ -195,6 +196,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         scope.set_caching_device(caching_device)
         raise
     refusals.refuse_layer_losses(losses)
+    handle_writes.check(tracer, since, fn)
     tensor_arrays.after_call(tracer, fn, args, kwargs, result)
     if id(fn) in identity.USER_MERGES:  # (the user's own tf.cond / tf.while_loop)
         identity.built(tracer, result)

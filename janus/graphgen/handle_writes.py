@@ -1,0 +1,103 @@
+"""Library ops that use a resource through its handle, around janus's deferred variable
+writes (fallback/variables.py: a write is a local copy until every guard held).
+
+    v.assign_sub(0.1 * v)                   deferred: a local copy of v
+    opt_v1.apply_gradients(...)             ResourceApplyGradientDescent(v.handle, ...):
+                                            reads the old v, writes it at once (before
+                                            the guards), and the copy overwrites it after
+    tf.compat.v1.scatter_update(v, i, u)    ResourceScatterUpdate(v.handle, ...): alike
+    gen.reset_from_seed(1); gen.normal(...) the draw reads the state the reset deferred
+
+A library call whose ops write through a handle, or use the handle of a variable janus
+holds a deferred write of, refuses the trace (it runs in Python). Reads (ReadVariableOp,
+gathers, a table's lookups) are what janus's own reads make; a `tf.random.Generator`'s
+draws move its state at once, which janus saves and restores around a failed graph
+(`Specialization.saved_states`); the ops of a cond, loop or function call are judged where
+they are built.
+"""
+from __future__ import annotations
+
+import weakref
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+
+_READS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd", "VariableShape",
+                    "VarIsInitializedOp", "LookupTableFindV2", "LookupTableSizeV2",
+                    "LookupTableExportV2"})
+_NESTED = frozenset({"If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase",
+                     "PartitionedCall", "StatefulPartitionedCall"})
+
+
+def mark() -> int:
+    """How many ops the graph being built has (the start of a library call's ops)."""
+    return tf.compat.v1.get_default_graph().num_operations()
+
+
+def _outermost(tensor):
+    """The eager tensor a (nested) graph's captured placeholder stands for, or None."""
+    graph = tensor.graph
+    while True:
+        captured = {id(internal): external for external, internal in
+                    getattr(graph, "captures", ())}
+        external = captured.get(id(tensor))
+        if external is None:
+            return None
+        if not hasattr(external, "graph") or external.graph is not getattr(
+                graph, "outer_graph", None):
+            return external  # (an eager handle)
+        tensor, graph = external, external.graph
+
+
+_WRITES = ("Assign", "ResourceScatter", "ResourceApply", "ResourceSparseApply",
+           "ResourceStridedSliceAssign", "Stateful", "Rng", "LookupTableInsert",
+           "LookupTableRemove", "LookupTableImport", "InitializeTable")
+"""Op types (prefixes) that write the resource they are given."""
+
+
+def _made_since(graph, since: int) -> list:
+    """The ops `graph` made after its first `since`. A graph numbers its ops one after the
+    other from its first op's id; read by id, not a copy of every op per library call."""
+    by_id = graph._nodes_by_id  # pylint: disable=protected-access
+    first = min(by_id) if since == 0 else None
+    if first is None:
+        first = _FIRST_IDS.get(graph)
+        if first is None:
+            first = _FIRST_IDS[graph] = min(by_id)
+    ops = [by_id[i] for i in range(first + since, first + graph.num_operations())
+           if i in by_id]
+    if len(ops) != graph.num_operations() - since:  # (not numbered so: read them all)
+        ops = graph.get_operations()[since:]
+    return ops
+
+
+_FIRST_IDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def check(tracer, since: int, fn) -> None:
+    """Refuse the ops a library call (`fn`) made since `since` that use a resource's
+    handle otherwise than janus can defer (the module docstring)."""
+    graph = tf.compat.v1.get_default_graph()
+    if graph.num_operations() == since:
+        return
+    pending = {id(var.handle) for var, _ in tracer.shadow.values.values()}
+    states = {id(state.handle) for state in tracer.random_states.values()}
+    for op in _made_since(graph, since):
+        if op.type in _READS or op.type in _NESTED:
+            continue
+        writes = op.type.startswith(_WRITES)
+        if not (writes or pending):
+            continue
+        for tensor in op.inputs:
+            if tensor.dtype != tf.resource:
+                continue
+            handle = _outermost(tensor)
+            key = id(handle) if handle is not None else None
+            if key in pending or writes and key not in states:  # (states: a Generator's)
+                name = getattr(fn, "__qualname__", type(fn).__name__)
+                raise ConversionError(
+                    f"`{name}` writes a resource through its handle ({op.type}) or uses a "
+                    "variable the function wrote before: a graph would change it before "
+                    "its guards held, or read it without the earlier write (use the "
+                    "variable's methods: `v.assign*`, `v.scatter_*`, a Keras optimizer)")
