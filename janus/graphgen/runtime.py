@@ -437,16 +437,13 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
 
     def _partial(self, site, fn, args: tuple, kwargs: dict):
         """A `functools.partial` of user code called: its function converted, its stored
-        arguments first, read from the partial where it has a source (guarded as any read:
-        `G['loss'].keywords['power']`)."""
-        tracer, inner, stored, keywords = self.tracer, fn.func, fn.args, fn.keywords
-        source = tracer.source_of(fn)
-        if source is not None:
-            inner = tracer.import_value(inner, source.attr("func"))
-            stored = tuple(tracer.import_value(v, source.attr("args").item(i))
-                           for i, v in enumerate(stored))
-            keywords = {k: tracer.import_value(v, source.attr("keywords").item(k))
-                        for k, v in keywords.items()}
+        arguments first, read from the partial as the function reads the heap (guarded
+        where it has a source, `G['loss'].keywords['power']`; a write earlier in the call,
+        `loss.keywords['power'] = 2`, seen)."""
+        inner, stored = self.ld_attr(fn, "func"), self.ld_attr(fn, "args")
+        keywords = self.ld_attr(fn, "keywords")
+        stored = tuple(self.ld_item(stored, i) for i in range(len(stored)))
+        keywords = {k: self.ld_item(keywords, k) for k in list(keywords)}
         return self.call(site, inner, *stored, *args, **{**keywords, **kwargs})
 
     # -- recursion

@@ -1,11 +1,14 @@
-"""Generator rules (v71) from the zoo's third round: `tf.TensorArray`s in loops that stop
-on a tensor test (zoo p61), and the eager TensorArray semantics a graph does not have.
+"""Generator rules (v71) from the zoo's third round (p61, p65-p70): `tf.TensorArray`s in
+loops that stop on a tensor test and the eager TensorArray semantics a graph lacks (F167),
+`functools.partial` of user helpers (F168), helpers behind `functools.wraps`, `match`
+statements (F169), asserts formatting tensors and kept IndexedSlices (F170).
 
 Registered in `rules.RULES` on import (the generator imports this module last).
 """
 from __future__ import annotations
 
 from tests.fuzz.rules import rule
+from tests.fuzz.rules_more9 import _helper
 
 
 @rule(0.6, max_depth=1)
@@ -60,3 +63,97 @@ def tensor_array_eager(g):
         lines.append(f"acc = acc - {ta}.read(0) * 0.5")
     lines.append(f"acc = acc + tf.reduce_mean({ta}.stack(), axis=0)")
     return lines
+
+
+_SCALED = '''def scaled_step(s, t, by=1.0, *, power=1):
+    s.count += 1
+    s.total = s.total + by
+    return t * (G_SCALE * by) ** power
+
+
+STEP_P = functools.partial(scaled_step, by=0.5)
+STEP_PP = functools.partial(functools.partial(scaled_step, power=2), by=0.25)
+'''
+
+
+@rule(0.5, max_depth=2)
+def partial_helper(g):
+    """(v71, F168) A `functools.partial` of a helper that writes the heap and reads a
+    global, made at module level (also a partial of a partial) or in the function: it ran
+    unconverted while tracing (its writes once, at trace time; `G_SCALE` baked in)."""
+    _helper(g, _SCALED)
+    call = g.choice(["STEP_P(s, acc)", "STEP_PP(s, acc)",
+                     "functools.partial(scaled_step, s, power=2)(acc, by=float(n % 2 + 1))",
+                     "STEP_P(s, acc, power=n % 2 + 1)"])
+    lines = []
+    if g.chance(0.3):
+        lines.append(f"STEP_P.keywords['by'] = {g.choice(['0.5', 'float(n % 3) * 0.5'])}")
+    return lines + [f"acc = {call} * 0.5 + acc * 0.5"]
+
+
+_COUNTED = '''def counted(fn):
+    @functools.wraps(fn)
+    def wrapper(s, *args, **kwargs):
+        s.d["calls"] = s.d.get("calls", 0) + 1
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+@counted
+def half_tanh(t, scale=0.5):
+    return tf.tanh(t) * scale
+'''
+
+
+@rule(0.5, max_depth=2)
+def wrapped_helper(g):
+    """(v71) A helper behind the user's `functools.wraps` decorator (a call counter):
+    janus read its source through `__wrapped__` and ran the caller eagerly."""
+    _helper(g, _COUNTED)
+    return [f"acc = half_tanh(s, {g.texpr()}{g.choice(['', ', scale=G_SCALE'])}) + acc * 0.5"]
+
+
+@rule(0.5, max_depth=2)
+def match_statement(g):
+    """(v71, F169) `match` on Python values with captures (`case (tag, m) if m > 1:`,
+    `case {"k": kk, **rest}:`): the generated source did not render (astunparse), and
+    captures were taken for globals."""
+    m, kk, rest, tag = (g.fresh(p) for p in ("m", "kk", "rest", "tag"))
+    subject = g.choice(["('a', n) if flag else {'k': k, 'n': n}", "[n, k, len(xs)]",
+                        "{'k': k} if n % 2 else ('bb', k)"])
+    return [f"match {subject}:",
+            f"    case (str() as {tag}, int({m})) if {m} > 1:",
+            f"        acc = acc * 0.5 + float({m})",
+            f"        k = k + len({tag})",
+            f"    case {{'k': {kk}, **{rest}}}:",
+            f"        acc = acc + float({kk}) + len({rest})",
+            f"    case [{m}, *{rest}]:",
+            f"        k = k + {m} + len({rest})",
+            "    case _:",
+            "        acc = acc - 0.5"]
+
+
+@rule(0.5, max_depth=2)
+def assert_formatted(g):
+    """(v71, F170) A failing `assert` on a tensor whose message formats a tensor: the
+    trace's exception made janus fail reading its message (an internal error)."""
+    bound = g.choice(["1.5", "3.0", "20.0"])
+    return [f"assert tf.reduce_max(tf.abs(acc)) < {bound}, "
+            f"f'acc too big: {{tf.reduce_max(acc):.3f}} at n={{n}}'"]
+
+
+_EMB = '''EMB = tf.Variable(tf.reshape(tf.range(8.0), [4, 2]))
+'''
+
+
+@rule(0.4, max_depth=1)
+def sparse_gradient_kept(g):
+    """(v71, F170) A gather's gradient (`tf.IndexedSlices`) kept on the heap across
+    calls: the next trace asked its eager parts for `.op` (an internal error)."""
+    _helper(g, _EMB)
+    tape, loss, grad = g.fresh("st"), g.fresh("sl"), g.fresh("sg")
+    return [f"with tf.GradientTape() as {tape}:",
+            f"    {loss} = tf.reduce_sum(tf.gather(EMB, [n % 4, {g.choice(['1', 'k % 4'])}]) ** 2)",
+            f"{grad} = {tape}.gradient({loss}, EMB)",
+            f"s.d.setdefault('sparse', []).append({grad})",
+            f"acc = acc + tf.cast(tf.reduce_sum({grad}.values), acc.dtype) * 0.01"]

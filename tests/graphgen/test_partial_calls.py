@@ -82,3 +82,18 @@ def test_a_partial_keyword_changed_in_place_is_seen():
         return make
 
     assert_same(run, [call(i) for i in range(7)], make_state=Log)
+
+
+KEYED = functools.partial(weighted_loss, power=2.0)
+
+
+def sets_then_calls(log, x, n):
+    KEYED.keywords["power"] = float(n % 3)  # (a heap write the call then reads)
+    return KEYED(log, x)
+
+
+def test_a_keyword_the_function_writes_before_calling_the_partial():
+    # (fuzz v71 seeds 2830067, 2830118: the partial's keywords were read from the heap
+    # as it was before the call's own write)
+    calls = [lambda log, i=i: (log, tf.constant([float(i), 2.0]), i % 4) for i in range(8)]
+    assert_same(sets_then_calls, calls, make_state=Log)
