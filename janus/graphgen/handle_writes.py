@@ -8,12 +8,14 @@ writes (fallback/variables.py: a write is a local copy until every guard held).
     tf.compat.v1.scatter_update(v, i, u)    ResourceScatterUpdate(v.handle, ...): alike
     gen.reset_from_seed(1); gen.normal(...) the draw reads the state the reset deferred
 
-A library call whose ops write through a handle, or use the handle of a variable janus
-holds a deferred write of, refuses the trace (it runs in Python). Reads (ReadVariableOp,
-gathers, a table's lookups) are what janus's own reads make; a `tf.random.Generator`'s
-draws move its state at once, which janus saves and restores around a failed graph
-(`Specialization.saved_states`); the ops of a cond, loop or function call are judged where
-they are built.
+A library call whose ops use the handle of a variable janus holds a deferred write of,
+or write a resource other than a variable handed to the call, refuses the trace (it runs
+in Python). A variable handed to the call and written through its handle (no deferred
+write of it before) is written at once, as a `tf.random.Generator`'s draws move its
+state: janus saves it before the graph runs and puts it back if the graph fails
+(`Specialization.saved_states`: a failed guard's plain rerun must not apply it twice).
+Reads (ReadVariableOp, gathers, a table's lookups) are what janus's own reads make; the
+ops of a cond, loop or function call are judged where they are built.
 """
 from __future__ import annotations
 
@@ -75,14 +77,28 @@ def _made_since(graph, since: int) -> list:
 _FIRST_IDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def check(tracer, since: int, fn) -> None:
+def _variables_in(values) -> dict:
+    """{id(handle): variable} of the tf.Variables among `values` (nests of them)."""
+    found = {}
+    for value in tf.nest.flatten(list(values)):
+        if isinstance(value, tf.Variable):
+            try:
+                found[id(value.handle)] = value
+            except (AttributeError, ValueError):  # (a distributed variable: no one handle)
+                pass
+    return found
+
+
+def check(tracer, since: int, fn, args: tuple, kwargs: dict) -> None:
     """Refuse the ops a library call (`fn`) made since `since` that use a resource's
-    handle otherwise than janus can defer (the module docstring)."""
+    handle otherwise than janus can defer; note the variables its ops write at once, to
+    save and restore around a graph that fails (the module docstring)."""
     graph = tf.compat.v1.get_default_graph()
     if graph.num_operations() == since:
         return
     pending = {id(var.handle) for var, _ in tracer.shadow.values.values()}
     states = {id(state.handle) for state in tracer.random_states.values()}
+    handed = None
     for op in _made_since(graph, since):
         if op.type in _READS or op.type in _NESTED:
             continue
@@ -94,7 +110,15 @@ def check(tracer, since: int, fn) -> None:
                 continue
             handle = _outermost(tensor)
             key = id(handle) if handle is not None else None
-            if key in pending or writes and key not in states:  # (states: a Generator's)
+            if writes and key not in pending and key not in states:
+                if handed is None:
+                    handed = _variables_in((getattr(fn, "__self__", None),) + tuple(args) +
+                                           tuple(kwargs.values()))
+                variable = handed.get(key)
+                if variable is not None:  # (saved before the graph runs, put back if it fails)
+                    tracer.random_states[id(variable)] = variable
+                    states.add(key)
+            if key in pending or writes and key not in states:
                 name = getattr(fn, "__qualname__", type(fn).__name__)
                 raise ConversionError(
                     f"`{name}` writes a resource through its handle ({op.type}) or uses a "

@@ -196,7 +196,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         scope.set_caching_device(caching_device)
         raise
     refusals.refuse_layer_losses(losses)
-    handle_writes.check(tracer, since, fn)
+    handle_writes.check(tracer, since, fn, args, kwargs)
     tensor_arrays.after_call(tracer, fn, args, kwargs, result)
     if id(fn) in identity.USER_MERGES:  # (the user's own tf.cond / tf.while_loop)
         identity.built(tracer, result)

@@ -157,3 +157,34 @@ def sparse_gradient_kept(g):
             f"{grad} = {tape}.gradient({loss}, EMB)",
             f"s.d.setdefault('sparse', []).append({grad})",
             f"acc = acc + tf.cast(tf.reduce_sum({grad}.values), acc.dtype) * 0.01"]
+
+
+_HANDLES = '''VS = tf.Variable(tf.zeros([4]))
+OPT1 = tf.compat.v1.train.GradientDescentOptimizer(0.25)
+GEN = tf.random.Generator.from_seed(3)
+'''
+
+
+@rule(0.4, max_depth=1)
+def handle_write(g):
+    """(v71) Library ops that use a variable through its handle next to janus's deferred
+    writes: a v1 optimizer's step, `tf.compat.v1.scatter_add`, a Generator's draw after
+    its reset, each before or after a method write and a tensor test (wrong variables:
+    the deferred copy overwrote the op's write, or a failed guard's rerun applied it
+    twice)."""
+    _helper(g, _HANDLES)
+    lines = []
+    if g.chance(0.5):
+        lines.append(g.choice(["VS.assign_sub(0.1 * VS)",
+                               "VS.scatter_nd_update([[n % 4]], [0.5])"]))
+    lines.append(g.choice([
+        "OPT1.apply_gradients([(tf.ones([4]) * 0.5, VS)])",
+        "tf.compat.v1.scatter_add(VS, [n % 4], [1.0])",
+        "GEN.reset_from_seed(n % 3)",
+    ]))
+    if g.chance(0.5):
+        lines += [f"if {g.tcond()}:", "    k = k + 1"]
+    lines.append(g.choice([
+        "acc = acc + tf.cast(tf.reduce_sum(VS), acc.dtype) * 0.01",
+        "acc = acc + tf.cast(tf.reduce_sum(GEN.normal([2])), acc.dtype) * 0.01"]))
+    return lines
