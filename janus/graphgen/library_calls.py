@@ -27,8 +27,8 @@ from janus.graphgen import formatted_text, handle_writes, host_draws, host_scala
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.values import AppendOnlyList, SymbolicScalar, WrappedByTracker, \
-    pack_scalars
+from janus.graphgen.values import AppendOnlyList, FedScalarMisuse, SymbolicScalar, \
+    WrappedByTracker, pack_scalars
 from janus.tensors import is_tensor
 
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
@@ -69,6 +69,23 @@ def _fed_numbers_in(value) -> bool:
     """Whether `value` is a fed number or a list/tuple holding one."""
     return isinstance(value, SymbolicScalar) or type(value) in (list, tuple) and any(
         isinstance(v, SymbolicScalar) for v in tf.nest.flatten(value))
+
+
+_SEEDING = frozenset({"reset_from_seed", "from_seed", "create_rng_state", "set_seed",
+                      "set_random_seed"})
+
+
+def _refuse_fed_seeds(fn, owner, args: tuple, kwargs: dict) -> None:
+    """A fed number handed as a seed (`gen.reset_from_seed(n % 3)`): TF makes a
+    Generator's state from a Python int otherwise than from a tensor of it (other
+    numbers would be drawn, F172), so the number stays a constant of the graph."""
+    if getattr(fn, "__name__", "") not in _SEEDING or not (
+            isinstance(owner, (tf.random.Generator, type)) or owner is None):
+        return
+    for value in tf.nest.flatten([list(args), list(kwargs.values())]):
+        if isinstance(value, SymbolicScalar):
+            raise FedScalarMisuse("a Python number that changes per call is a random "
+                                  "generator's seed", value.role)
 
 
 def _convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
@@ -170,6 +187,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     owner = getattr(fn, "__self__", None)
     if isinstance(owner, tf.random.Generator):  # its state moves when the graph runs
         tracer.random_states[id(owner.state)] = owner.state
+    _refuse_fed_seeds(fn, owner, args, kwargs)
     if not (isinstance(owner, (list, dict, AppendOnlyList)) and
             getattr(fn, "__name__", "") in _STORING):
         for value in list(args) + list(kwargs.values()):  # (only stored: graphgen/rounded.py)

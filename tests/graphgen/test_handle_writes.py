@@ -79,3 +79,15 @@ def test_generator_draws_alone_stay_graphs():
                                 for i in range(6)], make_state=Holder,
                         observe=lambda h: h.gen.state.numpy().tolist())
     assert stats.graph_calls >= 3, stats
+
+
+def reseeds(h, x, n):
+    h.gen.reset_from_seed(n % 3)
+    return x * 2.0
+
+
+def test_a_seed_that_changes_per_call_stays_a_python_int():
+    # (F172, fuzz v71 seed 2840137: fed as a tensor, TF made another state of it)
+    calls = [lambda h, n=n: (h, tf.constant([1.0, 2.0]), n) for n in [0, 0, 0, 3, 1, 1, 2, 4]]
+    assert_same(reseeds, calls, make_state=Holder,
+                observe=lambda h: h.gen.state.numpy().tolist())
