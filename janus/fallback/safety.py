@@ -83,6 +83,7 @@ _OPERATION_HOOKS = frozenset({
     "variable_update",  # (fallback/variables.py: `v.assign_add(t)` run as it is, rng11-F80)
     "text", "percent",  # (transform/text.py: an f-string, `a % b`: `n % 0`, `'%d' % 'a'`)
     "_apply_eagerly",  # (fallback/mixed.py: the user's own optimizer step, as it is)
+    "truth_fold",  # (graphgen/truth_folds.py: `all([t])` of a tensor of many elements)
 })
 
 

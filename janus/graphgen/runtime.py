@@ -16,7 +16,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import dynamic_sizes, identity, keras_state, keyed_writes, keys, \
-    library_calls, refusals, stand_in_calls, tapes, traced_gradients
+    library_calls, refusals, stand_in_calls, tapes, traced_gradients, truth_folds
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
@@ -394,6 +394,8 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             value = protocol(self._method, args[0])
             if value is not implicit_calls.UNHANDLED:
                 return value
+        if (fn is any or fn is all) and len(args) == 1 and not kwargs:
+            return truth_folds.truth_fold(tracer, fn, args[0])  # `all(<tensor test> for ...)`
         answered = stand_in_calls.answer(fn, args, kwargs)  # `isinstance(n, int)`, n fed
         if answered is not stand_in_calls.UNANSWERED:
             return answered

@@ -188,3 +188,21 @@ def handle_write(g):
         "acc = acc + tf.cast(tf.reduce_sum(VS), acc.dtype) * 0.01",
         "acc = acc + tf.cast(tf.reduce_sum(GEN.normal([2])), acc.dtype) * 0.01"]))
     return lines
+
+
+@rule(0.5, max_depth=2)
+def truth_fold(g):
+    """(v71) `any(...)`/`all(...)` over tensor tests (a finite check of every gradient):
+    Python asks each item's truth in C, which a symbolic tensor refuses; janus gave up on
+    the function (graphgen/truth_folds.py). Python items that decide early, and the bool
+    kept (a Python bool after the run)."""
+    fold = g.choice(["all", "any"])
+    items = g.choice(["tf.reduce_all(tf.math.is_finite(t)) for t in [acc, x]",
+                      f"[flag, {g.tcond()}, {g.tcond()}]",
+                      f"{g.tcond()} for _ in range(n % 3)",
+                      f"[{g.tcond()}, n > 1]"])
+    call = f"{fold}({items})"
+    if g.chance(0.5):
+        return [f"if {call}:", f"    acc = acc * {g.choice(['0.5', '-1.0'])}",
+                "else:", "    k = k + 1"]
+    return [f"out.append({call})"]
