@@ -46,6 +46,28 @@ class _NotAPythonValue:
     def __format__(self, spec):
         self._refuse("printing or formatting")
 
+    # (Python's own TypeError for these would be taken for the user's error: a refused
+    # trace instead, which janus answers with a more specialized plan)
+    def __setitem__(self, key, value):
+        self._refuse("writing an item")
+
+    def __delitem__(self, key):
+        self._refuse("deleting an item")
+
+    def __add__(self, other):
+        self._refuse("concatenating (+)")
+
+    def __radd__(self, other):
+        self._refuse("concatenating (+)")
+
+    def __iadd__(self, other):
+        self._refuse("extending (+=)")
+
+    def __mul__(self, other):
+        self._refuse("repeating (*)")
+
+    __rmul__ = __mul__
+
     def __array__(self, *args, **kwargs):  # (numpy would read it as one object)
         self._refuse("a numpy array")
 
