@@ -22,8 +22,8 @@ import tensorflow as tf
 
 from janus import draws
 from janus.errors import ConversionError
-from janus.graphgen import formatted_text, handle_writes, host_draws, host_scalars, identity, \
-    keras_state, layer_calls, refusals, rounded, tensor_arrays
+from janus.graphgen import container_writes, formatted_text, handle_writes, host_draws, \
+    host_scalars, identity, keras_state, layer_calls, refusals, rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.tracer import is_symbolic
@@ -31,8 +31,6 @@ from janus.graphgen.values import AppendOnlyList, FedScalarMisuse, SymbolicScala
     WrappedByTracker, pack_scalars
 from janus.tensors import is_tensor
 
-_MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
-             "update", "setdefault", "popitem", "__setitem__", "__delitem__"}
 _STORING = frozenset({"append", "insert", "__setitem__", "setdefault"})
 """Container methods that store an argument without reading it."""
 
@@ -198,11 +196,13 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     if not any(fn is f for f in _NOT_READING):
         for value in list(args) + list(kwargs.values()):
             tracer.read(value)
-    if owner is not None and getattr(fn, "__name__", "") in _MUTATORS and \
-            isinstance(owner, (list, dict, AppendOnlyList)):
-        if id(owner) in tracer.tracked_copies:
-            _refuse_wrapped(fn, args, tracer.copy_sources[id(owner)].expr)
-        runtime._touched(owner)  # (before: a container janus cannot copy refuses unchanged)
+    container_writes.refuse_around(tracer, fn, args)  # (`object.__setattr__(o, ...)`)
+    targets = container_writes.mutated(fn, owner, args)
+    for target in targets:  # (`s.hist.append(t)`, `heapq.heappush(s.queue, item)`)
+        if id(target) in tracer.tracked_copies:
+            _refuse_wrapped(fn, args, tracer.copy_sources[id(target)].expr)
+        runtime._touched(target)  # (before: a container janus cannot copy refuses unchanged)
+    watched = container_writes.watch(tracer, args, kwargs, targets)
     tensor_arrays.before_call(tracer, fn, args, kwargs)
     since = handle_writes.mark()
     losses = refusals.layer_losses(fn)
@@ -215,6 +215,8 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         raise
     refusals.refuse_layer_losses(losses)
     handle_writes.check(tracer, since, fn, args, kwargs)
+    for copy in container_writes.changed(watched):  # (a call that changed a copy it got)
+        runtime._touched(copy)
     tensor_arrays.after_call(tracer, fn, args, kwargs, result)
     if id(fn) in identity.USER_MERGES:  # (the user's own tf.cond / tf.while_loop)
         identity.built(tracer, result)

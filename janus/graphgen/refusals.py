@@ -34,6 +34,32 @@ def impure_reason(fn) -> str:
     return ""
 
 
+_LOGGING = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical",
+                      "fatal", "log"})
+_WRITES = frozenset({"write", "writelines"})
+
+
+def output_reason(fn) -> str:
+    """Output other than `print` (which janus defers to after the graph ran): a logger's
+    record, a write to a stream or file, a warning would be made once, while tracing, and
+    never when the graph runs."""
+    import io
+    import logging
+    import warnings
+
+    owner = getattr(fn, "__self__", None)
+    name = getattr(fn, "__name__", "")
+    if isinstance(owner, (logging.Logger, logging.LoggerAdapter, logging.Handler)) or \
+            getattr(fn, "__module__", None) == "logging" and name in _LOGGING or \
+            name in _WRITES and (isinstance(owner, io.IOBase) or owner is not None and any(
+                owner is stream for stream in (sys.stdout, sys.stderr, sys.__stdout__,
+                                               sys.__stderr__))) or \
+            fn is warnings.warn or fn is warnings.warn_explicit:
+        return (f"calls {getattr(fn, '__qualname__', name)}: its output would be made while "
+                "tracing, not when the graph runs")
+    return ""
+
+
 def python_callbacks() -> tuple:
     return tuple(f for f in (tf.numpy_function, tf.py_function,
                              getattr(tf.compat.v1, "py_func", None),
@@ -82,7 +108,7 @@ def unbuilt_reason(fn) -> str:
 
 def refuse(fn) -> None:
     """Raise the ConversionError the tracer gives for a call of `fn`, if any."""
-    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn)
+    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or output_reason(fn)
     if reason:
         raise ConversionError(reason)
     reason = unbuilt_reason(fn)
@@ -96,7 +122,7 @@ def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:
     a Python number. A numpy draw a graph makes (janus/draws.py) is none."""
     if draws.supported_call(fn, args, kwargs or {}):
         return ""
-    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn)
+    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or output_reason(fn)
     if reason:
         return reason
     if getattr(fn, "__name__", "") == "numpy" and type(getattr(fn, "__self__", None)) is \

@@ -182,6 +182,13 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         local = tracer.ledger.get_attr(obj, name)
         if local is not _MISSING:
             return local
+        if name == "__dict__" and id(obj) not in tracer.local_objects and \
+                tracer.source_of(obj) is not None:
+            raise ConversionError(f"reads the __dict__ of a {type(obj).__name__} of the heap "
+                                  "(a write there would go around janus's deferred writes)")
+        local = self._class_attr(obj, name)  # (`Cls.total += 2`, then `self.total`)
+        if local is not _MISSING:
+            return local
         stand_in_calls.missing_attribute(obj, name)
         local = keras_state.read_attr(tracer, obj, name, _MISSING)  # (guarded by epoch)
         if local is not _MISSING:
@@ -350,6 +357,18 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         del obj[key]
         if not container:
             self._touched(obj)
+
+    def _class_attr(self, obj, name: str):
+        """The value the trace wrote to a class's attribute that `obj.name` finds there
+        (the instance has none of its own), else _MISSING."""
+        if isinstance(obj, type) or name in getattr(obj, "__dict__", ()):
+            return _MISSING
+        ledger = self.tracer.ledger
+        for cls in type(obj).__mro__:
+            local = ledger.get_attr(cls, name)
+            if local is not _MISSING or name in vars(cls):
+                return local
+        return _MISSING
 
     def _touched(self, obj):
         tracer = self.tracer

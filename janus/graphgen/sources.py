@@ -31,6 +31,8 @@ import math
 import sys
 import unicodedata
 
+from janus.errors import ConversionError
+
 _KEY_SCALARS = (int, str, bool, type(None), bytes)
 
 
@@ -156,6 +158,11 @@ class Source:
         return self._then(("attr", name))
 
     def item(self, key) -> "Source":
+        if not is_key(key):  # (while tracing: a limit of janus's guards, not a bad record)
+            raise ConversionError(
+                f"reads a container by a {type(key).__name__} key (an Enum member, a user "
+                "object, a Reference): janus's guards name keys of numbers, strings and "
+                "tuples of them only")
         return self._then(("item", key))
 
     @property
