@@ -116,7 +116,9 @@ class Generation(Outcomes):
                 with self._lock:
                     self.builds += 1
                 return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "plain")
-            if isinstance(exc, Unprofiled) and self.reprofiles < MAX_REPROFILES:
+            if isinstance(exc, Unprofiled) and self.reprofiles < MAX_REPROFILES and \
+                    not cache.is_warm(self):  # (a warm start's profile that does not fit
+                # is dropped instead, and the function profiled afresh: cache/warm.py)
                 with self._lock:
                     self.reprofiles += 1
                 return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "profiled")
