@@ -83,12 +83,23 @@ def from_loop(template, value):
     return value
 
 
+def _leaves(value) -> list | None:
+    """The leaves of a tuple/dict nest (a value itself otherwise); None for a dict whose
+    keys do not sort (`{0: t, "n": 1}`: tf.nest sorts a dict's keys)."""
+    if not isinstance(value, (tuple, dict)):
+        return [value]
+    try:
+        return tf.nest.flatten(value)
+    except TypeError:
+        return None
+
+
 def all_symbolic(value) -> bool:
     """A tensor, or a tuple/list/dict nest whose leaves are all tensors."""
     if isinstance(value, (list, tuple, dict)) and not value:
         return False
-    leaves = tf.nest.flatten(value) if isinstance(value, (tuple, dict)) else [value]
-    return all(is_symbolic(leaf) for leaf in leaves)
+    leaves = _leaves(value)
+    return leaves is not None and all(is_symbolic(leaf) for leaf in leaves)
 
 
 def same_kind(template, value) -> bool:
@@ -119,8 +130,8 @@ def carries(value) -> bool:
         return True
     if isinstance(value, (list, tuple, dict)) and not value:
         return False
-    leaves = tf.nest.flatten(value) if isinstance(value, (tuple, dict)) else [value]
-    return all(is_symbolic(leaf) or is_array(leaf) for leaf in leaves)
+    leaves = _leaves(value)
+    return leaves is not None and all(is_symbolic(leaf) or is_array(leaf) for leaf in leaves)
 
 
 def element(value, what: str):

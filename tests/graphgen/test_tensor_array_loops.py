@@ -145,3 +145,4 @@ def test_a_read_with_clear_after_read_false_stays_in_the_graph():
     stats = assert_same(read_and_cleared, [(tf.constant([1.0, 2.0 * i]), False)
                                            for i in range(6)])
     assert stats.graph_calls >= 3, stats
+
