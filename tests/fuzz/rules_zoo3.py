@@ -206,3 +206,42 @@ def truth_fold(g):
         return [f"if {call}:", f"    acc = acc * {g.choice(['0.5', '-1.0'])}",
                 "else:", "    k = k + 1"]
     return [f"out.append({call})"]
+
+
+_QUEUE = '''import bisect
+import enum
+import heapq
+import logging
+import operator
+
+LOGGER = logging.getLogger("janus-fuzz")
+
+
+class Phase(enum.Enum):
+    WARM = 1
+    MAIN = 2
+
+
+class Tally:
+    total = 0
+'''
+
+
+@rule(0.5, max_depth=2)
+def function_writes(g):
+    """(v71, F173-F176) The heap changed by functions, not methods or statements
+    (`heapq.heappush(s.hist, ...)`, `bisect.insort`, `operator.setitem`, `list.append(s.hist,
+    ...)`: lost after each graph), a class attribute changed then read through an instance,
+    a logger's record, a dict keyed by an Enum member."""
+    _helper(g, _QUEUE)
+    return g.choice([
+        ["heapq.heappush(s.hist, float(n % 4))", "k = k + int(s.hist[0] if s.hist else 0)"],
+        [f"bisect.insort(s.hist, {g.choice(['n', 'k % 3', 'len(xs)'])})",
+         "acc = acc + float(len(s.hist) % 3)"],
+        ["operator.setitem(s.d, 'op', s.d.get('op', 0) + 1)", "k = k + s.d['op']"],
+        ["list.append(s.hist, n)", "s.hist.__iadd__([k])", "k = k + len(s.hist)"],
+        ["Tally.total += 1", "k = k + Tally().total % 5"],
+        ["LOGGER.info('step %d', n)", "acc = acc * 0.5"],
+        ["s.d[Phase.WARM if flag else Phase.MAIN] = s.d.get(Phase.MAIN, 0) + 1",
+         "k = k + s.d.get(Phase.WARM, 0)"],
+    ])
