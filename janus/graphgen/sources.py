@@ -40,6 +40,11 @@ class SourceError(ValueError):
     """A path that is not in the grammar (a malformed or tampered record, say)."""
 
 
+class UnnamedKey(ConversionError, SourceError):
+    """A trace read a container by a key no path can name (an Enum member, a user object,
+    a Reference, a float): a limit of janus's guards, so the line runs in Python."""
+
+
 def is_name(name) -> bool:
     """An identifier that renders as itself: `.name` in generated code reads `name`."""
     return (type(name) is str and name.isidentifier() and not keyword.iskeyword(name)
@@ -158,11 +163,10 @@ class Source:
         return self._then(("attr", name))
 
     def item(self, key) -> "Source":
-        if not is_key(key):  # (while tracing: a limit of janus's guards, not a bad record)
-            raise ConversionError(
-                f"reads a container by a {type(key).__name__} key (an Enum member, a user "
-                "object, a Reference): janus's guards name keys of numbers, strings and "
-                "tuples of them only")
+        if not is_key(key):
+            raise UnnamedKey(f"reads a container by a {type(key).__name__} key: janus's "
+                             "guards name keys that are ints, strings, bools, bytes, None "
+                             "and tuples of them")
         return self._then(("item", key))
 
     @property
