@@ -53,9 +53,13 @@ class ConversionError(Exception):
 
 
 class Unprofiled(ConversionError):
-    """A tensor-valued test the trace reached where no profiled call did (a loop that ran
-    further, a branch first taken now): the call runs profiled so the next trace knows
-    its outcomes; a failed generation only after `generation.MAX_REPROFILES` of them."""
+    """A tensor-valued test the trace reached where no profiled call did (a helper only
+    another mode of the function calls, a branch first taken now): the call runs profiled
+    so the next trace knows its outcomes; a failed generation only after
+    `generation.MAX_REPROFILES` of them, or when the same test is met again. `key`: the
+    test's (function, site)."""
+
+    key: tuple = ()
 
 
 class BuildsOnFirstCall(ConversionError):

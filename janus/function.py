@@ -93,6 +93,7 @@ class JitFunction(Generation):
         self.raised_traces = 0  # traces that raised the call's own exception (generation.py)
         self.builds = 0  # traces that met a Keras object building its variables (generation.py)
         self.reprofiles = 0  # traces that reached a test no profiled call did (generation.py)
+        self.reprofiled: set = set()  # those tests (a second time: a failed generation)
         self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)
         self.parked: list[Specialization] = []  # other outcomes' graphs (generation.py)
         self._mixed_runner = None  # the converted code run mixed (made at first need)

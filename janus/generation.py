@@ -117,10 +117,16 @@ class Generation(Outcomes):
                     self.builds += 1
                 return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "plain")
             if isinstance(exc, Unprofiled) and self.reprofiles < MAX_REPROFILES and \
-                    not cache.is_warm(self):  # (a warm start's profile that does not fit
-                # is dropped instead, and the function profiled afresh: cache/warm.py)
+                    exc.key not in self.reprofiled and not self.plan_history and \
+                    not cache.is_warm(self):
+                # (a warm start's profile that does not fit is dropped instead, and the
+                # function profiled afresh: cache/warm.py; a test a profiled run did not
+                # record either, Python-valued there, fails as any trace; so does a trace
+                # of a generalized plan: retreating from it is the answer, a fed number
+                # made the test a tensor)
                 with self._lock:
                     self.reprofiles += 1
+                    self.reprofiled.add(exc.key)
                 return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "profiled")
             if safety.raised_by_janus(exc) and not safety.misbound(exc, self.fn, args, kwargs):
                 # (a bug, not a limit, nor arguments that do not fit: say so; tests raise it)

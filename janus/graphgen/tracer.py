@@ -495,19 +495,24 @@ class Tracer:
         count = self.test_counts.get(key, 0)
         self.test_counts[key] = count + 1
         record = self.profile.sites.get(key)
-        if record is None or not record.outcomes:
-            raise Unprofiled(f"the tensor-valued test `{site.text}` was never reached while "
-                             "profiling", **site.location())
+        if record is None:  # (a profiled run of this call records it)
+            error = Unprofiled(f"the tensor-valued test `{site.text}` was never reached "
+                               "while profiling", **site.location())
+            error.key = key
+            raise error
+        if not record.outcomes:  # (Python-valued while profiling: a number janus feeds)
+            raise ConversionError(f"the tensor-valued test `{site.text}` was never reached "
+                                  "while profiling", **site.location())
         expected = record.stable_outcome
         if expected and site.kind == "while" and count >= len(record.sequence):
             # never seen false: no profiled run left the loop normally (it raised or
             # returned inside); unrolling it further would never end
-            raise Unprofiled(f"the loop test `{site.text}` ran more often than while "
-                             "profiling", **site.location())
+            raise ConversionError(f"the loop test `{site.text}` ran more often than while "
+                                  "profiling", **site.location())
         if expected is None:  # a loop test or an `if` in a loop: the last call's sequence
             if count >= len(record.sequence):
-                raise Unprofiled(f"the tensor-valued test `{site.text}` ran more often than "
-                                 "while profiling", **site.location())
+                raise ConversionError(f"the tensor-valued test `{site.text}` ran more often "
+                                      "than while profiling", **site.location())
             expected = record.sequence[count]
         guard = InGraphGuard(len(self.in_graph), site, function, expected)
         self.in_graph.append(guard)
