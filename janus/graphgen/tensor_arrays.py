@@ -10,6 +10,7 @@ trace:
     ta.write(t, x); ta.stack()     refused: the graph's `ta` would not hold the write
     x = ta.read(t)                 refused unless made with clear_after_read=False
     ta.write(...), made eagerly    refused (a split function's Python part made it)
+    ta.concat()                    refused (eager raises on an empty TensorArray)
 
 A refusal fails the trace (that code runs in Python, as it is). The loops janus builds
 carry a TensorArray as its flow (graphgen/loop_values.py); `rebuilt` keeps its note.
@@ -73,6 +74,10 @@ def before_call(tracer, fn, args: tuple, kwargs: dict) -> None:
             f"a tf.TensorArray used after `.{name}` returned a new one: eager writes into "
             "the one object, a graph makes a new TensorArray per write (rebind the name: "
             "`ta = ta.write(i, x)`)")
+    if name == "concat":
+        raise ConversionError(
+            "`.concat()` of a tf.TensorArray: eager raises on an empty one, a graph's "
+            "gives an empty tensor")
     if name == "read" and note.clears:
         raise ConversionError(
             "`.read()` of a tf.TensorArray that clears what it reads (eager's default: a "

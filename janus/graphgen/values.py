@@ -492,7 +492,10 @@ def pack_scalars(value):
         dtype = tf.float32 if float in kinds else tf.bool if kinds == {bool} else \
             tf.int64 if wide else tf.int32
     if dtype is tf.float32 and not any(is_tensor(v) for v in leaves):
-        convert = lambda v: default_float(v.tensor)  # noqa: E731
+        # (a float as TF packs a Python float; an int beside it as TF converts the int:
+        # `tf.constant([n + 1, 0.5])`, fuzz v71 seed 2910137)
+        convert = lambda v: default_float(v.tensor) if v.kind is float else \
+            v.as_dtype(dtype)  # noqa: E731
     else:
         convert = lambda v: v.as_dtype(dtype)  # noqa: E731
     return tf.nest.map_structure(

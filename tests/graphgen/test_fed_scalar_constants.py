@@ -6,6 +6,7 @@ converts a Python float to float32 first (0.1 became 0.10000000149...), so a fed
 import tensorflow as tf
 
 import janus
+from tests.differential import assert_same
 
 
 class State:
@@ -31,3 +32,14 @@ def test_a_fed_float_plus_a_python_constant_is_exact():
         assert traced.total == plain.total and type(traced.total) is float
         assert traced.steps == plain.steps and type(traced.steps) is int
     assert janus.stats(jitted).graph_calls >= 5
+
+
+def mixed_list(x, n):
+    return x + tf.reduce_sum(tf.constant([n + 1, 0.5])), tf.convert_to_tensor([n, 1.5, n * 2])
+
+
+def test_a_fed_int_beside_a_float_in_a_list_packs_as_tf_packs_it():
+    # (fuzz v71 seed 2910137: the int stayed int64 beside a float32: a TypeError of
+    # janus's, an internal error)
+    stats = assert_same(mixed_list, [(tf.constant(1.0), i) for i in range(6)])
+    assert stats.graph_calls >= 3, stats
