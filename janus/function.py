@@ -92,8 +92,8 @@ class JitFunction(Generation):
         self.generalizing = True  # False: the plan stays (too many failed: generation.py)
         self.raised_traces = 0  # traces that raised the call's own exception (generation.py)
         self.builds = 0  # traces that met a Keras object building its variables (generation.py)
-        self.reprofiles = 0  # traces that reached a test no profiled call did (generation.py)
-        self.reprofiled: set = set()  # those tests (a second time: a failed generation)
+        self.reprofiled: set = set()  # tests a trace reached and no profiled call did
+        # (each once: the call ran profiled; a second time is a failed generation)
         self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)
         self.parked: list[Specialization] = []  # other outcomes' graphs (generation.py)
         self._mixed_runner = None  # the converted code run mixed (made at first need)

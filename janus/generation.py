@@ -116,7 +116,7 @@ class Generation(Outcomes):
                 with self._lock:
                     self.builds += 1
                 return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "plain")
-            if isinstance(exc, Unprofiled) and self.reprofiles < MAX_REPROFILES and \
+            if isinstance(exc, Unprofiled) and len(self.reprofiled) < MAX_REPROFILES and \
                     exc.key not in self.reprofiled and not self.plan_history and \
                     not cache.is_warm(self):
                 # (a warm start's profile that does not fit is dropped instead, and the
@@ -125,7 +125,6 @@ class Generation(Outcomes):
                 # of a generalized plan: retreating from it is the answer, a fed number
                 # made the test a tensor)
                 with self._lock:
-                    self.reprofiles += 1
                     self.reprofiled.add(exc.key)
                 return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "profiled")
             if safety.raised_by_janus(exc) and not safety.misbound(exc, self.fn, args, kwargs):
