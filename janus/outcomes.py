@@ -49,6 +49,11 @@ def _contradicts(spec, outcomes: dict) -> bool:
     return False
 
 
+MAX_OTHER_OUTCOMES = 8
+"""In-graph guards one call may fail, running other outcomes' graphs, before it reruns
+plainly."""
+
+
 class _Retrying(threading.local):
     """This thread's call while it runs other outcomes' graphs: the in-graph guards
     that failed so far, as {(test key, occurrence): outcome} (None: a first run)."""
@@ -71,6 +76,8 @@ class Outcomes:
             outcomes[_occurrence(spec, guard)] = not guard.expected
             other = self._in_graph_guard_failed(spec, guard, cfg, args, kwargs, outcomes,
                                                 first)
+        if len(outcomes) > MAX_OTHER_OUTCOMES:  # (each graph tried failed another guard)
+            other = None
         if other is not None:  # the graph of this call's outcome (nothing was committed)
             _retrying.outcomes = outcomes
             try:
@@ -88,6 +95,11 @@ class Outcomes:
         another specialization to run this call with (nothing was committed), or None
         (`outcomes`: the in-graph guards this call failed so far, `first`: none before)."""
         count = self._record_failure(spec, guard, f"{not guard.expected}")
+        raises_when = getattr(guard.site, "raises_when", None)
+        if raises_when is not None and guard.expected is not raises_when:
+            # the call takes a branch that raises (`if loss > limit: raise ...`): its plain
+            # rerun raises; no graph would do better, the graph stays for the other calls
+            return None
         if count >= cfg.failures_to_generalize:
             plan = self.plan.with_general_branch(guard.key[1:])
             if spec in self.specializations:

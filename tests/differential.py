@@ -115,6 +115,9 @@ def snapshot(value, _seen=None):
     if isinstance(value, tf.IndexedSlices):  # (a gradient of a gather: its parts)
         return ("namedtuple", "IndexedSlices", [snapshot(v, seen) for v in (
             value.values, value.indices, value.dense_shape)])
+    if isinstance(value, (tf.RaggedTensor, tf.SparseTensor)):  # (composites: their parts)
+        return ("namedtuple", type(value).__name__, [
+            snapshot(v, seen) for v in tf.nest.flatten(value, expand_composites=True)])
     if tf.is_tensor(value):
         return ("tensor", value.dtype.name, np.array(value.numpy()))
     if isinstance(value, np.ndarray):

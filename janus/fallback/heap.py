@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 
 import tensorflow as tf
 
@@ -53,6 +54,10 @@ class Outputs:
         return index
 
 
+COMPOSITES = (tf.RaggedTensor, tf.SparseTensor, tf.IndexedSlices)
+"""Tensors made of tensors: rebuilt from their parts (each a graph output, a constant...)."""
+
+
 def skeleton(value, outputs: Outputs, tracer):
     """Describe `value` so it can be rebuilt from the graph's outputs after a run."""
     if isinstance(value, RoundedLater):  # (graphgen/rounded.py)
@@ -63,6 +68,12 @@ def skeleton(value, outputs: Outputs, tracer):
         return ("numpy scalar", outputs.add(value.tensor), value.kind)
     if isinstance(value, tf.Variable):
         return ("const", value)
+    if isinstance(value, COMPOSITES):  # (a RaggedTensor's `numpy` is no sign it is eager)
+        parts = tf.nest.flatten(value, expand_composites=True)
+        if all(hasattr(t, "numpy") for t in parts):
+            return ("const", value)
+        return ("composite", tf.type_spec_from_value(value),
+                [skeleton(t, outputs, tracer) for t in parts])
     if is_tensor(value):
         if hasattr(value, "numpy"):  # an eager tensor captured at trace time
             return ("const", value)
@@ -159,6 +170,9 @@ def rebuild(skel, results: list, env: tuple, copies: dict | None = None):
         taken = int(results[skel[2]].numpy())  # (-1: a new tensor; a loaded graph's
         return evaluate(skel[3][taken], *env) if 0 <= taken < len(skel[3]) else \
             results[skel[1]]                    # index is bounded, not trusted)
+    if kind == "composite":
+        return tf.nest.pack_sequence_as(skel[1], [rebuild(s, results, env, copies)
+                                                  for s in skel[2]], expand_composites=True)
     if kind == "list":
         return [rebuild(s, results, env, copies) for s in skel[1]]
     if kind == "tuple":
@@ -253,6 +267,11 @@ class HeapLedger:
         entry = self.globals.get((id(module), name))
         return _MISSING if entry is None else entry[1]
 
+    def deleted(self, obj, name: str) -> bool:
+        """Whether the call deleted `obj.name` (and did not set it again)."""
+        entry = self.attrs.get((id(obj), name))
+        return entry is not None and entry[2] is _DELETED
+
     def get_attr(self, obj, name: str):
         entry = self.attrs.get((id(obj), name))
         if entry is None:
@@ -271,8 +290,9 @@ class HeapLedger:
         self.dirty[id(copy)] = source
         self.log.append(("contents", id(copy)))
 
-    def print(self, args: tuple, kwargs: dict) -> None:
-        self.log.append(("print", args, kwargs))
+    def print(self, args: tuple, kwargs: dict, how: str = "") -> None:
+        """A print, deferred: Python's (`how` ""), or `tf.print` run eagerly ("tf")."""
+        self.log.append(("print", args, kwargs, how))
 
     def checkpoint(self) -> tuple:
         """What `rollback` needs to forget every effect recorded from now on (the copies'
@@ -320,7 +340,7 @@ class HeapLedger:
         effects = []
         for position, entry in enumerate(self.log):
             if entry[0] == "print":
-                effects.append(Effect("print", None, payload=(
+                effects.append(Effect("print", None, entry[3], payload=(
                     skeleton(entry[1], outputs, tracer), skeleton(entry[2], outputs, tracer))))
             elif last.get(entry[:3] if entry[0] == "attr" else entry[:2]) != position:
                 continue
@@ -395,11 +415,24 @@ def write_back(effects: list[Effect], result, results: list, env: tuple):
     return value
 
 
+_STREAMS = {"<sys.stdout>": "stdout", "<sys.stderr>": "stderr"}
+
+
+def named_streams(kwargs: dict) -> dict:
+    """`tf.print`'s keywords with `sys.stdout`/`sys.stderr` by name (TF maps the stream
+    object of its call to the process's stream: the write-back names the same)."""
+    stream = kwargs.get("output_stream")
+    for name, attr in _STREAMS.items():
+        if stream is getattr(sys, attr):
+            return {**kwargs, "output_stream": name}
+    return kwargs
+
+
 def _resolve(effect: Effect, results: list, env: tuple, copies: dict) -> tuple:
     if effect.kind == "print":
         args_skel, kwargs_skel = effect.payload
-        return ("print", None, "", (rebuild(args_skel, results, env, copies),
-                                    rebuild(kwargs_skel, results, env, copies)))
+        return ("print", None, effect.name, (rebuild(args_skel, results, env, copies),
+                                             rebuild(kwargs_skel, results, env, copies)))
     target = namespace(effect.source, env[2]) if effect.kind == "setglobal" else \
         cell_of(effect.source, env[3]) if effect.kind == "setcell" else \
         evaluate(effect.source, *env)
@@ -409,7 +442,12 @@ def _resolve(effect: Effect, results: list, env: tuple, copies: dict) -> tuple:
 
 
 def _write(kind: str, target, name: str, payload) -> None:
-    if kind == "print":
+    if kind == "print" and name == "tf":  # (`tf.print`: TF's own formatting and stream)
+        kwargs = dict(payload[1])
+        if kwargs.get("output_stream") in _STREAMS:
+            kwargs["output_stream"] = getattr(sys, _STREAMS[kwargs["output_stream"]])
+        tf.print(*payload[0], **kwargs)
+    elif kind == "print":
         print(*payload[0], **payload[1])
     elif kind == "setattr":
         setattr(target, name, payload)

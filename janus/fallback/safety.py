@@ -84,6 +84,8 @@ _OPERATION_HOOKS = frozenset({
     "text", "percent",  # (transform/text.py: an f-string, `a % b`: `n % 0`, `'%d' % 'a'`)
     "_apply_eagerly",  # (fallback/mixed.py: the user's own optimizer step, as it is)
     "truth_fold",  # (graphgen/truth_folds.py: `all([t])` of a tensor of many elements)
+    "bound",  # (transform/unbound_reads.py: a read of a local not bound yet)
+    "user_items",  # (transform/runtime.py: `next` of the user's iterator in a loop)
 })
 
 

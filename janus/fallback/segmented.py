@@ -101,6 +101,7 @@ def _leave_branches(plain: types.FunctionType, stretch: segments.Stretch) -> fro
 
 
 _LOCATED = re.compile(r"(.+?) \((.+):(\d+)\): ")  # ("f.<segment 3-9> (file:7): ...")
+_COMPILED_NAME = "janus__split_fn"
 
 
 @dataclasses.dataclass
@@ -316,6 +317,10 @@ class Segmented:
         `extra` names, as cells of their own)."""
         freevars = list(self.fn.__code__.co_freevars)
         params = list(extra) + freevars
+        name, node = node.name, copy.copy(node)
+        # (compiled under a name no user code uses: the function's own name inside it,
+        # a recursive call's, must stay a global, not the factory's local)
+        node.name = _COMPILED_NAME
         factory = gast.FunctionDef(
             name="janus__factory",
             args=gast.arguments(args=[gast.Name(id=p, ctx=gast.Param(), annotation=None,
@@ -330,6 +335,7 @@ class Segmented:
         namespace: dict = {}
         exec(source_mod.compile_tree(tree, self.info.filename), {}, namespace)
         inner = namespace["janus__factory"](*([None] * len(params))).__code__
+        inner = inner.replace(co_name=name)
         cells = []
         closure = self.fn.__closure__ or ()
         for name in inner.co_freevars:
@@ -337,7 +343,7 @@ class Segmented:
                 cells.append(types.CellType(extra[name]))
             else:
                 cells.append(closure[freevars.index(name)])
-        fn = types.FunctionType(inner, self.fn.__globals__, node.name, None, tuple(cells))
+        fn = types.FunctionType(inner, self.fn.__globals__, name, None, tuple(cells))
         fn.__module__ = self.fn.__module__
         return fn
 

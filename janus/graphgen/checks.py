@@ -29,6 +29,7 @@ from janus.graphgen import active
 
 _MESSAGE = "janus: Python's arithmetic differs here from TensorFlow's"
 RANGE_MESSAGE = "janus: a float left the range of its fast exactness check"
+MESSAGES = frozenset({_MESSAGE, RANGE_MESSAGE})
 _RANGE = FAST_RANGE = {tf.float64: (2.0 ** -500, 2.0 ** 500),
                        tf.float32: (2.0 ** -60, 2.0 ** 60)}
 

@@ -17,7 +17,9 @@ gradient's paths to it go:
     UNCONDITIONAL     some path runs whatever happens (no If, or an If whose branches
                       all read it; a While's own loop variable, passed through)
     Iterations(...)   every path enters a loop body: reached once those loops ran at
-                      least so many times (a While's first output counts them)
+                      least so many times (a While's first output counts them), or
+                      goes through ops a loop ran speculatively (`speculative`: once
+                      the loop went on past its first exit test)
     CONDITIONAL       every path goes through a branch that does not read it, or through
                       a loop nested where its count cannot be asked
     None              not reached (TF's gradient is None too)
@@ -98,11 +100,36 @@ def reach(targets: list, nested: bool = False) -> dict:
         for x, edge in _edges(op, t.value_index, nested):
             if not _carries_gradient(x):
                 continue
-            r = _join(path, edge)
+            r = _join(_join(path, edge), _speculated(x.op))
             if better(r, found.get(id(x))):
                 found[id(x)] = r
                 work.append(x)
     return found
+
+
+_SPECULATIVE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def last_op_id(graph) -> int:
+    """The id of the last op `graph` made (-1: none yet)."""
+    return max(graph._nodes_by_id.keys(), default=-1)  # pylint: disable=protected-access
+
+
+def speculative(graph, after: int, last: int, went_on) -> None:
+    """The ops of `graph` with ids in (`after`, `last`] ran speculatively: Python runs them
+    only where `went_on` (an int32 0/1 tensor) is 1 (the rest of a loop's peeled first
+    iteration after its exit test, graphgen/exits.py): a gradient reaching a source only
+    through them is Python's once `went_on >= 1`, None otherwise (F181)."""
+    _SPECULATIVE.setdefault(graph, []).append((after, last, went_on.op))
+
+
+def _speculated(op):
+    """The reach an edge into an output of `op` adds: UNCONDITIONAL, or Iterations of the
+    `went_on` of the speculative stretch `op` belongs to."""
+    for after, last, went_on in _SPECULATIVE.get(op.graph, ()):
+        if after < op._id <= last:  # pylint: disable=protected-access
+            return Iterations(((went_on, 1),))
+    return UNCONDITIONAL
 
 
 def differentiable(dtype) -> bool:

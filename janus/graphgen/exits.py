@@ -33,6 +33,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import deferred_checks, identity
+from janus.graphgen.connectivity import last_op_id, speculative
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents, _refuse_in_place
 from janus.graphgen.host_arrays import HostArray
@@ -65,13 +66,17 @@ class Exit:
         self.counts: list = []  # the numpy draw streams' counts at each (loop_draws.py)
         self.recorded: list = []  # (condition, state, lengths) per exit test that ran
         self.heaps: list = []  # the ledger's attributes at each (graphgen/loop_heap.py)
+        self.tested_at = None  # the graph's last op id at its first exit test
 
     def record(self, value) -> bool:
         """Note the test's value; the body goes on (returns False: no `break`)."""
         if len(self.recorded) >= self.tests:
             raise ConversionError("the exit test of a loop ran twice in one iteration")
         state = self.get_state()
-        self.recorded.append((_condition(_predicate(value)), state, [
+        condition = _condition(_predicate(value))
+        if not self.recorded:
+            self.tested_at = last_op_id(tf.compat.v1.get_default_graph())
+        self.recorded.append((condition, state, [
             len(v) if type(v) is list else v.appends if isinstance(v, Accumulator) else None
             for v in state]))
         self.heaps.append(dict(self.ledger.attrs) if self.ledger is not None else {})
@@ -209,6 +214,19 @@ def _items_gained(ran, stopped, first, at_exit: int):
     return tf.where(tf.equal(ran, 1), first, later)
 
 
+def _speculated(first: Exit) -> None:
+    """The peeled iteration's ops after its first exit test run whether or not it stopped
+    there; Python runs them only where it went on (connectivity.speculative: a gradient
+    reaching a variable only through them is None in Python where it stopped)."""
+    if first.tested_at is None:
+        return
+    graph = tf.compat.v1.get_default_graph()
+    last = last_op_id(graph)
+    if last > first.tested_at:
+        went_on = tf.cast(tf.logical_not(first.condition), tf.int32)
+        speculative(graph, first.tested_at, last, went_on)
+
+
 def _select(stop, at_exit, after, name: str, live):
     """The value a carried name has after an iteration: at the exit test if it stopped."""
     at_exit = lift_to(at_exit, after)
@@ -318,6 +336,7 @@ class ExitLoops:
         contents = _contents(initial)
         loop_draws = LoopDraws(tracer)
         first = self._exit_iteration(key, get_state, lambda: step(0))
+        _speculated(first)
         draw_counts = loop_draws.start(first, items.length)
         attributes = CarriedAttributes(ledger, mark, _WHAT)  # (graphgen/loop_heap.py)
         self._unchanged_heap(ledger.mark(), writes, _WHAT)  # (no variable updates)
@@ -347,8 +366,9 @@ class ExitLoops:
                     len(value) == bases[i] + 1 and id(value) not in tracer.copy_sources:
                 grown.append(i)
             elif value is before or value is UNDEFINED and i < count or \
-                    isinstance(value, (int, float, bool, str)) and value == before:
-                continue
+                    isinstance(value, (int, float, bool, str)) and \
+                    isinstance(before, (int, float, bool, str)) and value == before:
+                continue  # (a Python value where the loop began with a tensor: not so)
             elif i >= count:
                 raise ConversionError(f"heap attribute `{names[i]}` holds a "
                                       f"{type(value).__name__} in {_WHAT}")

@@ -63,7 +63,7 @@ class Guard:
             classes = {}
             for source, cls in exp:
                 classes.setdefault(cls, []).append(str(source))
-            text = "tensor objects: " + "; ".join(
+            text = "one object where read so (tensors, written heap objects): " + "; ".join(
                 " is ".join(names) for names in classes.values()) + " (and no others alike)"
         elif self.kind == "number_list":
             item = exp[0] if exp[1] is None else f"tuples of {exp[1]} {exp[0]}s"

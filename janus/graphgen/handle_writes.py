@@ -15,7 +15,11 @@ write of it before) is written at once, as a `tf.random.Generator`'s draws move 
 state: janus saves it before the graph runs and puts it back if the graph fails
 (`Specialization.saved_states`: a failed guard's plain rerun must not apply it twice).
 Reads (ReadVariableOp, gathers, a table's lookups) are what janus's own reads make; the
-ops of a cond, loop or function call are judged where they are built.
+ops of a cond, loop or function call janus's trace builds are judged where they are
+built; a function call, cond or loop a library call made (a user's `tf.function`, a
+Keras optimizer's `tf.cond`) by what its functions write through the handles it is given
+(F187: a user's `tf.function` assigning a variable ran at once, and again in the failed
+guard's plain rerun).
 """
 from __future__ import annotations
 
@@ -89,6 +93,52 @@ def _variables_in(values) -> dict:
     return found
 
 
+_CALLED = {"PartitionedCall": (("f", 0),), "StatefulPartitionedCall": (("f", 0),),
+           "If": (("then_branch", 1), ("else_branch", 1)), "While": (("body", 0),)}
+"""Ops that run functions of the library: which, and where their arguments start."""
+
+
+def _writes_args(graph, name: str, seen: dict) -> set[int]:
+    """Indices of the arguments function `name` (in `graph`'s library) writes through
+    (a write op's resource input, an Identity of one, or handed to a call that does)."""
+    if name in seen:
+        return seen[name]
+    seen[name] = set()
+    function = graph._get_function(name)  # pylint: disable=protected-access
+    if function is None:
+        return set()
+    definition = function.cached_definition
+    args = {a.name: i for i, a in enumerate(definition.signature.input_arg)}
+    alias = dict(args)
+    for node in definition.node_def:  # (an Identity of an argument is the argument)
+        if node.op == "Identity" and node.input and node.input[0].split(":")[0] in alias:
+            alias[node.name] = alias[node.input[0].split(":")[0]]
+    written = set()
+    for node in definition.node_def:
+        inputs = [alias.get(i.split(":")[0]) for i in node.input if not i.startswith("^")]
+        if node.op.startswith(_WRITES):
+            written |= {i for i in inputs[:1] if i is not None}
+        for attr, offset in _CALLED.get(node.op, ()):
+            inner = _writes_args(graph, node.attr[attr].func.name, seen)
+            written |= {inputs[offset + k] for k in inner
+                        if offset + k < len(inputs) and inputs[offset + k] is not None}
+    seen[name] = written
+    return written
+
+
+def _writes_through(op, seen: dict) -> set[int]:
+    """Indices of `op`'s inputs the functions it runs write through (a user's
+    `tf.function` assigning a variable it was handed or captured)."""
+    written = set()
+    for attr, offset in _CALLED.get(op.type, ()):
+        try:
+            name = op.get_attr(attr).name
+        except ValueError:
+            continue
+        written |= {offset + k for k in _writes_args(op.graph, name, seen)}
+    return written
+
+
 def check(tracer, since: int, fn, args: tuple, kwargs: dict) -> None:
     """Refuse the ops a library call (`fn`) made since `since` that use a resource's
     handle otherwise than janus can defer; note the variables its ops write at once, to
@@ -98,15 +148,18 @@ def check(tracer, since: int, fn, args: tuple, kwargs: dict) -> None:
         return
     pending = {id(var.handle) for var, _ in tracer.shadow.values.values()}
     states = {id(state.handle) for state in tracer.random_states.values()}
-    handed = None
+    handed, seen = None, {}
     for op in _made_since(graph, since):
-        if op.type in _READS or op.type in _NESTED:
+        if op.type in _READS:
             continue
-        writes = op.type.startswith(_WRITES)
+        through = _writes_through(op, seen) if op.type in _CALLED else set()
+        if op.type in _NESTED and not through:
+            continue
+        writes = op.type.startswith(_WRITES) or bool(through)
         if not (writes or pending):
             continue
-        for tensor in op.inputs:
-            if tensor.dtype != tf.resource:
+        for index, tensor in enumerate(op.inputs):
+            if tensor.dtype != tf.resource or through and index not in through:
                 continue
             handle = _outermost(tensor)
             key = id(handle) if handle is not None else None

@@ -10,9 +10,9 @@ number it feeds) and which no guard covers; the graph would keep the values of i
 (zoo p60: a replay buffer's `len(buffer)` stayed 2 while the buffer grew). A trace that
 brings in an object whose class defines such methods in user code watches their code
 objects (`sys.settrace`, in this thread, for that trace only: ~1.1x the trace's time,
-where `sys.setprofile` cost 2.3x); one of them running
-makes the trace refuse (ConversionError at the line that called it: the call runs
-plainly, or the function is split there). The converted versions janus calls for
+where `sys.setprofile` cost 2.3x); one of them starting makes the trace refuse, before
+its body runs (ConversionError at the line that called it: the call runs plainly, or the
+function is split there). The converted versions janus calls for
 explicit calls (`buf.__len__()`, `buf(x)`) have code objects of their own and run on.
 """
 from __future__ import annotations
@@ -109,6 +109,9 @@ class ImplicitCalls:
             caller = caller.f_back
         self.ran = (method, caller.f_code.co_name, caller.f_code.co_filename,
                     caller.f_lineno) if caller is not None else (method, "?", "?", 0)
+        # (raised as the method starts, before its body: run, its heap writes would be
+        # done once while tracing; raising here unsets the trace function too)
+        raise self._refusal()
 
     def close(self) -> None:
         """Stop watching (the trace ended)."""
@@ -120,16 +123,19 @@ class ImplicitCalls:
         self._installed = False
 
     def check(self) -> None:
-        """Refuse the trace if a watched method ran."""
-        if self.ran is None:
-            return
+        """Refuse the trace if a watched method ran (or was about to: the user's own
+        `except` may have caught the refusal `saw` raised)."""
+        if self.ran is not None:
+            raise self._refusal()
+
+    def _refusal(self) -> ConversionError:
         method, function, filename, line = self.ran
         if method == "a tracer is active":
-            raise ConversionError("reads an object whose class defines methods Python calls "
-                                  "implicitly (len(), operators, truth tests); with a "
-                                  "debugger or coverage tracing (sys.settrace) janus cannot "
-                                  "watch them: it runs plainly")
-        raise ConversionError(
+            return ConversionError("reads an object whose class defines methods Python "
+                                   "calls implicitly (len(), operators, truth tests); with "
+                                   "a debugger or coverage tracing (sys.settrace) janus "
+                                   "cannot watch them: it runs plainly")
+        return ConversionError(
             f"Python calls `{method}` implicitly here (len(), an operator, a truth test, "
             "formatting...): janus does not convert such calls and a graph would keep what "
             "it read when traced", function=function, filename=filename, lineno=line)

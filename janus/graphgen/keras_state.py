@@ -35,11 +35,13 @@ import contextlib
 import functools
 import sys
 import threading
+import types
 
 import tensorflow as tf
 
 from janus.errors import ConversionError
 
+SETTINGS = "settings"  # the public settings a called layer's or optimizer's code reads
 CALLED = "called layer"  # what a read of a called layer's sublayers and BatchNormalization
 # flags is: its `call` depends on both (`if training and self.trainable:`)
 _STRUCTURE_NAMES = frozenset({"variables", "trainable_variables", "non_trainable_variables",
@@ -94,8 +96,40 @@ def _counted_method(method):
     return counted
 
 
+_SETTINGS = (int, float, bool, str, type(None))
+"""Types of a layer's or optimizer's settings (`rate`, `momentum`, `clipnorm`...)."""
+
+
+def _counted_setattr(setattr_):
+    """A Keras `__setattr__` that moves EPOCH when a public setting changes value
+    (`dropout.rate = 0.0`, `opt.clipnorm = 0.1`, `dense.activation = tf.nn.relu`)."""
+    @functools.wraps(setattr_)
+    def counted(self, name, value):
+        if not name.startswith("_") and (type(value) in _SETTINGS or callable(value)) and \
+                _library_object(self) and \
+                not isinstance(getattr(type(self), name, None), property):
+            old = self.__dict__.get(name, _ABSENT)
+            if old is not value and not (type(old) is type(value) and
+                                         type(value) in _SETTINGS and old == value):
+                _bump()
+        return setattr_(self, name, value)
+    return counted
+
+
+_ABSENT = object()
+_LIBRARY_MODULES = ("keras", "tf_keras", "tensorflow")
+
+
+def _library_object(obj) -> bool:
+    """An instance of Keras' own class (a Dropout, an Adam), whose settings only Keras'
+    code reads: a subclass of the user's is converted where janus calls it, its
+    attributes read (and guarded) through janus's hooks."""
+    return (type(obj).__module__ or "").split(".")[0] in _LIBRARY_MODULES
+
+
 def install() -> None:
-    """Wrap Keras' setters of `trainable` and its trackers' store changes (once)."""
+    """Wrap Keras' setters of `trainable`, of its layers' and optimizers' settings, and
+    its trackers' store changes (once)."""
     global _installed
     with _applying:
         if _installed:
@@ -105,6 +139,9 @@ def install() -> None:
             cls.trainable = _counted_flag(cls.__dict__["trainable"])
         for name in ("add_to_store", "untrack", "replace_tracked_value"):
             setattr(Tracker, name, _counted_method(Tracker.__dict__[name]))
+        from keras.src.optimizers.base_optimizer import BaseOptimizer
+        for cls in (Layer, BaseOptimizer):
+            cls.__setattr__ = _counted_setattr(cls.__dict__["__setattr__"])
         _installed = True
 
 
@@ -180,15 +217,38 @@ def _called(layer) -> tuple:
                           if isinstance(sub, BatchNormalization))
 
 
+class Settings(tuple):
+    """((name, value), ...) of a Keras object's public settings: compared by value."""
+
+
+def settings(obj) -> Settings:
+    """The public settings of a layer (and its sublayers) or an optimizer that its own
+    code reads when called (a Dropout's `rate`, an optimizer's `clipnorm`): numbers,
+    text, None, functions (an activation)."""
+    keras = _keras()
+    objects = tuple(obj._flatten_layers(include_self=True, recursive=True)) \
+        if keras is not None and isinstance(obj, keras[0]) else (obj,)
+    return Settings((k, v) for o in objects if _library_object(o)
+                    for k, v in vars(o).items()
+                    if not k.startswith("_") and (type(v) in _SETTINGS or
+                                                  isinstance(v, types.FunctionType)))
+
+
 def read(obj, what: str):
     """A read `KerasReads` records, done again (tuples for lists)."""
     if what == CALLED:
         return _called(obj)
+    if what == SETTINGS:
+        return settings(obj)
     value = getattr(obj, what)
     return tuple(value) if isinstance(value, list) else value
 
 
 def _same(a, b) -> bool:
+    if type(a) is Settings:
+        return type(b) is Settings and len(a) == len(b) and all(
+            k == j and (x is y or type(x) is type(y) and type(x) in _SETTINGS and x == y)
+            for (k, x), (j, y) in zip(a, b))
     if type(a) is tuple:
         return type(b) is tuple and len(a) == len(b) and all(x is y for x, y in zip(a, b))
     return type(a) is type(b) and a == b
@@ -251,6 +311,8 @@ class KerasReads:
             where = located.get(id(obj), f"<{type(obj).__name__}>")
             if what == CALLED:
                 text = f"{where}'s sublayers and BatchNormalization flags are the same"
+            elif what == SETTINGS:
+                text = f"{where}'s settings are as traced ({len(value)})"
             elif isinstance(value, tuple):
                 text = f"{where}.{what} is the same {len(value)} objects"
             else:
@@ -308,6 +370,12 @@ def wrote(tracer, obj, name: str, value, deleted: bool = False) -> None:
     keras = _keras()
     if keras is None:
         return
+    if name != "trainable" and not name.startswith("_") and _library_object(obj) and \
+            (isinstance(obj, keras[0]) or _is_optimizer(obj)) and \
+            (type(value) in _SETTINGS or callable(value)):
+        # (deferred, it would be read by Keras' own code before it is written: F188)
+        raise ConversionError(f"sets `{name}` of a {type(obj).__name__} inside the call "
+                              "(Keras' own code reads it)")
     if name == "trainable" and _flag_owner(obj, keras) or _tracked(obj, keras) and (
             deleted or _trackable(value, keras)):
         tracer.keras_writes[(id(obj), name)] = obj
@@ -460,14 +528,27 @@ def calling(tracer, fn):
     if keras is None:
         return contextlib.nullcontext()
     layer = fn if isinstance(fn, keras[0]) else getattr(fn, "__self__", None)
+    if _is_optimizer(layer):  # (`opt.apply_gradients(...)`: its settings)
+        _reads(tracer, _epoch()).add(tracer, layer, SETTINGS, settings(layer), ())
+        return contextlib.nullcontext()
     if not isinstance(layer, keras[0]):
         return contextlib.nullcontext()
     writes = relevant(pending(tracer), layer)
     epoch = _epoch()
     with as_written(writes):
         called = _called(layer)
-    _reads(tracer, epoch).add(tracer, layer, CALLED, called, writes)
+        configured = settings(layer)
+    reads = _reads(tracer, epoch)
+    reads.add(tracer, layer, CALLED, called, writes)
+    reads.add(tracer, layer, SETTINGS, configured, writes)
     return as_written(writes)
+
+
+def _is_optimizer(obj) -> bool:
+    if "keras.src.optimizers.base_optimizer" not in sys.modules:
+        return False
+    from keras.src.optimizers.base_optimizer import BaseOptimizer
+    return isinstance(obj, BaseOptimizer)
 
 
 # -- records of another process (janus/cache/portable.py)
@@ -478,6 +559,10 @@ def _description(owner, value):
     layer's position among owner's layers and class; a flag)."""
     if type(value) is bool:
         return value
+    if type(value) is Settings:  # (a function by its name)
+        return ["settings", [[k, v if type(v) in _SETTINGS else
+                              f"{getattr(v, '__module__', '')}:{getattr(v, '__qualname__', '')}"]
+                             for k, v in value]]
     variables = {id(v): k for k, v in enumerate(getattr(owner, "variables", ()) or ())}
     layers = {id(layer): k for k, layer in enumerate(
         owner._flatten_layers(include_self=True))} if hasattr(owner, "_flatten_layers") else {}
@@ -528,4 +613,4 @@ def reload(owners: list, rows: list):
 def is_what(what) -> bool:
     """A recorded read's `what`: CALLED or a public attribute name."""
     from janus.graphgen.sources import is_name
-    return what == CALLED or is_name(what) and not what.startswith("_")
+    return what in (CALLED, SETTINGS) or is_name(what) and not what.startswith("_")

@@ -22,6 +22,7 @@ import tensorflow as tf
 
 from janus import draws
 from janus.errors import ConversionError
+from janus.fallback import heap
 from janus.graphgen import container_writes, formatted_text, handle_writes, host_draws, \
     host_scalars, identity, keras_state, layer_calls, refusals, rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
@@ -173,6 +174,11 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     printing = fn is tf.print
     if printing:
         args = tuple(_printed(a) for a in args)
+        if tf.compat.v1.get_default_graph() is tracer.graph and not tracer.callback_depth:
+            # deferred as Python's print is, run eagerly after the graph: in order with
+            # the call's prints, and never twice when a guard fails (F180)
+            tracer.ledger.print(args, heap.named_streams(kwargs), "tf")
+            return None
     if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
         args = tuple(pack_scalars(host_scalars.pack_list(a)) for a in args)
         kwargs = {k: pack_scalars(host_scalars.pack_list(v)) for k, v in kwargs.items()}

@@ -16,7 +16,9 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import dynamic_sizes, identity, keras_state, keyed_writes, keys, \
-    library_calls, refusals, stand_in_calls, tapes, traced_gradients, truth_folds
+    library_calls, refusals, stand_in_calls, tapes, traced_gradients, truth_folds, \
+    user_classes
+from janus.graphgen.user_classes import user_property
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
@@ -40,7 +42,7 @@ from janus.recursion.table import table_layout
 from janus.tensors import is_tensor
 from janus.transform import convert
 from janus.transform.pipeline import lambda_traced_as_is
-from janus.transform.runtime import AUG_OPS, Runtime, is_user_code, user_function, \
+from janus.transform.runtime import AUG_OPS, Runtime, user_function, user_items, \
     user_partial
 
 
@@ -58,24 +60,6 @@ def _stand_in(spec):
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         return tf.raw_ops.Placeholder(dtype=tf.as_dtype(spec[0]), shape=spec[1])
     return type(spec)(_stand_in(s) for s in spec)
-
-
-def _user_property(obj, name: str):
-    """The `property` of `obj`'s class named `name` whose functions are the program's
-    own, or None. Run as they are during a trace, their reads and writes of the heap
-    would bypass the trace's ledger (stale reads, writes done once: fuzz v15)."""
-    if isinstance(obj, (types.ModuleType, type)):
-        return None
-    for cls in type(obj).__mro__:
-        attribute = cls.__dict__.get(name)
-        if attribute is not None:
-            if not isinstance(attribute, property):
-                return None
-            fns = [f for f in (attribute.fget, attribute.fset, attribute.fdel) if f is not None]
-            if fns and all(isinstance(f, types.FunctionType) and is_user_code(f) for f in fns):
-                return attribute
-            return None
-    return None
 
 
 _PROTOCOLS = {
@@ -172,13 +156,19 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             return host_scalars.NumpyRead(obj)  # (a graph tensor has no `.numpy`)
         if name == "numpy" and is_symbolic(obj) and host_arrays.readable(obj):
             return host_arrays.NumpyRead(obj)  # (`p=probs.numpy()[0]` of a draw)
-        prop = _user_property(obj, name)
+        prop = user_property(obj, name)
         if prop is not None:  # its getter is the program's code: traced like a method
             if prop.fget is None:
                 raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
                                      "has no getter")
             return self.call(None, prop.fget, obj)
+        access = user_classes.user_access(obj, name, "get")
+        if access is not None:  # (a descriptor's `__get__`, a `__getattr__`: converted)
+            method, leading = access
+            return self.call(None, method, *leading, *((name,) if len(leading) == 1 else ()))
         tracer = self.tracer
+        if tracer.ledger.deleted(obj, name):  # (`del o.scale`: the class's `scale` now)
+            return self._after_delete(obj, name)
         local = tracer.ledger.get_attr(obj, name)
         if local is not _MISSING:
             return local
@@ -222,12 +212,16 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         return tracer.import_value(value, source.attr(name))
 
     def st_attr(self, obj, name, value):
-        prop = _user_property(obj, name)
+        prop = user_property(obj, name)
         if prop is not None:
             if prop.fset is None:
                 raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
                                      "has no setter")
             self.call(None, prop.fset, obj, value)
+            return
+        access = user_classes.user_access(obj, name, "set")
+        if access is not None:  # (a descriptor's `__set__`: converted)
+            self.call(None, access[0], *access[1], value)
             return
         tracer = self.tracer
         source = tracer.source_of(obj)
@@ -247,12 +241,16 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
                                   "janus cannot locate on each call")
 
     def del_attr(self, obj, name):
-        prop = _user_property(obj, name)
+        prop = user_property(obj, name)
         if prop is not None:
             if prop.fdel is None:
                 raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
                                      "has no deleter")
             self.call(None, prop.fdel, obj)
+            return
+        access = user_classes.user_access(obj, name, "del")
+        if access is not None:  # (a descriptor's `__delete__`: converted)
+            self.call(None, access[0], *access[1])
             return
         tracer = self.tracer
         source = tracer.source_of(obj)
@@ -370,6 +368,18 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
                 return local
         return _MISSING
 
+    def _after_delete(self, obj, name: str):
+        """`obj.name` after the call deleted the instance's own: its class's, as Python
+        finds it (bound where it is a method or descriptor), or AttributeError."""
+        for cls in type(obj).__mro__:
+            local = self.tracer.ledger.get_attr(cls, name)
+            if local is _MISSING and name in vars(cls):
+                local = vars(cls)[name]
+            if local is not _MISSING:
+                getter = getattr(type(local), "__get__", None)
+                return local if getter is None else getter(local, obj, type(obj))
+        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+
     def _touched(self, obj):
         tracer = self.tracer
         source = tracer.copy_sources.get(id(obj))
@@ -433,6 +443,11 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             special = stack_args(fn, args)
             if special is not None:
                 return special(*args[1:], **kwargs)
+        if isinstance(fn, type):  # (`C(x)`: its `__init__` converted)
+            made = user_classes.construct(lambda f, *a, **k: self.call(site, f, *a, **k),
+                                          tracer, fn, args, kwargs)
+            if made is not user_classes.UNHANDLED:
+                return made
         fn = library_calls.traced_inline(fn, args, kwargs, tracer.shadow)
         target, bound_self = user_function(fn)
         if target is not None and lambda_traced_as_is(target):
@@ -552,8 +567,11 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if isinstance(test, SymbolicScalar):
             test = test.tensor
-        if is_symbolic(test) and ((self.key, site) in self.tracer.plan.general_branches or
+        if is_symbolic(test) and ((self.key, site) in self.tracer.plan.general_branches and
+                                  self.function.sites[site].raises_when is None or
                                   self._in_general_exit_loop()):
+            # (a test one of whose branches raises stays specialized to the other: a
+            # tf.cond would trace the raise)
             return self._cond(site, test, if_true, if_false, get_state, set_state, both)
         if self.test(site, test):
             if_true()
@@ -573,7 +591,7 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
                                                   iterable.shape[0] is None):
                 return self._while_exit(site, key, loop_items(iterable), body, get_state,
                                         set_state, names, live, fresh)
-            for item in self.iterate(site, iterable):
+            for item in user_items(self.iterate(site, iterable)):
                 if body(item):
                     break
             return
@@ -584,7 +602,7 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             return self._while_for(site, iterable, body, get_state, set_state, names)
         if is_symbolic(iterable) and (iterable.shape.rank is None or iterable.shape[0] is None):
             return self._while_for(site, DynamicList(iterable), body, get_state, set_state, names)
-        for item in self.iterate(site, iterable):
+        for item in user_items(self.iterate(site, iterable)):
             body(item)
 
     def while_stmt(self, site, test, body, get_state, set_state, names, exit_site=None,

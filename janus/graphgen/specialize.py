@@ -13,8 +13,8 @@ import tensorflow as tf
 
 from janus.errors import BuildsOnFirstCall, ConversionError
 from janus.fallback import heap
-from janus.graphgen import bias_gradients, calls, checks, dead_ends, host_draws, \
-    keras_state, keyed_writes, number_lists, random_draws
+from janus.graphgen import bias_gradients, calls, checks, dead_ends, external_effects, \
+    host_draws, keras_state, keyed_writes, number_lists, random_draws
 from janus.graphgen.caller_tape import TapeView
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
@@ -322,6 +322,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
                                           "exactness checks would be lost)")
                 dead = dead_ends.dead_ends(outputs.tensors + tracer.shadow.pending_values())
                 dead_ends.after_guards(tracer.assert_ops)
+                external_effects.after_guards(tracer.assert_ops)
                 with tf.control_dependencies(tracer.assert_ops):
                     results = [tf.identity(t) for t in outputs.tensors]
                 # Variables change last: after every guard held and every result exists.

@@ -20,7 +20,8 @@ from tensorflow.python.framework import ops
 from janus.errors import ConversionError, Unprofiled
 from janus.fallback.heap import MARKER, HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
-from janus.graphgen import active, fed_floats, host_arrays, host_scalars, number_lists
+from janus.graphgen import active, fed_floats, heap_aliases, host_arrays, host_scalars, \
+    number_lists
 from janus.graphgen.implicit_calls import ImplicitCalls
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText
@@ -144,6 +145,10 @@ class Tracer:
         # first): one object read through two paths is one graph input, and which reads
         # are one object is an assumption (guards.aliases_guard)
         self.tensor_objects: dict[int, tuple[object, tuple, list[Source]]] = {}
+        # id(list, dict or object of the heap) -> (it, every source it was read from): a
+        # write through one path is seen through another only where they are one object
+        self.heap_objects: dict[int, tuple[object, list[Source]]] = {}
+        self.importing: set[int] = set()  # ids of the lists and dicts being copied in
         self.graph = None  # the graph being traced (set by `bind_inputs`)
         self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph
         # merge-op outputs -> inputs a tape watched as the op was built (identity.py)
@@ -200,10 +205,11 @@ class Tracer:
             self.guards[key] = Guard(kind, source, expected, where)
 
     def aliases_guard(self):
-        """The guard on which tensor reads were one object (None if no two reads could
-        be one object on a later call)."""
+        """The guard on which tensor reads, and which reads of heap objects the call
+        wrote, were one object (None if no two reads could be one object on a later
+        call)."""
         return aliases_guard([(sources, spec) for _, spec, sources in
-                              self.tensor_objects.values()])
+                              self.tensor_objects.values()] + heap_aliases.objects(self))
 
     def is_static(self, value) -> bool:
         """Values a graph can hand back as they are (modules, functions, library objects);
@@ -293,8 +299,32 @@ class Tracer:
                 # class attributes, a function's `__defaults__` (fuzz v15: folded in)
                 self.register(value, source)
             return value
+        if type(value) in (list, dict):
+            if id(value) in self.importing:
+                raise ConversionError(f"reads a {type(value).__name__} that holds itself "
+                                      f"({source.expr}): janus copies a heap container item "
+                                      "by item")
+            self.importing.add(id(value))
+            try:
+                return self._import_container(value, source)
+            finally:
+                self.importing.discard(id(value))
+        return self._import_object(value, source)
+
+    def _import_container(self, value, source: Source):
+        """A heap list or dict, copied (a trace works on copies; the graph's writes go
+        back after it ran)."""
         if type(value) is list:
+            heap_aliases.note(self, value, source)
             return self._import_list(value, source)
+        return self._import_dict(value, source)
+
+    def _import_object(self, value, source: Source):
+        """A value neither a number, a tensor, nor a heap list or dict."""
+        if isinstance(value, (tf.RaggedTensor, tf.SparseTensor)):
+            # (guarded by identity, a graph per object: slower than running it plainly)
+            raise ConversionError(f"reads a {type(value).__name__} ({source.expr}): janus "
+                                  "does not feed composite tensors to a graph yet")
         if _is_per_replica(value):  # tf.distribute: one tensor per replica, each an input
             self.guard("type", source, type(value))
             parts = source.attr("values")
@@ -309,19 +339,27 @@ class Tracer:
             result = tuple(self.import_value(v, source.item(i)) for i, v in enumerate(value))
             self._imported(result, source)
             return result
-        if type(value) is dict:
-            self.guard("type", source, dict)
-            if source.expr in self.plan.write_only:  # (graphgen/keyed_writes.py)
-                proxy = self.ledger.copy_of(value, source, lambda _: WriteOnlyDict(source.expr))
-                self._imported(proxy, source)
-                self.copy_sources[id(proxy)] = source
-                return proxy
-            self.guard("keys", source, list(value))
-            copy = self.ledger.copy_of(value, source, lambda d: {
-                k: self.import_value(v, source.item(k)) for k, v in d.items()})
-            self._imported(copy, source)
-            self.copy_sources[id(copy)] = source
-            return copy
+        return self._import_other(value, source)
+
+    def _import_dict(self, value: dict, source: Source):
+        heap_aliases.note(self, value, source)
+        self.guard("type", source, dict)
+        if source.expr in self.plan.write_only:  # (graphgen/keyed_writes.py)
+            proxy = self.ledger.copy_of(value, source, lambda _: WriteOnlyDict(source.expr))
+            self._imported(proxy, source)
+            self.copy_sources[id(proxy)] = source
+            return proxy
+        self.guard("keys", source, list(value))
+        copy = self.ledger.copy_of(value, source, lambda d: {
+            k: self.import_value(v, source.item(k)) for k, v in d.items()})
+        self._imported(copy, source)
+        self.copy_sources[id(copy)] = source
+        return copy
+
+    def _import_other(self, value, source: Source):
+        """An object of another kind: an iterator refuses; a Keras-tracked container is
+        copied; a library object by identity, a user object by type (its attributes read
+        on each call)."""
         if isinstance(value, (tf.data.Iterator, collections.abc.Iterator)):
             # its position moves on every `next`: a graph would take the items of its
             # trace (F44: a tf.data iterator; F45: a generator, itertools.count/cycle)
@@ -338,6 +376,7 @@ class Tracer:
         else:
             self.guard("type", source, type(value))
             self.implicit_calls.watch(type(value))  # (`len(buf)`: graphgen/implicit_calls.py)
+            heap_aliases.note(self, value, source)
         self.register(value, source)
         return value
 
@@ -504,6 +543,10 @@ class Tracer:
             raise ConversionError(f"the tensor-valued test `{site.text}` was never reached "
                                   "while profiling", **site.location())
         expected = record.stable_outcome
+        if expected is None and site.raises_when is not None:
+            # (seen both ways: the graph stands for the calls that do not raise; a trace
+            # of the raising branch would raise, and its graph be of no use)
+            expected = not site.raises_when
         if expected and site.kind == "while" and count >= len(record.sequence):
             # never seen false: no profiled run left the loop normally (it raised or
             # returned inside); unrolling it further would never end

@@ -9,20 +9,29 @@ import tensorflow as tf
 from janus.tensors import is_tensor
 
 
-def describe_value(value, max_items: int = 64):
-    """A small, comparable description of a value: type, dtype/shape, Python value, length."""
+_MAX_DEPTH = 32
+
+
+def describe_value(value, max_items: int = 64, _path: tuple = ()):
+    """A small, comparable description of a value: type, dtype/shape, Python value, length
+    (a container holding itself, or nested deeper than `_MAX_DEPTH`: described there by
+    its type only)."""
     if isinstance(value, tf.Variable):
         return ("variable", value.dtype.name, tuple(value.shape))
     if is_tensor(value):
         return ("tensor", value.dtype.name, tuple(value.shape))
     if value is None or isinstance(value, (bool, int, float, str)):
         return (type(value).__name__, value)
-    if isinstance(value, (list, tuple)):
-        items = tuple(describe_value(v, max_items) for v in value[:max_items])
+    if isinstance(value, (list, tuple, dict)):
+        if id(value) in _path or len(_path) >= _MAX_DEPTH:
+            return ("nested", type(value).__qualname__)
+        path = _path + (id(value),)
+        if isinstance(value, dict):
+            keys = tuple(value)[:max_items]
+            return ("dict", keys, tuple(describe_value(value[k], max_items, path)
+                                        for k in keys))
+        items = tuple(describe_value(v, max_items, path) for v in value[:max_items])
         return (type(value).__name__, len(value), items)
-    if isinstance(value, dict):
-        keys = tuple(value)[:max_items]
-        return ("dict", keys, tuple(describe_value(value[k], max_items) for k in keys))
     return ("object", type(value).__qualname__)
 
 

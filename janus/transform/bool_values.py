@@ -36,7 +36,7 @@ _COMPARISONS = {gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=", gast
                 gast.NotIn: "not in"}
 
 
-def _thunkable(nodes: list) -> bool:
+def thunkable(nodes: list) -> bool:
     """Whether each of `nodes` means the same inside a `lambda:` as where it is."""
     for node in nodes:
         for child in gast.walk(node):
@@ -94,7 +94,7 @@ class BoolValues:
 
     def visit_BoolOp(self, node):
         self.generic_visit(node)
-        if self._is_test(node) or not _thunkable(node.values[1:]):
+        if self._is_test(node) or not thunkable(node.values[1:]):
             return node
         rest = node.values[-1]
         for value in reversed(node.values[:-1]):
@@ -121,7 +121,7 @@ class BoolValues:
     def visit_Compare(self, node):
         self.generic_visit(node)
         if len(node.ops) < 2 or self.class_depth or python_bool(node) or \
-                not _thunkable(node.comparators[1:]):
+                not thunkable(node.comparators[1:]):
             return node
         operands = [node.left] + node.comparators
         sites = tuple(self.sites.new("chain", gast.Compare(left=operands[i], ops=[op],
@@ -141,7 +141,7 @@ class BoolValues:
         if boolean:
             self._mark_test(node.test)
         self.generic_visit(node)
-        if boolean or self._is_test(node) or not _thunkable([node.body, node.orelse]):
+        if boolean or self._is_test(node) or not thunkable([node.body, node.orelse]):
             node.test = self._test(node.test, "if-expression")
             return node
         site = self.sites.new("if-expression", node.test)

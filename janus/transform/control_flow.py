@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import gast
 
-from janus.transform import continues, exit_tests, liveness, scope, templates
-from janus.transform.bool_values import BoolValues
+from janus.transform import (continues, exit_tests, liveness, scope, templates,
+                             unbound_reads)
+from janus.transform.bool_values import BoolValues, thunkable
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
 
@@ -98,6 +99,17 @@ def _unbind(names: list[str], node, bound_before: dict, maybe_unbound: bool) -> 
             if isinstance(child, gast.Delete):
                 child.janus_unbind = True
     return statements
+
+
+def _raises_when(node: gast.If) -> bool | None:
+    """The outcome of an `if`'s test after which it surely raises (its branch ends in
+    `raise`), or None: a trace does best to specialize the test the other way (the
+    graph then stands for the calls that do not raise; graphgen/tracer.expect)."""
+    ends = [bool(block) and isinstance(block[-1], gast.Raise)
+            for block in (node.body, node.orelse)]
+    if ends[0] != ends[1]:
+        return ends[0]
+    return None
 
 
 def _bound_before(fn) -> dict[int, set]:
@@ -243,15 +255,17 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
     def visit_Lambda(self, node):
         return node
 
-    def _test(self, node, kind: str):
-        """Hook a branch test; `and`/`or`/`not` get one hooked test per operand."""
+    def _test(self, node, kind: str, raises_when: bool | None = None):
+        """Hook a branch test; `and`/`or`/`not` get one hooked test per operand
+        (`raises_when`: the outcome after which the branch raises, for a lone test)."""
         if isinstance(node, gast.BoolOp):
             node.values = [self._test(v, kind) for v in node.values]
             return node
         if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not):
-            node.operand = self._test(node.operand, kind)
+            node.operand = self._test(node.operand, kind, None if raises_when is None
+                                      else not raises_when)
             return node
-        site = self.sites.new(kind, node)
+        site = self.sites.new(kind, node, raises_when=raises_when)
         call = templates.expression(f"{RUNTIME}.test(SITE, TEST)",
                                     SITE=templates.constant(site), TEST=node)
         return templates.copy_location(call, node)
@@ -278,6 +292,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
 
     def visit_If(self, node):
         unbinds = self.unbinds_nested
+        unbound_reads.check_reads(node, self.bound_before.get(id(node)))
         while isinstance(node.test, gast.UnaryOp) and isinstance(node.test.op, gast.Not) and \
                 not (scope.escapes(node.body) or scope.escapes(node.orelse)):
             # (`if not tf.math.is_finite(loss): raise ...`: a graph tests the tensor itself;
@@ -288,9 +303,9 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
         self.generic_visit(node)
         if scope.escapes(node.body) or scope.escapes(node.orelse) or \
                 isinstance(node.test, gast.BoolOp):
-            node.test = self._test(node.test, "if")
+            node.test = self._test(node.test, "if", _raises_when(node))
             return node
-        site = self.sites.new("if", node.test)
+        site = self.sites.new("if", node.test, raises_when=_raises_when(node))
         names = _user_names(scope.bound_names(node.body + node.orelse))
         in_false = set(scope.bound_names(node.orelse))
         both = gast.Tuple(elts=[templates.constant(i) for i, n in enumerate(names)
@@ -320,6 +335,7 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
 
     def visit_For(self, node):
         unbinds = self.unbinds_nested
+        unbound_reads.check_reads(node, self.bound_before.get(id(node)))
         continues.transform(node, self._fresh)
         loop_loads = _loads(node)
         read_first = liveness.inputs(node.body, liveness.targets(node.target))
@@ -373,15 +389,19 @@ class ControlFlowTransformer(BoolValues, gast.NodeTransformer):
 
     def visit_While(self, node):
         unbinds = self.unbinds_nested
+        unbound_reads.check_reads(node, self.bound_before.get(id(node)))
         continues.transform(node, self._fresh)
         loop_loads = _loads(node)
         read_first = liveness.reads(node.test) | liveness.inputs(node.body, set())
         written = exit_tests.user_source(node.test)  # (the site's text and line)
+        # (`while (m := f()) < 10:` binds `m` in the function: not in a closure of its own)
+        functional_test = thunkable([node.test])
         self._mark_test(node.test)
         self._visit_loop_body(node)
         node.test = self._combined_test(node.test)
         exit_if = _loop_exits(node)
-        if (not scope.escapes(node.body) or exit_if is not None) and not node.orelse:
+        if (not scope.escapes(node.body) or exit_if is not None) and not node.orelse and \
+                functional_test:
             site = self.sites.new("while", written, parts=tuple(exit_tests.parts(node.test)))
             names = _user_names(scope.bound_names(node.body))
             names += [n for n in _mutated_receivers(node.body, self.local_names) if n not in names]

@@ -28,6 +28,7 @@ _AUG_OPS = {gast.Add: "+=", gast.Sub: "-=", gast.Mult: "*=", gast.Div: "/=",
             gast.BitAnd: "&=", gast.BitOr: "|=", gast.BitXor: "^=", gast.LShift: "<<=",
             gast.RShift: ">>="}
 _NOT_CONVERTED_CALLS = {"super", "locals", "globals", "vars", "dir"}
+_FRAME_READS = {"locals", "vars", "dir"}
 _UNSUPPORTED_CALLS = {"eval": "eval() is not converted", "exec": "exec() is not converted"}
 
 
@@ -110,6 +111,9 @@ class EffectsTransformer(OwnBody):
             # (`vars(obj)` / `dir(obj)` read no frame: hooked as calls, janus refuses a
             # heap object's __dict__ there, container_writes.py)
             self.generic_visit(node)
+            if func.id in _FRAME_READS and not node.args and func.id not in self.local_names:
+                # (they read the frame: seen without janus's own names)
+                return _hook(f"{RUNTIME}.user_frame(CALL)", node, CALL=node)
             return node
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and \
                 func.value.id == RUNTIME:

@@ -107,6 +107,25 @@ class Runtime:
         """A nested `def` of the converted function was executed (it stays plain code)."""
 
     @staticmethod
+    def user_frame(found):
+        """`locals()`, `vars()` or `dir()` of the converted frame as the user's frame shows
+        them: without janus's own names (its runtime, closures and temporaries), nor
+        names still unbound (janus's UNDEFINED)."""
+        if type(found) is dict:
+            return {k: v for k, v in found.items()
+                    if not k.startswith("janus__") and v is not UNDEFINED}
+        if type(found) is list:
+            return [k for k in found if not k.startswith("janus__")]
+        return found
+
+    @staticmethod
+    def bound(value, name: str):
+        """A read of local `name` that may be unbound (transform/unbound_reads.py)."""
+        if value is UNDEFINED:
+            raise UnboundLocalError(_LOCAL_MESSAGE.format(name))
+        return value
+
+    @staticmethod
     def read(thunk):
         try:
             return thunk()
@@ -232,9 +251,24 @@ class Runtime:
     def for_stmt(self, site, iterable, body, get_state, set_state, names, exit_site=None,
                  live=(), fresh=()):
         """A `for` loop; with `exit_site`, its body returns True where it breaks out."""
-        for item in self.iterate(site, iterable):
+        for item in user_items(self.iterate(site, iterable)):
             if body(item):
                 break
+
+
+def user_items(iterable):
+    """The items of the iterable a loop of the user's goes over: an error its iterator
+    raises (`zip(..., strict=True)` of unequal lengths, a generator's) is raised in this
+    frame, an operation of the user's (fallback/safety._OPERATION_HOOKS), not janus's.
+    (Not `yield from`: closing this generator after a `break` would close a generator of
+    the user's the loop went over, which Python leaves open.)"""
+    iterator = iter(iterable)
+    while True:
+        try:
+            item = next(iterator)
+        except StopIteration:
+            return
+        yield item
 
 
 def user_function(fn):

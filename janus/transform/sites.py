@@ -22,6 +22,7 @@ class Site:
     lineno: int
     text: str
     parts: tuple = ()  # an exit test's operands' sites (transform/exit_tests.py)
+    raises_when: bool | None = None  # the test's outcome after which its block raises
 
     def describe(self) -> str:
         return f"{self.kind} `{self.text}` at {self.filename}:{self.lineno}"
@@ -39,12 +40,13 @@ class SiteTable:
         self.filename = filename
         self.sites: list[Site] = []
 
-    def new(self, kind: str, node: gast.AST, parts: tuple = ()) -> int:
+    def new(self, kind: str, node: gast.AST, parts: tuple = (),
+            raises_when: bool | None = None) -> int:
         text = ast.unparse(gast.gast_to_ast(node)).strip() if node is not None else ""
         if len(text) > 80:
             text = text[:77] + "..."
         site = Site(len(self.sites), kind, self.function, self.filename,
-                    getattr(node, "lineno", 0), text, parts)
+                    getattr(node, "lineno", 0), text, parts, raises_when)
         self.sites.append(site)
         return site.id
 

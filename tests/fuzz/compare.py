@@ -27,6 +27,12 @@ def snapshot(value, seen=None):
     if isinstance(value, tf.IndexedSlices):  # (a gradient of a gather: its parts)
         return ("namedtuple", "IndexedSlices", [snapshot(v, seen) for v in (
             value.values, value.indices, value.dense_shape)])
+    if isinstance(value, tf.SparseTensor):  # (composite: its parts)
+        return ("namedtuple", "SparseTensor", [snapshot(v, seen) for v in (
+            value.indices, value.values, value.dense_shape)])
+    if isinstance(value, tf.RaggedTensor):
+        return ("namedtuple", "RaggedTensor", [snapshot(v, seen) for v in (
+            value.flat_values, *value.nested_row_splits)])
     if tf.is_tensor(value):
         return ("tensor", tf.as_dtype(value.dtype).name, np.array(value.numpy()))
     if isinstance(value, np.ndarray):

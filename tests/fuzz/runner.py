@@ -261,7 +261,9 @@ class _Side:
         heap = compare.snapshot({"objects": self.objects, "s": s, "xs": xs,
                                  "globals": compare.module_heap(self.module)})
         value = None if error is not None else compare.snapshot(value)
-        return _Outcome(value, error, out.getvalue(), heap)
+        outside = getattr(self.module, "OUTSIDE", None)  # (printed or written to files)
+        text = out.getvalue() + (f"[outside]\n{outside()}" if outside is not None else "")
+        return _Outcome(value, error, text, heap)
 
 
     def _under_outer_tape(self, s, x, xs, n, flag):

@@ -109,3 +109,33 @@ def test_each_size_s_general_graph_failing_alike_keeps_graphs_per_size():
                         make_state=lambda: Model(keras.optimizers.RMSprop(0.1)))
     assert jitted.unsupported is None and not jitted.generalizing, janus.explain(jitted)
     assert stats.graph_calls >= 10, stats
+
+
+class Weights:
+    def __init__(self):
+        self.w = tf.Variable([[0.5, 0.0], [0.0, 0.5]])
+
+
+def read_after_the_exit_test(s, x):
+    with tf.GradientTape() as tape:
+        y = x
+        for _ in range(3):
+            if tf.reduce_max(tf.abs(y)) < 1e-3:
+                break
+            y = y @ s.w                  # read only after the test: none where it stops at once
+        loss = tf.reduce_sum(y)
+    grads = tape.gradient(loss, [s.w])
+    for g, v in zip(grads, [s.w]):
+        v.assign_sub(0.01 * g)           # TypeError in Python where the gradient is None
+    return loss
+
+
+def test_a_variable_read_after_a_loop_s_first_exit_test_has_python_s_none_gradient():
+    """F181 (zoo p83): the loop as one tf.while_loop runs its first iteration's rest after
+    the exit test whether or not it stopped there, so TF's gradient was zeros where
+    Python's tape has None (a zero update applied, where Python raises); now the graph
+    checks the loop went on past that test (graphgen/connectivity.speculative)."""
+    scales = [1.0, 1.0, 1e-6, 1.0, 1.0, 1.0, 1e-6, 1.0, 1.0]
+    stats = assert_same(read_after_the_exit_test,
+                         [(tf.constant([[1.0, 2.0]]) * s,) for s in scales], Weights)
+    assert stats.graph_calls > 0

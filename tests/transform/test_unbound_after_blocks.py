@@ -114,3 +114,51 @@ def test_a_nested_def_reading_an_unbound_name_raises_name_error_as_in_python():
     """Not made an UnboundLocalError: the read is in the user's own nested def."""
     assert_same(nested_def_reads_unbound,
                 [(tf.constant(1.0), False), (tf.constant(2.0), True)] * 3)
+
+
+def while_test_reads_body_name(x, n):
+    i = 0
+    while i < n:
+        if i > 0:
+            t = t + x          # read before bound on the first iteration only when i > 0
+        else:
+            t = x
+        i += 1
+    try:
+        while t < 2.0 * n:     # bound above only when n > 0
+            t = t + x
+    except UnboundLocalError:
+        return -x
+    return t
+
+
+def body_reads_first(x, n):
+    for i in range(n):
+        acc = acc + x          # never bound before: UnboundLocalError on any iteration
+    return x
+
+
+def branch_reads_first(x, flag):
+    if flag:
+        z = z + x              # z unbound: the taken branch raises
+    else:
+        z = x
+    return z
+
+
+def iterable_reads_bound_name(x, flag):
+    for item in (items if flag else [x]):
+        items = [item, item]   # `items` read by the iterable before the loop binds it
+    return items
+
+
+def test_a_block_reading_its_own_unbound_name_first_raises_as_in_python():
+    """F179: a `while` test, a loop body, a branch or a loop's iterable reading a name the
+    block binds, before anything bound it: janus read its UNDEFINED marker (a TypeError
+    of janus's own while profiling, `<undefined>` in a trace); now UnboundLocalError."""
+    assert_same(while_test_reads_body_name,
+                [(tf.constant(1.0), 0), (tf.constant(1.0), 3), (tf.constant(2.0), 2)] * 3)
+    assert_same(body_reads_first, [(tf.constant(1.0), 0), (tf.constant(1.0), 2)] * 3)
+    assert_same(branch_reads_first, [(tf.constant(1.0), False), (tf.constant(2.0), True)] * 3)
+    assert_same(iterable_reads_bound_name,
+                [(tf.constant(1.0), False), (tf.constant(2.0), True)] * 3)

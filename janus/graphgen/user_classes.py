@@ -1,0 +1,124 @@
+"""What Python runs implicitly for the program's own classes while janus traces.
+
+Converted code hooks calls, attribute reads and writes; Python itself still runs a
+class's `__init__` when the class is called, a descriptor's `__get__` when its attribute
+is read, a `__setattr__` override when an attribute is written. Run as they are, their
+heap writes happen once, while tracing, and never when the graph runs (F185, the probes'
+round: a constructor's `made.append(1)`, `type(self).count += 1`, a descriptor counting
+its reads). So:
+
+    C(x)         ->  obj = object.__new__(C); C.__init__(obj, x), converted (its heap
+                     writes deferred as the function's own); a class with a library base,
+                     a `__new__` or a metaclass of the library's is made as it is
+    o.w          ->  Counted.__get__(o.__class__.w, o, C), converted, where `w` is a
+                     descriptor of the user's (not a function, property, classmethod or
+                     staticmethod); C.__getattr__(o, "w"), converted, where `w` is found
+                     nowhere else (a config object's fallback); refused where the class
+                     overrides `__getattribute__`
+    o.w = v      ->  the descriptor's `__set__`, converted; refused where the class
+    del o.w          overrides `__setattr__` / `__delattr__`
+
+A refusal is a ConversionError at the line: that code runs in Python.
+"""
+from __future__ import annotations
+
+import sys
+import types
+
+from janus.errors import ConversionError
+from janus.transform.runtime import is_user_code
+
+UNHANDLED = object()
+
+_PLAIN = (types.FunctionType, property, staticmethod, classmethod)
+_OVERRIDES = {"get": "__getattribute__", "set": "__setattr__", "del": "__delattr__"}
+_DESCRIPTOR = {"get": "__get__", "set": "__set__", "del": "__delete__"}
+
+
+def _users(fn) -> bool:
+    return isinstance(fn, types.FunctionType) and is_user_code(fn)
+
+
+def _class_is_users(cls: type) -> bool:
+    """A class the program defined: its module's file is the program's (not the
+    standard library's, an installed package's or janus's)."""
+    module = sys.modules.get(cls.__module__ or "")
+    filename = getattr(module, "__file__", None)
+    if filename is None:  # (`__main__` run from a string, a class made by `type(...)`)
+        return all(is_user_code(v) for v in vars(cls).values()
+                   if isinstance(v, types.FunctionType)) and cls.__module__ != "builtins"
+    probe = types.FunctionType((lambda: None).__code__.replace(co_filename=filename), {})
+    probe.__module__ = cls.__module__
+    return is_user_code(probe)
+
+
+def user_property(obj, name: str):
+    """The `property` of `obj`'s class named `name` whose functions are the program's
+    own, or None. Run as they are during a trace, their reads and writes of the heap
+    would bypass the trace's ledger (stale reads, writes done once: fuzz v15)."""
+    if isinstance(obj, (types.ModuleType, type)):
+        return None
+    for cls in type(obj).__mro__:
+        attribute = cls.__dict__.get(name)
+        if attribute is not None:
+            if not isinstance(attribute, property):
+                return None
+            fns = [f for f in (attribute.fget, attribute.fset, attribute.fdel) if f is not None]
+            if fns and all(isinstance(f, types.FunctionType) and is_user_code(f) for f in fns):
+                return attribute
+            return None
+    return None
+
+
+def construct(call, tracer, cls: type, args: tuple, kwargs: dict):
+    """`cls(*args, **kwargs)` made in the trace with its `__init__` converted (`call`:
+    the runtime's call hook; the object one of the trace's own, `tracer.local_objects`),
+    UNHANDLED where Python's own call is kept, or refused."""
+    meta_call = getattr(type(cls), "__call__", None)
+    if _users(meta_call):
+        raise ConversionError(f"makes a {cls.__name__}, whose metaclass's `__call__` is the "
+                              "program's own (it would run unconverted)")
+    init = getattr(cls, "__init__", None)
+    if type(cls) is not type or not _users(init) or \
+            any(base is not object and not _class_is_users(base) for base in cls.__mro__):
+        return UNHANDLED
+    if cls.__new__ is not object.__new__:
+        raise ConversionError(f"makes a {cls.__name__}, whose `__new__` is the program's own "
+                              "(it would run unconverted)")
+    obj = object.__new__(cls)
+    tracer.implicit_calls.watch(cls)  # (`v + w`: its `__add__` would run unconverted)
+    tracer.local_objects.add(id(obj))
+    tracer.keepalive.append(obj)
+    returned = call(types.MethodType(init, obj), *args, **kwargs)
+    if returned is not None:
+        raise TypeError(f"__init__() should return None, not '{type(returned).__name__}'")
+    return obj
+
+
+def user_access(obj, name: str, how: str):
+    """What Python would run of the program's own for an attribute access (`how`: "get",
+    "set", "del"): (function, leading arguments) janus calls converted instead (a
+    descriptor's `__get__`/`__set__`/`__delete__`, a `__getattr__` for a name found
+    nowhere else), None for a plain access, or a refusal (a `__getattribute__`,
+    `__setattr__` or `__delattr__` override: every access would run it)."""
+    if isinstance(obj, (types.ModuleType, type)):
+        return None
+    cls = type(obj)
+    override = getattr(cls, _OVERRIDES[how], None)
+    if _users(override):
+        raise ConversionError(f"{'reads' if how == 'get' else 'writes'} `{name}` of a "
+                              f"{cls.__name__}, whose `{_OVERRIDES[how]}` is the program's "
+                              "own (it would run unconverted)")
+    for klass in cls.__mro__:
+        attribute = klass.__dict__.get(name)
+        if attribute is None:
+            continue
+        if not isinstance(attribute, _PLAIN):
+            method = getattr(type(attribute), _DESCRIPTOR[how], None)
+            if _users(method):
+                return (method, (attribute, obj, cls) if how == "get" else (attribute, obj))
+        return None
+    getattr_ = getattr(cls, "__getattr__", None)
+    if how == "get" and _users(getattr_) and name not in getattr(obj, "__dict__", {}):
+        return (getattr_, (obj,))
+    return None
