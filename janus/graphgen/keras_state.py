@@ -117,6 +117,8 @@ def _counted_setattr(setattr_):
 
 
 _ABSENT = object()
+_NOT_SETTINGS = frozenset({"name", "built", "build", "quantize"})
+"""Public attributes no computation reads (a name Keras numbers per process: `sgd_3`)."""
 _LIBRARY_MODULES = ("keras", "tf_keras", "tensorflow")
 
 
@@ -230,8 +232,8 @@ def settings(obj) -> Settings:
         if keras is not None and isinstance(obj, keras[0]) else (obj,)
     return Settings((k, v) for o in objects if _library_object(o)
                     for k, v in vars(o).items()
-                    if not k.startswith("_") and (type(v) in _SETTINGS or
-                                                  isinstance(v, types.FunctionType)))
+                    if not k.startswith("_") and k not in _NOT_SETTINGS and
+                    (type(v) in _SETTINGS or isinstance(v, types.FunctionType)))
 
 
 def read(obj, what: str):

@@ -66,3 +66,11 @@ def test_a_setting_written_inside_the_call_is_the_one_keras_reads():
     """(Deferred, the write came after Keras' read: the output lagged one call.)"""
     x = tf.constant([[1.0, -2.0, 0.5], [0.0, 1.0, -1.0]])
     assert_same(set_inside, [(x, n) for n in range(7)], Net)
+
+
+def test_an_object_s_auto_numbered_name_is_no_setting():
+    """A warm process numbers Keras objects otherwise (`sgd_3`): a recorded graph's
+    settings must not hold the name (the slow warm-start test loaded no TreeLSTM graph)."""
+    from janus.graphgen import keras_state
+    names = [k for k, _ in keras_state.settings(keras.optimizers.SGD(0.1, name="sgd_7"))]
+    assert "name" not in names and "momentum" in names
