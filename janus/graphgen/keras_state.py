@@ -1,4 +1,5 @@
-"""Keras state a trace reads: structure lists and `trainable` flags, guarded by an epoch.
+"""Keras state a trace reads: structure lists, `trainable` flags and the settings of the
+layers and optimizers it called (graphgen/keras_settings.py), guarded by an epoch.
 
 Keras computes `model.trainable_variables`, `weights`, `layers`... from its layers'
 tracked stores and `trainable` flags on every access; a graph holds the list its trace
@@ -35,11 +36,12 @@ import contextlib
 import functools
 import sys
 import threading
-import types
 
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen.keras_settings import SETTING_TYPES, Settings, counted_setattr, \
+    library_object, settings
 
 SETTINGS = "settings"  # the public settings a called layer's or optimizer's code reads
 CALLED = "called layer"  # what a read of a called layer's sublayers and BatchNormalization
@@ -96,39 +98,6 @@ def _counted_method(method):
     return counted
 
 
-_SETTINGS = (int, float, bool, str, type(None))
-"""Types of a layer's or optimizer's settings (`rate`, `momentum`, `clipnorm`...)."""
-
-
-def _counted_setattr(setattr_):
-    """A Keras `__setattr__` that moves EPOCH when a public setting changes value
-    (`dropout.rate = 0.0`, `opt.clipnorm = 0.1`, `dense.activation = tf.nn.relu`)."""
-    @functools.wraps(setattr_)
-    def counted(self, name, value):
-        if not name.startswith("_") and (type(value) in _SETTINGS or callable(value)) and \
-                _library_object(self) and \
-                not isinstance(getattr(type(self), name, None), property):
-            old = self.__dict__.get(name, _ABSENT)
-            if old is not value and not (type(old) is type(value) and
-                                         type(value) in _SETTINGS and old == value):
-                _bump()
-        return setattr_(self, name, value)
-    return counted
-
-
-_ABSENT = object()
-_NOT_SETTINGS = frozenset({"name", "built", "build", "quantize"})
-"""Public attributes no computation reads (a name Keras numbers per process: `sgd_3`)."""
-_LIBRARY_MODULES = ("keras", "tf_keras", "tensorflow")
-
-
-def _library_object(obj) -> bool:
-    """An instance of Keras' own class (a Dropout, an Adam), whose settings only Keras'
-    code reads: a subclass of the user's is converted where janus calls it, its
-    attributes read (and guarded) through janus's hooks."""
-    return (type(obj).__module__ or "").split(".")[0] in _LIBRARY_MODULES
-
-
 def install() -> None:
     """Wrap Keras' setters of `trainable`, of its layers' and optimizers' settings, and
     its trackers' store changes (once)."""
@@ -143,7 +112,7 @@ def install() -> None:
             setattr(Tracker, name, _counted_method(Tracker.__dict__[name]))
         from keras.src.optimizers.base_optimizer import BaseOptimizer
         for cls in (Layer, BaseOptimizer):
-            cls.__setattr__ = _counted_setattr(cls.__dict__["__setattr__"])
+            cls.__setattr__ = counted_setattr(cls.__dict__["__setattr__"], _bump)
         _installed = True
 
 
@@ -219,23 +188,6 @@ def _called(layer) -> tuple:
                           if isinstance(sub, BatchNormalization))
 
 
-class Settings(tuple):
-    """((name, value), ...) of a Keras object's public settings: compared by value."""
-
-
-def settings(obj) -> Settings:
-    """The public settings of a layer (and its sublayers) or an optimizer that its own
-    code reads when called (a Dropout's `rate`, an optimizer's `clipnorm`): numbers,
-    text, None, functions (an activation)."""
-    keras = _keras()
-    objects = tuple(obj._flatten_layers(include_self=True, recursive=True)) \
-        if keras is not None and isinstance(obj, keras[0]) else (obj,)
-    return Settings((k, v) for o in objects if _library_object(o)
-                    for k, v in vars(o).items()
-                    if not k.startswith("_") and k not in _NOT_SETTINGS and
-                    (type(v) in _SETTINGS or isinstance(v, types.FunctionType)))
-
-
 def read(obj, what: str):
     """A read `KerasReads` records, done again (tuples for lists)."""
     if what == CALLED:
@@ -249,7 +201,7 @@ def read(obj, what: str):
 def _same(a, b) -> bool:
     if type(a) is Settings:
         return type(b) is Settings and len(a) == len(b) and all(
-            k == j and (x is y or type(x) is type(y) and type(x) in _SETTINGS and x == y)
+            k == j and (x is y or type(x) is type(y) and type(x) in SETTING_TYPES and x == y)
             for (k, x), (j, y) in zip(a, b))
     if type(a) is tuple:
         return type(b) is tuple and len(a) == len(b) and all(x is y for x, y in zip(a, b))
@@ -372,9 +324,9 @@ def wrote(tracer, obj, name: str, value, deleted: bool = False) -> None:
     keras = _keras()
     if keras is None:
         return
-    if name != "trainable" and not name.startswith("_") and _library_object(obj) and \
+    if name != "trainable" and not name.startswith("_") and library_object(obj) and \
             (isinstance(obj, keras[0]) or _is_optimizer(obj)) and \
-            (type(value) in _SETTINGS or callable(value)):
+            (type(value) in SETTING_TYPES or callable(value)):
         # (deferred, it would be read by Keras' own code before it is written: F188)
         raise ConversionError(f"sets `{name}` of a {type(obj).__name__} inside the call "
                               "(Keras' own code reads it)")
@@ -562,7 +514,7 @@ def _description(owner, value):
     if type(value) is bool:
         return value
     if type(value) is Settings:  # (a function by its name)
-        return ["settings", [[k, v if type(v) in _SETTINGS else
+        return ["settings", [[k, v if type(v) in SETTING_TYPES else
                               f"{getattr(v, '__module__', '')}:{getattr(v, '__qualname__', '')}"]
                              for k, v in value]]
     variables = {id(v): k for k, v in enumerate(getattr(owner, "variables", ()) or ())}

@@ -168,7 +168,7 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             return self.call(None, method, *leading, *((name,) if len(leading) == 1 else ()))
         tracer = self.tracer
         if tracer.ledger.deleted(obj, name):  # (`del o.scale`: the class's `scale` now)
-            return self._after_delete(obj, name)
+            return user_classes.after_delete(tracer.ledger, obj, name)
         local = tracer.ledger.get_attr(obj, name)
         if local is not _MISSING:
             return local
@@ -367,18 +367,6 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
             if local is not _MISSING or name in vars(cls):
                 return local
         return _MISSING
-
-    def _after_delete(self, obj, name: str):
-        """`obj.name` after the call deleted the instance's own: its class's, as Python
-        finds it (bound where it is a method or descriptor), or AttributeError."""
-        for cls in type(obj).__mro__:
-            local = self.tracer.ledger.get_attr(cls, name)
-            if local is _MISSING and name in vars(cls):
-                local = vars(cls)[name]
-            if local is not _MISSING:
-                getter = getattr(type(local), "__get__", None)
-                return local if getter is None else getter(local, obj, type(obj))
-        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
 
     def _touched(self, obj):
         tracer = self.tracer

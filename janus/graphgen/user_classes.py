@@ -17,6 +17,7 @@ its reads). So:
                      overrides `__getattribute__`
     o.w = v      ->  the descriptor's `__set__`, converted; refused where the class
     del o.w          overrides `__setattr__` / `__delattr__`
+    del o.w; o.w ->  the class's `w` (`after_delete`: the call's deletion is deferred)
 
 A refusal is a ConversionError at the line: that code runs in Python.
 """
@@ -26,6 +27,7 @@ import sys
 import types
 
 from janus.errors import ConversionError
+from janus.fallback.heap import MISSING
 from janus.transform.runtime import is_user_code
 
 UNHANDLED = object()
@@ -122,3 +124,17 @@ def user_access(obj, name: str, how: str):
     if how == "get" and _users(getattr_) and name not in getattr(obj, "__dict__", {}):
         return (getattr_, (obj,))
     return None
+
+
+def after_delete(ledger, obj, name: str):
+    """`obj.name` after the call deleted the instance's own (`del o.scale`): its class's
+    (as the call may have written it, `ledger`), bound where it is a method or
+    descriptor, as Python finds it; or AttributeError."""
+    for cls in type(obj).__mro__:
+        local = ledger.get_attr(cls, name)
+        if local is MISSING and name in vars(cls):
+            local = vars(cls)[name]
+        if local is not MISSING:
+            getter = getattr(type(local), "__get__", None)
+            return local if getter is None else getter(local, obj, type(obj))
+    raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
