@@ -31,6 +31,10 @@ import re
 import sys
 from typing import NoReturn
 
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.framework import ops
+
 from janus.errors import ConversionError
 from janus.graphgen import active
 from janus.graphgen.values import AppendOnlyList, FedScalarMisuse, SymbolicScalar
@@ -252,3 +256,52 @@ def _user_class(fn) -> bool:
     return bool(path) and "site-packages" not in path and \
         module_name.split(".")[0] not in sys.stdlib_module_names and \
         not module_name.startswith("janus")
+
+
+_hooks_installed = False
+
+
+def check_format_spec(tensor, spec: str) -> None:
+    """Refuse the trace (the call runs plainly, and raises there) when formatting
+    `tensor`'s value with `spec` would raise in eager code (`f"{loss:.3f}"` on a tensor
+    that is not a scalar: a TypeError; `:d` on a float: a ValueError). The write-back
+    formats the value only after the graph ran, too late to raise (fuzz v20, F42).
+    Whether it fails depends on the rank and dtype only."""
+    rank = tensor.shape.rank
+    if rank is None:
+        raise ConversionError(f"formats a tensor of unknown rank with the spec {spec!r}")
+    if tensor.dtype == tf.string:
+        sample = np.full([1] * rank, b"", dtype=object)
+    else:
+        sample = np.zeros([1] * rank, dtype=tensor.dtype.as_numpy_dtype)
+    try:
+        format(sample if rank else sample[()], spec)
+    except (TypeError, ValueError) as exc:
+        raise ConversionError(f"formats a {tensor.dtype.name} tensor of rank {rank} with "
+                              f"the spec {spec!r}, which raises {type(exc).__name__} in "
+                              "Python") from exc
+
+
+def install_format_hooks() -> None:
+    """Formatting a symbolic tensor during a trace yields a marker that the write-back
+    replaces with the formatted run-time value (so `print(f"{loss}")` prints numbers)."""
+    global _hooks_installed
+    if _hooks_installed:
+        return
+    _hooks_installed = True
+    cls = ops.SymbolicTensor
+    originals = {name: getattr(cls, name) for name in ("__format__", "__str__", "__repr__")}
+
+    def make(name, conversion):
+        def method(self, *args):
+            tracer = active.get()
+            if tracer is None:
+                return originals[name](self, *args)
+            if args and args[0]:
+                check_format_spec(self, args[0])
+            return tracer.format_marker(self, conversion, args[0] if args else "")
+        return method
+
+    cls.__format__ = make("__format__", "f")
+    cls.__str__ = make("__str__", "s")
+    cls.__repr__ = make("__repr__", "r")

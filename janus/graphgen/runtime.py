@@ -2,7 +2,7 @@
 specialized graph. Python-valued control flow runs as Python (its inputs are
 guarded); tensor-valued tests are specialized with in-graph guards or, where the
 plan says so, become `tf.cond`; loops over lists of varying length become
-`tf.while_loop`.
+`tf.while_loop`. Attribute reads and writes: graphgen/attributes.py.
 """
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import dynamic_sizes, identity, keras_state, keyed_writes, keys, \
+from janus.graphgen import dynamic_sizes, identity, keyed_writes, keys, \
     library_calls, refusals, stand_in_calls, tapes, traced_gradients, truth_folds, \
     user_classes
-from janus.graphgen.user_classes import user_property
+from janus.graphgen.attributes import AttributeHooks
 from janus.graphgen.bool_values import BoolValues
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
@@ -33,8 +33,8 @@ from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tensor_lists import stack_args
 from janus.graphgen.tracer import is_symbolic
-from janus.graphgen.dynamic_sizes import PartialShape, SymbolicRange
-from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
+from janus.graphgen.dynamic_sizes import SymbolicRange
+from janus.graphgen.values import (AppendOnlyList, DynamicList, MixedBool,
                                    SymbolicScalar, tensor_index)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
@@ -44,10 +44,6 @@ from janus.transform import convert
 from janus.transform.pipeline import lambda_traced_as_is
 from janus.transform.runtime import AUG_OPS, Runtime, user_function, user_items, \
     user_partial
-
-
-_PYTHON_DATA = (bool, int, float, str, list, dict, tuple, set)
-"""Values a guard would have to check (an object's settings)."""
 
 
 def _table_source(function: str, name: str):
@@ -77,8 +73,8 @@ def _protocol(fn):
     return None
 
 
-class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralControlFlow,
-                   Runtime):
+class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhile,
+                   GeneralControlFlow, Runtime):
     @property
     def key(self) -> str:
         return self.function.key
@@ -145,124 +141,6 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         index = original.__code__.co_freevars.index(name)
         return index, original.__closure__[index]
 
-    # -- attributes
-    def ld_attr(self, obj, name):
-        if isinstance(obj, NodeProxy):
-            return obj.read(name)
-        if isinstance(obj, HostScalar):
-            raise ConversionError(f"reads `.{name}` of the numpy value of `.numpy()` inside a "
-                                  "graph")
-        if name == "numpy" and is_symbolic(obj) and host_scalars.readable(obj):
-            return host_scalars.NumpyRead(obj)  # (a graph tensor has no `.numpy`)
-        if name == "numpy" and is_symbolic(obj) and host_arrays.readable(obj):
-            return host_arrays.NumpyRead(obj)  # (`p=probs.numpy()[0]` of a draw)
-        prop = user_property(obj, name)
-        if prop is not None:  # its getter is the program's code: traced like a method
-            if prop.fget is None:
-                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
-                                     "has no getter")
-            return self.call(None, prop.fget, obj)
-        access = user_classes.user_access(obj, name, "get")
-        if access is not None:  # (a descriptor's `__get__`, a `__getattr__`: converted)
-            method, leading = access
-            return self.call(None, method, *leading, *((name,) if len(leading) == 1 else ()))
-        tracer = self.tracer
-        if tracer.ledger.deleted(obj, name):  # (`del o.scale`: the class's `scale` now)
-            return user_classes.after_delete(tracer.ledger, obj, name)
-        local = tracer.ledger.get_attr(obj, name)
-        if local is not _MISSING:
-            return local
-        if name == "__dict__" and id(obj) not in tracer.local_objects and \
-                tracer.source_of(obj) is not None:
-            raise ConversionError(f"reads the __dict__ of a {type(obj).__name__} of the heap "
-                                  "(a write there would go around janus's deferred writes)")
-        local = self._class_attr(obj, name)  # (`Cls.total += 2`, then `self.total`)
-        if local is not _MISSING:
-            return local
-        stand_in_calls.missing_attribute(obj, name)
-        local = keras_state.read_attr(tracer, obj, name, _MISSING)  # (guarded by epoch)
-        if local is not _MISSING:
-            return local
-        value = getattr(obj, name)
-        if name == "shape" and is_symbolic(obj) and value.rank is not None and \
-                not value.is_fully_defined():
-            return PartialShape(value, obj)
-        source = tracer.source_of(obj)
-        if isinstance(value, (types.MethodType, types.BuiltinMethodType)) or \
-                isinstance(obj, (DynamicList, Accumulator)):
-            return value
-        if source is None:
-            if isinstance(value, tracer_mod.EAGER_TENSOR) and not isinstance(obj, types.ModuleType):
-                raise ConversionError(f"reads tensor attribute `{name}` of a "
-                                      f"{type(obj).__name__} janus cannot locate on each call")
-            if type(value) in _PYTHON_DATA and id(obj) not in tracer.local_objects and \
-                    (isinstance(obj, tf.Module) or keras_state.tracked_object(obj)):
-                # (`model.get_layer("drop").rate`: a library call handed out a layer of the
-                # heap; its settings may change between calls, and no guard can find it)
-                raise ConversionError(f"reads `{name}` of a {type(obj).__name__} a library "
-                                      "call handed out, which janus cannot locate on each "
-                                      "call (read it through an attribute path instead)")
-            return value
-        if isinstance(obj, types.ModuleType):
-            return value
-        if keras_state.variable_structure(value) and keras_state.computed(obj, name):
-            # `module.trainable_variables` of a tf.Module guarded by identity: computed from
-            # its attributes; guarding it would recompute it on every call (keras_state.py)
-            return value
-        return tracer.import_value(value, source.attr(name))
-
-    def st_attr(self, obj, name, value):
-        prop = user_property(obj, name)
-        if prop is not None:
-            if prop.fset is None:
-                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
-                                     "has no setter")
-            self.call(None, prop.fset, obj, value)
-            return
-        access = user_classes.user_access(obj, name, "set")
-        if access is not None:  # (a descriptor's `__set__`: converted)
-            self.call(None, access[0], *access[1], value)
-            return
-        tracer = self.tracer
-        source = tracer.source_of(obj)
-        if id(value) in tracer.copy_sources and keras_state.rewraps(obj):
-            # (`layer.log += [...]`: the layer stores a new wrapper, later appends go to
-            # it; the write-back would append to the list it replaced)
-            raise ConversionError(f"assigns a heap list or dict to `{name}` of a "
-                                  f"{type(obj).__name__}, which stores a new wrapper of it")
-        if source is not None:
-            keras_state.wrote(tracer, obj, name, value)
-            tracer.ledger.set_attr(obj, source, name, value)
-        elif id(obj) in tracer.local_objects:
-            tracer.local_writes += 1
-            setattr(obj, name, value)
-        else:
-            raise ConversionError(f"writes attribute `{name}` of a {type(obj).__name__} "
-                                  "janus cannot locate on each call")
-
-    def del_attr(self, obj, name):
-        prop = user_property(obj, name)
-        if prop is not None:
-            if prop.fdel is None:
-                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
-                                     "has no deleter")
-            self.call(None, prop.fdel, obj)
-            return
-        access = user_classes.user_access(obj, name, "del")
-        if access is not None:  # (a descriptor's `__delete__`: converted)
-            self.call(None, access[0], *access[1])
-            return
-        tracer = self.tracer
-        source = tracer.source_of(obj)
-        if source is None:
-            raise ConversionError(f"deletes attribute `{name}` of an object janus cannot locate")
-        if tracer.ledger.get_attr(obj, name) is _MISSING:  # (deleted earlier: AttributeError)
-            if not hasattr(obj, name):
-                raise ConversionError(f"deletes attribute `{name}`, which the object lacks")
-            self.ld_attr(obj, name)  # read: guarded to be there on each call
-        keras_state.wrote(tracer, obj, name, None, deleted=True)
-        tracer.ledger.del_attr(obj, source, name)
-
     def ctx(self, manager):
         """TensorFlow's context managers (tapes, name scopes, devices) are traced as
         they are; any other's `__enter__`/`__exit__` would run once, while tracing, with
@@ -277,34 +155,6 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         raise ConversionError(f"enters a {type(manager).__qualname__} context manager: its "
                               "__enter__/__exit__ are Python a graph would run once, while "
                               "tracing")
-
-    def _query_attr(self, fn, args):
-        """`getattr(obj, name[, default])` / `hasattr(obj, name)` on an object janus
-        locates: the answer is the heap's on each call (fuzz v15: it was folded in as
-        the trace's answer, unguarded). A present attribute is read (and so guarded);
-        one this trace wrote or deleted is the ledger's; an absent one refuses (janus
-        has no guard on an attribute's absence)."""
-        obj, name = args[0], args[1]
-        tracer = self.tracer
-        try:
-            value = tracer.ledger.get_attr(obj, name)
-            present = True
-        except AttributeError:  # deleted earlier in this call
-            value, present = None, False
-        if value is _MISSING:
-            if hasattr(obj, name):
-                value = self.ld_attr(obj, name)
-            else:
-                raise ConversionError(f"tests for attribute `{name}`, which the "
-                                      f"{type(obj).__name__} lacks (janus cannot guard that "
-                                      "an attribute is absent)")
-        if fn is hasattr:
-            return present
-        if present:
-            return value
-        if len(args) > 2:
-            return args[2]
-        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
 
     # -- items
     def _method(self, method, obj, *args):
@@ -355,18 +205,6 @@ class TraceRuntime(TextHooks, BoolValues, ExitLoops, GeneralWhile, GeneralContro
         del obj[key]
         if not container:
             self._touched(obj)
-
-    def _class_attr(self, obj, name: str):
-        """The value the trace wrote to a class's attribute that `obj.name` finds there
-        (the instance has none of its own), else _MISSING."""
-        if isinstance(obj, type) or name in getattr(obj, "__dict__", ()):
-            return _MISSING
-        ledger = self.tracer.ledger
-        for cls in type(obj).__mro__:
-            local = ledger.get_attr(cls, name)
-            if local is not _MISSING or name in vars(cls):
-                return local
-        return _MISSING
 
     def _touched(self, obj):
         tracer = self.tracer

@@ -15,16 +15,15 @@ import types
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.framework import ops
 
 from janus.errors import ConversionError, Unprofiled
 from janus.fallback.heap import MARKER, HeapLedger
 from janus.fallback.variables import VariableShadow, shadowing
-from janus.graphgen import active, fed_floats, heap_aliases, host_arrays, host_scalars, \
+from janus.graphgen import fed_floats, heap_aliases, host_arrays, host_scalars, \
     number_lists
 from janus.graphgen.implicit_calls import ImplicitCalls
 from janus.graphgen.exact_numbers import FED_INT_BOUND
-from janus.graphgen.formatted_text import FormattedText
+from janus.graphgen.formatted_text import FormattedText, install_format_hooks
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
 from janus.graphgen.keyed_writes import WriteOnlyDict
@@ -178,7 +177,7 @@ class Tracer:
     # -- activation
     @contextlib.contextmanager
     def active(self):
-        _install_format_hooks()
+        install_format_hooks()
         try:
             with running(self), shadowing(self.shadow):
                 yield self
@@ -566,52 +565,3 @@ class Tracer:
         check = predicate if expected else tf.logical_not(predicate)
         self.assert_ops.append(tf.debugging.Assert(check, [guard.tag]))
         return expected
-
-
-_hooks_installed = False
-
-
-def check_format_spec(tensor, spec: str) -> None:
-    """Refuse the trace (the call runs plainly, and raises there) when formatting
-    `tensor`'s value with `spec` would raise in eager code (`f"{loss:.3f}"` on a tensor
-    that is not a scalar: a TypeError; `:d` on a float: a ValueError). The write-back
-    formats the value only after the graph ran, too late to raise (fuzz v20, F42).
-    Whether it fails depends on the rank and dtype only."""
-    rank = tensor.shape.rank
-    if rank is None:
-        raise ConversionError(f"formats a tensor of unknown rank with the spec {spec!r}")
-    if tensor.dtype == tf.string:
-        sample = np.full([1] * rank, b"", dtype=object)
-    else:
-        sample = np.zeros([1] * rank, dtype=tensor.dtype.as_numpy_dtype)
-    try:
-        format(sample if rank else sample[()], spec)
-    except (TypeError, ValueError) as exc:
-        raise ConversionError(f"formats a {tensor.dtype.name} tensor of rank {rank} with "
-                              f"the spec {spec!r}, which raises {type(exc).__name__} in "
-                              "Python") from exc
-
-
-def _install_format_hooks() -> None:
-    """Formatting a symbolic tensor during a trace yields a marker that the write-back
-    replaces with the formatted run-time value (so `print(f"{loss}")` prints numbers)."""
-    global _hooks_installed
-    if _hooks_installed:
-        return
-    _hooks_installed = True
-    cls = ops.SymbolicTensor
-    originals = {name: getattr(cls, name) for name in ("__format__", "__str__", "__repr__")}
-
-    def make(name, conversion):
-        def method(self, *args):
-            tracer = active.get()
-            if tracer is None:
-                return originals[name](self, *args)
-            if args and args[0]:
-                check_format_spec(self, args[0])
-            return tracer.format_marker(self, conversion, args[0] if args else "")
-        return method
-
-    cls.__format__ = make("__format__", "f")
-    cls.__str__ = make("__str__", "s")
-    cls.__repr__ = make("__repr__", "r")

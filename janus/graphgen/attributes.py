@@ -1,0 +1,192 @@
+"""The trace's attribute hooks: `obj.name` read, written and deleted, and
+`getattr`/`hasattr` on an object janus locates.
+
+    h = self.cell(x)            ->   h = janus__.call(s, janus__.ld_attr(self, 'cell'), x)
+    self.steps += 1             ->   janus__.st_attr(self, 'steps', ...)
+    del cfg.scale               ->   janus__.del_attr(cfg, 'scale')
+
+A read of the heap is imported (guarded by its source, `args[0].cell`); a write is the
+ledger's until the graph ran (fallback/heap.py), and later reads in the call see it. The
+user's properties, descriptors and `__getattr__` run converted (graphgen/user_classes.py);
+Keras objects' settings are guarded by their epoch (graphgen/keras_state.py).
+"""
+from __future__ import annotations
+
+import types
+
+import tensorflow as tf
+
+from janus.errors import ConversionError
+from janus.fallback.heap import MISSING as _MISSING
+from janus.graphgen import host_arrays, host_scalars, keras_state, stand_in_calls, user_classes
+from janus.graphgen.dynamic_sizes import PartialShape
+from janus.graphgen.guards import EAGER_TENSOR
+from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.user_classes import user_property
+from janus.graphgen.values import Accumulator, DynamicList
+from janus.recursion.subgraph import NodeProxy
+
+_PYTHON_DATA = (bool, int, float, str, list, dict, tuple, set)
+"""Values a guard would have to check (an object's settings)."""
+
+
+class AttributeHooks:
+    """Mixed into graphgen/runtime.TraceRuntime (`self.call` runs converted code)."""
+
+    def ld_attr(self, obj, name):
+        if isinstance(obj, NodeProxy):
+            return obj.read(name)
+        if isinstance(obj, HostScalar):
+            raise ConversionError(f"reads `.{name}` of the numpy value of `.numpy()` inside a "
+                                  "graph")
+        if name == "numpy" and is_symbolic(obj) and host_scalars.readable(obj):
+            return host_scalars.NumpyRead(obj)  # (a graph tensor has no `.numpy`)
+        if name == "numpy" and is_symbolic(obj) and host_arrays.readable(obj):
+            return host_arrays.NumpyRead(obj)  # (`p=probs.numpy()[0]` of a draw)
+        prop = user_property(obj, name)
+        if prop is not None:  # its getter is the program's code: traced like a method
+            if prop.fget is None:
+                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
+                                     "has no getter")
+            return self.call(None, prop.fget, obj)
+        access = user_classes.user_access(obj, name, "get")
+        if access is not None:  # (a descriptor's `__get__`, a `__getattr__`: converted)
+            method, leading = access
+            return self.call(None, method, *leading, *((name,) if len(leading) == 1 else ()))
+        tracer = self.tracer
+        if tracer.ledger.deleted(obj, name):  # (`del o.scale`: the class's `scale` now)
+            return user_classes.after_delete(tracer.ledger, obj, name)
+        local = tracer.ledger.get_attr(obj, name)
+        if local is not _MISSING:
+            return local
+        if name == "__dict__" and id(obj) not in tracer.local_objects and \
+                tracer.source_of(obj) is not None:
+            raise ConversionError(f"reads the __dict__ of a {type(obj).__name__} of the heap "
+                                  "(a write there would go around janus's deferred writes)")
+        local = self._class_attr(obj, name)  # (`Cls.total += 2`, then `self.total`)
+        if local is not _MISSING:
+            return local
+        stand_in_calls.missing_attribute(obj, name)
+        local = keras_state.read_attr(tracer, obj, name, _MISSING)  # (guarded by epoch)
+        if local is not _MISSING:
+            return local
+        value = getattr(obj, name)
+        if name == "shape" and is_symbolic(obj) and value.rank is not None and \
+                not value.is_fully_defined():
+            return PartialShape(value, obj)
+        source = tracer.source_of(obj)
+        if isinstance(value, (types.MethodType, types.BuiltinMethodType)) or \
+                isinstance(obj, (DynamicList, Accumulator)):
+            return value
+        if source is None:
+            if isinstance(value, EAGER_TENSOR) and not isinstance(obj, types.ModuleType):
+                raise ConversionError(f"reads tensor attribute `{name}` of a "
+                                      f"{type(obj).__name__} janus cannot locate on each call")
+            if type(value) in _PYTHON_DATA and id(obj) not in tracer.local_objects and \
+                    (isinstance(obj, tf.Module) or keras_state.tracked_object(obj)):
+                # (`model.get_layer("drop").rate`: a library call handed out a layer of the
+                # heap; its settings may change between calls, and no guard can find it)
+                raise ConversionError(f"reads `{name}` of a {type(obj).__name__} a library "
+                                      "call handed out, which janus cannot locate on each "
+                                      "call (read it through an attribute path instead)")
+            return value
+        if isinstance(obj, types.ModuleType):
+            return value
+        if keras_state.variable_structure(value) and keras_state.computed(obj, name):
+            # `module.trainable_variables` of a tf.Module guarded by identity: computed from
+            # its attributes; guarding it would recompute it on every call (keras_state.py)
+            return value
+        return tracer.import_value(value, source.attr(name))
+
+    def st_attr(self, obj, name, value):
+        prop = user_property(obj, name)
+        if prop is not None:
+            if prop.fset is None:
+                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
+                                     "has no setter")
+            self.call(None, prop.fset, obj, value)
+            return
+        access = user_classes.user_access(obj, name, "set")
+        if access is not None:  # (a descriptor's `__set__`: converted)
+            self.call(None, access[0], *access[1], value)
+            return
+        tracer = self.tracer
+        source = tracer.source_of(obj)
+        if id(value) in tracer.copy_sources and keras_state.rewraps(obj):
+            # (`layer.log += [...]`: the layer stores a new wrapper, later appends go to
+            # it; the write-back would append to the list it replaced)
+            raise ConversionError(f"assigns a heap list or dict to `{name}` of a "
+                                  f"{type(obj).__name__}, which stores a new wrapper of it")
+        if source is not None:
+            keras_state.wrote(tracer, obj, name, value)
+            tracer.ledger.set_attr(obj, source, name, value)
+        elif id(obj) in tracer.local_objects:
+            tracer.local_writes += 1
+            setattr(obj, name, value)
+        else:
+            raise ConversionError(f"writes attribute `{name}` of a {type(obj).__name__} "
+                                  "janus cannot locate on each call")
+
+    def del_attr(self, obj, name):
+        prop = user_property(obj, name)
+        if prop is not None:
+            if prop.fdel is None:
+                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
+                                     "has no deleter")
+            self.call(None, prop.fdel, obj)
+            return
+        access = user_classes.user_access(obj, name, "del")
+        if access is not None:  # (a descriptor's `__delete__`: converted)
+            self.call(None, access[0], *access[1])
+            return
+        tracer = self.tracer
+        source = tracer.source_of(obj)
+        if source is None:
+            raise ConversionError(f"deletes attribute `{name}` of an object janus cannot locate")
+        if tracer.ledger.get_attr(obj, name) is _MISSING:  # (deleted earlier: AttributeError)
+            if not hasattr(obj, name):
+                raise ConversionError(f"deletes attribute `{name}`, which the object lacks")
+            self.ld_attr(obj, name)  # read: guarded to be there on each call
+        keras_state.wrote(tracer, obj, name, None, deleted=True)
+        tracer.ledger.del_attr(obj, source, name)
+
+    def _query_attr(self, fn, args):
+        """`getattr(obj, name[, default])` / `hasattr(obj, name)` on an object janus
+        locates: the answer is the heap's on each call (fuzz v15: it was folded in as
+        the trace's answer, unguarded). A present attribute is read (and so guarded);
+        one this trace wrote or deleted is the ledger's; an absent one refuses (janus
+        has no guard on an attribute's absence)."""
+        obj, name = args[0], args[1]
+        tracer = self.tracer
+        try:
+            value = tracer.ledger.get_attr(obj, name)
+            present = True
+        except AttributeError:  # deleted earlier in this call
+            value, present = None, False
+        if value is _MISSING:
+            if hasattr(obj, name):
+                value = self.ld_attr(obj, name)
+            else:
+                raise ConversionError(f"tests for attribute `{name}`, which the "
+                                      f"{type(obj).__name__} lacks (janus cannot guard that "
+                                      "an attribute is absent)")
+        if fn is hasattr:
+            return present
+        if present:
+            return value
+        if len(args) > 2:
+            return args[2]
+        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+
+    def _class_attr(self, obj, name: str):
+        """The value the trace wrote to a class's attribute that `obj.name` finds there
+        (the instance has none of its own), else _MISSING."""
+        if isinstance(obj, type) or name in getattr(obj, "__dict__", ()):
+            return _MISSING
+        ledger = self.tracer.ledger
+        for cls in type(obj).__mro__:
+            local = ledger.get_attr(cls, name)
+            if local is not _MISSING or name in vars(cls):
+                return local
+        return _MISSING
