@@ -40,7 +40,7 @@ from janus.fallback.mixed import MixedRunner
 from janus.generation import Generation, RaisedInTrace
 from janus.outcomes import BLOCKED_REGENERATIONS
 from janus.graphgen.plan import Plan
-from janus.graphgen import calls, distribute, plain_trial, xla, xla_trial
+from janus.graphgen import calls, distribute, plain_trial, xla_trial
 from janus.graphgen.specialize import Specialization
 from janus.profiler import Profile, profile_call
 from janus.recursion.table import NoCase
@@ -117,6 +117,9 @@ class JitFunction(Generation):
         self.segmented = None  # the function split at its graph breaks (fallback/segmented.py)
         self.last_trace_error: Exception | None = None
         self._busy = False  # a thread is profiling or generating (see the module docstring)
+        self._limit_quiet = 0  # calls at the specialization limit run at once (generation.py)
+        self._limit_misses = 0
+        self._limit_skip = None  # [config epoch, events epoch, calls left]
 
     @property
     def config(self) -> Config:
@@ -176,6 +179,15 @@ class JitFunction(Generation):
             stats.calls += 1
             stats.plain_calls += 1
             self._unchecked_spec.plain_calls += 1
+            return self.fn(*args, **kwargs)
+        skip = self._limit_skip  # (at the specialization limit, graphs missed: generation)
+        if skip is not None and skip[2] > 0 and skip[0] == _CONFIG_CHANGES[0] and \
+                skip[1] == _EVENT_CHANGES[0]:
+            skip[2] -= 1  # (threads may race on these: counts, never a result)
+            stats = self.stats
+            stats.calls += 1
+            stats.fallback_calls += 1
+            stats.fallback_reasons[FallbackCategory.LIMIT.value] += 1
             return self.fn(*args, **kwargs)
         try:  # the most recently used specialization, decided plain: the fast path
             first = self.specializations[0]
@@ -369,34 +381,8 @@ class JitFunction(Generation):
         if failure is not None:
             return self._call_failed(spec, runner, trial, failure, args, kwargs, cfg)
         with self._lock:
-            spec.calls += 1
-            self.stats.graph_calls += 1
-            self.stats.time_graph += elapsed
-            spec.time_graph += elapsed
-            build_xla, recorded = False, None
-            if spec.plain_trial is not None or (spec.calls <= plain_trial.START + 2 or
-                                                 spec.calls == spec.plain_retry_at) and \
-                    plain_trial.eligible(self, spec, total):
-                if spec.plain_trial is None:  # graphgen/plain_trial.py (one trial at a time)
-                    plain_trial.start(spec, int(bool(spec.plain)), spec.plain)
-                elif plain_trial.after_call(spec, spec.plain_trial, "graph", total):
-                    events.emit("plain_decided", self, spec)
-            elif trial is not None or spec.accelerated is not None:  # graphgen/xla_trial.py
-                change = xla_trial.after_call(spec, trial, runner is not spec or
-                                              spec.accelerated is not None, elapsed)
-                if change:
-                    events.emit("xla_decided", self, spec)
-                if change == "dropped":
-                    self._warn_once(f"xla{spec.id}", f"{self.__qualname__}: XLA turned off "
-                                    f"for specialization #{spec.id}: {spec.xla}")
-            elif cfg.xla and spec.calls >= xla.MIN_CALLS and xla.eligible(spec):
-                recorded = self._recorded_xla(spec)
-                if recorded is not None and not recorded["keep"]:
-                    xla_trial.recorded_off(spec, recorded)  # measured before: not again
-                else:
-                    spec.xla, build_xla = "compiling (the plain graph serves meanwhile)", True
-            events.emit("graph_run", self, spec, elapsed)
-            self.last_decision = f"graph (specialization #{spec.id})"
+            build_xla, recorded = self._after_graph_call(spec, runner, trial, elapsed, total,
+                                                         cfg)
         if build_xla:
             self._start_xla(spec, inputs, recorded)
         return value

@@ -20,7 +20,9 @@ from janus.config import Config
 from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
     FallbackCategory, Unprofiled
 from janus.fallback import safety
-from janus.graphgen import checks, distribute, formatted_text, traced_gradients, xla, xla_trial
+from janus.fallback.settled import epoch as settled_epoch
+from janus.graphgen import checks, distribute, formatted_text, plain_trial, traced_gradients, xla, \
+    xla_trial
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
@@ -32,6 +34,15 @@ from janus.transform import convert
 SPURIOUS_RAISES = 2
 """Calls on which a generalized graph raised and plain Python did not, before its
 generation counts as failed."""
+_AT_LIMIT = _Eager(FallbackCategory.LIMIT, "specialization limit reached")
+LIMIT_QUIET = 15
+"""Calls no graph fits, at the specialization limit, that run eagerly at once (their
+guards checked, nothing learned from the miss) after one that learned (it may
+generalize the plan, which frees room): janus's learning cost 3-4x a small function."""
+LIMIT_SKIP = 60
+"""After `LIMIT_QUIET` such calls in a row, none fitting a graph: calls that run plainly
+without even the guards' checks (a call that would have fit one runs plainly: right,
+only not faster), then the guards are checked again."""
 _LOOP_DID_NOT_RUN = _Eager(FallbackCategory.GUARD_FAILURE, "a loop ran fewer iterations than "
                            "a gradient through it needs (Python's tape gives None there)")
 _GUARD_TAG = re.compile(r"janus-guard-(\d+)")  # an in-graph guard's error message
@@ -352,8 +363,15 @@ class Generation(Outcomes):
             # the graph (graphgen/traced_gradients.py); this call runs plainly, the graph stays
             return self._eager(args, kwargs, _LOOP_DID_NOT_RUN)
         if match is None:  # an op failed: plain Python raises (or not) as it would
-            result = self._eager(args, kwargs, _Eager(
-                FallbackCategory.GUARD_FAILURE, f"graph op failed: {str(exc).splitlines()[0]}"))
+            try:
+                result = self._eager(args, kwargs, _Eager(
+                    FallbackCategory.GUARD_FAILURE,
+                    f"graph op failed: {str(exc).splitlines()[0]}"))
+            except Exception:
+                with self._lock:  # (a graph that keeps raising runs plainly: plain_trial)
+                    if plain_trial.decide_raising(self, spec):
+                        events.emit("plain_decided", self, spec)
+                raise
             self._raised_where_python_did_not(spec, exc, cfg)
             return result
         return self._in_graph_guard(spec, int(match.group(1)), args, kwargs, cfg)
@@ -396,6 +414,7 @@ class Generation(Outcomes):
                 continue  # traced under another tf.distribute strategy or context
             failed = spec.guards.check(args, kwargs)
             if failed < 0:
+                self._limit_misses = 0
                 self.stats.time_guards += time.perf_counter() - start
                 if spec is not self.specializations[0]:
                     self.specializations.remove(spec)
@@ -407,6 +426,16 @@ class Generation(Outcomes):
             self.plan = plan_from_profile(self.profile, self.plan_seed)
             if self.plan != Plan():  # if the general graph fails, retreat to specialized ones
                 self.plan_history = [Plan()]
+        if misses and self._limit_quiet > 0 and \
+                len(self.specializations) >= cfg.max_specializations:
+            self._limit_quiet -= 1  # (at the limit: learning from each miss only slows)
+            self._limit_misses += 1
+            if self._limit_misses >= LIMIT_QUIET and not cfg.strict and \
+                    self.profile.collective_strategy is None and \
+                    not events.hears_repeats("fallback"):
+                self._limit_misses = 0  # none fit: the next calls skip even the guards
+                self._limit_skip = [*settled_epoch(), LIMIT_SKIP]
+            return _AT_LIMIT
         if misses:
             spec, failed = self._miss_to_learn_from(misses, args, kwargs)
             self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
@@ -416,7 +445,8 @@ class Generation(Outcomes):
             self._warn_once("limit", f"{self.__qualname__}: {cfg.max_specializations} "
                             "specializations made and none fits this call; it runs eagerly. "
                             "Raise janus.config.max_specializations if this is expected.")
-            return _Eager(FallbackCategory.LIMIT, "specialization limit reached")
+            self._limit_quiet = LIMIT_QUIET
+            return _AT_LIMIT
         if self._busy:
             return _Eager(FallbackCategory.BUSY, "another thread is generating a graph")
         if self._churning(cfg):
@@ -500,6 +530,41 @@ class Generation(Outcomes):
                 return
 
     # -- XLA variants of a specialization (graphgen/xla.py, graphgen/xla_trial.py)
+    def _after_graph_call(self, spec, runner, trial, elapsed: float, total: float,
+                          cfg: Config) -> tuple:
+        """Bookkeeping after `spec`'s graph ran a call (under the lock): counts, the plain
+        trial (graphgen/plain_trial.py) or XLA's (graphgen/xla_trial.py); whether to build
+        an XLA variant now, and its recorded decision."""
+        spec.calls += 1
+        self.stats.graph_calls += 1
+        self.stats.time_graph += elapsed
+        spec.time_graph += elapsed
+        build_xla, recorded = False, None
+        if spec.plain_trial is not None or (spec.calls <= plain_trial.START + 2 or
+                                             spec.calls == spec.plain_retry_at) and \
+                plain_trial.eligible(self, spec, total):
+            if spec.plain_trial is None:  # graphgen/plain_trial.py (one trial at a time)
+                plain_trial.start(spec, int(bool(spec.plain)), spec.plain)
+            elif plain_trial.after_call(spec, spec.plain_trial, "graph", total):
+                events.emit("plain_decided", self, spec)
+        elif trial is not None or spec.accelerated is not None:  # graphgen/xla_trial.py
+            change = xla_trial.after_call(spec, trial, runner is not spec or
+                                          spec.accelerated is not None, elapsed)
+            if change:
+                events.emit("xla_decided", self, spec)
+            if change == "dropped":
+                self._warn_once(f"xla{spec.id}", f"{self.__qualname__}: XLA turned off "
+                                f"for specialization #{spec.id}: {spec.xla}")
+        elif cfg.xla and spec.calls >= xla.MIN_CALLS and xla.eligible(spec):
+            recorded = self._recorded_xla(spec)
+            if recorded is not None and not recorded["keep"]:
+                xla_trial.recorded_off(spec, recorded)  # measured before: not again
+            else:
+                spec.xla, build_xla = "compiling (the plain graph serves meanwhile)", True
+        events.emit("graph_run", self, spec, elapsed)
+        self.last_decision = f"graph (specialization #{spec.id})"
+        return build_xla, recorded
+
     def _recorded_xla(self, spec: Specialization) -> dict | None:
         """The XLA decision an earlier process recorded for this very specialization
         (warm start: cache/warm.py), or None (under the lock, once per specialization)."""

@@ -29,6 +29,7 @@ import threading
 FORMAT = 2
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # (a FIFO put where a file was: no wait for a writer)
 _key_lock = threading.Lock()
 _keys: dict[str, bytes] = {}
 
@@ -139,7 +140,7 @@ def read_bytes(path: str, check_directory: bool = True, private: bool = False) -
     if check_directory:
         check_dir(os.path.dirname(os.path.abspath(path)))
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise UnsafeEntry(f"{path} is a symbolic link") from None

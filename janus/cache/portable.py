@@ -24,7 +24,7 @@ from tensorflow.python.framework.ops import EagerTensor
 from tensorflow.python.ops.resource_variable_ops import variable_accessed
 
 from janus.cache.store import warn_once
-from janus.graphgen import keras_state
+from janus.graphgen import keras_records
 from janus.graphgen.guards import Guard, GuardSet
 from janus.graphgen.sources import SourceError, evaluate, from_record, is_name
 
@@ -55,7 +55,12 @@ def _source_hash(fn) -> str:
 
 
 def _qualified(obj) -> str:
-    return f"{obj.__module__}:{obj.__qualname__}"
+    """`module:qualname`, as `_resolve` finds it again (a lambda's or a local's qualname,
+    `<lambda>`, `f.<locals>.g`, names nothing another process can find)."""
+    qualname = getattr(obj, "__qualname__", "")
+    if not all(is_name(part) for part in qualname.split(".")):
+        raise NotPortable(f"{obj.__module__}:{qualname} has no name another process finds")
+    return f"{obj.__module__}:{qualname}"
 
 
 def _resolve(path: str):
@@ -263,7 +268,7 @@ def _export(spec) -> dict:
         elif guard.kind == "keras":  # (graphgen/keras_state.py)
             for source, owner in expected.owners:
                 _variable_handles(owner, source, handles)
-            expected = keras_state.export(expected)
+            expected = keras_records.export(expected)
             if expected is None:
                 raise NotPortable("reads Keras state of an object janus cannot locate")
         if guard.source.is_process_local:
@@ -423,7 +428,7 @@ def _parse(data: dict) -> dict:
             _require(isinstance(expected, dict) and set(expected) == {"owners", "reads"} and
                      isinstance(expected["reads"], list) and all(
                          isinstance(r, list) and len(r) == 3 and type(r[0]) is int and
-                         0 <= r[0] < len(expected["owners"]) and keras_state.is_what(r[1])
+                         0 <= r[0] < len(expected["owners"]) and keras_records.is_what(r[1])
                          for r in expected["reads"]), "Keras reads")
             expected = ([from_record(o) for o in expected["owners"]], expected["reads"])
         elif kind == "aliases":
@@ -514,7 +519,7 @@ def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, 
                     return None
             elif kind == "keras":
                 owners = [(owner, evaluate(owner, *env)) for owner in expected[0]]
-                expected = keras_state.reload(owners, expected[1])
+                expected = keras_records.reload(owners, expected[1])
                 if expected is None:
                     return None
             guards.append(Guard(kind, source, expected, where))

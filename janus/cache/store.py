@@ -247,7 +247,8 @@ class CacheStore:
 
     def _flock(self, timeout: float, shared: bool):
         path = os.path.join(self.root, ".lock")
-        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | \
+            getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
         fd = os.open(path, flags, 0o600)
         trouble = files.problem_with(os.fstat(fd))
         if trouble:

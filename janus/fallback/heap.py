@@ -108,7 +108,7 @@ def skeleton(value, outputs: Outputs, tracer):
         return ("source", source)
     if type(value) in (list, tuple):
         return (type(value).__name__, [skeleton(v, outputs, tracer) for v in value])
-    if _is_namedtuple(value):  # (`Losses(data, reg, total)` returned: made anew per run)
+    if is_namedtuple(value):  # (`Losses(data, reg, total)` returned: made anew per run)
         return ("namedtuple", type(value), [skeleton(v, outputs, tracer) for v in value])
     if type(value) is dict:
         for key in value:  # (a key formatted from a fed number: graphgen/keys.py)
@@ -120,7 +120,7 @@ def skeleton(value, outputs: Outputs, tracer):
                           "escapes it (returned or stored on the heap)")
 
 
-def _is_namedtuple(value) -> bool:
+def is_namedtuple(value) -> bool:
     """A `collections.namedtuple` (or `typing.NamedTuple`) instance holding only its fields."""
     kind = type(value)
     return isinstance(value, tuple) and kind is not tuple and \

@@ -16,7 +16,7 @@ import tensorflow as tf
 
 from janus.fallback import safety
 from janus.fallback.safety import EffectWatch
-from janus.graphgen import calls
+from janus.graphgen import calls, keras_settings, keras_state
 from janus.transform.runtime import Runtime, user_function
 
 make_jit: Callable | None = None
@@ -139,7 +139,18 @@ def _is_optimizer(obj) -> bool:
 
 _update_graphs: dict = {}
 _MAX_UPDATE_GRAPHS = 32
+_MAX_RETRACES = 3
+"""Graphs of one optimizer update remade for changed settings before it runs eagerly."""
 _UNBUILT = object()
+
+
+class _Update:
+    """An optimizer update's graph and the settings it was made with (F191)."""
+
+    __slots__ = ("graph", "watched", "made")
+
+    def __init__(self, graph, watched, made: int):
+        self.graph, self.watched, self.made = graph, watched, made
 
 
 def _apply_eagerly(optimizer, pairs):
@@ -149,36 +160,55 @@ def _apply_eagerly(optimizer, pairs):
 
 
 def _apply_gradients_as_graph(optimizer, grads_and_vars):
+    """`optimizer.apply_gradients` as a graph of its update ops, made again when the
+    optimizer's settings changed (keras_state's epoch, as F188's guard), eagerly when it
+    cannot be made or keeps changing."""
     pairs = list(grads_and_vars)
     grads = [g for g, _ in pairs]
     variables = [v for _, v in pairs]
     if not pairs or any(g is None or not isinstance(g, tf.Tensor) or not hasattr(g, "numpy")
-                        for g in grads) or tf.inside_function() or tf.distribute.has_strategy():
+                        for g in grads) or tf.inside_function() or tf.distribute.has_strategy() \
+            or keras_settings.python_learning_rate(optimizer):
         # (under tf.distribute the update synchronizes replicas in merge_call, which a
-        # graph of its own cannot do)
+        # graph of its own cannot do; a Python callable learning rate reads Python state)
         return _apply_eagerly(optimizer, pairs)
     key = (id(optimizer), tuple(id(v) for v in variables),
            tuple((g.dtype, tuple(g.shape)) for g in grads))
     update = _update_graphs.get(key, _UNBUILT)
     if update is None:  # its graph could not be built: apply eagerly
         return _apply_eagerly(optimizer, pairs)
-    if update is _UNBUILT:
-        if len(_update_graphs) >= _MAX_UPDATE_GRAPHS:
-            return _apply_eagerly(optimizer, pairs)
-        specs = [tf.TensorSpec(g.shape, g.dtype) for g in grads]
-
-        def apply(*gs):
-            optimizer.apply_gradients(zip(gs, variables))
-            return tf.constant(0)
-
-        try:
-            update = tf.function(apply, input_signature=specs, autograph=False) \
-                .get_concrete_function()
-        except Exception:  # noqa: BLE001 - tracing failed before any update ran
+    made = 0
+    if update is not _UNBUILT and not update.watched.holds():
+        made = update.made
+        if made > _MAX_RETRACES:
             _update_graphs[key] = None
             return _apply_eagerly(optimizer, pairs)
-        update.janus_keepalive = (optimizer, variables)
+        update = _UNBUILT
+    if update is _UNBUILT:
+        if len(_update_graphs) >= _MAX_UPDATE_GRAPHS and key not in _update_graphs:
+            return _apply_eagerly(optimizer, pairs)
+        update = _make_update(optimizer, variables, grads, made)
         _update_graphs[key] = update
+        if update is None:
+            return _apply_eagerly(optimizer, pairs)
     calls.note_graph_run()
-    calls.call_graph(update, grads)  # (eager's kernels and rounding: calls.eager_kernels)
+    calls.call_graph(update.graph, grads)  # (eager's kernels and rounding: calls.eager_kernels)
     return optimizer.iterations
+
+
+def _make_update(optimizer, variables, grads, made: int):
+    """The update's graph with the settings it read (as they are after its trace, which
+    may build the optimizer), or None if it cannot be made."""
+    specs = [tf.TensorSpec(g.shape, g.dtype) for g in grads]
+
+    def apply(*gs):
+        optimizer.apply_gradients(zip(gs, variables))
+        return tf.constant(0)
+
+    try:
+        graph = tf.function(apply, input_signature=specs, autograph=False) \
+            .get_concrete_function()
+    except Exception:  # noqa: BLE001 - tracing failed before any update ran
+        return None
+    graph.janus_keepalive = (optimizer, variables)
+    return _Update(graph, keras_state.Watched(optimizer), made + 1)

@@ -40,7 +40,15 @@ class VariableShadow:
         self.writes += 1
 
     def pending_values(self) -> list:
-        """The new values `commit` will assign."""
+        """The new values `commit` will assign (refused where one was made inside a
+        library's `tf.cond` branch or loop body, `ops.cond(..., lambda: v.assign(avg))`
+        of a Keras optimizer: out of that graph's scope here, and conditional there)."""
+        graph = tf.compat.v1.get_default_graph()
+        for var, value in self.values.values():
+            if getattr(value, "graph", graph) is not graph:
+                raise ConversionError(f"a library's tf.cond or loop updates the variable "
+                                      f"{var.name} inside its branch or body (janus keeps a "
+                                      "trace's variable updates until its end)")
         return [value for _, value in self.values.values()]
 
     def commit(self, guard_ops: list) -> list:

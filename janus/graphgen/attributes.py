@@ -18,14 +18,17 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import host_arrays, host_scalars, keras_state, stand_in_calls, user_classes
+from janus.graphgen import host_arrays, host_scalars, keras_state, module_epoch, stand_in_calls, \
+    user_classes
 from janus.graphgen.dynamic_sizes import PartialShape
 from janus.graphgen.guards import EAGER_TENSOR
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.user_classes import user_property
+from janus.graphgen.sources import global_
 from janus.graphgen.values import Accumulator, DynamicList
 from janus.recursion.subgraph import NodeProxy
+from janus.transform.runtime import is_user_class, is_user_module
 
 _PYTHON_DATA = (bool, int, float, str, list, dict, tuple, set)
 """Values a guard would have to check (an object's settings)."""
@@ -75,6 +78,8 @@ class AttributeHooks:
         if name == "shape" and is_symbolic(obj) and value.rank is not None and \
                 not value.is_fully_defined():
             return PartialShape(value, obj)
+        if isinstance(obj, types.ModuleType):  # (`config.LR` of a module of the program's)
+            return _module_attr(tracer, obj, name, value)
         source = tracer.source_of(obj)
         if isinstance(value, (types.MethodType, types.BuiltinMethodType)) or \
                 isinstance(obj, (DynamicList, Accumulator)):
@@ -84,19 +89,19 @@ class AttributeHooks:
                 raise ConversionError(f"reads tensor attribute `{name}` of a "
                                       f"{type(obj).__name__} janus cannot locate on each call")
             if type(value) in _PYTHON_DATA and id(obj) not in tracer.local_objects and \
-                    (isinstance(obj, tf.Module) or keras_state.tracked_object(obj)):
+                    (isinstance(obj, tf.Module) or keras_state.tracked_object(obj) or
+                     is_user_class(obj if isinstance(obj, type) else type(obj))):
                 # (`model.get_layer("drop").rate`: a library call handed out a layer of the
-                # heap; its settings may change between calls, and no guard can find it)
+                # heap; `ref().lr` of a weakref, `ctx.get().lr` of a ContextVar: one of the
+                # program's objects; its data may change between calls, no guard finds it)
                 raise ConversionError(f"reads `{name}` of a {type(obj).__name__} a library "
                                       "call handed out, which janus cannot locate on each "
                                       "call (read it through an attribute path instead)")
             return value
-        if isinstance(obj, types.ModuleType):
-            return value
         if keras_state.variable_structure(value) and keras_state.computed(obj, name):
-            # `module.trainable_variables` of a tf.Module guarded by identity: computed from
-            # its attributes; guarding it would recompute it on every call (keras_state.py)
-            return value
+            # `module.trainable_variables` of a tf.Module: computed from its attributes on
+            # every access; guarded by an epoch its changes move (module_epoch.py)
+            return module_epoch.read(tracer, obj, name, value)
         return tracer.import_value(value, source.attr(name))
 
     def st_attr(self, obj, name, value):
@@ -112,6 +117,12 @@ class AttributeHooks:
             self.call(None, access[0], *access[1], value)
             return
         tracer = self.tracer
+        if isinstance(obj, types.ModuleType) and is_user_module(obj):
+            # (`config.LR = ...`: that module's global, which its functions read as `LR`)
+            namespace = vars(obj)
+            tracer.ledger.set_global(namespace, name, global_(name, obj.__name__, namespace),
+                                     value)
+            return
         source = tracer.source_of(obj)
         if id(value) in tracer.copy_sources and keras_state.rewraps(obj):
             # (`layer.log += [...]`: the layer stores a new wrapper, later appends go to
@@ -190,3 +201,15 @@ class AttributeHooks:
             if local is not _MISSING or name in vars(cls):
                 return local
         return _MISSING
+
+
+def _module_attr(tracer, module, name: str, value):
+    """`module.name` of a module of the program's read from its namespace as a global
+    (`MOD[...][...]`: guarded, fed), a library module's as it is (its constants)."""
+    if not is_user_module(module) or isinstance(value, types.ModuleType):
+        return value
+    namespace = vars(module)
+    stored = tracer.ledger.get_global(namespace, name)
+    if stored is not _MISSING:  # (`global LR; LR = ...` in a function of that module)
+        return stored
+    return tracer.import_value(value, global_(name, module.__name__, namespace))

@@ -47,7 +47,7 @@ def _symbolic(value) -> bool:
     return isinstance(value, (SymbolicScalar, HostScalar, MixedBool)) or is_symbolic(value)
 
 
-def _truth(value):
+def truth(value):
     """What a graph tests the truth of for `value`: a stand-in's tensor, a tensor of one
     element as a scalar, a Python value as it is. A tensor of more elements (or of a number
     known only at run time) fails the trace: plain Python raises (or decides per call)."""
@@ -114,7 +114,7 @@ class BoolValues:
         return self._choose(site, test, if_true, if_false)
 
     def not_value(self, site, value):
-        value = _truth(value)
+        value = truth(value)
         if self._general(site, value):
             return SymbolicScalar(tf.logical_not(_condition(_predicate(value))), bool)
         return not self.test(site, value)
@@ -135,7 +135,7 @@ class BoolValues:
             tracer.test_counts.get(key, 0) >= len(record.sequence)
 
     def _choose(self, site, test, if_true, if_false):
-        test = _truth(test)
+        test = truth(test)
         if self._general(site, test):
             return self._cond_value(site, test, if_true, if_false)
         return if_true() if self.test(site, test) else if_false()

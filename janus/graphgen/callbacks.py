@@ -26,6 +26,22 @@ _FUNCTIONAL_OPS = {"map_fn", "map_fn_v2", "scan", "scan_v2", "foldl", "foldl_v2"
                    "case_v2", "switch_case", "vectorized_map"}
 
 
+def _calls_back(library) -> bool:
+    """Python's own higher-order functions and `tf.nest`'s maps: they only call what they
+    are given (an object with a `__call__` of the program's is converted there; handed to
+    other library code it may be kept and looked at: `SGD(learning_rate=schedule)`)."""
+    import functools as _functools
+    import itertools
+
+    if any(library is f for f in (map, filter, sorted, min, max, _functools.reduce,
+                                  itertools.starmap, itertools.accumulate, itertools.groupby,
+                                  itertools.takewhile, itertools.dropwhile,
+                                  itertools.filterfalse)):
+        return True
+    return (getattr(library, "__module__", None) or "").startswith("tensorflow") and \
+        (getattr(library, "__name__", None) or "").startswith("map_structure")
+
+
 def traces_callbacks(library) -> bool:
     """TF's functional ops: they trace (not just call) the callables handed to them."""
     module = getattr(library, "__module__", None) or ""
@@ -54,8 +70,9 @@ def traced_callback(runtime, site, library, value):
         return wrapped if type(value) is dict else type(value)(wrapped.values())
     function = isinstance(value, (types.FunctionType, types.MethodType))
     if not (function or callable(value) and not isinstance(value, type) and
-            traces_callbacks(library)) or user_function(value)[0] is None:
-        return value  # (an object with a user `__call__` only for TF's functional ops)
+            (traces_callbacks(library) or _calls_back(library))) or \
+            user_function(value)[0] is None:
+        return value  # (an object with a user `__call__` only for the callers above)
     tracer = runtime.tracer
     outer = tf.compat.v1.get_default_graph()
     # a lambda of converted code is hooked as it is (transform/pipeline.lambda_traced_as_is)
@@ -92,4 +109,6 @@ def traced_callback(runtime, site, library, value):
         return result  # (... but a vectorized_map is a tf.function eagerly too)
     keeps_raising = getattr(library, "__name__", None) != "vectorized_map"
     callback.__janus_callback__ = True  # (janus's wrapper: called as it is, not converted)
-    return callback
+    # (`ds.map(fn)` runs AutoGraph on what it gets: on janus's wrapper it failed, with a
+    # warning plain code does not give, and ran it as it is; janus converted it already)
+    return tf.autograph.experimental.do_not_convert(callback)

@@ -199,3 +199,50 @@ def symbolic_range(args: tuple):
                    tf.constant(v, tf.int64) for v in (start, stop))
     roles = [v.role for v in args if isinstance(v, SymbolicScalar) and v.role]
     return SymbolicRange(tf.range(start, stop, step, dtype=tf.int64), bound, roles)
+
+
+UNHANDLED = object()
+
+
+def _shape_functions() -> dict:
+    """Library functions that answer a tensor's shape with its static dimensions, where
+    eagerly every dimension is a number: `keras.ops.shape` (a tensor for an unknown one,
+    in a graph), `keras.backend.int_shape` (None)."""
+    functions = {}
+    try:
+        import keras
+        functions[keras.ops.shape] = tuple
+        int_shape = getattr(tf.keras.backend, "int_shape", None)
+        if int_shape is not None:
+            functions[int_shape] = tuple
+    except (ImportError, AttributeError):  # pragma: no cover - Keras ships with TF
+        pass
+    return functions
+
+
+_SHAPES: dict | None = None
+
+
+def shape_call(fn, args: tuple, kwargs: dict):
+    """`keras.ops.shape(t)`, `t.get_shape()` on a graph tensor with dimensions janus left
+    general: the shape as eager Python sees it (an unknown dimension a fed int, as
+    `t.shape[i]` reads: PartialShape); UNHANDLED for any other call."""
+    global _SHAPES
+    if _SHAPES is None:
+        _SHAPES = _shape_functions()
+    if getattr(fn, "__name__", None) == "get_shape" and not args and not kwargs and \
+            isinstance(getattr(fn, "__self__", None), tf.Tensor):
+        tensor, make = fn.__self__, None
+    else:
+        try:
+            make = _SHAPES.get(fn)
+        except TypeError:  # (an unhashable callable)
+            return UNHANDLED
+        if make is None or len(args) != 1 or kwargs or not isinstance(args[0], tf.Tensor):
+            return UNHANDLED
+        tensor = args[0]
+    shape = tensor.shape
+    if shape.rank is None or shape.is_fully_defined() or tf.executing_eagerly():
+        return UNHANDLED
+    partial = PartialShape(shape, tensor)
+    return partial if make is None else make(partial[i] for i in range(shape.rank))

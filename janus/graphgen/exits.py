@@ -154,9 +154,11 @@ def _condition(predicate) -> tf.Tensor:
     """`_predicate`'s result as a scalar bool tensor (a Python value: a constant)."""
     if not is_symbolic(predicate):
         return tf.constant(bool(predicate))
-    if predicate.shape.rank not in (0, None):
-        raise ValueError("The truth value of a tensor with more than one element is "
-                         "ambiguous")
+    if predicate.shape.rank not in (0, None):  # (one element: its truth, as in Python)
+        if predicate.shape.is_fully_defined() and predicate.shape.num_elements() == 1:
+            return tf.reshape(predicate, [])
+        raise ConversionError("the truth value of a tensor of more than one element (or of "
+                              "a number of them known only when the graph runs)")
     return predicate
 
 

@@ -18,6 +18,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import deferred_checks, identity
+from janus.graphgen.cond_heap import CondWrites, Retrace
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.loop_heap import lift, lift_to
 from janus.graphgen.loop_values import (all_symbolic, carries, element, from_loop,
@@ -129,15 +130,17 @@ class GeneralControlFlow:
     """Mixed into the graph runtime (`self.tracer` is the active trace)."""
 
     def _run_block(self, block, get_state, initial, carried, what: str,
-                   variables: bool = False) -> tuple:
+                   variables: bool = False, attributes: bool = False) -> tuple:
         """Run one branch or loop body of a generalized construct: no heap effects (nor
-        variable updates unless `variables`), and Python values other than the carried
+        variable updates unless `variables`, nor attribute writes unless `attributes`:
+        the caller checks and carries those), and Python values other than the carried
         tensors come out unchanged."""
         tracer = self.tracer
         mark, writes, local = tracer.ledger.mark(), tracer.shadow.writes, tracer.local_writes
         contents = _contents(initial)
         block()
-        self._unchanged_heap(mark, tracer.shadow.writes if variables else writes, what, local)
+        self._unchanged_heap(None if attributes else mark,
+                             tracer.shadow.writes if variables else writes, what, local)
         _refuse_in_place(contents, initial, what)
         state = get_state()
         for i, (before, after) in enumerate(zip(initial, state)):
@@ -175,7 +178,7 @@ class GeneralControlFlow:
 
     def _unchanged_heap(self, mark, writes, what, local_writes=None):
         tracer = self.tracer
-        if tracer.ledger.mark() != mark or tracer.shadow.writes != writes:
+        if mark is not None and tracer.ledger.mark() != mark or tracer.shadow.writes != writes:
             raise ConversionError(f"heap, variable or print side effects inside {what} "
                                   "are not generalized")
         if local_writes is not None and tracer.local_writes != local_writes:
@@ -199,14 +202,18 @@ class GeneralControlFlow:
         updated: dict = {}  # id(variable) -> variable: what the first branch updated
         traced = []
         kept: list = []  # per traced branch: the `loose` names it left as they were
+        heap = CondWrites(self.tracer.ledger, self.ld_attr, "a generalized `if`")
 
         def branch(fn):
             def run():
                 set_state(initial)
                 shadow.values = dict(before)
+                heap.start(first=not traced)
                 try:
                     state = self._run_block(fn, get_state, initial, carried,
-                                            "a generalized `if`", variables=True)
+                                            "a generalized `if`", variables=True,
+                                            attributes=True)
+                    attributes = heap.outputs()
                     changed = {k: var for k, (var, value) in shadow.values.items()
                                if before.get(k, (None, None))[1] is not value}
                     if set(changed) - set(updated) and traced:
@@ -233,14 +240,22 @@ class GeneralControlFlow:
                                           "on one path only")
                 return after_raising_ops(
                     [tf.zeros([], tf.int32) if v is _placeholder else
-                     tf.nest.map_structure(tf.convert_to_tensor, v) for v in values] + news)
+                     tf.nest.map_structure(tf.convert_to_tensor, v) for v in values] + news +
+                    attributes)
             return run
 
         test = tf.cast(test, tf.bool)
-        if _size(if_false) > _size(if_true):  # (tf.cond traces its true branch first)
-            results = tf.cond(tf.logical_not(test), branch(if_false), branch(if_true))
-        else:
-            results = tf.cond(test, branch(if_true), branch(if_false))
+        first, second = (if_false, if_true) if _size(if_false) > _size(if_true) else \
+            (if_true, if_false)  # (tf.cond traces its true branch first)
+        try:
+            results = tf.cond(test if first is if_true else tf.logical_not(test),
+                              branch(first), branch(second))
+        except Retrace:  # (the second wrote heap attributes the first did not: cond_heap)
+            updated.clear()
+            traced.clear()
+            kept.clear()
+            results = tf.cond(test if first is if_true else tf.logical_not(test),
+                              branch(first), branch(second))
         identity.built(self.tracer, results)
         results = list(results) if isinstance(results, (list, tuple)) else [results]
         state = list(initial)
@@ -249,6 +264,7 @@ class GeneralControlFlow:
         set_state(tuple(state))
         for var, value in zip(updated.values(), results[len(carried):]):
             shadow.set(var, value)
+        heap.set(results[len(carried) + len(updated):])  # (graphgen/cond_heap.py)
 
     def _vectorized_for(self, items, body, get_state, set_state, after, carried, accumulated,
                         lengths, modes):
@@ -283,7 +299,7 @@ class GeneralControlFlow:
             last, appended = tf.vectorized_map(one, items.stacked, fallback_to_while_loop=False)
         except Exception:  # noqa: BLE001 - not independent or not vectorizable: use while_loop
             return None
-        if tracer.ledger.mark() != mark or tracer.shadow.writes != writes:
+        if mark is not None and tracer.ledger.mark() != mark or tracer.shadow.writes != writes:
             return None
         state = list(after)
         for k, value in zip(carried, last):

@@ -9,6 +9,14 @@ the epoch:
 
     dropout.rate = 0.0           Layer.__setattr__ -> bump(): the next call's guard reads
                                  the settings of the layers the graph called again
+    norm.adapt(data)             sets `norm.mean` (a tensor): bump(); so does any tensor,
+                                 table or array a Keras object stores (`held_state`, F205)
+
+The settings include the objects Keras calls on their behalf (`held`): an optimizer's
+learning rate (its schedule, by identity: F192) and the constraints of its variables, a
+layer's variables' regularizers and constraints and its activity regularizer, a loss's
+keyword arguments (F193); those objects' public numbers are settings too, their classes'
+`__setattr__` counted as well (keras_state.install).
 """
 from __future__ import annotations
 
@@ -20,6 +28,10 @@ SETTING_TYPES = (int, float, bool, str, type(None))
 
 _NOT_SETTINGS = frozenset({"name", "built", "build", "quantize"})
 """Public attributes no computation reads (a name Keras numbers per process: `sgd_3`)."""
+
+PRIVATE_SETTINGS = frozenset({"_learning_rate", "_fn_kwargs", "_regularizer", "_constraint"})
+"""Private attributes holding an object Keras calls (an optimizer's learning rate, a
+loss's keyword arguments, a variable's regularizer): a new object there moves the epoch."""
 
 _LIBRARY_MODULES = ("keras", "tf_keras", "tensorflow")
 _ABSENT = object()
@@ -36,28 +48,201 @@ def library_object(obj) -> bool:
     return (type(obj).__module__ or "").split(".")[0] in _LIBRARY_MODULES
 
 
+_GENERIC = frozenset({"Layer", "Model", "Functional", "Sequential", "Optimizer",
+                      "BaseOptimizer", "Loss", "Regularizer", "Constraint"})
+
+
+@functools.lru_cache(maxsize=None)
+def specialized(cls) -> bool:
+    """cls is a user's subclass of a specific Keras class (`class MyNorm(Normalization)`),
+    whose inherited library code reads the tensors and tables it holds (a subclass of
+    `Layer` or `Model` itself: only the user's own code, read through janus's hooks)."""
+    for base in cls.__mro__[1:]:
+        if (base.__module__ or "").split(".")[0] in _LIBRARY_MODULES:
+            return base.__name__ not in _GENERIC
+    return False
+
+
+def library_descriptor(obj, name: str):
+    """The library class (Keras', TF's) of obj that defines `name` as a data descriptor
+    (a property: its setter is library code), or None."""
+    for cls in type(obj).__mro__:
+        if name in cls.__dict__:
+            found = cls.__dict__[name]
+            if hasattr(type(found), "__set__") and \
+                    not isinstance(found, types.MemberDescriptorType) and \
+                    (cls.__module__ or "").split(".")[0] in _LIBRARY_MODULES:
+                return cls
+            return None
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def held_classes() -> tuple:
+    """Keras' classes of the objects a layer, optimizer or loss calls with settings of
+    their own (a regularizer's `l2`, a MaxNorm's `max_value`, a schedule's `decay_rate`),
+    and the loss class: (Regularizer, Constraint, LearningRateSchedule, Loss)."""
+    from keras.src.constraints.constraints import Constraint
+    from keras.src.losses.loss import Loss
+    from keras.src.optimizers.schedules.learning_rate_schedule import LearningRateSchedule
+    from keras.src.regularizers.regularizers import Regularizer
+    return (Regularizer, Constraint, LearningRateSchedule, Loss)
+
+
+_STATE_KINDS: tuple = ()
+
+
+def held_state(value) -> bool:
+    """A value a graph holds as its trace found it, not a variable it reads when it runs:
+    a tensor (`Normalization.mean`), a lookup table (`StringLookup.lookup_table`), another
+    resource or composite tensor, a numpy array (F205)."""
+    global _STATE_KINDS
+    if not _STATE_KINDS:
+        import numpy as np
+        import tensorflow as tf
+        from tensorflow.python.trackable.resource import CapturableResource
+        _STATE_KINDS = ((tf.Tensor, tf.__internal__.CompositeTensor, CapturableResource,
+                         np.ndarray), tf.Variable)
+    return isinstance(value, _STATE_KINDS[0]) and not isinstance(value, _STATE_KINDS[1])
+
+
+def _numbers(value) -> bool:
+    """A list or tuple of settings (`Discretization.bin_boundaries`)."""
+    return isinstance(value, (list, tuple)) and all(type(v) in SETTING_TYPES for v in value)
+
+
+def _own(obj) -> list:
+    """obj's settings: its public numbers, text, None, functions (an activation), lists of
+    numbers, and the tensors and tables it holds (`held_state`: by identity)."""
+    return [(k, v) for k, v in vars(obj).items()
+            if held_state(v) or not k.startswith("_") and k not in _NOT_SETTINGS and
+            (type(v) in SETTING_TYPES or isinstance(v, types.FunctionType) or _numbers(v))]
+
+
+def _held(name: str, obj, pairs: list) -> None:
+    """Append a held object (by identity) and its own public settings to `pairs`."""
+    if obj is None:
+        return
+    pairs.append((name, obj))
+    if hasattr(obj, "__dict__"):
+        pairs.extend((f"{name}.{k}", v) for k, v in _own(obj))
+    kwargs = getattr(obj, "_fn_kwargs", None)  # (a loss's `Huber(delta=...)`)
+    if type(kwargs) is dict:
+        pairs.extend((f"{name}[{k!r}]", v) for k, v in kwargs.items()
+                     if type(v) in SETTING_TYPES)
+
+
+def _variables_held(variables, pairs: list) -> None:
+    for variable in variables:
+        _held("regularizer", getattr(variable, "_regularizer", None), pairs)
+        _held("constraint", getattr(variable, "_constraint", None), pairs)
+
+
+def python_learning_rate(optimizer) -> bool:
+    """The optimizer's learning rate is a plain Python callable (`SGD(lambda: LR[0])`):
+    Keras calls it while janus traces, reading Python state no guard can see."""
+    rate = optimizer.__dict__.get("_learning_rate")
+    if rate is None or not callable(rate):
+        return False
+    classes = held_classes()
+    from keras.src.backend.common.variables import Variable
+    return not isinstance(rate, (classes[2], Variable)) and not hasattr(rate, "assign")
+
+
 def settings(obj) -> Settings:
-    """The public settings of a layer (and its sublayers) or an optimizer: numbers, text,
-    None, functions (an activation)."""
-    objects = tuple(obj._flatten_layers(include_self=True, recursive=True)) \
-        if hasattr(obj, "_flatten_layers") else (obj,)
-    return Settings((k, v) for o in objects if library_object(o)
-                    for k, v in vars(o).items()
-                    if not k.startswith("_") and k not in _NOT_SETTINGS and
-                    (type(v) in SETTING_TYPES or isinstance(v, types.FunctionType)))
+    """The settings of a layer (and its sublayers), an optimizer or a loss, with those of
+    the objects they hold (`held`)."""
+    pairs: list = []
+    if hasattr(obj, "_flatten_layers"):
+        for layer in obj._flatten_layers(include_self=True, recursive=True):
+            if library_object(layer):
+                pairs.extend(_own(layer))
+            elif specialized(type(layer)):  # (its inherited code reads them: F205)
+                pairs.extend((k, v) for k, v in vars(layer).items() if held_state(v))
+            _held("activity_regularizer", layer.__dict__.get("activity_regularizer"), pairs)
+            _variables_held(list(layer.__dict__.get("_trainable_variables", ())) +
+                            list(layer.__dict__.get("_non_trainable_variables", ())), pairs)
+        return Settings(pairs)
+    if isinstance(obj, held_classes()[3]):  # (a loss: with its keyword arguments)
+        _held("loss", obj, pairs)
+        return Settings(pairs)
+    if library_object(obj):
+        pairs.extend(_own(obj))
+    if "_learning_rate" in obj.__dict__:  # (an optimizer: its rate's object, by identity)
+        rate = obj.__dict__["_learning_rate"]
+        if isinstance(rate, held_classes()[2]):
+            _held("learning_rate", rate, pairs)
+        else:
+            pairs.append(("learning_rate", rate))
+        _variables_held(obj.__dict__.get("_trainable_variables", ()), pairs)
+    return Settings(pairs)
 
 
-def counted_setattr(setattr_, bump):
+def read_by_keras(obj, name: str, value) -> bool:
+    """`obj.name = value` sets what Keras' own code reads: a setting of Keras' layer or
+    optimizer (a number, a function, or any value where a setting was), or of an object
+    Keras calls (a regularizer's `l2`, a loss's `_fn_kwargs`: `held_classes`, a user's
+    subclass too)."""
+    if name in PRIVATE_SETTINGS:
+        return True
+    if isinstance(obj, held_classes()):
+        return not name.startswith("_") or _state_change(obj, name, value)
+    from keras.src.layers.layer import Layer
+    from keras.src.optimizers.base_optimizer import BaseOptimizer
+    if not library_object(obj) or not isinstance(obj, (Layer, BaseOptimizer)):
+        return False
+    if _state_change(obj, name, value):
+        return True
+    old = obj.__dict__.get(name, _ABSENT)
+    return not name.startswith("_") and \
+        any(type(v) in SETTING_TYPES or callable(v) or _numbers(v) for v in (value, old))
+
+
+def counted_swap(prop: property, private: str, bump) -> property:
+    """`prop` (a Keras variable's `regularizer`, `constraint`) whose setter calls `bump`
+    when it stores another object."""
+    setter = prop.fset
+
+    @functools.wraps(setter)
+    def set_counted(self, value):
+        before = self.__dict__.get(private)
+        try:
+            setter(self, value)
+        finally:
+            if self.__dict__.get(private) is not before:
+                bump()
+
+    return property(prop.fget, set_counted, prop.fdel, prop.__doc__)
+
+
+def counted_setattr(setattr_, bump, library_only: bool = True):
     """A Keras `__setattr__` that calls `bump` when a public setting of Keras' own object
-    changes value (`dropout.rate = 0.0`, `opt.clipnorm = 0.1`)."""
+    changes value (`dropout.rate = 0.0`, `opt.clipnorm = 0.1`), or a held object is
+    replaced (`opt.learning_rate = schedule` sets `_learning_rate`). `library_only`:
+    count Keras' own classes only (a user's subclass of a layer is read through hooks)."""
     @functools.wraps(setattr_)
     def counted(self, name, value):
-        if not name.startswith("_") and (type(value) in SETTING_TYPES or callable(value)) \
-                and library_object(self) and \
-                not isinstance(getattr(type(self), name, None), property):
+        if name in PRIVATE_SETTINGS:
+            if self.__dict__.get(name, _ABSENT) is not value:
+                bump()
+        elif not isinstance(getattr(type(self), name, None), property):
             old = self.__dict__.get(name, _ABSENT)
-            if old is not value and not (type(old) is type(value) and
-                                         type(value) in SETTING_TYPES and old == value):
+            library = not library_only or library_object(self)
+            if old is value:
+                pass
+            elif (library or specialized(type(self))) and _state_change(self, name, value, old):
+                bump()  # (`adapt`, `set_vocabulary`: F205)
+            elif library and not name.startswith("_") and (
+                    type(value) in SETTING_TYPES or callable(value) or _numbers(value)) and \
+                    not (type(old) is type(value) and type(value) in SETTING_TYPES and
+                         old == value):
                 bump()
         return setattr_(self, name, value)
     return counted
+
+
+def _state_change(obj, name: str, value, old=_ABSENT) -> bool:
+    """`obj.name = value` replaces or sets a tensor or table (`held_state`) obj holds."""
+    if old is _ABSENT:
+        old = obj.__dict__.get(name, _ABSENT)
+    return old is not value and (held_state(value) or held_state(old))

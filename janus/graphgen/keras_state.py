@@ -24,11 +24,9 @@ reads it again under the same writes). A traced call of a layer those writes rea
 under them too. Other writes inside the call that change Keras' structure (a layer
 assigned to a model's attribute) refuse the reads after them.
 
-What stays unguarded: a `tf.Module`'s `trainable_variables` (computed from its attributes;
-a tf.Variable's `trainable` is fixed at creation, so the list changes only when the
-module's attributes are rebound or mutated, which is not a training-time idiom, while
-recomputing it costs ~170 us a call for a 6-variable MLP), and Keras state changed behind
-Keras' API (`layer._trainable = False`, a private store list appended to).
+A `tf.Module`'s `trainable_variables` (computed from its attributes) is read in the same
+guard; graphgen/module_epoch.py counts its changes. What stays unguarded: Keras state
+changed behind Keras' API (`layer._trainable = False`, a private store list appended to).
 """
 from __future__ import annotations
 
@@ -40,8 +38,10 @@ import threading
 import tensorflow as tf
 
 from janus.errors import ConversionError
+from janus.graphgen import module_epoch
 from janus.graphgen.keras_settings import SETTING_TYPES, Settings, counted_setattr, \
-    library_object, settings
+    counted_swap, held_classes, library_descriptor, python_learning_rate, \
+    read_by_keras, settings
 
 SETTINGS = "settings"  # the public settings a called layer's or optimizer's code reads
 CALLED = "called layer"  # what a read of a called layer's sublayers and BatchNormalization
@@ -64,7 +64,8 @@ _applying = threading.RLock()
 _installed = False
 
 
-def _bump() -> None:
+def bump() -> None:
+    """Move the epoch (not while `as_written` applies a trace's writes)."""
     if not getattr(_quiet, "depth", 0):
         EPOCH.n += 1
 
@@ -82,7 +83,7 @@ def _counted_flag(prop: property) -> property:
             setter(self, value)
         finally:
             if getattr(self, "_trainable", None) != before:
-                _bump()
+                bump()
 
     return property(getter, set_counted, prop.fdel, prop.__doc__)
 
@@ -93,17 +94,19 @@ def _counted_method(method):
         try:
             return method(self, *args, **kwargs)
         finally:
-            _bump()
+            bump()
 
     return counted
 
 
 def install() -> None:
-    """Wrap Keras' setters of `trainable`, of its layers' and optimizers' settings, and
-    its trackers' store changes (once)."""
+    """Wrap Keras' setters of `trainable`, of its layers' and optimizers' settings and
+    those of the objects they hold (keras_settings.held_classes), and its trackers' store
+    changes (once), and tf.Module's (graphgen/module_epoch.py)."""
     global _installed
+    module_epoch.install(bump)  # (a tf.Module's changes: without Keras too)
     with _applying:
-        if _installed:
+        if _installed or _keras() is None:  # (Keras' once it is imported)
             return
         Layer, Variable, Tracker = _keras()
         for cls in (Layer, Variable):
@@ -112,7 +115,11 @@ def install() -> None:
             setattr(Tracker, name, _counted_method(Tracker.__dict__[name]))
         from keras.src.optimizers.base_optimizer import BaseOptimizer
         for cls in (Layer, BaseOptimizer):
-            cls.__setattr__ = counted_setattr(cls.__dict__["__setattr__"], _bump)
+            cls.__setattr__ = counted_setattr(cls.__dict__["__setattr__"], bump)
+        for cls in held_classes():  # (a user's subclass too: Keras calls it, unconverted)
+            cls.__setattr__ = counted_setattr(cls.__setattr__, bump, library_only=False)
+        for name in ("regularizer", "constraint"):
+            setattr(Variable, name, counted_swap(Variable.__dict__[name], "_" + name, bump))
         _installed = True
 
 
@@ -278,6 +285,28 @@ class KerasReads:
         return f"<KerasReads: {len(self.reads)} reads, {len(self.owners)} located>"
 
 
+class Watched:
+    """An object's settings as something made outside a trace holds them (an optimizer's
+    update graph: fallback/mixed.py), with the epoch they were last verified at."""
+
+    __slots__ = ("obj", "seen", "value")
+
+    def __init__(self, obj):
+        self.obj = obj
+        self.seen = _epoch()
+        self.value = settings(obj)
+
+    def holds(self) -> bool:
+        """The settings are as made (read again only when the epoch moved)."""
+        if EPOCH.n == self.seen:
+            return True
+        epoch = EPOCH.n
+        if not _same(settings(self.obj), self.value):
+            return False
+        self.seen = epoch
+        return True
+
+
 def guard(tracer):
     """The trace's guard on the Keras state it read, or None."""
     from janus.graphgen.guards import Guard
@@ -295,7 +324,7 @@ def _epoch() -> int:
     return EPOCH.n
 
 
-def _reads(tracer, epoch: int) -> KerasReads:
+def reads_of(tracer, epoch: int) -> KerasReads:
     """The trace's KerasReads, made with the epoch before its first read."""
     if tracer.keras_reads is None:
         tracer.keras_reads = KerasReads(epoch)
@@ -322,12 +351,17 @@ def wrote(tracer, obj, name: str, value, deleted: bool = False) -> None:
     `trainable` of a layer or variable, or an attribute of a layer or optimizer bound to
     something its tracker stores (or deleted)."""
     keras = _keras()
+    if not (name == "trainable" and keras is not None and _flag_owner(obj, keras)):
+        owner = library_descriptor(obj, name)
+        if owner is not None:  # (its setter is library code: deferred, it would run late)
+            raise ConversionError(
+                f"{'deletes' if deleted else 'sets'} `{name}` of a {type(obj).__name__} "
+                f"inside the call: a property of {owner.__module__}.{owner.__qualname__}, "
+                "whose library code would run only after the graph (F190)")
     if keras is None:
         return
-    if name != "trainable" and not name.startswith("_") and library_object(obj) and \
-            (isinstance(obj, keras[0]) or _is_optimizer(obj)) and \
-            (type(value) in SETTING_TYPES or callable(value)):
-        # (deferred, it would be read by Keras' own code before it is written: F188)
+    if name != "trainable" and read_by_keras(obj, name, value):
+        # (deferred, it would be read by Keras' own code before it is written: F188, F193)
         raise ConversionError(f"sets `{name}` of a {type(obj).__name__} inside the call "
                               "(Keras' own code reads it)")
     if name == "trainable" and _flag_owner(obj, keras) or _tracked(obj, keras) and (
@@ -437,6 +471,8 @@ def read_attr(tracer, obj, name: str, missing):
     keras = _keras()
     if keras is None:
         return missing
+    if name == "losses" and isinstance(obj, keras[0]):  # (its regularizers' settings)
+        reads_of(tracer, _epoch()).add(tracer, obj, SETTINGS, settings(obj), ())
     flag = name == "trainable" and _flag_owner(obj, keras)
     if not flag and not (_tracked(obj, keras) and computed(obj, name)):
         return missing
@@ -449,7 +485,7 @@ def read_attr(tracer, obj, name: str, missing):
         value = getattr(obj, name)
     if not flag and not _structure(name, value, keras):
         return missing
-    _reads(tracer, epoch).add(tracer, obj, name, tuple(value) if not flag else value, writes)
+    reads_of(tracer, epoch).add(tracer, obj, name, tuple(value) if not flag else value, writes)
     if not flag and not writes:
         _locate_items(tracer, obj, name, value, keras)
     return value
@@ -483,7 +519,15 @@ def calling(tracer, fn):
         return contextlib.nullcontext()
     layer = fn if isinstance(fn, keras[0]) else getattr(fn, "__self__", None)
     if _is_optimizer(layer):  # (`opt.apply_gradients(...)`: its settings)
-        _reads(tracer, _epoch()).add(tracer, layer, SETTINGS, settings(layer), ())
+        if python_learning_rate(layer):
+            raise ConversionError(f"calls a {type(layer).__name__} whose learning rate is a "
+                                  "Python callable (Keras calls it while janus traces; it "
+                                  "reads Python state no guard sees: F192)")
+        reads_of(tracer, _epoch()).add(tracer, layer, SETTINGS, settings(layer), ())
+        return contextlib.nullcontext()
+    loss = fn if isinstance(fn, held_classes()[3]) else None
+    if loss is not None:  # (`huber(y, p)`: its reduction, its `delta`)
+        reads_of(tracer, _epoch()).add(tracer, loss, SETTINGS, settings(loss), ())
         return contextlib.nullcontext()
     if not isinstance(layer, keras[0]):
         return contextlib.nullcontext()
@@ -492,7 +536,7 @@ def calling(tracer, fn):
     with as_written(writes):
         called = _called(layer)
         configured = settings(layer)
-    reads = _reads(tracer, epoch)
+    reads = reads_of(tracer, epoch)
     reads.add(tracer, layer, CALLED, called, writes)
     reads.add(tracer, layer, SETTINGS, configured, writes)
     return as_written(writes)
@@ -506,65 +550,3 @@ def _is_optimizer(obj) -> bool:
 
 
 # -- records of another process (janus/cache/portable.py)
-
-def _description(owner, value):
-    """`value` read from `owner`, as JSON another process can compare: a flag as it is, a
-    list item by item (a variable's position in `owner.variables`, dtype and shape; a
-    layer's position among owner's layers and class; a flag)."""
-    if type(value) is bool:
-        return value
-    if type(value) is Settings:  # (a function by its name)
-        return ["settings", [[k, v if type(v) in SETTING_TYPES else
-                              f"{getattr(v, '__module__', '')}:{getattr(v, '__qualname__', '')}"]
-                             for k, v in value]]
-    variables = {id(v): k for k, v in enumerate(getattr(owner, "variables", ()) or ())}
-    layers = {id(layer): k for k, layer in enumerate(
-        owner._flatten_layers(include_self=True))} if hasattr(owner, "_flatten_layers") else {}
-    items = []
-    for item in value:
-        if type(item) is bool:
-            items.append(item)
-        elif hasattr(item, "_flatten_layers"):
-            kind = type(item)
-            items.append(["layer", layers.get(id(item), -1),
-                          f"{kind.__module__}:{kind.__qualname__}"])
-        else:
-            items.append(["variable", variables.get(id(item), -1), tf.as_dtype(
-                item.dtype).name, [None if d is None else int(d) for d in item.shape]])
-    return items
-
-
-def export(reads: KerasReads):
-    """The reads as JSON (`{"owners": [source, ...], "reads": [[owner, what, description],
-    ...]}`), or None when another process could not find them again (a read of an object
-    janus does not locate, or made under the call's own writes)."""
-    owners = {id(obj): k for k, (_, obj) in enumerate(reads.owners)}
-    if any(s.is_process_local for s, _ in reads.owners):
-        return None
-    rows = []
-    for obj, what, value, writes in reads.reads:
-        if writes or id(obj) not in owners:
-            return None
-        rows.append([owners[id(obj)], what, _description(obj, value)])
-    return {"owners": [s.to_json() for s, _ in reads.owners], "reads": rows}
-
-
-def reload(owners: list, rows: list):
-    """KerasReads of a recorded graph for this process's objects (`owners`: the located
-    objects, by their recorded order), or None if a read here is not the recorded one."""
-    install()
-    reads = KerasReads(EPOCH.n)
-    reads.owners = list(owners)
-    for index, what, description in rows:
-        obj = owners[index][1]
-        value = read(obj, what)
-        if _description(obj, value) != description:
-            return None
-        reads.reads.append((obj, what, value, ()))
-    return reads
-
-
-def is_what(what) -> bool:
-    """A recorded read's `what`: CALLED or a public attribute name."""
-    from janus.graphgen.sources import is_name
-    return what in (CALLED, SETTINGS) or is_name(what) and not what.startswith("_")

@@ -24,7 +24,8 @@ from janus import draws
 from janus.errors import ConversionError
 from janus.fallback import heap
 from janus.graphgen import container_writes, formatted_text, handle_writes, host_draws, \
-    host_scalars, identity, keras_state, layer_calls, refusals, rounded, tensor_arrays
+    host_scalars, identity, keras_state, layer_calls, past_hooks, refusals, rounded, \
+    tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.tracer import is_symbolic
@@ -162,6 +163,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     if draws.owner_supported(getattr(fn, "__self__", None), getattr(fn, "__name__", "")):
         return host_draws.draw(tracer, fn, args, kwargs)
     refusals.refuse(fn)
+    past_hooks.refuse(tracer, fn, args, kwargs)  # (`dataclasses.asdict(cfg)`, `ev.is_set()`)
     if args and any(fn is f for f in refusals.ITERATING):
         for value in args:
             refusals.refuse_data_iteration(value)

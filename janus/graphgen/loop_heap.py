@@ -67,7 +67,7 @@ class CarriedAttributes:
 
     def __init__(self, ledger: HeapLedger, mark: int, what: str):
         self.ledger, self.what = ledger, what
-        self.keys = _written(ledger, mark, what)
+        self.keys = written(ledger, mark, what)
         self.slots = [(ledger.attrs[k][0], ledger.attrs[k][1], k[1]) for k in self.keys]
 
     @property
@@ -89,12 +89,12 @@ class CarriedAttributes:
 
     def check_body(self, mark: int) -> None:
         """The loop body (traced once) wrote no other heap location than these."""
-        if not set(_written(self.ledger, mark, self.what)) <= set(self.keys):
+        if not set(written(self.ledger, mark, self.what)) <= set(self.keys):
             raise ConversionError(f"{self.what} writes a heap attribute its first "
                                   "iteration did not")
 
 
-def _written(ledger: HeapLedger, mark: int, what: str) -> list[tuple]:
+def written(ledger: HeapLedger, mark: int, what: str) -> list[tuple]:
     keys: dict = {}
     for entry in ledger.log[mark:]:
         if entry[0] != "attr" or ledger.attrs[entry[1:3]][2] is DELETED:

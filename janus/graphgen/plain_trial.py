@@ -38,6 +38,11 @@ put on trial once, against the user's function run plainly:
 - A close graph decision (the graph less than `CLOSE`x as fast as plain) is measured
   once more, `RETRY_AFTER` graph calls later: a trial of 6 rounds can be swayed by a
   moment of load on the machine. Other graph decisions are final.
+- A graph that raises where plain Python raises too (an op of the user's fails, an
+  assertion): the call runs again plainly, which raises, so each such call costs a graph
+  run and a plain one (2-3x plain). After `RAISING` such calls, more than its graph
+  calls that returned, the specialization runs plainly (`decide_raising`); `QUIET` plain
+  calls in a row that do not raise bring its graph back.
 
 `conclude` and `after_call` are pure bookkeeping (times in, decision out): tests feed
 them made-up timings.
@@ -58,6 +63,8 @@ WATCH = 16           # plain calls per window of the watch on a plain decision
 SLOWER = 2.0         # ... a call over this times the trial's plain median is slow
 MAX_RECHECKS = 2     # trials after the first, per specialization
 UNCHECKED = 15       # calls of a plain decision run at once after each checked one
+RAISING = 3          # calls whose graph raised as plain Python did, before plain
+QUIET = 8            # ... plain calls in a row without raising that bring the graph back
 CLOSE = 1.5          # a graph decision by less than this gain is measured once more...
 RETRY_AFTER = 50     # ... this many graph calls later
 
@@ -75,6 +82,8 @@ class PlainTrial(trial_mod.Rounds):
         self.slow_limit = float("inf")
         self.window = self.slow = 0
         self.line = ""  # once decided plain: what explain's "last call" says
+        self.raising = False  # decided because the graph raised (decide_raising)
+        self.quiet = 0  # ... plain calls in a row since that did not raise
 
     def plain_turn(self) -> bool:
         """Whether the next call runs plainly as a trial call."""
@@ -136,6 +145,24 @@ def conclude(spec, trial: PlainTrial) -> None:
         spec.plain = f"graph (it pays: plain Python was {gain:.2f}x its speed: {measured})"
         if gain > 1.0 / CLOSE and not trial.recheck:
             spec.plain_retry_at = spec.calls + RETRY_AFTER
+
+
+def decide_raising(jit, spec) -> bool:
+    """Note a call on which `spec`'s graph raised and plain Python raised too; True when
+    `spec` now runs plainly (see the module docstring)."""
+    spec.failures["raised as plain Python did"] += 1
+    raised = spec.failures["raised as plain Python did"]
+    if raised < RAISING or raised <= spec.calls or spec.runs_plain or \
+            not jit.config.plain_trial or getattr(jit, "segment_of", None) is not None or \
+            spec.context or spec.distributed or spec.collective_strategy is not None or \
+            jit.profile.collective_strategy is not None:
+        return False
+    trial = spec.plain_trial = PlainTrial()
+    trial.decided = trial.raising = spec.runs_plain = True
+    spec.plain = (f"plain (its graph raised on {raised} calls, as plain Python did, and "
+                  f"returned on {spec.calls}: each such call ran twice)")
+    trial.line = f"plain (specialization #{spec.id} fits; its graph raises)"
+    return True
 
 
 def _graph_pays(spec, why: str) -> None:
@@ -201,6 +228,14 @@ def ran(jit, spec, elapsed: float, counted: bool, raised: bool) -> None:
         stats.time_plain += elapsed
         spec.plain_calls += 1
         trial = spec.plain_trial
+        if trial is not None and trial.raising:  # (decide_raising: no unchecked calls)
+            trial.quiet = 0 if raised else trial.quiet + 1
+            if trial.quiet >= QUIET:
+                spec.failures["raised as plain Python did"] = 0
+                _graph_pays(spec, f"{QUIET} plain calls in a row did not raise")
+                events.emit("plain_decided", jit, spec)
+            jit.last_decision = trial.line
+            return
         if trial is not None and trial.decided:
             if raised:
                 return

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import types
 
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
@@ -86,6 +87,97 @@ def cache_reason(fn) -> str:
     return ""
 
 
+_CODE_VALUES = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
+
+
+def _wrapped_user_functions(fn) -> list:
+    """The program's functions a library callable runs: behind `__wrapped__`
+    (`@tf.custom_gradient`, `@tf.recompute_grad`, `do_not_convert`), a singledispatch's
+    registry. Not a `tf.function` (janus inlines those: library_calls.traced_inline)."""
+    from janus.transform.runtime import is_user_code
+
+    if hasattr(fn, "python_function") or \
+            isinstance(fn, types.FunctionType) and is_user_code(fn):
+        return []  # (the program's own wrapper, or janus's of it: converted, or traced as is)
+    found, seen = [], set()
+    pending = [fn] + list(getattr(getattr(fn, "registry", None), "values", lambda: ())())
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if getattr(item, "__janus_callback__", False):
+            return []  # (janus's wrapper of a callback: it converts the function itself)
+        if isinstance(item, types.FunctionType) and is_user_code(item):
+            found.append(item)
+        inner = getattr(item, "__wrapped__", None)
+        if inner is not None:
+            pending.append(inner)
+    return [f for f in found if f is not fn]
+
+
+def _state_read(function) -> str:
+    """A global or closure variable `function` (or a function nested in it) reads that
+    holds data (not a module, function or class), or ""."""
+    codes, names = [function.__code__], set()
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    for name in sorted(n for n in names if not n.startswith("__")):  # (not `__name__`)
+        value = function.__globals__.get(name, _CODE_VALUES)
+        if value is not _CODE_VALUES and not isinstance(value, _CODE_VALUES):
+            return name
+    for name, cell in zip(function.__code__.co_freevars, function.__closure__ or ()):
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue
+        if not isinstance(value, _CODE_VALUES):
+            return name
+    return ""
+
+
+def wrapped_state_reason(fn) -> str:
+    """A function of the program's behind a library decorator runs unconverted, inside
+    TensorFlow, once while tracing: its reads of globals and closures would be folded into
+    the graph, its heap writes made once (a gradient-reversal layer's annealed lambda)."""
+    for function in _wrapped_user_functions(fn):
+        name = _state_read(function)
+        if name:
+            return (f"calls {function.__qualname__} through a library decorator (it runs "
+                    f"unconverted while tracing) and it reads `{name}`, which may change "
+                    "between calls")
+    return ""
+
+
+_KERAS_HOOKS = {"Metric": ("update_state", "result", "reset_state"), "Loss": ("call",)}
+"""Methods of the program's Keras' `__call__` runs for a Metric and a Loss (a Layer's
+`call` is converted: graphgen/layer_calls.py)."""
+
+
+def keras_hooks_reason(fn) -> str:
+    """`metric(y, p)`, `loss(y, p)` of a subclass of the program's: Keras runs its
+    `update_state`/`result`/`call` unconverted, once while tracing (a Python counter in
+    `update_state` never moved on the graph's calls; `result()` kept the traced one)."""
+    from janus.transform.runtime import is_user_code
+
+    if isinstance(fn, (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
+                       type)):
+        return ""
+    owner = fn
+    for base in type(owner).__mro__:
+        hooks = _KERAS_HOOKS.get(base.__name__)
+        if hooks is None or not base.__module__.startswith(("keras", "tf_keras")):
+            continue
+        for name in hooks:
+            method = getattr(type(owner), name, None)
+            if isinstance(method, types.FunctionType) and is_user_code(method):
+                return (f"calls a {type(owner).__name__}, whose `{name}` is the program's own: "
+                        "Keras would run it unconverted")
+    return ""
+
+
 _OPTIMIZER_BASES = frozenset({"BaseOptimizer", "Optimizer", "OptimizerV2"})
 
 
@@ -108,7 +200,8 @@ def unbuilt_reason(fn) -> str:
 
 def refuse(fn) -> None:
     """Raise the ConversionError the tracer gives for a call of `fn`, if any."""
-    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or output_reason(fn)
+    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
+        output_reason(fn) or wrapped_state_reason(fn) or keras_hooks_reason(fn)
     if reason:
         raise ConversionError(reason)
     reason = unbuilt_reason(fn)
@@ -122,7 +215,8 @@ def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:
     a Python number. A numpy draw a graph makes (janus/draws.py) is none."""
     if draws.supported_call(fn, args, kwargs or {}):
         return ""
-    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or output_reason(fn)
+    reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
+        output_reason(fn) or wrapped_state_reason(fn) or keras_hooks_reason(fn)
     if reason:
         return reason
     if getattr(fn, "__name__", "") == "numpy" and type(getattr(fn, "__self__", None)) is \

@@ -16,10 +16,10 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import dynamic_sizes, identity, keyed_writes, keys, \
-    library_calls, refusals, stand_in_calls, tapes, traced_gradients, truth_folds, \
-    user_classes
+    library_calls, past_hooks, refusals, stand_in_calls, tapes, traced_gradients, \
+    truth_folds, user_classes
 from janus.graphgen.attributes import AttributeHooks
-from janus.graphgen.bool_values import BoolValues
+from janus.graphgen.bool_values import BoolValues, truth
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
@@ -244,6 +244,9 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
                 tracer.source_of(args[0]) is not None and \
                 not isinstance(args[0], (types.ModuleType, NodeProxy)):
             return self._query_attr(fn, args)
+        if fn is type and len(args) == 1 and not kwargs and \
+                past_hooks.located_by_type(tracer, args[0]):  # (`type(a).eps`: guarded)
+            return self.ld_attr(args[0], "__class__")
         protocol = _protocol(fn) if len(args) == 1 and not kwargs else None
         if protocol is not None:  # `len(buf)`: a user's `__len__` runs converted
             value = protocol(self._method, args[0])
@@ -274,6 +277,9 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
                                           tracer, fn, args, kwargs)
             if made is not user_classes.UNHANDLED:
                 return made
+        shape = dynamic_sizes.shape_call(fn, args, kwargs)  # `keras.ops.shape(t)`
+        if shape is not dynamic_sizes.UNHANDLED:
+            return shape
         fn = library_calls.traced_inline(fn, args, kwargs, tracer.shadow)
         target, bound_self = user_function(fn)
         if target is not None and lambda_traced_as_is(target):
@@ -393,6 +399,8 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if isinstance(test, SymbolicScalar):
             test = test.tensor
+        if is_symbolic(test) and test.shape.rank:  # (one element: its truth; more: refused)
+            test = truth(test)
         if is_symbolic(test) and ((self.key, site) in self.tracer.plan.general_branches and
                                   self.function.sites[site].raises_when is None or
                                   self._in_general_exit_loop()):

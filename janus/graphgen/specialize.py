@@ -7,14 +7,13 @@ from __future__ import annotations
 import collections
 import dataclasses
 import time
-import warnings
 
 import tensorflow as tf
 
 from janus.errors import BuildsOnFirstCall, ConversionError
 from janus.fallback import heap
 from janus.graphgen import bias_gradients, calls, checks, dead_ends, external_effects, \
-    host_draws, keras_state, keyed_writes, number_lists, random_draws
+    host_draws, keras_state, keyed_writes, number_lists, random_draws, trace_warnings
 from janus.graphgen.caller_tape import TapeView
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
@@ -206,18 +205,6 @@ def _code(source) -> str:
     return source.code()
 
 
-def _refuse_overflowed_constants(caught: list) -> None:
-    """A Python float beyond float32 made a constant while tracing: TF's graph rounds it
-    to inf with numpy's warning, where eager TF raises ValueError (no dtype asked) or
-    rounds it without a warning (F158): the call runs plainly."""
-    for warning in caught:
-        if issubclass(warning.category, RuntimeWarning) and \
-                "overflow" in str(warning.message) and \
-                warning.filename.replace("\\", "/").endswith("framework/tensor_util.py"):
-            raise ConversionError("a Python number beyond float32 made a constant while "
-                                  "tracing (TF's graph and eager TF convert it otherwise)")
-
-
 def _cause(exc: BaseException, kinds):
     """The exception of `kinds` behind `exc` (raised by user code, wrapped by TF), if any."""
     seen = set()
@@ -285,6 +272,20 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
              ) -> Specialization:
     """Trace `converted` on this call's arguments under `plan` into a graph (`blocked`:
     plans whose graphs failed, which the trace does not generalize into again)."""
+    recorder = trace_warnings.Recorder()
+    try:
+        made = _generate(recorder, spec_id, converted, plan, profile, args, kwargs, env,
+                         expected_inputs, blocked)
+    except BaseException:
+        recorder.forget()
+        raise
+    recorder.show()  # (the final trace's warnings, once)
+    return made
+
+
+def _generate(recorder, spec_id: int, converted, plan: Plan, profile, args: tuple,
+              kwargs: dict, env: tuple, expected_inputs: list, blocked: frozenset
+              ) -> Specialization:
     start = time.perf_counter()
     runtime = TraceRuntime.for_function(converted)
     instance = converted.instantiate(runtime)
@@ -336,8 +337,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         function = tf.function(body, input_signature=signature, autograph=False,
                                reduce_retracing=False)
         try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
+            with recorder.tracing():  # (graphgen/trace_warnings.py)
                 concrete = function.get_concrete_function()
         except VaryingRole:
             pass
@@ -400,10 +400,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             raise ConversionError("the graph's inputs did not settle after several traces")
         inputs, tables = used, traced_tables
     _refuse_stale_captures(concrete)
-    _refuse_overflowed_constants(caught)
-    for warning in caught:  # only the final trace's warnings concern the user
-        warnings.warn_explicit(warning.message, warning.category, warning.filename,
-                               warning.lineno)
+    recorder.refuse_overflow()
     if tracer.collective_strategy is not None and tracer.in_graph:
         raise ConversionError(
             f"{len(tracer.in_graph)} in-graph guard(s) (first: {tracer.in_graph[0].describe()}) "

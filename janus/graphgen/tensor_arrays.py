@@ -87,6 +87,11 @@ def before_call(tracer, fn, args: tuple, kwargs: dict) -> None:
 
 def after_call(tracer, fn, args: tuple, kwargs: dict, result) -> None:
     """Note a TensorArray the trace made, and the one a write replaced."""
+    mark_used = getattr(result, "mark_used", None)
+    if mark_used is not None and is_array(result):
+        # (TF logs an error for a traced write whose result is dropped: `ta.write(i, x)`
+        # as eager code writes; the trace's would be logged besides plain Python's)
+        mark_used()
     if fn is tf.TensorArray and is_array(result):
         clears = kwargs.get("clear_after_read", args[3] if len(args) > 3 else None)
         tracer.arrays[id(result)] = _Note(result, clears is None or bool(clears))

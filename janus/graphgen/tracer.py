@@ -11,13 +11,17 @@ from __future__ import annotations
 import collections
 import collections.abc
 import contextlib
+import datetime
+import decimal
+import enum
+import fractions
 import types
 
 import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError, Unprofiled
-from janus.fallback.heap import MARKER, HeapLedger
+from janus.fallback.heap import MARKER, HeapLedger, is_namedtuple
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import fed_floats, heap_aliases, host_arrays, host_scalars, \
     number_lists
@@ -25,6 +29,7 @@ from janus.graphgen.implicit_calls import ImplicitCalls
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText, install_format_hooks
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
+from janus.graphgen.host_state import HostState
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
 from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.sources import Source
@@ -40,13 +45,19 @@ def is_symbolic(value) -> bool:
     return isinstance(value, tf.Tensor) and not isinstance(value, EAGER_TENSOR)
 
 
-def _is_opaque(value) -> bool:
-    """Objects whose methods janus does not convert (library objects): guarded by identity."""
-    if isinstance(value, (tf.Module, tf.Variable)):
+def is_opaque(value) -> bool:
+    """Objects whose methods janus does not convert (library objects): guarded by identity
+    (an enum's member too: each is one object)."""
+    if isinstance(value, (tf.Module, tf.Variable, enum.Enum)):
         return True
     module = type(value).__module__ or ""
     return module.split(".")[0] in ("tensorflow", "keras", "tf_keras", "numpy", "builtins")
 
+
+_VALUE_OBJECTS = (decimal.Decimal, fractions.Fraction, datetime.date, datetime.time,
+                  datetime.timedelta)
+"""Immutable library values whose methods read their value: guarded by value (another
+of the same type swapped in would pass a type guard)."""
 
 _CONTAINERS = (set, bytearray, collections.deque, list, dict)
 
@@ -178,11 +189,16 @@ class Tracer:
     @contextlib.contextmanager
     def active(self):
         install_format_hooks()
+        host = HostState()
         try:
             with running(self), shadowing(self.shadow):
                 yield self
         finally:
             self.implicit_calls.close()
+            changed = host.restore()  # (graphgen/host_state.py)
+        if changed:
+            raise ConversionError(f"library code it calls {changed} (a graph would not, "
+                                  "on each call)")
 
     def bind_inputs(self, flat) -> None:
         self.graph = tf.compat.v1.get_default_graph()
@@ -218,7 +234,7 @@ class Tracer:
             return False
         return isinstance(value, (types.ModuleType, types.FunctionType, type,
                                   types.BuiltinFunctionType, types.MethodType)) or \
-            _is_opaque(value)
+            is_opaque(value)
 
     def input(self, source: Source, kind: str, spec: tuple):
         """The graph input for `source`; a stand-in if it was not expected (retrace)."""
@@ -332,12 +348,18 @@ class Tracer:
                                        for i, v in enumerate(value.values)))
             self._imported(result, source)
             return result
-        if type(value) is tuple:
-            self.guard("type", source, tuple)
+        if type(value) is tuple or is_namedtuple(value):
+            # (a namedtuple's items too: `x, y = batch` unpacks in C, past janus's hooks)
+            self.guard("type", source, type(value))
             self.guard("len", source, len(value))
-            result = tuple(self.import_value(v, source.item(i)) for i, v in enumerate(value))
+            items = [self.import_value(v, source.item(i)) for i, v in enumerate(value)]
+            result = tuple(items) if type(value) is tuple else type(value)._make(items)
             self._imported(result, source)
             return result
+        if isinstance(value, tuple) and not is_opaque(value):
+            raise ConversionError(f"reads a {type(value).__name__} ({source.expr}), a tuple "
+                                  "subclass whose items janus does not copy (code it does "
+                                  "not convert would read the trace's)")
         return self._import_other(value, source)
 
     def _import_dict(self, value: dict, source: Source):
@@ -370,7 +392,10 @@ class Tracer:
             raise ConversionError(f"reads a {type(value).__name__} ({source.expr}): janus "
                                   "copies only lists and dicts, a graph would fix its items "
                                   "and make its changes once")
-        if _is_opaque(value):
+        if isinstance(value, _VALUE_OBJECTS):  # (`Decimal`, `timedelta`: by value, as numbers)
+            self.guard("value", source, value)
+            return value
+        if is_opaque(value):
             self.guard("id", source, value)
         else:
             self.guard("type", source, type(value))
@@ -556,12 +581,16 @@ class Tracer:
                 raise ConversionError(f"the tensor-valued test `{site.text}` ran more often "
                                       "than while profiling", **site.location())
             expected = record.sequence[count]
+        predicate = tf.cast(value, tf.bool)
+        if predicate.shape.rank not in (0, None):  # (`if x > 0:` on a tensor of shape [1])
+            if not (predicate.shape.is_fully_defined() and
+                    predicate.shape.num_elements() == 1):
+                raise ConversionError(f"the truth value of `{site.text}`, a tensor of more "
+                                      "than one element (or of a number of them known only "
+                                      "when the graph runs)", **site.location())
+            predicate = tf.reshape(predicate, [])
         guard = InGraphGuard(len(self.in_graph), site, function, expected)
         self.in_graph.append(guard)
-        predicate = tf.cast(value, tf.bool)
-        if predicate.shape.rank not in (0, None):
-            raise ValueError("The truth value of a tensor with more than one element is "
-                             "ambiguous")
         check = predicate if expected else tf.logical_not(predicate)
         self.assert_ops.append(tf.debugging.Assert(check, [guard.tag]))
         return expected

@@ -31,6 +31,8 @@ def _truth(item):
         return None
     if item.shape.rank is None:
         raise ConversionError("any()/all() of a tensor whose rank is not known")
+    if item.shape.rank and item.shape.is_fully_defined() and item.shape.num_elements() == 1:
+        item = tf.reshape(item, [])  # (one element: its truth, as in Python)
     return tf.cast(item, tf.bool) if item.shape.rank == 0 else False
 
 

@@ -81,8 +81,15 @@ def construct(call, tracer, cls: type, args: tuple, kwargs: dict):
         raise ConversionError(f"makes a {cls.__name__}, whose metaclass's `__call__` is the "
                               "program's own (it would run unconverted)")
     init = getattr(cls, "__init__", None)
-    if type(cls) is not type or not _users(init) or \
-            any(base is not object and not _class_is_users(base) for base in cls.__mro__):
+    library_base = any(base is not object and not _class_is_users(base)
+                       for base in cls.__mro__)
+    if library_base and (_users(init) or _users(getattr(cls, "__new__", None))) and \
+            not issubclass(cls, BaseException):
+        # (`class Record(dict)`, a tf.Module or Keras layer subclass: the library's
+        # `__init__`/`__new__` runs the program's own unconverted, its writes made once)
+        raise ConversionError(f"makes a {cls.__name__}, whose `__init__` is the program's "
+                              "own under a library base class (it would run unconverted)")
+    if type(cls) is not type or not _users(init) or library_base:
         return UNHANDLED
     if cls.__new__ is not object.__new__:
         raise ConversionError(f"makes a {cls.__name__}, whose `__new__` is the program's own "

@@ -114,6 +114,28 @@ class DynamicList(_NotAPythonValue):
                               self.kind, self.bound)
         return self._wrap(tf.nest.map_structure(lambda s: s[key], self.stacked))
 
+    def __eq__(self, other):
+        """`decoded == answer` on lists of ints (or bools): a bool the graph computes;
+        Python's answer on the lengths, then item by item (`True == 1`). A tuple is never
+        equal to a list; anything else (floats, tensors, objects) is not converted."""
+        if isinstance(other, tuple) and not isinstance(other, _NotAPythonValue):
+            return False
+        mine, theirs = _int_items(self), _int_items(other)
+        if mine is None or theirs is None:
+            self._refuse("comparing (==) the contents")
+        (a, n), (b, m) = mine, theirs
+        common = tf.minimum(n, m)
+        same = tf.logical_and(tf.equal(n, m),
+                              tf.reduce_all(tf.equal(a[:common], b[:common])))
+        return SymbolicScalar(same, bool)
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return not equal if isinstance(equal, bool) else \
+            SymbolicScalar(tf.logical_not(equal.tensor), bool)
+
+    __hash__ = None  # (a list is unhashable)
+
     def __len__(self):
         raise self._error("len() of a list whose length varies from call to call is a "
                               "tensor here; it cannot be used as a Python int")
@@ -121,6 +143,26 @@ class DynamicList(_NotAPythonValue):
     def __iter__(self):
         raise self._error("a list whose length varies from call to call can only be "
                               "iterated by a plain `for` loop without break/return")
+
+
+def _int_items(value):
+    """A list of Python ints/bools as (int64 items, length) tensors, else None."""
+    if isinstance(value, DynamicList):
+        if value.kind not in (int, bool) or not is_tensor(value.stacked):
+            return None
+        return tf.cast(value.stacked, tf.int64), value.length()
+    if type(value) is not list:
+        return None
+    items = []
+    for item in value:
+        if isinstance(item, SymbolicScalar) and item.kind in (int, bool):
+            items.append(tf.cast(item.tensor, tf.int64))
+        elif type(item) in (int, bool) and -2 ** 63 <= item < 2 ** 63:
+            items.append(tf.constant(int(item), tf.int64))
+        else:
+            return None
+    stacked = tf.stack(items) if items else tf.zeros([0], tf.int64)
+    return stacked, tf.constant(len(items))
 
 
 class Accumulator(_NotAPythonValue):

@@ -12,14 +12,19 @@ from janus.tensors import is_tensor
 _MAX_DEPTH = 32
 
 
+def _dtype_name(dtype) -> str:
+    """A TF dtype's name; a Keras variable's dtype is its name already."""
+    return dtype if isinstance(dtype, str) else dtype.name
+
+
 def describe_value(value, max_items: int = 64, _path: tuple = ()):
     """A small, comparable description of a value: type, dtype/shape, Python value, length
     (a container holding itself, or nested deeper than `_MAX_DEPTH`: described there by
     its type only)."""
-    if isinstance(value, tf.Variable):
-        return ("variable", value.dtype.name, tuple(value.shape))
+    if isinstance(value, tf.Variable) or is_tensor(value) and hasattr(value, "assign"):
+        return ("variable", _dtype_name(value.dtype), tuple(value.shape))  # (Keras' too)
     if is_tensor(value):
-        return ("tensor", value.dtype.name, tuple(value.shape))
+        return ("tensor", _dtype_name(value.dtype), tuple(value.shape))
     if value is None or isinstance(value, (bool, int, float, str)):
         return (type(value).__name__, value)
     if isinstance(value, (list, tuple, dict)):

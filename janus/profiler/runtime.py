@@ -21,6 +21,7 @@ from janus.recursion.cases import CaseRecorder
 from janus.tensors import is_tensor
 from janus import source as source_mod
 from janus.transform import breaks, convert
+from janus.transform.pipeline import leave_to_janus
 from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import Runtime, user_function, user_partial
 
@@ -193,6 +194,7 @@ class ProfileRuntime(Runtime):
         current.profile._bounded_add(
             record.callees, getattr(target or fn, "__qualname__", type(fn).__name__))
         if target is None:
+            leave_to_janus(args, kwargs)
             with layer_calls.converted_calls(self, site, fn):  # (a Keras layer's `call`)
                 return fn(*args, **kwargs)
         try:

@@ -192,6 +192,17 @@ def made_by_converted_code(fn) -> bool:
     return isinstance(fn, types.FunctionType) and fn.__code__ in _nested_codes
 
 
+def leave_to_janus(args: tuple, kwargs: dict) -> None:
+    """Mark the functions converted code made among a library call's arguments (`ds.map(
+    lambda b: b * x)`) as AutoGraph's own: AutoGraph, run on them by `tf.data`, would
+    parse their source again, find no `janus__` in it and warn (a warning plain code does
+    not give) before running them as they are, as it now does at once."""
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, types.FunctionType) and made_by_converted_code(value) and \
+                not hasattr(value, "autograph_info__"):
+            value.autograph_info__ = {}
+
+
 def lambda_traced_as_is(fn) -> bool:
     """Whether `fn` is a lambda converted code made: its reads are hooked, it is traced as
     it is. Any other lambda (made outside converted code: `self.lr = lambda: 0.1 * 0.5 **

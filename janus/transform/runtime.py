@@ -314,13 +314,33 @@ _LIBRARY_PREFIXES = ("tensorflow", "keras", "tf_keras", "numpy", "janus", "gast"
 _STANDARD_LIBRARY = os.path.normcase(sysconfig.get_paths()["stdlib"]) + os.sep
 
 
+def user_file(filename: str | None) -> bool:
+    """Whether a source file is the program's (not a library's, not the standard's)."""
+    return bool(filename) and not ("site-packages" in filename and "/janus" not in filename) \
+        and not filename.startswith("<") and \
+        not os.path.normcase(filename).startswith(_STANDARD_LIBRARY)
+
+
+def is_user_module(module: types.ModuleType) -> bool:
+    """A module of the program's (`import config; config.LR`): its attributes may change
+    between calls as the program's globals do."""
+    name = getattr(module, "__name__", "") or ""
+    filename = getattr(module, "__file__", None)
+    if filename is None:  # (a notebook's `__main__`; built-in modules are no one's)
+        return name == "__main__"
+    return name.split(".")[0] not in _LIBRARY_PREFIXES and user_file(filename)
+
+
+def is_user_class(cls: type) -> bool:
+    """A class the program defined."""
+    module = sys.modules.get(getattr(cls, "__module__", None) or "")
+    return module is not None and is_user_module(module)
+
+
 def is_user_code(fn: types.FunctionType) -> bool:
     module = getattr(fn, "__module__", None) or ""
     if module.split(".")[0] in _LIBRARY_PREFIXES:
         return False
-    filename = fn.__code__.co_filename
     # (by its file too: `functools.wraps` gives contextlib's wrapper of a user's
     # `@contextmanager` generator the user's module)
-    return not ("site-packages" in filename and "/janus" not in filename) and \
-        not filename.startswith("<") and \
-        not os.path.normcase(filename).startswith(_STANDARD_LIBRARY)
+    return user_file(fn.__code__.co_filename)

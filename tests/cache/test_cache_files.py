@@ -177,3 +177,26 @@ def test_clear_deletes_only_janus_files(tmp_path):
     assert store.clear() == (2, 2)
     assert sorted(os.listdir(tmp_path)) == [".lock", "b-0000000b", "keep-me"]
     assert os.listdir(tmp_path / "b-0000000b") == ["notes.txt"]
+
+
+def test_a_fifo_where_a_cache_file_was_is_refused_without_waiting(tmp_path):
+    """Opening a named pipe waits for a writer: a FIFO put in the cache hung the first
+    jitted call (its warm start) and `janus cache list`."""
+    from janus.cache import files
+
+    directory = tmp_path / "c"
+    directory.mkdir(mode=0o700)
+    path = directory / "warm.json"
+    os.mkfifo(path, 0o600)
+    outcome = []
+
+    def read():
+        try:
+            files.read_bytes(str(path))
+        except files.UnsafeEntry as exc:
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(10)
+    assert not reader.is_alive() and outcome and "regular" in str(outcome[0])

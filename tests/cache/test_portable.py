@@ -153,3 +153,16 @@ def test_keyed_writes_are_recorded_and_a_tampered_key_is_refused():
     with pytest.warns(UserWarning, match="malformed"):
         assert portable.load(data, args, {}, env, 99, jitted.plan, spec.converted) is None
     assert list(s.loss_at) == [(k, "loss") for k in range(1, 8)]
+
+
+ACTIVATION = lambda x: x * 2.0  # noqa: E731 - a module-level lambda, as users write them
+
+
+def test_a_lambda_is_not_portable_it_names_nothing_another_process_finds():
+    """A graph that read a module-level lambda was recorded portable, and every later
+    process failed to load it (`__main__:<lambda>` names nothing): it regenerated
+    silently instead of starting warm."""
+    from janus.cache import portable
+    with pytest.raises(portable.NotPortable):
+        portable._describe_identity(ACTIVATION)
+    assert portable._describe_identity(test_a_lambda_is_not_portable_it_names_nothing_another_process_finds)

@@ -8,6 +8,7 @@ one-line description of the first difference.
 from __future__ import annotations
 
 import collections
+import logging
 import re
 import sys
 import types
@@ -45,6 +46,8 @@ def snapshot(value, seen=None):
             callable(value) and hasattr(value, "__wrapped__"):  # (functools.lru_cache...)
         # (a function the program decorated with JIT is janus's wrapper on one side)
         return ("static", getattr(value, "__qualname__", "?"))
+    if isinstance(value, logging.Logger):  # (the program's own records, not TF's)
+        return ("logger", value.name, _records(value))
     if id(value) in seen:
         return ("cycle",)
     seen.add(id(value))
@@ -143,6 +146,19 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
     if actual != expected:
         return f"{where}: plain {_short(expected)}, janus {_short(actual)}"
     return None
+
+
+def _records(logger) -> list:
+    """What `logger` logged that its handlers and its ancestors' kept (a test's capture
+    handler): TensorFlow's own messages (a traced write's "object was never used") are
+    not the program's output."""
+    records, current = [], logger
+    while current is not None:
+        for handler in current.handlers:
+            records += [(r.levelname, r.getMessage()) for r in getattr(handler, "records", ())
+                        if r.name == logger.name]
+        current = current.parent if current.propagate else None
+    return records
 
 
 def module_heap(module) -> dict:

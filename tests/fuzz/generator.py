@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 72
+GENERATOR_VERSION = 73
 
 HEADER = '''\
 import functools
@@ -151,7 +151,8 @@ class Gen:
                                 rules_exits, rules_extra, rules_identity, rules_keras,
                                 rules_loops, rules_more, rules_more9, rules_raising, rules_rng,
                                 rules_sizes, rules_slow, rules_tapes, rules_sums,
-                                rules_zoo, rules_zoo2, rules_zoo3, rules_zoo4)  # (register)
+                                rules_s27, rules_s27_keras, rules_s27_state, rules_zoo,
+                                rules_zoo2, rules_zoo3, rules_zoo4)  # (register)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -189,7 +190,8 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
                             rules_exits, rules_extra, rules_identity, rules_keras, rules_loops,
                             rules_more, rules_more9, rules_raising, rules_rng, rules_slow,
                             rules_sizes, rules_tapes, rules_sums, rules_zoo,
-                            rules_zoo2, rules_zoo3, rules_zoo4)  # (register rules)
+                            rules_zoo2, rules_zoo3, rules_zoo4,
+                            rules_s27, rules_s27_keras, rules_s27_state)  # (register rules)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

@@ -6,6 +6,7 @@ refuses to iterate them; the call runs plainly (split at that loop with segments
 import tensorflow as tf
 
 import janus
+from tests.differential import assert_same
 
 
 def _compare(make, calls):
@@ -50,3 +51,21 @@ def test_a_comprehension_over_a_dataset():
             return x + tf.cast(sum([e * k for e in ds]), tf.float32)
         return f
     _compare(make, [(tf.constant(1.0), 1)] * 4 + [(tf.constant(1.0), 2)] * 2)
+
+
+DATA = tf.data.Dataset.from_tensor_slices(tf.range(12, dtype=tf.float32)).batch(3)
+
+
+def mapped(x):
+    return DATA.map(lambda b: b * x).reduce(0.0, lambda a, b: a + tf.reduce_sum(b))
+
+
+def test_a_dataset_map_of_a_lambda_gives_no_autograph_warning_plain_code_does_not(caplog):
+    """tf.data runs AutoGraph on the functions it maps: on a lambda janus's converted code
+    made it failed (its source has no `janus__`) and warned before running it as it is."""
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        stats = assert_same(mapped, [(tf.constant(float(i)),) for i in range(6)])
+    assert stats.graph_calls >= 2
+    assert not [r for r in caplog.records if "AutoGraph could not" in r.getMessage()]

@@ -237,3 +237,27 @@ def test_a_plain_decision_wins_over_xla(monkeypatch):
         spec = jitted.specializations[0] if jitted.specializations else None
         assert spec is None or not (spec.plain_trial and spec.xla), (spec.plain, spec.xla)
     assert spec.runs_plain and spec.xla == "" and spec.trial is None
+
+
+class Log:
+    def __init__(self):
+        self.count = 0
+
+
+def checked(log, x, limit):
+    """Raises where the sum is not under `limit`: an assertion op of the user's."""
+    y = tf.reduce_sum(x * 2.0)
+    log.count += 1
+    tf.debugging.assert_less(y, limit, message="over the limit")
+    return y
+
+
+def test_a_graph_that_keeps_raising_as_plain_python_does_runs_plainly_until_it_stops():
+    """Each call whose graph raised ran again plainly (to raise as Python does): 2-3x
+    plain. After a few, the specialization runs plainly; calls that stop raising bring the
+    graph back. Exceptions, results and the heap are plain Python's throughout."""
+    x = tf.ones([4])
+    calls = [(x, 100.0)] * 3 + [(x, 0.0)] * 12 + [(x, 100.0)] * 14
+    stats = assert_same(checked, calls, make_state=Log)
+    assert stats.plain_calls >= plain_trial.QUIET  # decided plain while it raised ...
+    assert stats.graph_calls > 3  # ... and back to the graph once it stopped

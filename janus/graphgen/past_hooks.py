@@ -1,0 +1,101 @@
+"""Library code that would read the program's objects past janus's hooks.
+
+    x, y = batch                     (a namedtuple: imported item by item, tracer.py)
+    settings = dataclasses.asdict(cfg)        refused: copies `cfg`'s fields in C
+    "{0.lr}".format(cfg)                       refused: reads `cfg.lr` in C
+    if trainer.stop.is_set():                  refused: `threading.Event`'s own method
+    float(price)                               refused: a `Decimal` subclass's `__float__`
+
+An object of the program's that janus locates on the heap is guarded by its type; its
+attributes are read, and guarded, through the hooks of converted code (`cfg.lr`). Library
+code handed it reads them itself: the trace's values would be folded into the graph,
+unguarded. So a library call refuses (that line runs in Python) when it is one that reads
+an object's contents (`copy`, `dataclasses.asdict`, `pickle`, `operator`'s getters,
+`str.format`, `inspect.getmembers`; also as a `key=`) handed such an object, or when the
+object's class has library code of its own (a `threading.Event`, a `UserList` subclass,
+an `argparse.Namespace`) and the call is one of its methods or takes it as an argument
+(`float(d)`, `repr(ns)`, `sum(buf)`), except calls that only look at its identity or type.
+"""
+from __future__ import annotations
+
+import abc
+import builtins
+import types
+import typing
+
+from janus.errors import ConversionError
+from janus.graphgen.tracer import is_opaque
+from janus.tensors import is_tensor
+from janus.transform.runtime import is_user_class
+
+_NEUTRAL_BASES = (object, abc.ABC, typing.Generic, typing.Protocol)
+"""Library bases without state-reading behaviour of their own."""
+
+_IDENTITY_ONLY = (builtins.isinstance, builtins.issubclass, builtins.type, builtins.id,
+                  builtins.hash, builtins.callable, builtins.print, builtins.super,
+                  builtins.setattr, builtins.getattr, builtins.hasattr, builtins.delattr)
+"""Builtins that look at an object's identity or type only (print is deferred)."""
+
+_STORING = frozenset({"append", "insert", "__setitem__", "setdefault", "add", "extend"})
+"""Container methods that store an argument without reading it."""
+
+_CODE = (type, types.FunctionType, types.ModuleType, types.MethodType,
+         types.BuiltinFunctionType)
+
+
+def located_by_type(tracer, value) -> bool:
+    """An object janus locates and guards by its type only (its contents through hooks)."""
+    return tracer.source_of(value) is not None and id(value) not in tracer.imported and \
+        type(value) not in (list, dict, tuple) and not isinstance(value, _CODE) and \
+        not is_tensor(value) and not is_opaque(value)
+
+
+def library_based(value) -> bool:
+    """Whether the object's class has library code of its own (a base not the program's)."""
+    return any(cls not in _NEUTRAL_BASES and not is_user_class(cls)
+               for cls in type(value).__mro__)
+
+
+def _reads_contents(fn) -> bool:
+    import copy
+    import dataclasses
+    import inspect
+    import json
+    import operator
+    import pickle
+
+    if isinstance(fn, (operator.attrgetter, operator.itemgetter, operator.methodcaller)):
+        return True
+    if isinstance(getattr(fn, "__self__", None), str) and \
+            getattr(fn, "__name__", "") in ("format", "format_map"):
+        return True  # (`"{0.lr}".format(cfg)`)
+    return any(fn is f for f in (copy.copy, copy.deepcopy, dataclasses.asdict,
+                                 dataclasses.astuple, dataclasses.replace, json.dumps,
+                                 pickle.dumps, inspect.getmembers, builtins.format))
+
+
+def refuse(tracer, fn, args: tuple, kwargs: dict) -> None:
+    """Raise where library call `fn(*args, **kwargs)` would read an object past the hooks
+    (the module docstring)."""
+    name = getattr(fn, "__qualname__", None) or type(fn).__name__
+    values = list(args) + list(kwargs.values())
+    if _reads_contents(fn) or any(_reads_contents(v) for v in kwargs.values()):
+        for value in values + [item for v in values if type(v) in (list, tuple) for item in v]:
+            if located_by_type(tracer, value):
+                raise ConversionError(f"hands a {type(value).__name__} "
+                                      f"({tracer.source_of(value).expr}) to {name}, which "
+                                      "reads its contents past janus's hooks")
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and not isinstance(owner, types.ModuleType) and \
+            located_by_type(tracer, owner) and library_based(owner):
+        raise ConversionError(f"calls {name} of a {type(owner).__name__} "
+                              f"({tracer.source_of(owner).expr}): library code reading its "
+                              "state past janus's hooks")
+    if any(fn is f for f in _IDENTITY_ONLY) or \
+            getattr(fn, "__name__", "") in _STORING and type(owner) in (list, dict, set):
+        return
+    for value in values:
+        if located_by_type(tracer, value) and library_based(value):
+            raise ConversionError(f"hands a {type(value).__name__} "
+                                  f"({tracer.source_of(value).expr}) to {name}: library "
+                                  "code of its class would read its state past janus's hooks")

@@ -1,0 +1,45 @@
+"""At the specialization limit, calls no graph fits run plainly at once (generation.py:
+`LIMIT_QUIET` calls learn nothing from their miss, then `LIMIT_SKIP` skip the guards);
+a call fitting a graph runs it again once the guards are checked. Results equal plain
+Python's throughout; a change of janus's config is seen at once."""
+import tensorflow as tf
+
+import janus
+from janus import generation
+from tests.differential import assert_same
+
+
+def step(x, n):
+    return x * (n // 2) + n / 2, divmod(n, 3)
+
+
+X = tf.constant([1.0, 2.0])
+
+
+def test_calls_past_the_limit_equal_plain_python_and_fitting_ones_run_graphs_again():
+    misses = generation.LIMIT_QUIET + generation.LIMIT_SKIP + 5
+    values = list(range(12)) + [100 + i for i in range(misses)] + [3, 4, 5] * 30
+    jitted = janus.jit(step, max_specializations=4)
+    stats = assert_same(step, [(X, n) for n in values], jitted=jitted)
+    assert stats.fallback_reasons["limit reached"] >= misses
+    graphs_before = stats.graph_calls
+    for n in [3, 4, 5] * 10:  # (values with graphs: checked again after the skipped calls)
+        jitted(X, n)
+    assert janus.stats(jitted).graph_calls > graphs_before
+
+
+def test_a_config_change_ends_the_skipped_calls():
+    jitted = janus.jit(step, max_specializations=2)
+    for n in range(generation.LIMIT_QUIET + 20):
+        jitted(X, n)
+    assert jitted._limit_skip is not None and jitted._limit_skip[2] > 0
+    before = janus.config.strict
+    janus.config.strict = True
+    try:
+        jitted(X, 1000)
+    except janus.JanusFallbackError:
+        pass
+    else:
+        raise AssertionError("a skipped call ignored strict mode")
+    finally:
+        janus.config.strict = before
