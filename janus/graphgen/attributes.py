@@ -18,8 +18,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import host_arrays, host_scalars, keras_state, module_epoch, stand_in_calls, \
-    user_classes
+from janus.graphgen import host_arrays, host_scalars, keras_state, stand_in_calls, user_classes
 from janus.graphgen.dynamic_sizes import PartialShape
 from janus.graphgen.guards import EAGER_TENSOR
 from janus.graphgen.host_scalars import HostScalar
@@ -101,7 +100,7 @@ class AttributeHooks:
         if keras_state.variable_structure(value) and keras_state.computed(obj, name):
             # `module.trainable_variables` of a tf.Module: computed from its attributes on
             # every access; guarded by an epoch its changes move (module_epoch.py)
-            return module_epoch.read(tracer, obj, name, value)
+            return keras_state.module_variables(tracer, obj, name, value)
         return tracer.import_value(value, source.attr(name))
 
     def st_attr(self, obj, name, value):

@@ -549,4 +549,21 @@ def _is_optimizer(obj) -> bool:
     return isinstance(obj, BaseOptimizer)
 
 
-# -- records of another process (janus/cache/portable.py)
+# -- a tf.Module's variable lists (graphgen/module_epoch.py moves the epoch)
+
+def module_variables(tracer, obj, name: str, value):
+    """`obj.name`, a variable list a tf.Module computes, recorded with the trace's Keras
+    reads (read again and compared by identity when the epoch moved); ConversionError
+    for another library object's computed list (no epoch counts its changes)."""
+    if not isinstance(obj, tf.Module) or \
+            not all(isinstance(v, tf.Variable) for v in value):
+        raise ConversionError(f"reads `{name}` of a {type(obj).__name__}, a list its class "
+                              "computes that janus cannot guard")
+    module_epoch.install(bump)
+    pending = module_epoch.pending_change(tracer)
+    if pending is not None:  # (deferred: the list read now would be the one before it)
+        raise ConversionError(f"reads `{name}` of a {type(obj).__name__} after this call "
+                              f"changed {pending} (applied only after the graph ran)")
+    epoch = EPOCH.n
+    reads_of(tracer, epoch).add(tracer, obj, name, tuple(value), ())
+    return value

@@ -21,7 +21,6 @@ import threading
 
 import tensorflow as tf
 
-from janus.errors import ConversionError
 
 _installed = False
 _lock = threading.Lock()
@@ -143,27 +142,7 @@ def _forwarded(name: str):
     return forwarded
 
 
-def read(tracer, obj, name: str, value):
-    """`obj.name`, a variable list a tf.Module computes, recorded with the trace's Keras
-    reads (read again and compared by identity when the epoch moved); ConversionError
-    for another library object's computed list (no epoch counts its changes)."""
-    from janus.graphgen import keras_state
-
-    if not isinstance(obj, tf.Module) or \
-            not all(isinstance(v, tf.Variable) for v in value):
-        raise ConversionError(f"reads `{name}` of a {type(obj).__name__}, a list its class "
-                              "computes that janus cannot guard")
-    install(keras_state.bump)
-    pending = _pending(tracer)
-    if pending is not None:  # (deferred: the list read now would be the one before it)
-        raise ConversionError(f"reads `{name}` of a {type(obj).__name__} after this call "
-                              f"changed {pending} (applied only after the graph ran)")
-    epoch = keras_state.EPOCH.n
-    keras_state.reads_of(tracer, epoch).add(tracer, obj, name, tuple(value), ())
-    return value
-
-
-def _pending(tracer):
+def pending_change(tracer):
     """What a pending write of the trace changes in a module's variables (an attribute of
     an AutoTrackable bound to or from a variable or module, a tracked container's copy
     given one), or None."""

@@ -16,6 +16,7 @@ from tensorflow.python.framework.ops import EagerTensor
 
 from janus import draws
 from janus.errors import BuildsOnFirstCall, ConversionError
+from janus.transform.runtime import is_user_code
 
 
 def impure_reason(fn) -> str:
@@ -94,8 +95,6 @@ def _wrapped_user_functions(fn) -> list:
     """The program's functions a library callable runs: behind `__wrapped__`
     (`@tf.custom_gradient`, `@tf.recompute_grad`, `do_not_convert`), a singledispatch's
     registry. Not a `tf.function` (janus inlines those: library_calls.traced_inline)."""
-    from janus.transform.runtime import is_user_code
-
     if hasattr(fn, "python_function") or \
             isinstance(fn, types.FunctionType) and is_user_code(fn):
         return []  # (the program's own wrapper, or janus's of it: converted, or traced as is)
@@ -160,8 +159,6 @@ def keras_hooks_reason(fn) -> str:
     """`metric(y, p)`, `loss(y, p)` of a subclass of the program's: Keras runs its
     `update_state`/`result`/`call` unconverted, once while tracing (a Python counter in
     `update_state` never moved on the graph's calls; `result()` kept the traced one)."""
-    from janus.transform.runtime import is_user_code
-
     if isinstance(fn, (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
                        type)):
         return ""
