@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from janus import user_attributes
+
 METHODS = {
     np.random.RandomState: frozenset(("random_sample", "random", "rand", "uniform", "choice")),
     np.random.Generator: frozenset(("random", "uniform")),
@@ -57,6 +59,6 @@ def arguments_supported(name: str, positional: int, keywords: dict) -> bool:
 
 def supported_call(fn, args: tuple, kwargs: dict) -> bool:
     """Whether the call `fn(*args, **kwargs)` is a draw janus makes in a graph."""
-    owner = getattr(fn, "__self__", None)
-    name = getattr(fn, "__name__", "")
+    owner = user_attributes.get(fn, "__self__")
+    name = user_attributes.get(fn, "__name__", "")
     return owner_supported(owner, name) and arguments_supported(name, len(args), kwargs)

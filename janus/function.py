@@ -79,6 +79,7 @@ class JitFunction(Generation):
         self._config = None  # (Config.version(), global config with `options` applied)
         self.stats = Stats()
         self._lock = threading.RLock()
+        self.generation_gate = None  # () -> why not to generate now, or "" (a segment's)
         self._reset_state()
 
     def _reset_state(self):

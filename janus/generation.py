@@ -456,6 +456,10 @@ class Generation(Outcomes):
                             "graph fits plainly. Raise janus.config.max_specializations "
                             "if the graphs are meant to be reused later.")
             return _Eager(FallbackCategory.LIMIT, "graphs generated are not reused")
+        gate = self.generation_gate  # (a segment's churn bounds: fallback/churn.py)
+        refused = gate() if gate is not None else ""
+        if refused:
+            return _Eager(FallbackCategory.LIMIT, refused)
         if self._converted() is None:
             return self._unsupported()
         self._busy = True
@@ -536,6 +540,7 @@ class Generation(Outcomes):
         trial (graphgen/plain_trial.py) or XLA's (graphgen/xla_trial.py); whether to build
         an XLA variant now, and its recorded decision."""
         spec.calls += 1
+        spec.last_call = self.stats.calls
         self.stats.graph_calls += 1
         self.stats.time_graph += elapsed
         spec.time_graph += elapsed

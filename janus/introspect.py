@@ -53,13 +53,20 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
     return "\n".join(lines)
 
 
+IDLE_CALLS = 50
+"""A specialization that fit none of the function's last this many calls (traced on a
+value that never came back) decides nothing its calls wait for: not listed by
+`deciding` until it fits a call again."""
+
+
 def deciding(jit, seen: set | None = None) -> list[str]:
     """What janus still decides for `jit`'s function, a short line each; empty once its
     calls run the way they will keep running. Decisions: profiling, a first graph, a
     trial of the graph against plain Python or XLA, a split function's segment on trial,
     whether its Python parts need janus's hooks; the same of the jits it runs (segments,
     callees run through their own jits). A close graph-vs-plain decision's scheduled
-    second measurement is no decision under way."""
+    second measurement is no decision under way, nor is a specialization no call has
+    fit for `IDLE_CALLS` calls."""
     seen = set() if seen is None else seen
     if id(jit) in seen:
         return []
@@ -74,6 +81,8 @@ def deciding(jit, seen: set | None = None) -> list[str]:
         elif not jit.specializations:
             out.append("no graph yet")
     for spec in jit.specializations:
+        if jit.stats.calls - spec.last_call > IDLE_CALLS:
+            continue  # (fit no call for long: F256)
         if spec.trial is not None or spec.xla.startswith("compiling"):
             out.append(f"specialization #{spec.id}: XLA ({spec.xla or 'on trial'})")
         trial = spec.plain_trial

@@ -5,7 +5,9 @@ every object that is *not* a tensor (a list, an RNG, an environment, a Keras lay
 and janus asks it on every call the Python between graph segments makes (the owner of a
 method, each argument). Its answer depends on the object's type only (the Protocol asks
 for an `is_tensor_like` attribute, which tensor-like classes define on the class), so it
-is asked once per type.
+is asked once per type. An object whose own `__getattr__` raises for the name (an
+"AttrDict", `__getattr__ = dict.__getitem__`: KeyError) is no tensor
+(janus/user_attributes.py).
 """
 from __future__ import annotations
 
@@ -22,7 +24,10 @@ def is_tensor(value) -> bool:
     cls = type(value)
     answer = _answers.get(cls)
     if answer is None:
-        answer = tf.is_tensor(value)
+        try:
+            answer = tf.is_tensor(value)
+        except Exception:  # (the Protocol's hasattr ran the user's __getattr__)
+            answer = False
         if not hasattr(cls, "is_tensor_like") and answer:  # an instance's own attribute:
             return answer                                # not the type's answer
         if len(_answers) < _MAX_TYPES:

@@ -103,8 +103,24 @@ def _is_variable(value) -> bool:
     if isinstance(value, tf.Variable):
         return True
     module = (type(value).__module__ or "").split(".")[0]
-    return module in ("keras", "tf_keras") and hasattr(value, "assign") and \
-        hasattr(value, "numpy")
+    return module in ("keras", "tf_keras") and _has(value, "assign") and \
+        _has(value, "numpy")
+
+
+def _has(value, name: str) -> bool:
+    """`hasattr`, also where the object's `__getattr__` raises another error (an "AttrDict",
+    `__getattr__ = dict.__getitem__`, raises KeyError): no such attribute."""
+    try:
+        return hasattr(value, name)
+    except Exception:
+        return False
+
+
+def _is_tensor(value) -> bool:
+    try:
+        return tf.is_tensor(value)  # (asks for `is_tensor_like`: the object's __getattr__)
+    except Exception:
+        return False
 
 
 def snapshot(value, _seen=None):
@@ -118,7 +134,7 @@ def snapshot(value, _seen=None):
     if isinstance(value, (tf.RaggedTensor, tf.SparseTensor)):  # (composites: their parts)
         return ("namedtuple", type(value).__name__, [
             snapshot(v, seen) for v in tf.nest.flatten(value, expand_composites=True)])
-    if tf.is_tensor(value):
+    if _is_tensor(value):
         return ("tensor", value.dtype.name, np.array(value.numpy()))
     if isinstance(value, np.ndarray):
         return ("ndarray", value.dtype.name, value.copy())
@@ -139,16 +155,21 @@ def snapshot(value, _seen=None):
             return ("namedtuple", type(value).__qualname__, [snapshot(v, seen) for v in value])
         if type(value) is dict:
             return ("dict", [(repr(k), snapshot(v, seen)) for k, v in value.items()])
+        if isinstance(value, dict) and (type(value).__module__ or "").split(".")[0] not in \
+                _LIBRARIES:  # (a dict subclass of the user's, an AttrDict: items and attributes)
+            return ("dict subclass", type(value).__qualname__,
+                    [(repr(k), snapshot(v, seen)) for k, v in value.items()],
+                    [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
         module = (type(value).__module__ or "").split(".")[0]
         if isinstance(value, tf.Module) or (module in _LIBRARIES and
-                                            hasattr(value, "variables")):
+                                            _has(value, "variables")):
             variables = value.variables
             variables = variables() if callable(variables) else variables
             return ("module", type(value).__qualname__,
                     [snapshot(v, seen) for v in variables])
         if module in _LIBRARIES:
             return ("opaque", type(value).__qualname__)
-        if hasattr(value, "__dict__"):
+        if _has(value, "__dict__"):
             return ("object", type(value).__qualname__,
                     [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
         return ("other", type(value).__qualname__)
@@ -186,6 +207,11 @@ def assert_snapshots_equal(expected, actual, path: str = "") -> None:
         for (k, e), (_, a) in zip(expected[1], actual[1]):
             assert_snapshots_equal(e, a, f"{path}[{k}]")
         return
+    if kind == "dict subclass":
+        assert actual[1] == expected[1], f"{where}: type {actual[1]} != expected {expected[1]}"
+        assert_snapshots_equal(("dict", expected[2]), ("dict", actual[2]), path)
+        return assert_snapshots_equal(("object", expected[1], expected[3]),
+                                      ("object", actual[1], actual[3]), path)
     if kind == "object":
         assert actual[1] == expected[1], f"{where}: type {actual[1]} != expected {expected[1]}"
         names_e, names_a = [k for k, _ in expected[2]], [k for k, _ in actual[2]]

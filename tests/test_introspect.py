@@ -54,3 +54,16 @@ def test_a_split_function_settles_once_its_parts_are_decided():
 def test_nothing_is_decided_with_janus_disabled():
     said = _settling(small, lambda i: (tf.constant([float(i)]),), calls=3, disabled=True)
     assert said == [[], [], []]
+
+
+def scaled(x, k):
+    return tf.tanh(x * float(k)) * 2.0 + 1.0
+
+
+def test_a_specialization_that_no_longer_fits_stops_deciding(monkeypatch):
+    """F256: a specialization traced on a value that never came back ("graph vs plain
+    Python, not tried yet" or "on trial" forever) kept `deciding` from emptying."""
+    monkeypatch.setattr(janus.config, "plain_trial", True)
+    said = _settling(scaled, lambda i: (tf.constant([float(i), 1.0]), 3 if i < 3 else i),
+                     calls=80)
+    assert said[-1] == [], said[-1]

@@ -425,12 +425,20 @@ def _parse(data: dict) -> dict:
         elif kind == "id":
             _require(isinstance(expected, dict), "an identity")
         elif kind == "keras":
-            _require(isinstance(expected, dict) and set(expected) == {"owners", "reads"} and
+            _require(isinstance(expected, dict) and
+                     {"owners", "reads"} <= set(expected) <=
+                     {"owners", "reads", "settings", "containers"} and
                      isinstance(expected["reads"], list) and all(
                          isinstance(r, list) and len(r) == 3 and type(r[0]) is int and
                          0 <= r[0] < len(expected["owners"]) and keras_records.is_what(r[1])
-                         for r in expected["reads"]), "Keras reads")
-            expected = ([from_record(o) for o in expected["owners"]], expected["reads"])
+                         for r in expected["reads"]) and
+                     isinstance(expected.get("settings", []), list) and
+                     all(keras_records.is_setting(r) for r in expected.get("settings", [])) and
+                     isinstance(expected.get("containers", []), list) and
+                     all(keras_records.is_container(r) for r in expected.get("containers", [])),
+                     "Keras reads")
+            expected = ([from_record(o) for o in expected["owners"]], expected["reads"],
+                        expected.get("settings", []), expected.get("containers", []))
         elif kind == "aliases":
             _require(isinstance(expected, list) and len(expected) >= 2 and
                      all(isinstance(e, list) and len(e) == 2 and type(e[1]) is int and
@@ -519,7 +527,7 @@ def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, 
                     return None
             elif kind == "keras":
                 owners = [(owner, evaluate(owner, *env)) for owner in expected[0]]
-                expected = keras_records.reload(owners, expected[1])
+                expected = keras_records.reload(owners, *expected[1:])
                 if expected is None:
                     return None
             guards.append(Guard(kind, source, expected, where))

@@ -32,6 +32,8 @@ from typing import Optional
 
 import tensorflow as tf
 
+from janus import user_attributes
+
 GROUP_KEY = 0x4A414E  # janus's own collective group; the strategies' keys count up from 1
 TIMEOUT_S = 600.0     # a peer that never proposes (it crashed): fail instead of hanging
 
@@ -44,7 +46,7 @@ _keys_lock = threading.Lock()
 def strategy_of(fn) -> Optional[tf.distribute.Strategy]:
     """The strategy a tf.distribute call (`strategy.run`, `ctx.all_reduce`, ...) belongs
     to, or None."""
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__")
     if isinstance(owner, tf.distribute.Strategy):
         return owner
     if isinstance(owner, tf.distribute.ReplicaContext):

@@ -25,6 +25,7 @@ import types
 import numpy as np
 import tensorflow as tf
 
+from janus import user_attributes
 from janus.errors import ConversionError
 
 _VALUES = (tf.TensorShape, tf.dtypes.DType, tf.TypeSpec, np.dtype, np.generic, np.ufunc,
@@ -80,7 +81,7 @@ def _unchanging(value, tracer) -> bool:
 
 def _unbound(fn) -> bool:
     """A builtin function (`len`, `np.add.reduce`), not a method bound to an object."""
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__")
     return owner is None or isinstance(owner, (types.ModuleType, type)) or \
         isinstance(owner, _VALUES)
 

@@ -14,9 +14,11 @@ from typing import Callable
 
 import tensorflow as tf
 
+from janus import user_attributes
 from janus.fallback import safety
 from janus.fallback.safety import EffectWatch
-from janus.graphgen import calls, keras_settings, keras_state
+from janus.graphgen import calls, held_code, keras_settings, keras_state
+from janus.transform import user_frames
 from janus.transform.runtime import Runtime, user_function
 
 make_jit: Callable | None = None
@@ -36,8 +38,8 @@ class _Mixed(Runtime):
         self.updates = 0  # optimizer updates run as a graph
 
     def call(self, site, fn, /, *args, **kwargs):
-        if getattr(fn, "__name__", "") == "apply_gradients" and args and not kwargs and \
-                _is_optimizer(getattr(fn, "__self__", None)):
+        if user_attributes.get(fn, "__name__", "") == "apply_gradients" and args and \
+                not kwargs and _is_optimizer(user_attributes.get(fn, "__self__")):
             before = calls.graph_runs
             try:
                 return _apply_gradients_as_graph(fn.__self__, args[0])
@@ -49,7 +51,7 @@ class _Mixed(Runtime):
                 target.__qualname__ and "." not in target.__qualname__.rpartition("<locals>.")[2]:
             # a lambda or nested def is a new function object on every call: a jit of its
             # own would profile it afresh each time (and keep every copy alive)
-            return fn(*args, **kwargs)
+            return user_frames.call(fn, args, kwargs)  # (a logging call: the user's frame)
         jitted = _callee_jit(target)
         self.callees.add(jitted)
         before = calls.graph_runs
@@ -200,6 +202,8 @@ def _make_update(optimizer, variables, grads, made: int):
     """The update's graph with the settings it read (as they are after its trace, which
     may build the optimizer), or None if it cannot be made."""
     specs = [tf.TensorSpec(g.shape, g.dtype) for g in grads]
+    if held_code.reason(optimizer.apply_gradients):  # (a schedule of the program's...)
+        return None
 
     def apply(*gs):
         optimizer.apply_gradients(zip(gs, variables))

@@ -61,6 +61,7 @@ import traceback
 
 import tensorflow as tf
 
+from janus import user_attributes
 from janus.errors import ConversionError, JanusFallbackError, JanusInternalError
 from janus.fallback.heap import MARKER
 from janus.graphgen import formatted_text
@@ -208,13 +209,13 @@ def _pure_call(fn) -> bool:
         return False
     if isinstance(fn, type) and issubclass(fn, BaseException):
         return True  # making the exception a `raise` statement raises
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__")
     if is_tensor(owner) and not isinstance(owner, tf.Variable):
         return True  # methods of an immutable tensor (x.numpy(), x.get_shape())
-    module = getattr(fn, "__module__", None) or ""
+    module = user_attributes.get(fn, "__module__", None) or ""
     if not module.startswith("tensorflow") or isinstance(fn, type):
         return False
-    name = getattr(fn, "__name__", "").lower()
+    name = user_attributes.get(fn, "__name__", "").lower()
     return not any(word in name for word in _STATEFUL_NAMES) and \
         not any(word in module for word in _STATEFUL_MODULES)
 

@@ -20,7 +20,8 @@ Choosing (janus/fallback/trial.py): a segment first runs plainly (timed), then t
 its jit, and is kept as a graph only if it pays; one that does not runs inline: the
 function is rebuilt without it (no call layer). A segment whose trace fails at one of its
 lines makes that line a break: the function is split again before its next call (a
-bounded number of times).
+bounded number of times). Graphs its segments make and do not reuse are bounded for the
+whole function, over all its splits (janus/fallback/churn.py).
 """
 from __future__ import annotations
 
@@ -36,11 +37,12 @@ import types
 import gast
 
 from janus import source as source_mod
+from janus.config import config as global_config
 from janus.errors import ConversionError
 from janus.graphgen.plan import Plan
 from janus.stats import Stats
 from janus.transform import breaks, host_reads, leave, liveness, scope, segments
-from janus.fallback import settled, split_report
+from janus.fallback import churn, settled, split_report
 from janus.fallback.mixed import MixedRunner
 from janus.fallback.trial import Segment, compound_around, compound_at, reason_of
 from janus.transform.pipeline import convert, fill_locations
@@ -120,6 +122,7 @@ class Segmented:
         self.jit = jit  # the function's own jit: runs the Python parts mixed (see _mixed)
         self.jit_options = dict(jit_options, segments=False, mixed=False)
         self.stats = stats if stats is not None else Stats()
+        self.budget = churn.Budget(self._max_unreused, self._warn_churn)
         node, self.info = source_mod.parse_function(fn)
         self.node = node
         for child in gast.walk(node):
@@ -148,6 +151,13 @@ class Segmented:
         self.unbound_reads = liveness.inputs(node.body, params) & scope.local_names(node)
         """Locals the function may read before Python has bound them."""
         self.outer = None  # built at the first call (its arguments may show more breaks)
+
+    def _max_unreused(self) -> int:
+        return (self.jit.config if self.jit is not None else global_config).max_specializations
+
+    def _warn_churn(self, message: str) -> None:
+        if self.jit is not None:
+            self.jit._warn_once("split churn", f"{self.info.qualname}: {message}")
 
     def all_segments(self) -> list[Segment]:
         """Every segment made so far, those of earlier splits too (`self.segments` holds
@@ -335,7 +345,9 @@ class Segmented:
         namespace: dict = {}
         exec(source_mod.compile_tree(tree, self.info.filename), {}, namespace)
         inner = namespace["janus__factory"](*([None] * len(params))).__code__
-        inner = inner.replace(co_name=name)
+        # (named as the user's function in its frames: a logging record's funcName, a
+        # traceback's line; its own `__name__` stays the segment's: F231)
+        inner = inner.replace(co_name=self.fn.__code__.co_name)
         cells = []
         closure = self.fn.__closure__ or ()
         for name in inner.co_freevars:

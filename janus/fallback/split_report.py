@@ -9,7 +9,8 @@ A *summary* is a plain JSON-able dict (made by `Segmented.summary`):
      "segments": [{"index": 0, "first_line": 83, "last_line": 85, "inputs": [...],
                    "outputs": [...], "state": "graph", "why": "", "calls": 183,
                    "graph_calls": 174}],
-     "inline":   [{"first_line": 77, "last_line": 80, "why": "too small ..."}]}
+     "inline":   [{"first_line": 77, "last_line": 80, "why": "too small ..."}],
+     "no_more_graphs": "12 graphs generated for the function's segments ran ..."}
 
 and `lines(summary)` renders it, one break per line with its reason and source line
 (like `torch._dynamo.explain`'s break reasons).
@@ -46,6 +47,8 @@ def lines(summary: dict) -> list[str]:
         out.append(f"  segment {s['index']} ({_span(s['first_line'], s['last_line'])}) "
                    f"({', '.join(s['inputs'])}) -> ({', '.join(s['outputs'])}): {state}; "
                    f"{s['calls']} calls, {s['graph_calls']} as graph")
+    if summary.get("no_more_graphs"):
+        out.append(f"no more segment graphs: {summary['no_more_graphs']}")
     inline = summary.get("inline", [])
     if inline:
         out.append(f"run inline, in Python ({len(inline)}):")
@@ -95,4 +98,5 @@ def summarize(segmented) -> dict:
                       "why": seg.why_eager, "calls": seg.calls,
                       "graph_calls": seg.jit.stats.graph_calls}
                      for seg in segmented.segments],
-        "inline": sorted(inline, key=lambda i: (i["first_line"], i["last_line"]))}
+        "inline": sorted(inline, key=lambda i: (i["first_line"], i["last_line"])),
+        "no_more_graphs": segmented.budget.spent}

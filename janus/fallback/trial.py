@@ -16,6 +16,9 @@ janus/fallback/segmented.py) decides, call by call, whether its graph pays:
   as a graph: 0.143 ms wall but 0.072 ms of the caller's CPU, vs 0.079 ms eager);
 - it stops being tried after `MAX_TRIAL_GENERATIONS` graphs or `MAX_TRIAL_MISSES` calls
   missing its graph, and a kept graph that keeps missing (`MAX_MISSES`) is dropped;
+- graphs it makes and does not reuse are bounded per segment and per function
+  (janus/fallback/churn.py): two in a row, and it makes no third; the function's limit
+  spent, no segment of it generates again;
 - a segment handed a numpy array a graph cannot be fed runs plainly (a graph would fold
   the array's values in);
 - a trace failing at one of its lines makes that line a break (or opens the loop/if/with
@@ -39,6 +42,7 @@ import gast
 import numpy as np
 
 from janus.errors import ConversionError
+from janus.fallback import churn
 from janus.graphgen import host_arrays
 from janus.graphgen import trial as rounds_mod
 from janus.graphgen.tracer import EAGER_TENSOR
@@ -77,6 +81,7 @@ class Owner(Protocol):
     """What a segment needs of the split function it belongs to (`Segmented`)."""
 
     stats: Stats
+    budget: churn.Budget
 
     def open(self, line: int, why: str = ...) -> None: ...
     def break_at(self, line: int, reason: str) -> None: ...
@@ -103,31 +108,29 @@ class Segment:
                                   if name in stretch.appended)
         self.rounds: rounds_mod.Rounds | None = None  # the trial, once tried as a graph
         self.array_shapes: dict = {}  # argument index -> shape in the first plain run
+        self.recent = churn.Recent()  # the graphs its jit made last (fallback/churn.py)
+        self.credit: churn.Credit | None = None  # once kept (fallback/churn.py)
+        self.refusals = 0  # generations its jit refused (refused_generation)
+        self.refused_why = ""
+        jit.generation_gate = self.refused_generation
 
     def __call__(self, *args):
         self.calls += 1
         state = self.state
         if state == "kept":
-            stats = self.jit.stats
-            before = stats.graph_calls
-            result = self.jit(*args)
-            try:
-                if stats.graph_calls > before:
-                    self.owner.stats.segment_graph_calls += 1
-                elif _misses(stats) - self.misses_when_kept >= MAX_MISSES:
-                    self.drop(f"its graph kept missing ({MAX_MISSES} calls regenerated, "
-                              "profiled or ran eagerly after it was kept)")
-            except Exception as exc:  # noqa: BLE001 - janus's: the result stands
-                self._internal_error(exc)
-            return result
+            return self._kept_call(args)
         if state == "eager":
             return self.plain(*args)
         # (janus's bookkeeping around the user's code is guarded on its own: the split
         # function may run as it is, without the mixed runtime's safety net)
         try:
             kind = self._kind_of_call(args)
+            if self.owner.budget.spent and kind == "measuring":
+                self.drop(self.owner.budget.spent)  # (no trial: it could not make a graph)
+                kind = "untimed"
             start = _clock()
             seen = self._counts() if kind == "graph" else None
+            self.refused_why = ""  # (set by refused_generation during the call)
         except Exception as exc:  # noqa: BLE001 - nothing ran yet: plainly
             self._internal_error(exc)
             return self.plain(*args)
@@ -137,6 +140,39 @@ class Segment:
         except Exception as exc:  # noqa: BLE001 - janus's: the result stands
             self._internal_error(exc)
         return result
+
+    def _kept_call(self, args):
+        stats = self.jit.stats
+        before, made = stats.graph_calls, stats.generations
+        self.refused_why = ""  # (set by refused_generation during the call)
+        result = self.jit(*args)
+        try:
+            self.recent.note(self.jit, made, self.owner.budget)
+            if stats.graph_calls > before:
+                self.owner.stats.segment_graph_calls += 1
+            elif self.recent.churning() and self.refused_why:
+                self.drop(self.refused_why)
+            elif _misses(stats) - self.refusals - self.misses_when_kept >= MAX_MISSES:
+                self.drop(f"its graph kept missing ({MAX_MISSES} calls regenerated, "
+                          "profiled or ran eagerly after it was kept)")
+        except Exception as exc:  # noqa: BLE001 - janus's: the result stands
+            self._internal_error(exc)
+        return result
+
+    def refused_generation(self) -> str:
+        """Why its jit makes no graph for the call it is deciding, or "" (the churn
+        bounds, janus/fallback/churn.py; asked under the jit's lock, before a trace)."""
+        why = self.owner.budget.spent
+        if not why and self.recent.churning():
+            why = f"its last {churn.UNREUSED_IN_A_ROW} graphs ran only the calls that made " \
+                  "them (its inputs keep changing what it specializes on)"
+        if not why and self.credit is not None and not self.credit.allows(self.jit.stats):
+            self.credit.refused += 1
+            why = "its graph calls have not yet saved what another graph costs to generate"
+        if why:
+            self.refusals += 1
+            self.refused_why = why
+        return why
 
     def _kind_of_call(self, args) -> str:
         """How a call of a segment not decided yet runs: "untimed" (plainly), "measuring"
@@ -174,6 +210,10 @@ class Segment:
             self._after_graph_call(start, *seen)
 
     def _after_graph_call(self, start, stats, before, failures, made, guards) -> None:
+        self.recent.note(self.jit, made, self.owner.budget)
+        if self.refused_why and self.state == "graph":  # (on trial: no graph for good)
+            self.drop(self.refused_why)
+            return
         if sum(stats.guard_failures.values()) > guards:
             self._guard_failed()
         if stats.generation_failures > failures:
@@ -259,6 +299,7 @@ class Segment:
         if gain >= _required():
             self.state = "kept"
             self.misses_when_kept = _misses(self.jit.stats)
+            self.credit = churn.Credit.kept(self.jit.stats, graph, plain)
         else:
             self.drop(f"does not pay ({measured}; needs {_required():.2f}x)")
 
@@ -311,6 +352,7 @@ class Segment:
     def drop(self, why: str) -> None:
         """Run eagerly from now on: inline in the function once it is rebuilt."""
         self.state, self.why_eager = "eager", why
+        self.recent.dropped(self.owner.budget)
         self.jit.discard_graphs()  # (its graphs hold the converted callees they traced)
         self.owner.run_inline(self.stretch)
 

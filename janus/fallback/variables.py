@@ -15,6 +15,8 @@ import tensorflow as tf
 from tensorflow.python.ops import resource_variable_ops
 
 from janus.errors import ConversionError
+from janus.fallback import update_checks
+from janus.fallback.update_checks import EagerError, converted
 
 # ResourceVariable re-wraps some of its base's methods (weak-tensor dispatch), so both
 # classes are patched, each falling back to its own original.
@@ -79,7 +81,11 @@ def _patched(cls, name, make_value):
         shadow = _shadow()
         if shadow is None or not tf.inside_function():
             return original(self, *args, **kwargs)
-        shadow.set(self, make_value(shadow, self, *args, **kwargs))
+        try:
+            value = make_value(shadow, self, *args, **kwargs)
+        except EagerError as failed:  # (eager's op refuses these operands: the user's error)
+            raise failed.error.with_traceback(None) from None
+        shadow.set(self, value)
         return self if kwargs.get("read_value", True) else None
     return variable_update
 
@@ -132,25 +138,42 @@ def _read_as_variable(local, variable_read):
 
 def _scatter(op):
     def value(shadow, var, sparse_delta, *args, **kwargs):
+        if not isinstance(sparse_delta, tf.IndexedSlices):
+            raise EagerError(TypeError(f"Argument `sparse_delta` must be a "
+                                       f"`tf.IndexedSlices`. Received arg: {sparse_delta}"))
+        current = shadow.current(var)
+        updates = update_checks.scattered(current, sparse_delta.indices,
+                                          converted(sparse_delta.values, var))
         indices = tf.expand_dims(sparse_delta.indices, -1)
-        return op(shadow.current(var), indices, sparse_delta.values)
+        return update_checks.built(lambda: op(current, indices, updates))
     return value
 
 
 def _scatter_nd(op):
     def value(shadow, var, indices, updates, *args, **kwargs):
-        return op(shadow.current(var), indices, tf.convert_to_tensor(updates, var.dtype))
+        current = shadow.current(var)
+        updates = update_checks.scattered_nd(current, indices, converted(updates, var))
+        return update_checks.built(lambda: op(current, indices, updates))
     return value
 
 
 def _strided_slice_assign(shadow, var, begin, end, strides, value, name, begin_mask,
                           end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask):
-    """`var[...].assign(value)` (sliced assignment) on the local copy."""
-    return tf.raw_ops.TensorStridedSliceUpdate(
-        input=shadow.current(var), begin=begin, end=end, strides=strides,
-        value=tf.convert_to_tensor(value, var.dtype), begin_mask=begin_mask,
-        end_mask=end_mask, ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
-        shrink_axis_mask=shrink_axis_mask)
+    """`var[...].assign(value)` (sliced assignment, broadcasting `value` as eager's op
+    does) on the local copy."""
+    value = converted(value, var)
+    return update_checks.built(lambda: tf.raw_ops.TensorStridedSliceUpdate(
+        input=shadow.current(var), begin=begin, end=end, strides=strides, value=value,
+        begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+        new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask))
+
+
+def _added(sign):
+    def value(shadow, var, delta, *args, **kwargs):
+        current = shadow.current(var)
+        delta = update_checks.same_shape(current, converted(delta, var))
+        return current + delta if sign > 0 else current - delta
+    return value
 
 
 def _refused(name):
@@ -162,11 +185,12 @@ def _refused(name):
 
 # Every method that updates a variable (fuzz v15: an update missing here went to the
 # variable directly, before the guards held, and the commit then overwrote it with the
-# local copy: lost updates, stale reads).
+# local copy: lost updates, stale reads), its operands checked as eager's op checks them
+# (fallback/update_checks.py).
 _PATCHES = {
-    "assign": lambda shadow, var, value, *a, **k: value,
-    "assign_add": lambda shadow, var, delta, *a, **k: shadow.current(var) + delta,
-    "assign_sub": lambda shadow, var, delta, *a, **k: shadow.current(var) - delta,
+    "assign": lambda shadow, var, value, *a, **k: update_checks.assigned(var, value),
+    "assign_add": _added(1),
+    "assign_sub": _added(-1),
     "scatter_add": _scatter(tf.tensor_scatter_nd_add),
     "scatter_sub": _scatter(tf.tensor_scatter_nd_sub),
     "scatter_update": _scatter(tf.tensor_scatter_nd_update),

@@ -4,6 +4,8 @@
     h = self.cell(x)            ->   h = janus__.call(s, janus__.ld_attr(self, 'cell'), x)
     self.steps += 1             ->   janus__.st_attr(self, 'steps', ...)
     del cfg.scale               ->   janus__.del_attr(cfg, 'scale')
+    setattr(o, "n", v)          ->   janus__.st_attr(o, 'n', v)    (also `o.__setattr__("n",
+    delattr(o, "n")             ->   janus__.del_attr(o, 'n')      v)`, `object.__setattr__`)
 
 A read of the heap is imported (guarded by its source, `args[0].cell`); a write is the
 ledger's until the graph ran (fallback/heap.py), and later reads in the call see it. The
@@ -12,6 +14,7 @@ Keras objects' settings are guarded by their epoch (graphgen/keras_state.py).
 """
 from __future__ import annotations
 
+import sys
 import types
 
 import tensorflow as tf
@@ -20,6 +23,7 @@ from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import host_arrays, host_scalars, keras_state, stand_in_calls, user_classes
 from janus.graphgen.dynamic_sizes import PartialShape
+from janus.graphgen.global_settings import library_global
 from janus.graphgen.guards import EAGER_TENSOR
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tracer import is_symbolic
@@ -27,7 +31,7 @@ from janus.graphgen.user_classes import user_property
 from janus.graphgen.sources import global_
 from janus.graphgen.values import Accumulator, DynamicList
 from janus.recursion.subgraph import NodeProxy
-from janus.transform.runtime import is_user_class, is_user_module
+from janus.transform.runtime import is_user_class, is_user_code, is_user_module
 
 _PYTHON_DATA = (bool, int, float, str, list, dict, tuple, set)
 """Values a guard would have to check (an object's settings)."""
@@ -69,6 +73,9 @@ class AttributeHooks:
         local = self._class_attr(obj, name)  # (`Cls.total += 2`, then `self.total`)
         if local is not _MISSING:
             return local
+        found = user_classes.library_descriptor(obj, name)
+        if found is not None:  # (`o.norm` of a cached_property: user_classes.py)
+            return self._library_descriptor(obj, name, found)
         stand_in_calls.missing_attribute(obj, name)
         local = keras_state.read_attr(tracer, obj, name, _MISSING)  # (guarded by epoch)
         if local is not _MISSING:
@@ -80,7 +87,11 @@ class AttributeHooks:
         if isinstance(obj, types.ModuleType):  # (`config.LR` of a module of the program's)
             return _module_attr(tracer, obj, name, value)
         source = tracer.source_of(obj)
-        if isinstance(value, (types.MethodType, types.BuiltinMethodType)) or \
+        if isinstance(value, types.MethodType) and source is not None and \
+                program_method(obj, name, value):
+            return _guarded_method(tracer, obj, name, value, source)
+        if isinstance(value, (types.MethodType, types.BuiltinMethodType,
+                              types.MethodWrapperType)) or \
                 isinstance(obj, (DynamicList, Accumulator)):
             return value
         if source is None:
@@ -161,6 +172,25 @@ class AttributeHooks:
         keras_state.wrote(tracer, obj, name, None, deleted=True)
         tracer.ledger.del_attr(obj, source, name)
 
+    def attribute_call(self, fn, args: tuple, kwargs: dict):
+        """`setattr(o, "n", v)`, `delattr(o, "n")`, `o.__setattr__("n", v)`: the write
+        `o.n = v` / `del o.n` makes, through the ledger (F214: Python's own wrote the real
+        object while tracing, a graph tensor left in it); UNHANDLED for other calls. A
+        name that is not text refuses (the line runs in Python)."""
+        call = attribute_write(fn, args, kwargs)
+        if call is None:
+            return UNHANDLED
+        how, obj, name, value = call
+        if type(name) is not str:
+            raise ConversionError(f"{'sets' if how == 'set' else 'deletes'} an attribute "
+                                  f"whose name is a {type(name).__name__}, not a constant "
+                                  "text janus can write through its deferred writes")
+        if how == "set":
+            self.st_attr(obj, name, value)
+        else:
+            self.del_attr(obj, name)
+        return None
+
     def _query_attr(self, fn, args):
         """`getattr(obj, name[, default])` / `hasattr(obj, name)` on an object janus
         locates: the answer is the heap's on each call (fuzz v15: it was folded in as
@@ -175,7 +205,9 @@ class AttributeHooks:
         except AttributeError:  # deleted earlier in this call
             value, present = None, False
         if value is _MISSING:
-            if hasattr(obj, name):
+            if user_classes.library_descriptor(obj, name) is not None:
+                value = self.ld_attr(obj, name)  # (not Python's hasattr: it runs the getter)
+            elif hasattr(obj, name):
                 value = self.ld_attr(obj, name)
             else:
                 raise ConversionError(f"tests for attribute `{name}`, which the "
@@ -188,6 +220,34 @@ class AttributeHooks:
         if len(args) > 2:
             return args[2]
         raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+
+    def _library_descriptor(self, obj, name: str, found):
+        """`obj.name` where a library descriptor `found` would run the program's code or
+        write the instance (user_classes.library_descriptor): a property's getter called
+        as converted code calls it; a cached_property's value read from the instance's
+        `__dict__` (so a guard reads it there too, never computing it), computed
+        converted on an object of this call, refused where not computed yet."""
+        tracer = self.tracer
+        if isinstance(found, property):
+            if found.fget is None:
+                raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
+                                     "has no getter")
+            return self.call(None, found.fget, obj)
+        key = found.attrname or name
+        cache = getattr(obj, "__dict__", None)
+        source = tracer.source_of(obj)
+        if cache is not None and key in cache:
+            value = cache[key]
+            if source is None or id(obj) in tracer.local_objects:
+                return value
+            return tracer.import_value(value, source.attr("__dict__").item(key))
+        if cache is not None and id(obj) in tracer.local_objects:
+            value = self.call(None, found.func, obj)
+            self.st_attr(obj, key, value)
+            return value
+        raise ConversionError(f"computes `{name}`, a functools.cached_property of a "
+                              f"{type(obj).__name__}, not cached yet: its function would "
+                              "store the trace's value in the object (it runs in Python)")
 
     def _class_attr(self, obj, name: str):
         """The value the trace wrote to a class's attribute that `obj.name` finds there
@@ -202,13 +262,95 @@ class AttributeHooks:
         return _MISSING
 
 
+def program_method(obj, name: str, value: types.MethodType) -> bool:
+    """Whether a bound method read from `obj` is the program's to guard: its function is
+    the program's, `obj` is of a class of the program's, or the method is stored on it
+    (a library object's own methods are the library's: not guarded, as before)."""
+    func = value.__func__
+    cls = obj if isinstance(obj, type) else type(obj)
+    return isinstance(func, types.FunctionType) and is_user_code(func) or \
+        is_user_class(cls) or name in getattr(obj, "__dict__", {})
+
+
+def _guarded_method(tracer, obj, name: str, value: types.MethodType, source):
+    """`NET.fwd`, `Ops.mul`, `T.loss_fn`: a bound method read through a located object,
+    guarded as a stored function is (F216: a method replaced on the class, a
+    `types.MethodType` or another object's method stored in its place, was kept by the
+    graph). A method stored on the object is guarded by its identity; one Python binds
+    on each read by the function it wraps (and by the object it binds, where that is not
+    `obj`: a classmethod read through an instance binds the class)."""
+    path = source.attr(name)
+    if value is getattr(obj, "__dict__", {}).get(name):
+        value = tracer.import_value(value, path)  # (one object: guarded by identity)
+    else:
+        tracer.import_value(value.__func__, path.attr("__func__"))
+        if value.__self__ is not obj:
+            tracer.guard("id", path.attr("__self__"), value.__self__)
+    tracer.register(value.__self__, path.attr("__self__"))  # (its reads of `self` located)
+    return value
+
+
+def guard_call_method(tracer, obj) -> None:
+    """`H(x)` of a located object of the program's: the `__call__` its class holds,
+    guarded (F216: `Head.__call__` replaced between calls was kept by the graph)."""
+    source = tracer.source_of(obj)
+    if source is not None:
+        tracer.guard("id", source.attr("__class__").attr("__call__"), type(obj).__call__)
+
+
+UNHANDLED = object()
+
+_SLOT_WRITES = {"__setattr__": "set", "__delattr__": "del"}
+
+
+def attribute_write(fn, args: tuple, kwargs: dict):
+    """(how, obj, name, value) of a call that sets ("set") or deletes ("del") an
+    attribute as a statement would, else None: builtins.setattr/delattr, a bound
+    `o.__setattr__`/`o.__delattr__` of Python's own, `object.__setattr__(o, ...)` where
+    the class keeps object's (else it goes around an override: container_writes.py
+    refuses it)."""
+    if kwargs:
+        return None
+    if fn is setattr and len(args) == 3:
+        return "set", args[0], args[1], args[2]
+    if fn is delattr and len(args) == 2:
+        return "del", args[0], args[1], None
+    if isinstance(fn, types.MethodWrapperType) and fn.__name__ in _SLOT_WRITES:
+        args = (fn.__self__, *args)
+        fn = getattr(type(fn.__self__), fn.__name__, None)
+    elif not isinstance(fn, types.WrapperDescriptorType) or fn.__name__ not in _SLOT_WRITES \
+            or not args or fn is not getattr(type(args[0]), fn.__name__, None):
+        return None
+    how = _SLOT_WRITES[fn.__name__]
+    if not any(fn is getattr(base, fn.__name__) for base in (object, type)) or \
+            len(args) != (3 if how == "set" else 2):
+        return None  # (a C type's own slot)
+    return how, args[0], args[1], args[2] if how == "set" else None
+
+
 def _module_attr(tracer, module, name: str, value):
     """`module.name` of a module of the program's read from its namespace as a global
-    (`MOD[...][...]`: guarded, fed), a library module's as it is (its constants)."""
+    (`MOD[...][...]`: guarded, fed), a library module's as it is (its constants). Its
+    `__dict__` is its namespace (items read as globals: graphgen/namespaces.py); an
+    attribute its namespace lacks (a PEP 562 `__getattr__` supplies it) is refused:
+    no guard on the namespace finds it (F232)."""
     if not is_user_module(module) or isinstance(value, types.ModuleType):
-        return value
+        return library_global(tracer, module, name, value)  # (`os.environ`, `sys.argv`)
     namespace = vars(module)
+    if name == "__dict__" and value is namespace:
+        return value
     stored = tracer.ledger.get_global(namespace, name)
     if stored is not _MISSING:  # (`global LR; LR = ...` in a function of that module)
         return stored
+    if name not in namespace:
+        raise ConversionError(f"reads `{name}` of module {module.__name__}, which its "
+                              "namespace lacks (a module `__getattr__` computes it)")
+    if sys.modules.get(module.__name__) is not module:
+        # (made at run time, `types.ModuleType("cfg")`: not found by its name, which
+        # another module may have; read through the path janus found it by: F233)
+        source = tracer.source_of(module)
+        if source is None:
+            raise ConversionError(f"reads `{name}` of a module janus cannot locate on "
+                                  "each call")
+        return tracer.import_value(value, source.attr(name))
     return tracer.import_value(value, global_(name, module.__name__, namespace))

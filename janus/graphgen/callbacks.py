@@ -14,6 +14,7 @@ import types
 
 import tensorflow as tf
 
+from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import active, deferred_checks
 from janus.graphgen.dead_ends import after_raising_ops
@@ -38,15 +39,15 @@ def _calls_back(library) -> bool:
                                   itertools.takewhile, itertools.dropwhile,
                                   itertools.filterfalse)):
         return True
-    return (getattr(library, "__module__", None) or "").startswith("tensorflow") and \
-        (getattr(library, "__name__", None) or "").startswith("map_structure")
+    return (user_attributes.get(library, "__module__", None) or "").startswith("tensorflow") and \
+        (user_attributes.get(library, "__name__", None) or "").startswith("map_structure")
 
 
 def traces_callbacks(library) -> bool:
     """TF's functional ops: they trace (not just call) the callables handed to them."""
-    module = getattr(library, "__module__", None) or ""
+    module = user_attributes.get(library, "__module__", None) or ""
     return module.startswith("tensorflow") and \
-        getattr(library, "__name__", None) in _FUNCTIONAL_OPS
+        user_attributes.get(library, "__name__", None) in _FUNCTIONAL_OPS
 
 
 def traced_callback(runtime, site, library, value):
@@ -96,9 +97,9 @@ def traced_callback(runtime, site, library, value):
             tracer.callback_depth -= 1
         if tracer.ledger.mark() != mark or tracer.shadow.writes != writes or \
                 tracer.local_writes != local or _contents(args) != contents:
-            name = getattr(library, "__name__", None) or type(library).__name__
+            name = user_attributes.get(library, "__name__", None) or type(library).__name__
             name = name[:-3] if name.endswith("_v2") else name
-            module = getattr(library, "__module__", None) or ""
+            module = user_attributes.get(library, "__module__", None) or ""
             name = "tf." + name if module.startswith("tensorflow") else name
             raise ConversionError(
                 f"a print or heap write inside a function TensorFlow traces for {name} "
@@ -107,7 +108,7 @@ def traced_callback(runtime, site, library, value):
         if keeps_raising:  # (eager runs every op of a loop, a branch...)
             return after_raising_ops(result)
         return result  # (... but a vectorized_map is a tf.function eagerly too)
-    keeps_raising = getattr(library, "__name__", None) != "vectorized_map"
+    keeps_raising = user_attributes.get(library, "__name__", None) != "vectorized_map"
     callback.__janus_callback__ = True  # (janus's wrapper: called as it is, not converted)
     # (`ds.map(fn)` runs AutoGraph on what it gets: on janus's wrapper it failed, with a
     # warning plain code does not give, and ran it as it is; janus converted it already)

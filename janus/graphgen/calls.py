@@ -39,7 +39,7 @@ def note_graph_run() -> None:
 
 def calls_flat(concrete) -> bool:
     """Whether `call_graph` runs `concrete` with its captured inputs as given."""
-    return _FLAT and type(concrete) is _ConcreteFunction
+    return _FLAT and isinstance(concrete, _ConcreteFunction)
 
 
 def call_graph(concrete, inputs: list, captured: list | None = None):
@@ -50,7 +50,7 @@ def call_graph(concrete, inputs: list, captured: list | None = None):
     options = ctx.function_call_options
     ctx.function_call_options = eager_kernels(options)
     try:
-        if _FLAT and type(concrete) is _ConcreteFunction:
+        if _FLAT and isinstance(concrete, _ConcreteFunction):
             return concrete._call_flat(
                 inputs, concrete.captured_inputs if captured is None else captured)
         return concrete(*inputs)
@@ -98,8 +98,9 @@ def eager_kernels(options):
 
 
 def flat_callable(concrete) -> bool:
-    """Whether `call_graph` calls `concrete` flat (a ConcreteFunction of this process)."""
-    return _FLAT and type(concrete) is _ConcreteFunction
+    """Whether `call_graph` calls `concrete` flat (a ConcreteFunction of this process, a
+    trace kept with its stand-ins as inputs: graphgen/adopted_trace.py)."""
+    return _FLAT and isinstance(concrete, _ConcreteFunction)
 
 
 def to_tensor(value, dtype_enum: int):

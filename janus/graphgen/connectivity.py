@@ -49,7 +49,7 @@ CASES = {"Case", "StatelessCase"}
 LOOPS = {"While", "StatelessWhile"}
 CALLS = {"PartitionedCall", "StatefulPartitionedCall"}
 _NO_GRADIENT = {"StopGradient", "PreventGradient", "ZerosLike", "OnesLike", "Shape",
-                "ShapeN", "Size", "Rank", "Assert", "CheckNumerics"}
+                "ShapeN", "Size", "Rank", "Assert", "CheckNumerics", "CheckNumericsV2"}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -17,6 +17,7 @@ import bisect
 import heapq
 import operator
 
+from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen.values import AppendOnlyList
 
@@ -41,7 +42,7 @@ _AROUND = frozenset(id(f) for f in (object.__setattr__, object.__delattr__, vars
 
 def mutated(fn, owner, args: tuple) -> list:
     """The containers a call of `fn` changes by its name (the module docstring)."""
-    name = getattr(fn, "__name__", "")
+    name = user_attributes.get(fn, "__name__", "")
     if owner is not None and isinstance(owner, CONTAINERS) and name in MUTATORS:
         return [owner]
     first = args[0] if args else None

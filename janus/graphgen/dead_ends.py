@@ -35,8 +35,8 @@ VALUE_ERRORS = frozenset({
     "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMax",
     "TensorScatterMin", "ScatterNd", "UnsortedSegmentSum", "UnsortedSegmentMax",
     "UnsortedSegmentMin", "UnsortedSegmentProd", "SparseToDense", "FloorDiv", "FloorMod",
-    "TruncateDiv", "TruncateMod", "Div", "CheckNumerics", "MatrixInverse", "Cholesky",
-    "MatrixSolve", "MatrixDeterminant"})
+    "TruncateDiv", "TruncateMod", "Div", "CheckNumerics", "CheckNumericsV2", "MatrixInverse",
+    "Cholesky", "MatrixSolve", "MatrixDeterminant"})
 """Ops that may raise on the values they are given (an index out of range, an integer
 division by zero, a singular matrix), where a shape error would already fail the trace."""
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from janus import user_attributes
 from janus.fallback.agreement import multi_worker_strategy
 from janus.graphgen import active
 from janus.transform.runtime import user_function
@@ -42,9 +43,9 @@ def context_key() -> tuple:
 
 
 def is_distribute_call(fn) -> bool:
-    module = getattr(fn, "__module__", None) or ""
+    module = user_attributes.get(fn, "__module__", None) or ""
     return module.startswith("tensorflow.python.distribute") or \
-        isinstance(getattr(fn, "__self__", None), _DISTRIBUTE_TYPES)
+        isinstance(user_attributes.get(fn, "__self__"), _DISTRIBUTE_TYPES)
 
 
 def traced_user_functions(runtime, site, fn, args: tuple, kwargs: dict):

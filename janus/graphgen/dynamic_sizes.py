@@ -23,6 +23,7 @@ import threading
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
+from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import checks
 from janus.graphgen.values import DynamicList, FedScalarMisuse, SymbolicScalar, tensor_index
@@ -230,8 +231,8 @@ def shape_call(fn, args: tuple, kwargs: dict):
     global _SHAPES
     if _SHAPES is None:
         _SHAPES = _shape_functions()
-    if getattr(fn, "__name__", None) == "get_shape" and not args and not kwargs and \
-            isinstance(getattr(fn, "__self__", None), tf.Tensor):
+    if user_attributes.get(fn, "__name__") == "get_shape" and not args and not kwargs and \
+            isinstance(user_attributes.get(fn, "__self__"), tf.Tensor):
         tensor, make = fn.__self__, None
     else:
         try:

@@ -35,8 +35,9 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework import ops
 
+from janus import user_attributes
 from janus.errors import ConversionError
-from janus.graphgen import active
+from janus.graphgen import active, implicit_calls
 from janus.graphgen.values import AppendOnlyList, FedScalarMisuse, SymbolicScalar
 
 MARK = "\x00janus"
@@ -208,6 +209,7 @@ _CONTAINERS = (list, dict, set, collections.deque, AppendOnlyList)
 """Whose methods store an item as it is (keys and searches hash or compare it)."""
 
 
+@implicit_calls.on_behalf  # (a user `__eq__` that `ORDER.index(t)` runs: the program's)
 def call(fn, args: tuple, kwargs: dict) -> object:
     """`fn(*args, **kwargs)`, a call of converted code to a function janus does not
     convert: refused when formatted text is among the arguments (or items of a list,
@@ -217,7 +219,8 @@ def call(fn, args: tuple, kwargs: dict) -> object:
         return str
     for value in _arguments(args, kwargs):
         if isinstance(value, FormattedText) and not _stores_or_asks(fn):
-            name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", repr(fn))
+            name = user_attributes.get(fn, "__qualname__") or \
+                user_attributes.get(fn, "__name__", repr(fn))
             refuse(value, f"handed to {name}")
     return text(fn(*args, **kwargs))
 
@@ -233,11 +236,11 @@ def _arguments(args: tuple, kwargs: dict):
 
 def _stores_or_asks(fn) -> bool:
     """Whether `fn` only stores its arguments or reads them through their methods."""
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__")
     if isinstance(owner, FormattedText) or isinstance(owner, _CONTAINERS):
         return True
     if type(owner) is str:
-        return getattr(fn, "__name__", "") in ("join", "format")
+        return user_attributes.get(fn, "__name__", "") in ("join", "format")
     try:
         if fn in _THROUGH_METHODS:
             return True

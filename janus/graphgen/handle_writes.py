@@ -27,6 +27,7 @@ import weakref
 
 import tensorflow as tf
 
+from janus import user_attributes
 from janus.errors import ConversionError
 
 _READS = frozenset({"ReadVariableOp", "ResourceGather", "ResourceGatherNd", "VariableShape",
@@ -165,14 +166,14 @@ def check(tracer, since: int, fn, args: tuple, kwargs: dict) -> None:
             key = id(handle) if handle is not None else None
             if writes and key not in pending and key not in states:
                 if handed is None:
-                    handed = _variables_in((getattr(fn, "__self__", None),) + tuple(args) +
-                                           tuple(kwargs.values()))
+                    owner = user_attributes.get(fn, "__self__")
+                    handed = _variables_in((owner,) + tuple(args) + tuple(kwargs.values()))
                 variable = handed.get(key)
                 if variable is not None:  # (saved before the graph runs, put back if it fails)
                     tracer.random_states[id(variable)] = variable
                     states.add(key)
             if key in pending or writes and key not in states:
-                name = getattr(fn, "__qualname__", type(fn).__name__)
+                name = user_attributes.get(fn, "__qualname__", type(fn).__name__)
                 raise ConversionError(
                     f"`{name}` writes a resource through its handle ({op.type}) or uses a "
                     "variable the function wrote before: a graph would change it before "

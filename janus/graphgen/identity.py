@@ -27,6 +27,7 @@ from __future__ import annotations
 import tensorflow as tf
 from tensorflow.python.eager import record
 
+from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen.merge_paths import CONTROL_FLOW, branch_inputs, merge_output
 from janus.graphgen.tracer import is_symbolic
@@ -89,10 +90,10 @@ def check_call(tracer, fn, args: tuple, kwargs: dict) -> None:
     if fn is id and len(args) == 1:
         check_own_identity(args[0], "`id()`")
         return
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__")
     if owner is None:
         return
-    name = getattr(fn, "__name__", "")
+    name = user_attributes.get(fn, "__name__", "")
     if isinstance(owner, tf.GradientTape) and name in TAPE_METHODS:
         check_tape(tracer, name, args, kwargs)
     elif name in ("ref", "experimental_ref") and is_symbolic(owner):

@@ -32,7 +32,19 @@ EXEMPT = frozenset({"__init__", "__new__", "__init_subclass__", "__class_getitem
 LOOKUPS = frozenset({"__eq__", "__ne__", "__hash__", "__getattr__", "__getattribute__",
                      "__repr__"})
 """Methods janus's own code calls too (`fn in KNOWN`, `getattr(obj, "__janus_function__",
-None)`, a value in a message): not counted when janus called them."""
+None)`, a value in a message): not counted when janus called them, except from the
+frames that run what the program asked for (`on_behalf`: F218, `ORDER.index(t)`,
+`hash(t)`, `len(set(tags))` run by a library call)."""
+
+_ON_BEHALF: set = set()
+
+
+def on_behalf(fn):
+    """Mark janus function `fn` as one that runs an operation of the program's (a library
+    call, `obj[key]`): the lookups the builtins it calls make (a user `__eq__` run by
+    `list.index`, a `__hash__` by `set(...)` or a dict) are the program's implicit calls."""
+    _ON_BEHALF.add(fn.__code__)
+    return fn
 
 _JANUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _LIBRARIES = ("tensorflow", "keras", "tf_keras", "numpy", "janus", "builtins", "abc",
@@ -102,7 +114,7 @@ class ImplicitCalls:
             return
         caller = frame.f_back  # (the user's line: past janus's and libraries' frames)
         if caller is not None and caller.f_code.co_filename.startswith(_JANUS) and \
-                frame.f_code.co_name in LOOKUPS:
+                frame.f_code.co_name in LOOKUPS and caller.f_code not in _ON_BEHALF:
             return
         while caller is not None and (caller.f_code.co_filename.startswith(_JANUS) or
                                       "site-packages" in caller.f_code.co_filename):

@@ -23,10 +23,13 @@ from __future__ import annotations
 import functools
 import types
 
+from janus.graphgen.keras_private import PRIVATE_READ, derived
+
 SETTING_TYPES = (int, float, bool, str, type(None))
 """Types of a layer's or optimizer's settings (`rate`, `momentum`, `clipnorm`...)."""
 
-_NOT_SETTINGS = frozenset({"name", "built", "build", "quantize"})
+_NOT_SETTINGS = frozenset({"name", "built", "build", "quantize",
+                           "call_signature_parameters"})
 """Public attributes no computation reads (a name Keras numbers per process: `sgd_3`)."""
 
 PRIVATE_SETTINGS = frozenset({"_learning_rate", "_fn_kwargs", "_regularizer", "_constraint"})
@@ -115,8 +118,10 @@ def _own(obj) -> list:
     """obj's settings: its public numbers, text, None, functions (an activation), lists of
     numbers, and the tensors and tables it holds (`held_state`: by identity)."""
     return [(k, v) for k, v in vars(obj).items()
-            if held_state(v) or not k.startswith("_") and k not in _NOT_SETTINGS and
-            (type(v) in SETTING_TYPES or isinstance(v, types.FunctionType) or _numbers(v))]
+            if held_state(v) or k in PRIVATE_READ or not k.startswith("_") and
+            k not in _NOT_SETTINGS and
+            (type(v) in SETTING_TYPES or isinstance(v, types.FunctionType) or _numbers(v))
+            ] + derived(obj)  # (private state Keras' public API sets: keras_private.py)
 
 
 def _held(name: str, obj, pairs: list) -> None:
@@ -128,6 +133,7 @@ def _held(name: str, obj, pairs: list) -> None:
         pairs.extend((f"{name}.{k}", v) for k, v in _own(obj))
     kwargs = getattr(obj, "_fn_kwargs", None)  # (a loss's `Huber(delta=...)`)
     if type(kwargs) is dict:
+        pairs.append((f"{name}._fn_kwargs", kwargs))  # (its items checked per call: F230)
         pairs.extend((f"{name}[{k!r}]", v) for k, v in kwargs.items()
                      if type(v) in SETTING_TYPES)
 
@@ -163,8 +169,8 @@ def settings(obj) -> Settings:
             _variables_held(list(layer.__dict__.get("_trainable_variables", ())) +
                             list(layer.__dict__.get("_non_trainable_variables", ())), pairs)
         return Settings(pairs)
-    if isinstance(obj, held_classes()[3]):  # (a loss: with its keyword arguments)
-        _held("loss", obj, pairs)
+    if isinstance(obj, held_classes()):  # (a loss with its keyword arguments, a schedule)
+        _held(type(obj).__name__, obj, pairs)
         return Settings(pairs)
     if library_object(obj):
         pairs.extend(_own(obj))

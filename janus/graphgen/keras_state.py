@@ -38,7 +38,8 @@ import threading
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import module_epoch
+from janus import user_attributes
+from janus.graphgen import keras_private, module_epoch
 from janus.graphgen.keras_settings import SETTING_TYPES, Settings, counted_setattr, \
     counted_swap, held_classes, library_descriptor, python_learning_rate, \
     read_by_keras, settings
@@ -120,6 +121,7 @@ def install() -> None:
             cls.__setattr__ = counted_setattr(cls.__setattr__, bump, library_only=False)
         for name in ("regularizer", "constraint"):
             setattr(Variable, name, counted_swap(Variable.__dict__[name], "_" + name, bump))
+        keras_private.install(bump)  # (`layer.dtype_policy = ...`, AdamW's exclusions)
         _installed = True
 
 
@@ -173,7 +175,7 @@ def tracked_object(obj) -> bool:
 
 def _tracked(obj, keras) -> bool:
     """A Keras object whose tracker stores its variables/layers (a layer, an optimizer)."""
-    return isinstance(getattr(obj, "_tracker", None), keras[2])
+    return isinstance(user_attributes.get(obj, "_tracker"), keras[2])
 
 
 def rewraps(obj) -> bool:
@@ -215,6 +217,18 @@ def _same(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
+def held_items(container) -> tuple:
+    """A held list's items, a held dict's (key, value) pairs."""
+    return tuple(container.items()) if isinstance(container, dict) else tuple(container)
+
+
+def _same_items(a: tuple, b: tuple) -> bool:
+    """Items of a held list or dict (F230): the same objects, or equal settings."""
+    return len(a) == len(b) and all(x is y or type(x) is type(y) and (
+        type(x) in SETTING_TYPES and x == y or type(x) is tuple and _same_items(x, y))
+        for x, y in zip(a, b))
+
+
 # -- the reads of one trace, and their guard
 
 class KerasReads:
@@ -225,6 +239,8 @@ class KerasReads:
     def __init__(self, epoch: int):
         self.owners: list = []  # (Source, object)
         self.reads: list = []   # (object, what, value, writes)
+        self.containers: list = []  # (list or dict a setting holds, its items as read)
+        self.settings: list = []  # (reader of a library-wide setting, its value's key)
         self.seen = epoch
         self._seen: dict = {}  # key of a read -> its value (a layer called in a loop: once)
 
@@ -240,6 +256,26 @@ class KerasReads:
             if source is not None and all(s.expr != source.expr for s, _ in self.owners):
                 self.owners.append((source, located))
         self.reads.append((obj, what, value, writes))
+        if type(value) is Settings:  # (`schedule.values[0] = 3.0`: no setter moves the epoch)
+            known = {id(c) for c, _ in self.containers}
+            for _, held in value:
+                if isinstance(held, (list, dict)) and id(held) not in known:
+                    known.add(id(held))
+                    self.containers.append((held, held_items(held)))
+
+    def add_setting(self, reader, key) -> None:
+        """A library-wide setting read (graphgen/global_settings.py), checked per call."""
+        name = (getattr(reader, "func", reader), getattr(reader, "args", ()))
+        if all((getattr(r, "func", r), getattr(r, "args", ())) != name
+               for r, _ in self.settings):
+            self.settings.append((reader, key))
+
+    def same_contents(self) -> bool:
+        """The lists and dicts the settings hold have the items the trace read, and the
+        library-wide settings read are the same (checked on every call: Keras' code reads
+        them, and changing them moves no epoch)."""
+        return all(_same_items(held_items(c), items) for c, items in self.containers) and \
+            all(setting_key(reader()) == key for reader, key in self.settings)
 
     def recheck(self) -> bool:
         """The epoch moved: read everything again (a read the trace made under the call's
@@ -263,6 +299,8 @@ class KerasReads:
         for k, (source, obj) in enumerate(self.owners):
             env[f"{name}_{k}"] = obj
             tests.append(f"{value_of(source)} is {name}_{k}")
+        if self.containers or self.settings:
+            tests.append(f"{name}.same_contents()")
         return " and ".join(tests + [f"(EPOCH.n == {name}.seen or {name}.recheck())"])
 
     def describe(self) -> str:
@@ -313,7 +351,7 @@ def guard(tracer):
     from janus.graphgen.sources import arg
 
     reads = tracer.keras_reads
-    if reads is None or not reads.reads:
+    if reads is None or not (reads.reads or reads.settings):
         return None
     return Guard("keras", arg(0), reads, "reads Keras layers' variables or trainable flags")
 
@@ -322,6 +360,19 @@ def _epoch() -> int:
     """The epoch now (counting from now on)."""
     install()
     return EPOCH.n
+
+
+def settings_reads(tracer) -> KerasReads:
+    """The trace's KerasReads, to record a library-wide setting in."""
+    return reads_of(tracer, _epoch())
+
+
+def setting_key(value):
+    """A comparable description of a library-wide setting's value (a policy or generator
+    by its text: an object's includes its address)."""
+    if type(value) in SETTING_TYPES:
+        return type(value), value
+    return type(value), repr(value)
 
 
 def reads_of(tracer, epoch: int) -> KerasReads:
@@ -394,9 +445,9 @@ def pending(tracer) -> tuple:
 def _depends_on(obj) -> set:
     """ids of the layers and variables whose flags a read of `obj` may depend on."""
     ids = {id(obj)}
-    if hasattr(obj, "_flatten_layers"):
+    if user_attributes.has(obj, "_flatten_layers"):
         ids.update(id(layer) for layer in obj._flatten_layers(include_self=True, recursive=True))
-    ids.update(id(v) for v in getattr(obj, "variables", ()) or ())
+    ids.update(id(v) for v in user_attributes.get(obj, "variables", ()) or ())
     return ids
 
 
@@ -437,7 +488,7 @@ def as_written(writes: tuple):
 def _set_by(obj) -> list:
     """The layers and variables whose flag `obj.trainable = ...` sets (obj first)."""
     found = [obj]
-    if hasattr(obj, "_flatten_layers"):
+    if user_attributes.has(obj, "_flatten_layers"):
         for layer in obj._flatten_layers(include_self=True, recursive=True):
             found.append(layer)
             found.extend(layer._trainable_variables)
@@ -456,7 +507,7 @@ def _library_setter(obj):
         prop = cls.__dict__.get("trainable")
         if prop is not None:
             setter = getattr(prop, "fset", None)
-            module = getattr(setter, "__module__", "") or ""
+            module = user_attributes.get(setter, "__module__", "") or ""
             return setter if module.split(".")[0] == "keras" else None
     return None
 
@@ -517,7 +568,7 @@ def calling(tracer, fn):
     keras = _keras()
     if keras is None:
         return contextlib.nullcontext()
-    layer = fn if isinstance(fn, keras[0]) else getattr(fn, "__self__", None)
+    layer = fn if isinstance(fn, keras[0]) else user_attributes.get(fn, "__self__")
     if _is_optimizer(layer):  # (`opt.apply_gradients(...)`: its settings)
         if python_learning_rate(layer):
             raise ConversionError(f"calls a {type(layer).__name__} whose learning rate is a "
@@ -525,9 +576,9 @@ def calling(tracer, fn):
                                   "reads Python state no guard sees: F192)")
         reads_of(tracer, _epoch()).add(tracer, layer, SETTINGS, settings(layer), ())
         return contextlib.nullcontext()
-    loss = fn if isinstance(fn, held_classes()[3]) else None
-    if loss is not None:  # (`huber(y, p)`: its reduction, its `delta`)
-        reads_of(tracer, _epoch()).add(tracer, loss, SETTINGS, settings(loss), ())
+    held = fn if isinstance(fn, held_classes()) else None
+    if held is not None:  # (`huber(y, p)`: its reduction, its `delta`; `schedule(step)`)
+        reads_of(tracer, _epoch()).add(tracer, held, SETTINGS, settings(held), ())
         return contextlib.nullcontext()
     if not isinstance(layer, keras[0]):
         return contextlib.nullcontext()

@@ -16,6 +16,7 @@ out of the graph (returned or written back to the heap: `heap.skeleton`). Such t
 """
 from __future__ import annotations
 
+from janus import user_attributes
 from janus.graphgen import formatted_text
 
 KEYED_METHODS = frozenset({"get", "pop", "setdefault", "fromkeys", "__contains__",
@@ -36,7 +37,7 @@ def check(key, tracer) -> None:
 
 def check_call(fn, args: tuple, tracer) -> None:
     """The key of `d.get(k)`, `d.pop(k)`, `d.setdefault(k, v)`, `s.add(k)`...: see `check`."""
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__")
     if args and isinstance(owner, (dict, set, frozenset)) and \
-            getattr(fn, "__name__", "") in KEYED_METHODS:
+            user_attributes.get(fn, "__name__", "") in KEYED_METHODS:
         check(args[0], tracer)

@@ -27,6 +27,7 @@ import sys
 import threading
 import types
 
+from janus import user_attributes
 from janus.errors import ConversionError, JanusInternalError
 from janus.transform.runtime import is_user_code
 
@@ -59,7 +60,7 @@ def converted_calls(runtime, site, fn):
     (see the module docstring)."""
     layer_class = _layer_class()
     layer = fn if layer_class is not None and isinstance(fn, layer_class) else \
-        getattr(fn, "__self__", None)
+        user_attributes.get(fn, "__self__")
     if layer_class is None or not isinstance(layer, layer_class):
         yield
         return

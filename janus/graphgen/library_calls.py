@@ -20,12 +20,13 @@ import types
 
 import tensorflow as tf
 
+from janus import user_attributes
 from janus import draws
 from janus.errors import ConversionError
 from janus.fallback import heap
-from janus.graphgen import container_writes, formatted_text, handle_writes, host_draws, \
-    host_scalars, identity, keras_state, layer_calls, past_hooks, refusals, rounded, \
-    tensor_arrays
+from janus.graphgen import ambient_summary, container_writes, formatted_text, \
+    global_settings, handle_writes, host_draws, host_scalars, identity, keras_state, \
+    layer_calls, past_hooks, refusals, rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.tracer import is_symbolic
@@ -79,7 +80,7 @@ def _refuse_fed_seeds(fn, owner, args: tuple, kwargs: dict) -> None:
     """A fed number handed as a seed (`gen.reset_from_seed(n % 3)`): TF makes a
     Generator's state from a Python int otherwise than from a tensor of it (other
     numbers would be drawn, F172), so the number stays a constant of the graph."""
-    if getattr(fn, "__name__", "") not in _SEEDING or not (
+    if user_attributes.get(fn, "__name__", "") not in _SEEDING or not (
             isinstance(owner, (tf.random.Generator, type)) or owner is None):
         return
     for value in tf.nest.flatten([list(args), list(kwargs.values())]):
@@ -126,9 +127,9 @@ def _printed(value):
 def _is_tensorflow(fn) -> bool:
     """A TF/Keras function, or a method of a variable (janus's shadows patch those, so
     their module is janus's: `VEC.scatter_nd_add([[i % 4]], ...)` with `i` fed, F47)."""
-    module = getattr(fn, "__module__", None) or ""
+    module = user_attributes.get(fn, "__module__", None) or ""
     return module.split(".")[0] in ("tensorflow", "keras", "tf_keras") or \
-        isinstance(getattr(fn, "__self__", None), tf.Variable)
+        isinstance(user_attributes.get(fn, "__self__", None), tf.Variable)
 
 
 def traced_inline(fn, args: tuple, kwargs: dict, shadow):
@@ -160,9 +161,12 @@ _NOT_READING = (isinstance, type, id, callable)
 def call(runtime, site, fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` of a library function, traced into the graph."""
     tracer = runtime.tracer
-    if draws.owner_supported(getattr(fn, "__self__", None), getattr(fn, "__name__", "")):
+    if draws.owner_supported(user_attributes.get(fn, "__self__", None), user_attributes.get(fn, "__name__", "")):
         return host_draws.draw(tracer, fn, args, kwargs)
-    refusals.refuse(fn)
+    setting = global_settings.read(tracer, fn, args, kwargs)  # `keras.backend.floatx()`
+    if setting is not global_settings.UNREAD:
+        return setting
+    refusals.refuse(fn, tracer)
     past_hooks.refuse(tracer, fn, args, kwargs)  # (`dataclasses.asdict(cfg)`, `ev.is_set()`)
     if args and any(fn is f for f in refusals.ITERATING):
         for value in args:
@@ -181,6 +185,8 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
             # the call's prints, and never twice when a guard fails (F180)
             tracer.ledger.print(args, heap.named_streams(kwargs), "tf")
             return None
+    if (user_attributes.get(fn, "__module__", None) or type(fn).__module__ or "").startswith("keras"):
+        global_settings.keras_call(tracer)  # (Keras' code reads `epsilon()` itself)
     if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
         args = tuple(pack_scalars(host_scalars.pack_list(a)) for a in args)
         kwargs = {k: pack_scalars(host_scalars.pack_list(v)) for k, v in kwargs.items()}
@@ -190,16 +196,16 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     # it set (later eager variable creation would fail). Trace time only: cheap.
     scope = tf.compat.v1.get_variable_scope()
     caching_device = scope.caching_device
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__", None)
     if isinstance(owner, tf.random.Generator):  # its state moves when the graph runs
         tracer.random_states[id(owner.state)] = owner.state
     _refuse_fed_seeds(fn, owner, args, kwargs)
     if not (isinstance(owner, (list, dict, AppendOnlyList)) and
-            getattr(fn, "__name__", "") in _STORING):
+            user_attributes.get(fn, "__name__", "") in _STORING):
         for value in list(args) + list(kwargs.values()):  # (only stored: graphgen/rounded.py)
-            rounded.refuse_handed(value, getattr(fn, "__name__", "a library function"))
+            rounded.refuse_handed(value, user_attributes.get(fn, "__name__", "a library function"))
     if not (id(owner) in tracer.copy_sources and
-            getattr(fn, "__name__", "") in ("append", "extend")):
+            user_attributes.get(fn, "__name__", "") in ("append", "extend")):
         tracer.read(owner)
     if not any(fn is f for f in _NOT_READING):
         for value in list(args) + list(kwargs.values()):
@@ -215,7 +221,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     since = handle_writes.mark()
     losses = refusals.layer_losses(fn)
     try:  # (an error of the library call is the user's, not janus's: raised as it is)
-        with keras_state.calling(tracer, fn), \
+        with keras_state.calling(tracer, fn), ambient_summary.calling(tracer, fn), \
                 layer_calls.converted_calls(runtime, site, fn):  # (a layer of the user's)
             result = formatted_text.call(fn, args, kwargs)  # (`len(str(n))`...)
     except BaseException:
@@ -238,7 +244,7 @@ def _refuse_wrapped(fn, args: tuple, expr: str) -> None:
     """A copy of a list Keras tracks (a layer's `self.log = []`) given containers by
     `extend`/`insert`: Keras's TrackedList wraps them (a dict becomes a TrackedDict, its
     `append` keeps it), which the copy written back with `[:] =` would not."""
-    name = getattr(fn, "__name__", "")
+    name = user_attributes.get(fn, "__name__", "")
     values = list(args[0]) if name == "extend" and args else \
         [args[1]] if name == "insert" and len(args) > 1 else []
     if any(isinstance(v, (list, dict, set, tuple)) for v in values):

@@ -9,9 +9,10 @@
                                (graphgen/host_arrays.py), the graph's `tf.stack`
     eps = max(0.05, eps * 0.9) fed numbers and Python numbers of one type -> a fed number:
                                Python's fold (the first extreme wins: `max(0.0, -0.0)`
-                               is 0.0, a nan after the first item is skipped), one
-                               `tf.where` per item (an epsilon schedule is fed, not a
-                               graph per value)
+                               is 0.0, a nan after the first item is skipped, a nan
+                               first is kept; an inf is an item like any other; bools
+                               compare as 0/1 and give a bool), one `tf.where` per
+                               item (an epsilon schedule is fed, not a graph per value)
 
 TF's kernels of these functions call the C library's on a single value, as Python's
 `math` does (checked equal over 10**5 values each; their vectorized forms, in a loop
@@ -93,13 +94,17 @@ def extreme(fn, items: list) -> SymbolicScalar:
     kind = items[0].kind if isinstance(items[0], SymbolicScalar) else type(items[0])
     dtype = SymbolicScalar._dtype(kind)
     beats = tf.greater if fn is max else tf.less
+    # (TF compares no bools: as Python does, False < True as 0 < 1)
+    compared = (lambda t: tf.cast(t, tf.int8)) if kind is bool else (lambda t: t)
     kept = None
     for item in items:
         tensor = item.tensor if isinstance(item, SymbolicScalar) else tf.constant(item, dtype)
-        kept = tensor if kept is None else tf.where(beats(tensor, kept), tensor, kept)
-    bounds = [v.bound if isinstance(v, SymbolicScalar) else abs(int(v)) for v in items]
-    bound = None if kind is float or None in bounds else max(bounds)
-    return SymbolicScalar(kept, kind, bound=bound)
+        kept = tensor if kept is None else \
+            tf.where(beats(compared(tensor), compared(kept)), tensor, kept)
+    if kind is not int:  # (a float's inf or nan has no int bound; a bool's is 1)
+        return SymbolicScalar(kept, kind)
+    bounds = [v.bound if isinstance(v, SymbolicScalar) else abs(v) for v in items]
+    return SymbolicScalar(kept, kind, bound=None if None in bounds else max(bounds))
 
 
 def pack_array(items, dtype=None) -> HostArray:

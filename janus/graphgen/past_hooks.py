@@ -5,6 +5,7 @@
     "{0.lr}".format(cfg)                       refused: reads `cfg.lr` in C
     if trainer.stop.is_set():                  refused: `threading.Event`'s own method
     float(price)                               refused: a `Decimal` subclass's `__float__`
+    isinstance(t, Scalable)                    refused: an ABC's registry may answer (F219)
 
 An object of the program's that janus locates on the heap is guarded by its type; its
 attributes are read, and guarded, through the hooks of converted code (`cfg.lr`). Library
@@ -23,6 +24,7 @@ import builtins
 import types
 import typing
 
+from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen.tracer import is_opaque
 from janus.tensors import is_tensor
@@ -32,9 +34,10 @@ _NEUTRAL_BASES = (object, abc.ABC, typing.Generic, typing.Protocol)
 """Library bases without state-reading behaviour of their own."""
 
 _IDENTITY_ONLY = (builtins.isinstance, builtins.issubclass, builtins.type, builtins.id,
-                  builtins.hash, builtins.callable, builtins.print, builtins.super,
-                  builtins.setattr, builtins.getattr, builtins.hasattr, builtins.delattr)
-"""Builtins that look at an object's identity or type only (print is deferred)."""
+                  builtins.callable, builtins.print, builtins.super, builtins.getattr,
+                  builtins.hasattr)
+"""Builtins that look at an object's identity or type only (print is deferred; `hash`
+reads a tuple subclass's items, `setattr`/`delattr` are writes: graphgen/attributes.py)."""
 
 _STORING = frozenset({"append", "insert", "__setitem__", "setdefault", "add", "extend"})
 """Container methods that store an argument without reading it."""
@@ -66,18 +69,34 @@ def _reads_contents(fn) -> bool:
 
     if isinstance(fn, (operator.attrgetter, operator.itemgetter, operator.methodcaller)):
         return True
-    if isinstance(getattr(fn, "__self__", None), str) and \
-            getattr(fn, "__name__", "") in ("format", "format_map"):
+    if isinstance(user_attributes.get(fn, "__self__", None), str) and \
+            user_attributes.get(fn, "__name__", "") in ("format", "format_map"):
         return True  # (`"{0.lr}".format(cfg)`)
     return any(fn is f for f in (copy.copy, copy.deepcopy, dataclasses.asdict,
                                  dataclasses.astuple, dataclasses.replace, json.dumps,
-                                 pickle.dumps, inspect.getmembers, builtins.format))
+                                 pickle.dumps, inspect.getmembers, builtins.format,
+                                 builtins.dir, inspect.getattr_static))
+
+
+def _virtual_classes(fn, args: tuple) -> list:
+    """The classes an `isinstance(obj, cls)` / `issubclass(c, cls)` answer depends on
+    past the object's type (F219): an ABC of the program's whose registry or
+    `__subclasshook__` may answer (`Scalable.register(Thing)` between calls), a
+    runtime-checkable Protocol (the object's attributes answer); not where the class is
+    among the type's bases (the answer is True whatever the registry holds)."""
+    if not (fn is builtins.isinstance or fn is builtins.issubclass) or len(args) != 2:
+        return []
+    kind = args[0] if fn is builtins.issubclass else type(args[0])
+    classes = args[1] if type(args[1]) is tuple else (args[1],)
+    mro = getattr(kind, "__mro__", ())
+    return [cls for cls in classes if isinstance(cls, abc.ABCMeta) and cls not in mro and
+            (getattr(cls, "_is_protocol", False) or is_user_class(cls))]
 
 
 def refuse(tracer, fn, args: tuple, kwargs: dict) -> None:
     """Raise where library call `fn(*args, **kwargs)` would read an object past the hooks
     (the module docstring)."""
-    name = getattr(fn, "__qualname__", None) or type(fn).__name__
+    name = user_attributes.get(fn, "__qualname__", None) or type(fn).__name__
     values = list(args) + list(kwargs.values())
     if _reads_contents(fn) or any(_reads_contents(v) for v in kwargs.values()):
         for value in values + [item for v in values if type(v) in (list, tuple) for item in v]:
@@ -85,14 +104,19 @@ def refuse(tracer, fn, args: tuple, kwargs: dict) -> None:
                 raise ConversionError(f"hands a {type(value).__name__} "
                                       f"({tracer.source_of(value).expr}) to {name}, which "
                                       "reads its contents past janus's hooks")
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__", None)
     if owner is not None and not isinstance(owner, types.ModuleType) and \
             located_by_type(tracer, owner) and library_based(owner):
         raise ConversionError(f"calls {name} of a {type(owner).__name__} "
                               f"({tracer.source_of(owner).expr}): library code reading its "
                               "state past janus's hooks")
+    virtual = _virtual_classes(fn, args)
+    if virtual:
+        raise ConversionError(f"asks {name} of {virtual[0].__qualname__}, whose answer "
+                              "its registry or the object's attributes give (they may "
+                              "change between calls; janus has no guard on them)")
     if any(fn is f for f in _IDENTITY_ONLY) or \
-            getattr(fn, "__name__", "") in _STORING and type(owner) in (list, dict, set):
+            user_attributes.get(fn, "__name__", "") in _STORING and type(owner) in (list, dict, set):
         return
     for value in values:
         if located_by_type(tracer, value) and library_based(value):

@@ -227,6 +227,7 @@ def ran(jit, spec, elapsed: float, counted: bool, raised: bool) -> None:
         stats.plain_calls += 1
         stats.time_plain += elapsed
         spec.plain_calls += 1
+        spec.last_call = stats.calls
         trial = spec.plain_trial
         if trial is not None and trial.raising:  # (decide_raising: no unchecked calls)
             trial.quiet = 0 if raised else trial.quiet + 1

@@ -14,8 +14,11 @@ import types
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
-from janus import draws
+from janus import draws, user_attributes
+from janus.graphgen import held_code
 from janus.errors import BuildsOnFirstCall, ConversionError
+from janus.graphgen import unconverted_reads
+from janus.transform import user_frames
 from janus.transform.runtime import is_user_code
 
 
@@ -25,12 +28,13 @@ def impure_reason(fn) -> str:
 
     import numpy as np
 
-    owner = getattr(fn, "__self__", None)
-    module = getattr(fn, "__module__", None) or ""
+    owner = user_attributes.get(fn, "__self__")
+    module = user_attributes.get(fn, "__module__", None) or ""
     if isinstance(owner, (np.random.Generator, np.random.RandomState, random.Random)) or \
             module.split(".")[0] in ("random", "time", "datetime", "secrets", "uuid") or \
             module.startswith("numpy.random") or module == "os":
-        name = getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
+        name = user_attributes.get(fn, "__qualname__",
+                                   user_attributes.get(fn, "__name__", repr(fn)))
         return (f"calls {module + '.' if module else ''}{name}, whose result would be "
                 "frozen into the graph (it differs on every call in Python)")
     return ""
@@ -49,10 +53,10 @@ def output_reason(fn) -> str:
     import logging
     import warnings
 
-    owner = getattr(fn, "__self__", None)
-    name = getattr(fn, "__name__", "")
+    owner = user_attributes.get(fn, "__self__")
+    name = user_attributes.get(fn, "__name__", "")
     if isinstance(owner, (logging.Logger, logging.LoggerAdapter, logging.Handler)) or \
-            getattr(fn, "__module__", None) == "logging" and name in _LOGGING or \
+            user_attributes.get(fn, "__module__", None) == "logging" and name in _LOGGING or \
             name in _WRITES and (isinstance(owner, io.IOBase) or owner is not None and any(
                 owner is stream for stream in (sys.stdout, sys.stderr, sys.__stdout__,
                                                sys.__stderr__))) or \
@@ -88,65 +92,44 @@ def cache_reason(fn) -> str:
     return ""
 
 
-_CODE_VALUES = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
-
-
 def _wrapped_user_functions(fn) -> list:
     """The program's functions a library callable runs: behind `__wrapped__`
     (`@tf.custom_gradient`, `@tf.recompute_grad`, `do_not_convert`), a singledispatch's
     registry. Not a `tf.function` (janus inlines those: library_calls.traced_inline)."""
-    if hasattr(fn, "python_function") or \
+    if user_attributes.has(fn, "python_function") or \
             isinstance(fn, types.FunctionType) and is_user_code(fn):
         return []  # (the program's own wrapper, or janus's of it: converted, or traced as is)
     found, seen = [], set()
-    pending = [fn] + list(getattr(getattr(fn, "registry", None), "values", lambda: ())())
+    registry = user_attributes.get(fn, "registry")
+    pending = [fn] + list(user_attributes.get(registry, "values", lambda: ())())
     while pending:
         item = pending.pop()
         if id(item) in seen:
             continue
         seen.add(id(item))
-        if getattr(item, "__janus_callback__", False):
+        if user_attributes.get(item, "__janus_callback__", False):
             return []  # (janus's wrapper of a callback: it converts the function itself)
         if isinstance(item, types.FunctionType) and is_user_code(item):
             found.append(item)
-        inner = getattr(item, "__wrapped__", None)
+        inner = user_attributes.get(item, "__wrapped__")
         if inner is not None:
             pending.append(inner)
     return [f for f in found if f is not fn]
 
 
-def _state_read(function) -> str:
-    """A global or closure variable `function` (or a function nested in it) reads that
-    holds data (not a module, function or class), or ""."""
-    codes, names = [function.__code__], set()
-    while codes:
-        code = codes.pop()
-        names.update(code.co_names)
-        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-    for name in sorted(n for n in names if not n.startswith("__")):  # (not `__name__`)
-        value = function.__globals__.get(name, _CODE_VALUES)
-        if value is not _CODE_VALUES and not isinstance(value, _CODE_VALUES):
-            return name
-    for name, cell in zip(function.__code__.co_freevars, function.__closure__ or ()):
-        try:
-            value = cell.cell_contents
-        except ValueError:
-            continue
-        if not isinstance(value, _CODE_VALUES):
-            return name
-    return ""
-
-
-def wrapped_state_reason(fn) -> str:
+def wrapped_state_reason(fn, tracer=None) -> str:
     """A function of the program's behind a library decorator runs unconverted, inside
     TensorFlow, once while tracing: its reads of globals and closures would be folded into
-    the graph, its heap writes made once (a gradient-reversal layer's annealed lambda)."""
-    for function in _wrapped_user_functions(fn):
-        name = _state_read(function)
-        if name:
-            return (f"calls {function.__qualname__} through a library decorator (it runs "
-                    f"unconverted while tracing) and it reads `{name}`, which may change "
-                    "between calls")
+    the graph, its heap writes made once (a gradient-reversal layer's annealed lambda).
+    Reads of immutable values (`GRL_SCALE = 0.3`, a closure's `lam`, `args.lam`) are
+    guarded by value instead (graphgen/unconverted_reads.py)."""
+    functions = _wrapped_user_functions(fn)
+    if not functions:
+        return ""
+    found = unconverted_reads.reason(functions, tracer)
+    if found:
+        return (f"calls {found} (it runs unconverted through a library decorator while "
+                "tracing; janus cannot check that on each call)")
     return ""
 
 
@@ -155,23 +138,34 @@ _KERAS_HOOKS = {"Metric": ("update_state", "result", "reset_state"), "Loss": ("c
 `call` is converted: graphgen/layer_calls.py)."""
 
 
-def keras_hooks_reason(fn) -> str:
+def keras_hooks_reason(fn, tracer=None) -> str:
     """`metric(y, p)`, `loss(y, p)` of a subclass of the program's: Keras runs its
     `update_state`/`result`/`call` unconverted, once while tracing (a Python counter in
-    `update_state` never moved on the graph's calls; `result()` kept the traced one)."""
+    `update_state` never moved on the graph's calls; `result()` kept the traced one). A
+    hook that writes no Python state and reads variables, Keras' own members and
+    immutable settings (guarded by value: graphgen/unconverted_reads.py) stays in the
+    graph."""
     if isinstance(fn, (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
                        type)):
         return ""
     owner = fn
+    hooks = []
     for base in type(owner).__mro__:
-        hooks = _KERAS_HOOKS.get(base.__name__)
-        if hooks is None or not base.__module__.startswith(("keras", "tf_keras")):
+        names = _KERAS_HOOKS.get(base.__name__)
+        if names is None or not base.__module__.startswith(("keras", "tf_keras")):
             continue
-        for name in hooks:
+        for name in names:
             method = getattr(type(owner), name, None)
-            if isinstance(method, types.FunctionType) and is_user_code(method):
-                return (f"calls a {type(owner).__name__}, whose `{name}` is the program's own: "
-                        "Keras would run it unconverted")
+            if isinstance(method, types.FunctionType) and is_user_code(method) and \
+                    method not in hooks:
+                hooks.append(method)
+    if not hooks:
+        return ""
+    self_names = {id(m): m.__code__.co_varnames[0] for m in hooks if m.__code__.co_argcount}
+    found = unconverted_reads.reason(hooks, tracer, owner, self_names)
+    if found:
+        return (f"calls a {type(owner).__name__}, whose {found}: Keras runs it unconverted, "
+                "once while tracing")
     return ""
 
 
@@ -184,8 +178,8 @@ def unbuilt_reason(fn) -> str:
     optimizer makes a variable (graphgen/specialize.py), by when it has marked itself
     built and the call that then ran plainly raised AttributeError (fuzz v58, seed
     2100012: `'RMSprop' object has no attribute '_velocities'`)."""
-    owner = getattr(fn, "__self__", None)
-    if owner is None or getattr(owner, "built", True) is not False:
+    owner = user_attributes.get(fn, "__self__")
+    if owner is None or user_attributes.get(owner, "built", True) is not False:
         return ""
     if not any(c.__name__ in _OPTIMIZER_BASES and c.__module__.startswith(("keras", "tf_keras"))
                for c in type(owner).__mro__):
@@ -195,10 +189,21 @@ def unbuilt_reason(fn) -> str:
             "plainly")
 
 
-def refuse(fn) -> None:
-    """Raise the ConversionError the tracer gives for a call of `fn`, if any."""
+def frame_reason(fn) -> str:
+    """`sys._getframe()` / `inspect.currentframe()` reached by another name: the frame a
+    trace gives is janus's, not the user's (transform/user_frames.py, F231)."""
+    if user_frames.reads_frames(fn):
+        return (f"calls {getattr(fn, '__qualname__', fn)}, which reads the caller's frame "
+                "(in a trace, janus's)")
+    return ""
+
+
+def refuse(fn, tracer=None) -> None:
+    """Raise the ConversionError the tracer gives for a call of `fn`, if any (with the
+    tracer: the values the program's unconverted code reads are guarded)."""
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
-        output_reason(fn) or wrapped_state_reason(fn) or keras_hooks_reason(fn)
+        output_reason(fn) or wrapped_state_reason(fn, tracer) or \
+        keras_hooks_reason(fn, tracer) or frame_reason(fn) or held_code.reason(fn)
     if reason:
         raise ConversionError(reason)
     reason = unbuilt_reason(fn)
@@ -213,11 +218,12 @@ def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:
     if draws.supported_call(fn, args, kwargs or {}):
         return ""
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
-        output_reason(fn) or wrapped_state_reason(fn) or keras_hooks_reason(fn)
+        output_reason(fn) or wrapped_state_reason(fn) or keras_hooks_reason(fn) or \
+        frame_reason(fn) or held_code.reason(fn)
     if reason:
         return reason
-    if getattr(fn, "__name__", "") == "numpy" and type(getattr(fn, "__self__", None)) is \
-            EagerTensor:
+    if user_attributes.get(fn, "__name__", "") == "numpy" and \
+            type(user_attributes.get(fn, "__self__")) is EagerTensor:
         return "reads a tensor's value with .numpy() (it exists only when the graph runs)"
     if fn in (float, int, complex) and args and type(args[0]) is EagerTensor:
         return f"converts a tensor to a Python {fn.__name__} (its value exists only when " \

@@ -15,12 +15,13 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import dynamic_sizes, identity, keyed_writes, keys, \
-    library_calls, past_hooks, refusals, stand_in_calls, tapes, traced_gradients, \
-    truth_folds, user_classes
+from janus.graphgen import dynamic_sizes, eager_functions, eager_queries, identity, \
+    keyed_writes, keys, library_calls, namespaces, past_hooks, refusals, stand_in_calls, \
+    tapes, traced_gradients, truth_folds, user_classes
+from janus.graphgen import attributes
 from janus.graphgen.attributes import AttributeHooks
 from janus.graphgen.bool_values import BoolValues, truth
-from janus.graphgen.defaults import check_defaults
+from janus.graphgen.defaults import check_defaults, guard_defaults
 from janus.graphgen import tracer as tracer_mod
 from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.formatted_text import TextHooks
@@ -161,9 +162,13 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         """Run a user's method Python would call implicitly, converted."""
         return self.call(None, types.MethodType(method, obj), *args)
 
+    @implicit_calls.on_behalf  # (`d[t]` hashes t: a user `__hash__` is the program's)
     def ld_item(self, obj, key):
         if isinstance(obj, DynamicList):
             return obj[key]
+        module_globals = namespaces.source_of(self.tracer, obj)
+        if module_globals is not None:  # (`globals()['LR']`: that global, guarded)
+            return namespaces.read(self.tracer, obj, key, module_globals)
         value = implicit_calls.item(self._method, obj, "__getitem__", key)  # (`buf[i]`)
         if value is not implicit_calls.UNHANDLED:
             return value
@@ -177,10 +182,15 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             return tracer.import_value(value, source.item(key))
         return value
 
+    @implicit_calls.on_behalf
     def st_item(self, obj, key, value):
         if isinstance(obj, WriteOnlyDict):  # (its keys are the graph's: keyed_writes.py)
             obj[key] = value
             self._touched(obj)
+            return
+        module_globals = namespaces.source_of(self.tracer, obj)
+        if module_globals is not None:  # (`globals()['LR'] = v`: stored after the graph)
+            namespaces.write(self.tracer, obj, key, value, module_globals)
             return
         if implicit_calls.item(self._method, obj, "__setitem__", key, value) is not \
                 implicit_calls.UNHANDLED:
@@ -194,7 +204,10 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         if not container:
             self._touched(obj)
 
+    @implicit_calls.on_behalf
     def del_item(self, obj, key):
+        if namespaces.source_of(self.tracer, obj) is not None:
+            raise ConversionError("deletes a global through its module's namespace")
         if implicit_calls.item(self._method, obj, "__delitem__", key) is not \
                 implicit_calls.UNHANDLED:
             return
@@ -235,15 +248,25 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         if fn is builtins.print:
             tracer.ledger.print(args, kwargs)
             return None
-        if user_partial(fn):
+        if user_partial(fn) or type(fn) is functools.partial and \
+                tracer.source_of(fn) is not None:  # (a heap partial of a library function)
             return self._partial(site, fn, args, kwargs)
+        read = namespaces.call(tracer, fn, args, kwargs)  # (`vars(cfg)`, `globals().get`)
+        if read is not namespaces.UNHANDLED:
+            return read
         if isinstance(fn, functools._lru_cache_wrapper):  # (before it is unwrapped: F46)
             refusals.refuse(fn)
+        queried = eager_queries.answer(tracer, fn, args, kwargs)  # `tf.executing_eagerly()`
+        if queried is not eager_queries.UNANSWERED:
+            return queried
         if (fn is getattr and len(args) in (2, 3) or fn is hasattr and len(args) == 2) and \
                 not kwargs and isinstance(args[1], str) and \
                 tracer.source_of(args[0]) is not None and \
                 not isinstance(args[0], (types.ModuleType, NodeProxy)):
             return self._query_attr(fn, args)
+        written = self.attribute_call(fn, args, kwargs)  # `setattr(o, "n", v)`: o.n = v
+        if written is not attributes.UNHANDLED:
+            return written
         if fn is type and len(args) == 1 and not kwargs and \
                 past_hooks.located_by_type(tracer, args[0]):  # (`type(a).eps`: guarded)
             return self.ld_attr(args[0], "__class__")
@@ -280,8 +303,11 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         shape = dynamic_sizes.shape_call(fn, args, kwargs)  # `keras.ops.shape(t)`
         if shape is not dynamic_sizes.UNHANDLED:
             return shape
+        fn = eager_functions.called(tracer, fn)  # (tf.config.run_functions_eagerly)
         fn = library_calls.traced_inline(fn, args, kwargs, tracer.shadow)
         target, bound_self = user_function(fn)
+        if target is not None and bound_self is fn:  # `H(x)`: type(H).__call__, guarded
+            attributes.guard_call_method(tracer, fn)
         if target is not None and lambda_traced_as_is(target):
             target = None  # its reads are hooked already, or it reads only its arguments
         if target is not None:
@@ -297,14 +323,17 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             runtime = TraceRuntime.for_function(converted)
             instance = runtime.function.instantiate(runtime)
             tracer.functions[id(converted)] = converted
-            check_defaults(target, args if bound_self is None else (bound_self, *args), kwargs)
+            bound = args if bound_self is None else (bound_self, *args)
+            check_defaults(target, bound, kwargs)
+            guard_defaults(tracer, target, bound, kwargs)
             if bound_self is not None:
                 return instance(bound_self, *args, **kwargs)
             return instance(*args, **kwargs)
         return library_calls.call(self, site, fn, args, kwargs)
 
     def _partial(self, site, fn, args: tuple, kwargs: dict):
-        """A `functools.partial` of user code called: its function converted, its stored
+        """A `functools.partial` of user code called, or one on the heap of a library
+        function (`ACT = partial(tf.nn.leaky_relu, alpha=0.1)`): its function converted, its stored
         arguments first, read from the partial as the function reads the heap (guarded
         where it has a source, `G['loss'].keywords['power']`; a write earlier in the call,
         `loss.keywords['power'] = 2`, seen)."""
@@ -359,6 +388,17 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
 
     # -- control flow
     def identical(self, left, right):
+        for value, other in ((left, right), (right, left)):
+            if type(other) is bool and isinstance(value, (SymbolicScalar, MixedBool)):
+                # `b is True` of a fed bool (F240): its value, when it is a bool at all
+                if isinstance(value, MixedBool):
+                    raise ConversionError("`is True`/`is False` of a value whose type the "
+                                          "graph does not know")
+                return value == other if value.kind is bool else False
+            if isinstance(value, SymbolicScalar) and value is not other and \
+                    isinstance(other, (SymbolicScalar, int, float)):
+                # (`max(a, c) is a`: which number object Python hands on is not traced)
+                raise ConversionError("`is` between numbers janus feeds")
         identity.check_is(left, right)
         return left is right
 

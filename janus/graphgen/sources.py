@@ -227,7 +227,7 @@ class Source:
             op, value = step
             steps.append((op, _key_from_json(value) if op == "item" else value))
         source = Source(tuple(data["root"]), tuple(steps))
-        _check_foreign(source, allow_local)
+        _check_foreign(source, allow_local, _RECORDED_SPECIALS)
         return source
 
     @staticmethod
@@ -277,12 +277,22 @@ def from_record(value, allow_local: bool = False) -> Source:
     return Source.from_json(value, allow_local)
 
 
-def _check_foreign(source: Source, allow_local: bool) -> None:
-    """Extra rules for sources read from disk: no process-local cells, no dunder attributes."""
+_RECORDED_SPECIALS = frozenset({"__class__", "__call__", "__func__", "__self__",
+                                "__defaults__", "__kwdefaults__", "__dict__"})
+"""Special attributes a recorded guard may read (a method's function, a class's `__call__`,
+a function's defaults, an instance's own dict: graphgen/attributes.py, defaults.py); none
+of them runs code of the record's choosing."""
+
+
+def _check_foreign(source: Source, allow_local: bool, specials: frozenset = frozenset()
+                   ) -> None:
+    """Extra rules for sources read from disk: no process-local cells, no dunder attributes
+    but `specials` (structured records: `_RECORDED_SPECIALS`; older text ones: none)."""
     if source.is_process_local and not allow_local:
         raise SourceError(f"{source.expr} names a cell of another process")
     for op, value in source.steps:
-        if op == "attr" and value.startswith("__") and value.endswith("__"):
+        if op == "attr" and value.startswith("__") and value.endswith("__") and \
+                value not in specials:
             raise SourceError(f"{source.expr}: special attributes are not read from records")
 
 
@@ -383,10 +393,13 @@ def global_(name: str, module: str | None = None, namespace: dict | None = None)
     """A global of the jitted function (`G[...]`) or of another module (`MOD[...][...]`)."""
     if module is None:
         return Source(("global", name))
-    source = Source(("module", module, name))
     if namespace is not None:
-        MODULES.setdefault(module, namespace)
-    return source
+        if MODULES.setdefault(module, namespace) is not namespace:
+            # (another module of that name: one made at run time, `types.ModuleType("cfg")`
+            # twice; each namespace its own entry, kept alive here: F233)
+            module = f"{module}@{id(namespace)}"
+            MODULES.setdefault(module, namespace)
+    return Source(("module", module, name))
 
 
 def namespace(source: Source, globals_: dict) -> dict:

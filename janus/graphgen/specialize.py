@@ -12,8 +12,10 @@ import tensorflow as tf
 
 from janus.errors import BuildsOnFirstCall, ConversionError
 from janus.fallback import heap
-from janus.graphgen import bias_gradients, calls, checks, dead_ends, external_effects, \
-    host_draws, keras_state, keyed_writes, number_lists, random_draws, trace_warnings
+from janus.graphgen import ambient_summary
+from janus.graphgen import adopted_trace, bias_gradients, calls, checks, dead_ends, \
+    external_effects, host_draws, keras_state, keyed_writes, number_lists, random_draws, \
+    trace_warnings
 from janus.graphgen.caller_tape import TapeView
 from janus.graphgen.defaults import check_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
@@ -65,6 +67,7 @@ class Specialization:
     caller_tape: TapeView | None = None  # see `tape_view`
     visible_outputs: int | None = None  # the graph's outputs a caller sees (then dead ends)
     calls: int = 0
+    last_call: int = 0  # the function's call count when it last ran a call (graph or plain)
     time_graph: float = 0.0
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
 
@@ -245,8 +248,8 @@ def _with_general_exits(plan: Plan, tracer) -> Plan:
     return plan
 
 
-_CHECKS = frozenset({"Assert", "CheckNumerics", "If", "Case", "While", "PartitionedCall",
-                     "StatefulPartitionedCall"})
+_CHECKS = frozenset({"Assert", "CheckNumerics", "CheckNumericsV2", "If", "Case", "While",
+                     "PartitionedCall", "StatefulPartitionedCall"})
 
 
 def _checks() -> list:
@@ -303,6 +306,7 @@ def _generate(recorder, spec_id: int, converted, plan: Plan, profile, args: tupl
 
         def body(*flat):
             tracer.bind_inputs(flat)
+            ambient_summary.entered(tracer)  # (tf.summary's state as the call starts)
             with tracer.active():
                 call_args = tuple(tracer.import_value(a, arg(i)) for i, a in enumerate(args))
                 call_kwargs = {k: tracer.import_value(v, kwarg(k)) for k, v in kwargs.items()}
@@ -395,6 +399,11 @@ def _generate(recorder, spec_id: int, converted, plan: Plan, profile, args: tupl
         traced_tables = tracer.tables()
         if not tracer.missing and used == inputs and traced_tables == tables:
             break
+        if traced_tables == tables:  # only the signature would change: kept, not retraced
+            adopted = adopted_trace.adopt(concrete, tracer.placeholders, used)
+            if adopted is not None:
+                concrete, inputs = adopted, used
+                break
         traces += 1
         if traces >= _MAX_TRACES:
             raise ConversionError("the graph's inputs did not settle after several traces")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
+from janus import user_attributes
 from janus.errors import ConversionError
 
 TAPES = (tf.GradientTape, tf.autodiff.ForwardAccumulator)
@@ -37,11 +38,11 @@ def entered(tracer, manager) -> None:
 def check_call(tracer, fn) -> None:
     """`fn` is about to be called in the trace: refuse a tape's method where the tape
     records outside the body being built."""
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__")
     if isinstance(owner, TAPES) or any(fn is t for t in TAPES):
         tracer.tape_calls += 1  # (graphgen/loop_gradients.py: no batching around them)
     if not isinstance(owner, TAPES) or isinstance(owner, tf.GradientTape) and \
-            getattr(fn, "__name__", "") not in TOLD:
+            user_attributes.get(fn, "__name__", "") not in TOLD:
         return
     home = tracer.tape_homes.get(id(owner), (owner, tracer.graph))[1]
     if home is not None and home is not tf.compat.v1.get_default_graph():

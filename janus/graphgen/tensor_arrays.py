@@ -20,6 +20,7 @@ from __future__ import annotations
 import tensorflow as tf
 from tensorflow.python.ops.tensor_array_ops import build_ta_with_new_flow
 
+from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen.tracer import is_symbolic
 
@@ -61,14 +62,14 @@ def rebuilt(tracer, template, flow):
 def before_call(tracer, fn, args: tuple, kwargs: dict) -> None:
     """Refuse a call on one of the trace's TensorArrays that a graph would run otherwise
     than eager (the module docstring)."""
-    owner = getattr(fn, "__self__", None)
+    owner = user_attributes.get(fn, "__self__")
     if isinstance(owner, tf.TensorArray) and not is_array(owner):
         # (its items are the eager run's: a graph would store its own tensors in it, or
         # bake what it read in as constants)
         raise ConversionError("a tf.TensorArray made outside the graph is used in it")
     if not is_array(owner):
         return
-    note, name = _note(tracer, owner), getattr(fn, "__name__", "")
+    note, name = _note(tracer, owner), user_attributes.get(fn, "__name__", "")
     if note.replaced:
         raise ConversionError(
             f"a tf.TensorArray used after `.{name}` returned a new one: eager writes into "
@@ -96,8 +97,9 @@ def after_call(tracer, fn, args: tuple, kwargs: dict, result) -> None:
         clears = kwargs.get("clear_after_read", args[3] if len(args) > 3 else None)
         tracer.arrays[id(result)] = _Note(result, clears is None or bool(clears))
         return
-    owner = getattr(fn, "__self__", None)
-    if is_array(owner) and getattr(fn, "__name__", "") in _REPLACING and is_array(result):
+    owner = user_attributes.get(fn, "__self__")
+    if is_array(owner) and user_attributes.get(fn, "__name__", "") in _REPLACING and \
+            is_array(result):
         note = _note(tracer, owner)
         note.replaced = result is not owner
         tracer.arrays[id(result)] = _Note(result, note.clears)

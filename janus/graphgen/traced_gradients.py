@@ -20,6 +20,7 @@ import inspect
 
 import tensorflow as tf
 
+from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import active, checks
 from janus.graphgen.connectivity import (BRANCHES, CALLS, CASES, CONDITIONAL, LOOPS,
@@ -30,8 +31,8 @@ GRADIENTS = frozenset({"gradient", "jacobian", "batch_jacobian"})
 
 def is_gradient(fn) -> bool:
     """Whether `fn` is a GradientTape's gradient or jacobian method."""
-    return isinstance(getattr(fn, "__self__", None), tf.GradientTape) and \
-        getattr(fn, "__name__", "") in GRADIENTS
+    return isinstance(user_attributes.get(fn, "__self__"), tf.GradientTape) and \
+        user_attributes.get(fn, "__name__", "") in GRADIENTS
 
 
 def gradient(fn, args: tuple, kwargs: dict):

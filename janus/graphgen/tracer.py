@@ -15,16 +15,19 @@ import datetime
 import decimal
 import enum
 import fractions
+import os
+import sys
 import types
 
 import numpy as np
 import tensorflow as tf
 
+from janus import user_attributes
 from janus.errors import ConversionError, Unprofiled
 from janus.fallback.heap import MARKER, HeapLedger, is_namedtuple
 from janus.fallback.variables import VariableShadow, shadowing
-from janus.graphgen import fed_floats, heap_aliases, host_arrays, host_scalars, \
-    number_lists
+from janus.graphgen import fed_floats, global_settings, heap_aliases, host_arrays, \
+    host_scalars, number_lists
 from janus.graphgen.implicit_calls import ImplicitCalls
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText, install_format_hooks
@@ -33,7 +36,7 @@ from janus.graphgen.host_state import HostState
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
 from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.sources import Source
-from janus.graphgen.values import AppendOnlyList, DynamicList, SymbolicScalar
+from janus.graphgen.values import STAND_INS, AppendOnlyList, DynamicList, SymbolicScalar
 from janus.transform.pipeline import made_by_converted_code
 
 _SCALARS = (bool, int, float, str, bytes, complex, type(None))
@@ -45,13 +48,24 @@ def is_symbolic(value) -> bool:
     return isinstance(value, tf.Tensor) and not isinstance(value, EAGER_TENSOR)
 
 
+_TRACE_VALUES = STAND_INS + (host_scalars.HostScalar, host_arrays.HostArray, FormattedText)
+"""janus's stand-ins (a fed number, a stacked list, a fed array, formatted text): values
+the trace made (an import, an operation), never the heap's. Found again (`hp.gp` of the
+namedtuple whose item 0 was fed; an object a trace wrote one to), one is the value it
+stands for, already imported under its first source: imported again it would be guarded
+as an object of its own type (`type(args[0].hp.gp) is SymbolicScalar`, which no call
+passes: F252)."""
+
+
 def is_opaque(value) -> bool:
     """Objects whose methods janus does not convert (library objects): guarded by identity
-    (an enum's member too: each is one object)."""
+    (an enum's member too: each is one object; an `operator.itemgetter`, a compiled `re`
+    pattern: another of the same type would pass a type guard, F225)."""
     if isinstance(value, (tf.Module, tf.Variable, enum.Enum)):
         return True
     module = type(value).__module__ or ""
-    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras", "numpy", "builtins")
+    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras", "numpy", "builtins",
+                                    "operator", "re")
 
 
 _VALUE_OBJECTS = (decimal.Decimal, fractions.Fraction, datetime.date, datetime.time,
@@ -60,6 +74,9 @@ _VALUE_OBJECTS = (decimal.Decimal, fractions.Fraction, datetime.date, datetime.t
 of the same type swapped in would pass a type guard)."""
 
 _CONTAINERS = (set, bytearray, collections.deque, list, dict)
+_VIEWS = (type({}.keys()), type({}.values()), type({}.items()), types.MappingProxyType,
+          memoryview)
+"""Builtin views of a mutable container (what they read changes with it)."""
 
 
 def uncopied_container(value) -> bool:
@@ -252,7 +269,8 @@ class Tracer:
 
     def import_value(self, value, source: Source):
         """Bring a value read from the arguments or the heap into the trace."""
-        if id(value) in self.imported or is_symbolic(value):
+        if id(value) in self.imported or is_symbolic(value) or \
+                isinstance(value, _TRACE_VALUES):
             return value
         if isinstance(value, tf.Variable):
             self.guard("id", source, value)
@@ -306,10 +324,17 @@ class Tracer:
                     return SymbolicScalar(fed, type(value), source.role, FED_INT_BOUND)
             self.guard("value", source, value)
             return value
+        if isinstance(value, types.BuiltinFunctionType) and \
+                isinstance(user_attributes.get(value, "__self__", None), _CONTAINERS):
+            return self._import_bound(value, source)
         if isinstance(value, types.ModuleType) or isinstance(value, (types.FunctionType, type,
                                                                      types.BuiltinFunctionType)):
             self.guard("id", source, value)
-            if isinstance(value, (types.FunctionType, type)) and self.source_of(value) is None:
+            if self.source_of(value) is None and (
+                    isinstance(value, (types.FunctionType, type)) or
+                    isinstance(value, types.ModuleType) and
+                    sys.modules.get(value.__name__) is not value):
+                # (a module made at run time is found by this path, not by its name: F233)
                 # located, so that its attributes are read (and guarded) on each call:
                 # class attributes, a function's `__defaults__` (fuzz v15: folded in)
                 self.register(value, source)
@@ -333,6 +358,15 @@ class Tracer:
             heap_aliases.note(self, value, source)
             return self._import_list(value, source)
         return self._import_dict(value, source)
+
+    @staticmethod
+    def _import_bound(value, source: Source):
+        """A method of a heap container kept on the heap (`GET = CFG.get`): a graph would
+        read and change the container as the trace found it (F226), so the line runs in
+        Python."""
+        raise ConversionError(f"reads {source.expr}, a method of a "
+                              f"{type(value.__self__).__name__} kept on the heap (the "
+                              "container it reads changes between calls)")
 
     def _import_object(self, value, source: Source):
         """A value neither a number, a tensor, nor a heap list or dict."""
@@ -386,6 +420,13 @@ class Tracer:
             # trace (F44: a tf.data iterator; F45: a generator, itertools.count/cycle)
             raise ConversionError(f"reads an iterator ({type(value).__name__}, "
                                   f"{source.expr}): its position moves on every call")
+        if value is os.environ:  # (`from os import environ`: each read guarded)
+            return global_settings.EnvironReads(self)
+        if isinstance(value, _VIEWS):
+            # its contents follow a dict or buffer: a guard by identity holds while they
+            # change (F226)
+            raise ConversionError(f"reads a {type(value).__name__} ({source.expr}), a view "
+                                  "of a container that changes with it")
         if tracked_container(value):  # a Keras layer's list or dict attribute
             return self._import_tracked(value, source)
         if uncopied_container(value):

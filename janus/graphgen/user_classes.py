@@ -18,11 +18,19 @@ its reads). So:
     o.w = v      ->  the descriptor's `__set__`, converted; refused where the class
     del o.w          overrides `__setattr__` / `__delattr__`
     del o.w; o.w ->  the class's `w` (`after_delete`: the call's deletion is deferred)
+    o.norm       ->  a `functools.cached_property` of the program's class: its cached
+                     value read from `o.__dict__`; not cached yet, refused (computed as it
+                     is, it ran the user's function unconverted and stored the trace's
+                     value in the instance: F215)
+    o.w          ->  a `property` of the program's class whose getter is library code
+                     (`property(partial(f, ...))`): the getter called as converted code
+                     calls a function
 
 A refusal is a ConversionError at the line: that code runs in Python.
 """
 from __future__ import annotations
 
+import functools
 import sys
 import types
 
@@ -130,6 +138,24 @@ def user_access(obj, name: str, how: str):
     getattr_ = getattr(cls, "__getattr__", None)
     if how == "get" and _users(getattr_) and name not in getattr(obj, "__dict__", {}):
         return (getattr_, (obj,))
+    return None
+
+
+def library_descriptor(obj, name: str):
+    """The library descriptor a read of `obj.name` runs that would run the program's code
+    or write the instance past the hooks (the module docstring), else None: a
+    `functools.cached_property` (or a subclass) of any class, a `property` of one of the
+    program's classes whose functions are not all the program's (`user_property`'s)."""
+    if isinstance(obj, (types.ModuleType, type)):
+        return None
+    for cls in type(obj).__mro__:
+        attribute = cls.__dict__.get(name)
+        if attribute is None:
+            continue
+        if isinstance(attribute, functools.cached_property) or \
+                isinstance(attribute, property) and _class_is_users(cls):
+            return attribute
+        return None
     return None
 
 

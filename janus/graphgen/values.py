@@ -546,6 +546,9 @@ def pack_scalars(value):
 
 tf.register_tensor_conversion_function(SymbolicScalar, _convert_scalar)
 
+STAND_INS = (_NotAPythonValue, SymbolicScalar, MixedBool)
+"""The trace-time stand-ins defined here: values of the trace itself, never the heap's."""
+
 
 def dynamic_length(items: DynamicList) -> SymbolicScalar:
     """`len()` of a DynamicList: a Python int known at run time only. It compares, computes

@@ -19,8 +19,8 @@ from janus.graphgen import layer_calls, refusals
 from janus.profiler.profile import Profile
 from janus.recursion.cases import CaseRecorder
 from janus.tensors import is_tensor
-from janus import source as source_mod
-from janus.transform import breaks, convert
+from janus import source as source_mod, user_attributes
+from janus.transform import breaks, convert, user_frames
 from janus.transform.pipeline import leave_to_janus
 from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import Runtime, user_function, user_partial
@@ -33,8 +33,8 @@ def _kept_read(converted, site: int, fn, args: tuple) -> bool:
     (breaks.probability_reads): no refusal."""
     if fn in (int, float, bool):
         tensor = args[0] if len(args) == 1 else None
-    elif getattr(fn, "__name__", "") == "numpy" and not args:
-        tensor = getattr(fn, "__self__", None)
+    elif user_attributes.get(fn, "__name__", "") == "numpy" and not args:
+        tensor = user_attributes.get(fn, "__self__")
     else:
         return False
     if not is_tensor(tensor):
@@ -196,7 +196,7 @@ class ProfileRuntime(Runtime):
         if target is None:
             leave_to_janus(args, kwargs)
             with layer_calls.converted_calls(self, site, fn):  # (a Keras layer's `call`)
-                return fn(*args, **kwargs)
+                return user_frames.call(fn, args, kwargs)  # (a logging call: the user's frame)
         try:
             converted = convert(target)
         except Exception as exc:  # noqa: BLE001 - unconvertible (or a conversion bug)

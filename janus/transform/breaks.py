@@ -33,6 +33,7 @@ import types
 import gast
 import numpy as np
 
+from janus import user_attributes
 from janus import draws
 from janus.transform import scope
 
@@ -386,7 +387,7 @@ def _module_of(value, chain: list[str]) -> str:
         owner, value = value, getattr(value, attr, None)
     if isinstance(value, types.ModuleType):
         return value.__name__
-    return getattr(value, "__module__", None) or getattr(owner, "__name__", "") or ""
+    return user_attributes.get(value, "__module__", None) or user_attributes.get(owner, "__name__", "") or ""
 
 
 def _numpy_function(value, chain) -> bool:

@@ -15,10 +15,12 @@ deferred write-backs.
 """
 from __future__ import annotations
 
+import inspect
+
 import gast
 
 from janus.errors import ConversionError
-from janus.transform import scope, templates
+from janus.transform import scope, templates, user_frames
 from janus.transform.control_flow import OwnBody
 from janus.transform.sites import SiteTable
 from janus.transform.templates import RUNTIME
@@ -42,8 +44,10 @@ def _runtime_attribute(node) -> bool:
 
 
 class EffectsTransformer(OwnBody):
-    def __init__(self, sites: SiteTable, local_names: set[str], free_names: set[str]):
+    def __init__(self, sites: SiteTable, local_names: set[str], free_names: set[str],
+                 namespace: dict | None = None):
         self.sites = sites
+        self.namespace = namespace or {}  # the function's globals (`_inspect.stack()`)
         self.local_names = local_names
         self.free_names = free_names  # closure variables of the user's function
         self.temp_counter = 0
@@ -103,6 +107,10 @@ class EffectsTransformer(OwnBody):
 
     def visit_Call(self, node):
         func = node.func
+        if _reads_frame(func, self.local_names, self.namespace):
+            raise ConversionError("reads a frame (`sys._getframe`, `inspect.currentframe`, "
+                                  "`inspect.stack`...): converted, its frame would be "
+                                  "janus's; it runs as the Python it is", lineno=node.lineno)
         if isinstance(func, gast.Name) and func.id in _UNSUPPORTED_CALLS and \
                 func.id not in self.local_names:
             raise ConversionError(_UNSUPPORTED_CALLS[func.id], lineno=node.lineno)
@@ -127,12 +135,14 @@ class EffectsTransformer(OwnBody):
 
     def visit_Compare(self, node):
         """`a is b` of two values (not `x is None`): a graph's tensors may not keep the
-        identities Python's do (graphgen/identity.py)."""
+        identities Python's do (graphgen/identity.py); `b is True` of a bool janus feeds
+        compares its value (F240)."""
         self.generic_visit(node)
         operands = (node.left, node.comparators[0])
         if len(node.ops) != 1 or not isinstance(node.ops[0], (gast.Is, gast.IsNot)) or \
-                any(isinstance(v, gast.Constant) or _runtime_attribute(v) for v in operands):
-            return node  # (`x is None`, janus's own `v is janus__.UNDEFINED`)
+                any(isinstance(v, gast.Constant) and type(v.value) is not bool or
+                    _runtime_attribute(v) for v in operands):
+            return node  # (`x is None`, janus's own `v is janus__.UNDEFINED`; not `b is True`)
         call = _hook(f"{RUNTIME}.identical(A, B)", node, A=node.left, B=node.comparators[0])
         if isinstance(node.ops[0], gast.IsNot):
             call = templates.copy_location(gast.UnaryOp(op=gast.Not(), operand=call), node)
@@ -226,6 +236,24 @@ class EffectsTransformer(OwnBody):
             else:
                 out.append(gast.Delete(targets=[target]))
         return templates.copy_location(out, node)
+
+
+def _reads_frame(func, local_names: set, namespace: dict) -> bool:
+    """`sys._getframe()`, `inspect.currentframe()`, `inspect.stack()`, `_inspect.stack()`,
+    `traceback.extract_stack()`, `from inspect import stack` (user_frames.py): by name,
+    or by what the name is in the function's globals now."""
+    if isinstance(func, gast.Name):
+        return func.id not in local_names and (
+            func.id in user_frames.FRAME_READS or
+            user_frames.reads_frames(namespace.get(func.id)))
+    if not isinstance(func, gast.Attribute):
+        return False
+    if func.attr in user_frames.FRAME_READS:
+        return True
+    if func.attr not in ("stack", "trace") or not isinstance(func.value, gast.Name) or \
+            func.value.id in local_names:
+        return False
+    return func.value.id == "inspect" or namespace.get(func.value.id) is inspect
 
 
 def _simple_store(target) -> bool:

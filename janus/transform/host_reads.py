@@ -29,6 +29,7 @@ import types
 
 import gast
 
+from janus import user_attributes
 from janus.transform import liveness, scope
 
 PREFIX = "janus_read"
@@ -111,8 +112,8 @@ class _Hoister:
         value = self.env.get(root.id)
         if value is None:
             return scope.is_builtin(root.id)
-        module = getattr(value, "__name__", "") if isinstance(value, types.ModuleType) else \
-            getattr(value, "__module__", "") or ""
+        module = user_attributes.get(value, "__name__", "") if isinstance(value, types.ModuleType) else \
+            user_attributes.get(value, "__module__", "") or ""
         return module.split(".")[0] in _HOST_MODULES
 
     def _fresh(self) -> str:

@@ -11,7 +11,7 @@ import gast
 
 from janus import source as source_mod
 from janus.errors import ConversionError
-from janus.transform import global_stores, scope, templates
+from janus.transform import global_stores, scope, templates, user_frames
 from janus.transform.control_flow import ControlFlowTransformer
 from janus.transform.effects import EffectsTransformer
 from janus.transform.sites import SiteTable
@@ -63,7 +63,9 @@ class ConvertedFunction:
         closure = self.original.__closure__
         key = id(runtime)
         fn = self._instances.get(key) if not closure else None
-        if fn is not None:
+        if fn is not None:  # (the original's defaults as they are now: they may be rebound)
+            fn.__defaults__ = self.original.__defaults__
+            fn.__kwdefaults__ = self.original.__kwdefaults__
             return fn
         code = self.factory.__code__
         cells = []
@@ -138,7 +140,7 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     local_names = scope.local_names(node)
     try:
         node = ControlFlowTransformer(sites, local_names).visit(node)
-        node = EffectsTransformer(sites, local_names, set(freevars)).visit(node)
+        node = EffectsTransformer(sites, local_names, set(freevars), fn.__globals__).visit(node)
         node = TextTransformer().visit(node)
     except ConversionError as exc:
         raise exc.located(info.qualname, info.filename, exc.lineno or info.first_line)
@@ -166,7 +168,7 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
                               f"({type(exc).__name__}: {exc})", function=info.qualname,
                               filename=info.filename, lineno=info.first_line) from exc
     code = _requalified(code, f"janus__factory.<locals>.{_CODE_NAME}", fn.__qualname__)
-    code = code.replace(co_name=fn.__code__.co_name)
+    code = _user_named(code.replace(co_name=fn.__code__.co_name), fn.__code__.co_name)
     _remember_nested(code)
     holder = types.FunctionType(code, fn.__globals__, fn.__name__, None,
                                 tuple(types.CellType(None) for _ in code.co_freevars))
@@ -227,6 +229,19 @@ def _requalified(code: types.CodeType, old: str, new: str) -> types.CodeType:
                    rename(c) if isinstance(c, str) else c for c in code.co_consts)
     if hasattr(code, "co_qualname"):
         return code.replace(co_consts=consts, co_qualname=rename(code.co_qualname))
+    return code.replace(co_consts=consts)
+
+
+def _user_named(code: types.CodeType, name: str) -> types.CodeType:
+    """`code` with the functions janus made of its blocks (branches, loop bodies) named as
+    the user's function: a logging record's funcName, a traceback's line name the user's
+    function, as in plain Python (their qualified names still say janus's: F231)."""
+    if not hasattr(code, "co_qualname"):
+        return code  # (Python 3.10: they are told apart by their names)
+    consts = tuple(_user_named(c, name) if isinstance(c, types.CodeType) and
+                   user_frames.is_block(c) else c for c in code.co_consts)
+    if user_frames.is_block(code):
+        return code.replace(co_consts=consts, co_name=name)
     return code.replace(co_consts=consts)
 
 

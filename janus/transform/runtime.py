@@ -13,6 +13,8 @@ import sys
 import sysconfig
 import types
 
+from janus import user_attributes
+from janus.transform import user_frames
 from janus.transform.pipeline import ConvertedFunction
 
 
@@ -62,7 +64,7 @@ def _closures(function: ConvertedFunction) -> frozenset:
         found, stack = set(), [function.factory.__code__]
         while stack:
             for const in stack.pop().co_consts:
-                if isinstance(const, types.CodeType) and const.co_name.startswith("janus__"):
+                if isinstance(const, types.CodeType) and user_frames.is_block(const):
                     found.add(const)
                     stack.append(const)
         found = function.__dict__["_janus_closures"] = frozenset(found)
@@ -170,7 +172,7 @@ class Runtime:
         original.__closure__[original.__code__.co_freevars.index(name)].cell_contents = value
 
     def call(self, site, fn, /, *args, **kwargs):
-        return fn(*args, **kwargs)
+        return user_frames.call(fn, args, kwargs)  # (a logging call: the user's frame)
 
     def ctx(self, manager):
         """The context manager of a `with` item."""
@@ -278,9 +280,11 @@ def user_function(fn):
 
     bound_self = None
     target = fn
-    if hasattr(target, "__janus_function__"):  # a jitted function or bound jitted method
-        bound_self = getattr(target, "__self__", None)
-        target = target.__janus_function__
+    # (asked through user_attributes: a user object's __getattr__ may raise anything)
+    jitted = user_attributes.get(target, "__janus_function__")
+    if jitted is not None:  # a jitted function or bound jitted method
+        bound_self = user_attributes.get(target, "__self__", None)
+        target = jitted
     elif isinstance(target, types.MethodType):
         bound_self, target = target.__self__, target.__func__
     elif not isinstance(target, types.FunctionType) and not isinstance(target, type):
@@ -289,7 +293,7 @@ def user_function(fn):
             bound_self, target = target, unwrap(call)
     target = unwrap(target)
     if not isinstance(target, types.FunctionType) or not is_user_code(target) or \
-            hasattr(target, "__janus_callback__"):  # (graphgen/callbacks.py: it converts)
+            user_attributes.has(target, "__janus_callback__"):  # (callbacks.py converts it)
         return None, None
     return target, bound_self
 
@@ -323,22 +327,51 @@ def user_file(filename: str | None) -> bool:
 
 def is_user_module(module: types.ModuleType) -> bool:
     """A module of the program's (`import config; config.LR`): its attributes may change
-    between calls as the program's globals do."""
-    name = getattr(module, "__name__", "") or ""
+    between calls as the program's globals do. One without a file is the program's unless
+    a library's import made it: a notebook's `__main__`, `types.ModuleType("cfg")` made
+    at run time are; built-in and frozen modules, a library's namespace package or the
+    synthetic submodule of a library package (`six.moves`) are not (F233)."""
+    name = user_attributes.get(module, "__name__", "") or ""
+    if not isinstance(name, str):
+        return False
+    top = name.split(".")[0]
+    if top in _LIBRARY_PREFIXES:
+        return False
     filename = getattr(module, "__file__", None)
-    if filename is None:  # (a notebook's `__main__`; built-in modules are no one's)
-        return name == "__main__"
-    return name.split(".")[0] not in _LIBRARY_PREFIXES and user_file(filename)
+    if filename is not None:
+        return user_file(filename)
+    if name == "__main__":
+        return True
+    if name in sys.builtin_module_names:
+        return False
+    spec = getattr(module, "__spec__", None)
+    origin = getattr(spec, "origin", None)
+    if origin in ("built-in", "frozen"):
+        return False
+    locations = list(getattr(spec, "submodule_search_locations", None) or ())
+    if isinstance(origin, str) and os.path.isabs(origin):
+        locations.append(origin)
+    if locations:  # (a namespace package: where its parts are)
+        return all(user_file(os.path.join(p, "")) for p in locations)
+    package = sys.modules.get(top)
+    if package is not None and package is not module:  # (made by its package's import)
+        return is_user_module(package)
+    # made at run time by the program; not a submodule an extension made without its
+    # package (`pybind11_abseil.status`), nor Cython's runtime modules
+    return not ("." in name and package is None or top.startswith(_CYTHON))
+
+
+_CYTHON = ("cython_runtime", "_cython_")
 
 
 def is_user_class(cls: type) -> bool:
     """A class the program defined."""
-    module = sys.modules.get(getattr(cls, "__module__", None) or "")
+    module = sys.modules.get(user_attributes.get(cls, "__module__", None) or "")
     return module is not None and is_user_module(module)
 
 
 def is_user_code(fn: types.FunctionType) -> bool:
-    module = getattr(fn, "__module__", None) or ""
+    module = user_attributes.get(fn, "__module__", None) or ""
     if module.split(".")[0] in _LIBRARY_PREFIXES:
         return False
     # (by its file too: `functools.wraps` gives contextlib's wrapper of a user's

@@ -124,7 +124,7 @@ TAMPERINGS = {
     "graph sources with code as names": lambda m: lambda s: _graph(s, lambda g: _map_sources(
         g, lambda src: dict(src, steps=src["steps"] + [["attr", _inject(m, "x")]]))),
     "graph sources with special attributes": lambda m: lambda s: _graph(s, lambda g: _map_sources(
-        g, lambda src: dict(src, steps=src["steps"] + [["attr", "__class__"]]))),
+        g, lambda src: dict(src, steps=src["steps"] + [["attr", "__globals__"]]))),
     "graph sources with object keys": lambda m: lambda s: _graph(s, lambda g: _map_sources(
         g, lambda src: dict(src, steps=src["steps"] + [["item", {"obj": _inject(m)}]]))),
     "warm-start inputs": lambda m: lambda s: dict(s, inputs=_map_sources(

@@ -103,4 +103,5 @@ def test_a_segment_given_up_on_updates_the_statistics_once(any_size):
              for i in range(12)]
     jitted = janus.jit(train_given_model, segments=True)
     assert_same(train_given_model, calls, jitted=jitted)
-    assert "no steady graph" in janus.explain(jitted)  # (its trial gave up)
+    text = janus.explain(jitted)  # (its trial gave up, or F242's churn bound stopped it)
+    assert "no steady graph" in text or "ran only the calls that made them" in text

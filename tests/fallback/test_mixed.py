@@ -103,7 +103,8 @@ def test_nested_defs_in_a_mixed_run_are_not_kept_alive(monkeypatch, segment_trie
     # runtime while its trial runs: one at a time, not one more per call)
     assert convert(outer_with_closure)  # still converts
     seg = janus.explain(jitted)
-    assert ("no steady graph" if segment_tried else "too short") in seg
+    assert (("no steady graph" in seg or "ran only the calls that made them" in seg)
+            if segment_tried else "too short" in seg)  # (F242: the churn bound may stop it)
 
 
 class _Env:

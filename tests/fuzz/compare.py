@@ -21,6 +21,22 @@ _STATIC = (types.FunctionType, types.BuiltinFunctionType, type, types.ModuleType
            types.MethodType)
 
 
+def _has(value, name: str) -> bool:
+    """`hasattr`, also where the object's `__getattr__` raises another error (an "AttrDict",
+    `__getattr__ = dict.__getitem__`: KeyError): no such attribute."""
+    try:
+        return hasattr(value, name)
+    except Exception:
+        return False
+
+
+def _is_tensor(value) -> bool:
+    try:
+        return tf.is_tensor(value)  # (asks for `is_tensor_like`: the object's __getattr__)
+    except Exception:
+        return False
+
+
 def snapshot(value, seen=None):
     seen = set() if seen is None else seen
     if isinstance(value, tf.Variable):
@@ -34,7 +50,7 @@ def snapshot(value, seen=None):
     if isinstance(value, tf.RaggedTensor):
         return ("namedtuple", "RaggedTensor", [snapshot(v, seen) for v in (
             value.flat_values, *value.nested_row_splits)])
-    if tf.is_tensor(value):
+    if _is_tensor(value):
         return ("tensor", tf.as_dtype(value.dtype).name, np.array(value.numpy()))
     if isinstance(value, np.ndarray):
         return ("ndarray", value.dtype.name, value.copy())
@@ -42,12 +58,13 @@ def snapshot(value, seen=None):
         return ("npscalar", type(value).__name__, value.item())
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return (type(value).__name__, value)
-    if isinstance(value, _STATIC) or hasattr(value, "__janus_function__") or \
-            callable(value) and hasattr(value, "__wrapped__"):  # (functools.lru_cache...)
+    if isinstance(value, _STATIC) or _has(value, "__janus_function__") or \
+            callable(value) and _has(value, "__wrapped__"):  # (functools.lru_cache...)
         # (a function the program decorated with JIT is janus's wrapper on one side)
         return ("static", getattr(value, "__qualname__", "?"))
     if isinstance(value, logging.Logger):  # (the program's own records, not TF's)
-        return ("logger", value.name, _records(value))
+        # (a logger named after the program's module: the two sides' modules differ)
+        return ("logger", _SIDE.sub("<module>", value.name), _records(value))
     if id(value) in seen:
         return ("cycle",)
     seen.add(id(value))
@@ -64,7 +81,12 @@ def snapshot(value, seen=None):
             return ("layer", type(value).__qualname__,
                     [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())
                      if not k.startswith("_")])
-        if hasattr(value, "__dict__") and not type(value).__module__.startswith(
+        if isinstance(value, dict) and _has(value, "__dict__") and \
+                not type(value).__module__.startswith(("tensorflow", "keras", "numpy")):
+            return ("container", type(value).__qualname__,  # (an AttrDict: items, attributes)
+                    [(repr(k), snapshot(v, seen)) for k, v in value.items()] +
+                    [("." + k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
+        if _has(value, "__dict__") and not type(value).__module__.startswith(
                 ("tensorflow", "keras", "numpy")):
             return ("object", type(value).__qualname__,
                     [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
@@ -148,6 +170,9 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
     return None
 
 
+_SIDE = re.compile(r"^fz_\d+_\d+_(plain|janus)")
+
+
 def _records(logger) -> list:
     """What `logger` logged that its handlers and its ancestors' kept (a test's capture
     handler): TensorFlow's own messages (a traced write's "object was never used") are
@@ -165,7 +190,7 @@ def module_heap(module) -> dict:
     """The module's data globals (containers, numbers, variables), not its code."""
     return {k: v for k, v in vars(module).items()
             if not k.startswith("__") and not isinstance(v, _STATIC) and
-            not hasattr(v, "__janus_function__")}
+            not _has(v, "__janus_function__")}
 
 
 _NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")

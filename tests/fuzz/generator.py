@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 73
+GENERATOR_VERSION = 74
 
 HEADER = '''\
 import functools
@@ -152,7 +152,10 @@ class Gen:
                                 rules_loops, rules_more, rules_more9, rules_raising, rules_rng,
                                 rules_sizes, rules_slow, rules_tapes, rules_sums,
                                 rules_s27, rules_s27_keras, rules_s27_state, rules_zoo,
-                                rules_zoo2, rules_zoo3, rules_zoo4)  # (register)
+                                rules_zoo2, rules_zoo3, rules_zoo4,  # (register)
+                                rules_s28_edges, rules_s28_frames, rules_s28_heap_calls,
+                                rules_s28_held_state, rules_s28_kept_graphs,
+                                rules_s28_library_state, rules_s28_split_churn)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -191,7 +194,10 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
                             rules_more, rules_more9, rules_raising, rules_rng, rules_slow,
                             rules_sizes, rules_tapes, rules_sums, rules_zoo,
                             rules_zoo2, rules_zoo3, rules_zoo4,
-                            rules_s27, rules_s27_keras, rules_s27_state)  # (register rules)
+                            rules_s27, rules_s27_keras, rules_s27_state,  # (register rules)
+                            rules_s28_edges, rules_s28_frames, rules_s28_heap_calls,
+                            rules_s28_held_state, rules_s28_kept_graphs,
+                            rules_s28_library_state, rules_s28_split_churn)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

@@ -179,3 +179,28 @@ def test_an_unused_broadcast_that_fails_raises():
     four, three = tf.constant([1.0, 2.0, 3.0, 4.0]), tf.constant([1.0, 2.0, 3.0])
     assert_same(overwritten_sum, [(four,)] * 4 + [(three,)] * 2 + [(four,)] * 2,
                 make_state=Held)
+
+
+class Weights:
+    def __init__(self):
+        self.w = tf.Variable(tf.ones((3, 1)))
+
+
+def logged_step(s, x):
+    y = tf.math.log(x @ s.w)
+    s.w.assign_add(tf.ones((3, 1)))
+    return tf.reduce_sum(y)
+
+
+def test_enabled_check_numerics_stops_the_update_as_in_eager_code():
+    """`tf.debugging.enable_check_numerics()` puts a CheckNumericsV2 after every float op
+    (also in janus's graph): a call whose log gets a negative input raises, and the
+    variable's update after it must not happen (the commit waits for those checks too)."""
+    calls = [(tf.random.stateless_uniform((4, 3), (i, 0)) - (2.0 if i in (7, 9) else 0.0),)
+             for i in range(11)]
+    tf.debugging.enable_check_numerics()
+    try:
+        stats = assert_same(logged_step, calls, make_state=Weights)
+    finally:
+        tf.debugging.disable_check_numerics()
+    assert stats.graph_calls >= 3

@@ -95,3 +95,21 @@ def test_a_loop_recorded_by_the_tape_stays_one_graph():
     stats = assert_same(gradient_through_a_recorded_loop,
                         [(X, n) for n in (1, 2, 3, 4, 5, 6, 7, 8, 3, 2)])
     assert stats.graph_calls >= 4, stats
+
+
+def _is_true_tests(x, a, n):
+    b = a > 1.0
+    y = x * 2.0 if b is True else x
+    if b is not False:
+        y = y + 1.0
+    if (n > 2) is True:
+        y = y * 3.0
+    return y, b is True, (a * 2) is True, b is None
+
+
+def test_is_true_of_a_fed_bool_compares_its_value():
+    """F240: `b is True` of a bool janus feeds (a Python number compared) compared janus's
+    stand-in object, never the value: always False in the graph."""
+    calls = [(tf.constant([1.0, 2.0]), 0.5 + i * 0.7, i % 5) for i in range(12)]
+    stats = assert_same(_is_true_tests, calls)
+    assert stats.graph_calls >= 4

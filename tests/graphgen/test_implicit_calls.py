@@ -140,3 +140,54 @@ def test_under_a_profiler_or_a_tracer_the_buffer_s_length_is_still_right():
         assert_same(warm_up, [(tf.constant(float(i)),) for i in range(8)], make_state=Replay)
     finally:
         sys.settrace(None)
+
+
+# -- a user `__eq__`/`__hash__` run by a builtin or a list method (F218)
+
+class Tag:
+    def __init__(self, s):
+        self.s = s
+
+    def __eq__(self, other):
+        return isinstance(other, Tag) and self.s == other.s
+
+    def __hash__(self):
+        return len(self.s)
+
+    def __repr__(self):  # (the heap snapshot names dict keys by it)
+        return f"Tag({self.s!r})"
+
+
+class Tags:
+    def __init__(self):
+        self.tags = [Tag("a"), Tag("bb"), Tag("ccc")]
+        self.q = Tag("bb")
+        self.table = {Tag("bb"): 2.0, Tag("ccc"): 3.0}
+
+
+LOOKUPS = {
+    "list.index": lambda s: float(s.tags.index(s.q)),
+    "list.count": lambda s: float(s.tags.count(s.q)),
+    "hash": lambda s: float(hash(s.q)),
+    "operator.eq": lambda s: float(__import__("operator").eq(s.tags[0], s.q)),
+    "len(set(...))": lambda s: float(len(set(s.tags))),
+    "a dict keyed by one": lambda s: s.table.get(s.q, -1.0),
+    "in": lambda s: float(s.q in s.tags),
+}
+
+
+@pytest.mark.parametrize("name", list(LOOKUPS))
+def test_a_user_eq_or_hash_run_by_a_builtin_reads_the_call_s_heap(name):
+    lookup = LOOKUPS[name]
+
+    def step(s, x):
+        return x * lookup(s)
+
+    def call(s, i):
+        if i == 4:
+            s.q.s = "ccc"
+        if i == 6:
+            s.tags[0].s = "ccc"
+        return s, tf.constant(1.0)
+
+    assert_same(step, [lambda s, i=i: call(s, i) for i in range(8)], make_state=Tags)

@@ -174,3 +174,32 @@ def held_set_inside(s, x, n):
 def test_held_settings_set_inside_the_call_are_the_ones_keras_reads():
     x = tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
     assert_same(held_set_inside, [(x, n) for n in range(6)], Held)
+
+
+# -- F230: lists and dicts Keras objects hold, changed in place
+
+class HeldContainers:
+    def __init__(self):
+        self.huber = keras.losses.Huber(delta=1.0)
+        self.sched = keras.optimizers.schedules.PiecewiseConstantDecay([5, 10], [1.0, 0.5, 0.1])
+        self.resc = keras.layers.Rescaling(scale=[1.0, 2.0])
+
+
+def _change_held(s, i):
+    if i == 3:
+        s.huber._fn_kwargs["delta"] = 0.1
+    if i == 5:
+        s.sched.values[0] = 3.0
+    if i == 7:
+        s.resc.scale[1] = 5.0
+    return (s, tf.constant([[1.0, 4.0]]))
+
+
+def held_in_place(s, x):
+    return s.huber(x, tf.zeros_like(x)) * s.sched(tf.constant(2)) + s.resc(x)
+
+
+def test_held_lists_and_dicts_changed_in_place_between_calls():
+    stats = assert_same(held_in_place, [lambda s, i=i: _change_held(s, i) for i in range(10)],
+                        HeldContainers)
+    assert stats.graph_calls >= 3

@@ -75,3 +75,38 @@ def test_tuple_subclasses_and_library_readers_of_objects_stay_plain_pythons():
                     if fn is subclass else None, Hyper(0.1 * i, tf.constant([float(i)])))
                    for i in range(8)]
         assert_same(fn, entries, make_state=Model)
+
+
+HP = collections.namedtuple("HP", ["gp", "steps"])
+
+
+class Trainer:
+    def __init__(self):
+        self.w = tf.Variable(1.0)
+        self.hp = HP(0.1, 2)
+
+
+def fed_items_by_attribute(t, x, lr_batch):
+    t.w.assign_add(t.hp.gp * x)               # item 0 by attribute
+    t.w.assign_sub(t.hp[0] * 0.5 * x)         # ... and by index
+    scaled = lr_batch.lr * lr_batch.x         # an argument's fed float, by attribute
+    return t.w + 0.0, scaled + float(t.hp.steps), lr_batch.lr
+
+
+LrBatch = collections.namedtuple("LrBatch", ["x", "lr"])
+
+
+def test_fed_namedtuple_items_read_by_attribute_keep_their_graph():
+    """F252: a namedtuple's Python number, fed once it changed (`HP(0.1)` then
+    `HP(0.2)`), read as `hp.gp`, was imported a second time as the stand-in it had
+    become, under a type guard on the stand-in no call passed: 8 generations, then
+    plain Python for good. The same for a namedtuple argument whose float varies."""
+    def entry(i):
+        def make(t):
+            if i in (3, 6):
+                t.hp = HP(0.1 * i, 2)
+            return (t, tf.constant(1.0), LrBatch(tf.constant(2.0), 0.1 / (1 + i)))
+        return make
+    stats = assert_same(fed_items_by_attribute, [entry(i) for i in range(14)],
+                        make_state=Trainer)
+    assert stats.generations <= 3 and stats.graph_calls >= 8, stats

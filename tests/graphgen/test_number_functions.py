@@ -164,3 +164,45 @@ def mixed_types(s, x, n):
 def test_max_of_an_int_and_a_float_keeps_python_s_type():
     calls = [(tf.constant(1.0), n) for n in (0, 1, 2, 0, 3, 0)]
     assert_same(mixed_types, calls, Schedule, observe=lambda s: repr(s.out))
+
+
+NEG_INF = -math.inf
+
+
+class Tracker:
+    def __init__(self):
+        self.best = float("inf")
+        self.out = None
+
+
+def extremes_past_the_ints(s, x, val, epoch_start):
+    """A best-loss tracker reset to inf, a logsumexp's running max from -inf, nans: items
+    with no int value (their int bound was computed, int(inf) raised inside janus)."""
+    if epoch_start:
+        s.best = float("inf")
+    s.best = min(s.best, val)
+    m = max(NEG_INF, val, val / 2)
+    s.out = (max(val, -float("inf")), min(val, math.inf, 3.0), max([val, 2 * val, NEG_INF]),
+             max(val, float("nan")), min(float("nan"), val), min(val, float("nan"), 0.1),
+             m + math.log(math.exp(val - m) + math.exp(val / 2 - m)), s.best)
+    return x * m
+
+
+def test_max_and_min_with_an_inf_or_a_nan_item_fold_as_python_does():
+    calls = [(tf.constant([1.0, 2.0]), 1.0 / (k + 1), k % 4 == 0) for k in range(12)]
+    stats = assert_same(extremes_past_the_ints, calls, Tracker, observe=lambda s: repr(s.out))
+    assert stats.graph_calls >= 6, stats
+
+
+def bool_extremes(s, x, n):
+    hi, lo = max(n > 3, n > 5), min([n > 1, True, n > 2])
+    s.out = (hi, lo, type(hi).__name__, max(n > 6, False, n > 4), lo == 1)
+    return x * max(n > 3, n > 5)
+
+
+def test_max_and_min_of_fed_bools_are_python_s_bools():
+    """TF compares no bool tensors (its greater/less raised TypeError inside janus);
+    Python compares them as 0/1 and returns the winning bool."""
+    calls = [(tf.constant([1.0, 2.0]), n) for n in (0, 4, 2, 6, 7, 3, 5, 1, 8, 0)]
+    stats = assert_same(bool_extremes, calls, Schedule, observe=lambda s: repr(s.out))
+    assert stats.graph_calls >= 5, stats

@@ -97,3 +97,36 @@ def test_a_keyword_the_function_writes_before_calling_the_partial():
     # as it was before the call's own write)
     calls = [lambda log, i=i: (log, tf.constant([float(i), 2.0]), i % 4) for i in range(8)]
     assert_same(sets_then_calls, calls, make_state=Log)
+
+
+# -- library callables on the heap (F225): guarded by their contents or identity
+
+class Callables:
+    def __init__(self):
+        import operator
+        self.act = functools.partial(tf.nn.leaky_relu, alpha=0.1)
+        self.pick = operator.itemgetter("a")
+        self.call = operator.methodcaller("get", "a")
+        self.d = {"a": tf.constant(1.0), "b": tf.constant(5.0)}
+        self.scale = 2.0
+
+
+def _change_callables(s, i):
+    import operator
+    if i == 4:
+        s.act = functools.partial(tf.nn.leaky_relu, alpha=0.5)  # a new partial
+        s.pick = operator.itemgetter("b")
+    if i == 6:
+        s.act.keywords["alpha"] = 0.9  # changed in place
+    if i == 7:
+        s.call = operator.methodcaller("get", "b")
+    return (s, tf.constant([-1.0, float(i)]))
+
+
+def test_library_partial_and_itemgetter_changed_between_calls():
+    def step(s, x):
+        return s.act(x) * s.pick(s.d) * s.call(s.d)
+
+    stats = assert_same(step, [lambda s, i=i: _change_callables(s, i) for i in range(9)],
+                        make_state=Callables)
+    assert stats.graph_calls >= 3

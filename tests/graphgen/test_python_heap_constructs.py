@@ -197,3 +197,47 @@ def test_isinstance_of_a_fed_number():
     stats = assert_same(isinstance_of_a_fed_number, [(x, n) for n in (1, 1, 1, 1, 4, 4, 2, 3)],
                         make_state=State)
     assert stats.graph_calls >= 1, stats
+
+
+# -- views of heap containers kept on the heap (F226)
+
+class Views:
+    def __init__(self):
+        self.w = {"a": 1.0, "b": 2.0}
+        self.vals = self.w.values()
+        self.keys = self.w.keys()
+        self.items = self.w.items()
+        self.log = []
+        self.get = self.w.get
+        self.append = self.log.append
+
+
+def _change_views(s, i):
+    if i == 4:
+        s.w["a"] = 5.0
+    if i == 6:
+        s.w["c"] = 1.0
+    return (s, tf.constant([1.0, float(i)]))
+
+
+def test_dict_views_follow_their_dict():
+    def step(s, x):
+        total = sum(s.vals) + len(s.keys)
+        for k, v in s.items:
+            total = total + v
+        return x * total
+
+    assert_same(step, [lambda s, i=i: _change_views(s, i) for i in range(8)],
+                make_state=Views)
+
+
+def test_bound_methods_of_heap_containers():
+    def step(get, append, log, x):
+        append(1)
+        return x * get("a") * len(log)
+
+    def entry(s, i):
+        _, x = _change_views(s, i)
+        return (s.get, s.append, s.log, x)
+
+    assert_same(step, [lambda s, i=i: entry(s, i) for i in range(8)], make_state=Views)

@@ -180,3 +180,69 @@ def test_a_module_attribute_written_is_the_module_s_global():
     jitted = janus.jit(written)
     assert run(jitted) == run(written)
     assert janus.stats(jitted).graph_calls >= 3
+
+
+# -- `dir(obj)`, `isinstance(obj, SomeABC)` / a runtime-checkable Protocol (F219)
+
+def _abc_classes():
+    import abc
+    import typing
+
+    class Scalable(abc.ABC):
+        pass
+
+    @typing.runtime_checkable
+    class HasScale(typing.Protocol):
+        scale: float
+
+    class Thing:
+        def __init__(self):
+            self.lr = 0.1
+
+    class Sub(Scalable):
+        pass
+
+    return Scalable, HasScale, Thing, Sub
+
+
+class Things:
+    def __init__(self):
+        self.Scalable, self.HasScale, Thing, Sub = _abc_classes()  # (one per side)
+        self.t, self.sub = Thing(), Sub()
+
+
+def _change(s, i):
+    if i == 3:
+        s.t.wd = 0.01
+    if i == 4:
+        s.Scalable.register(type(s.t))
+    if i == 6:
+        s.t.scale = 1.0
+    return s, X
+
+
+QUERIES = {
+    "dir": lambda s: "wd" in dir(s.t),
+    "isinstance of an ABC": lambda s: isinstance(s.t, s.Scalable),
+    "issubclass of an ABC": lambda s: issubclass(type(s.t), s.Scalable),
+    "isinstance of a Protocol": lambda s: isinstance(s.t, s.HasScale),
+    "isinstance of a tuple": lambda s: isinstance(s.t, (int, s.Scalable)),
+}
+
+
+def test_the_answer_an_object_s_class_gives_alone_is_not_folded_in():
+    for name, query in QUERIES.items():
+        def step(s, x):
+            return x * 2.0 if query(s) else x
+
+        assert_same(step, [lambda s, i=i: _change(s, i) for i in range(8)],
+                    make_state=Things)
+
+
+def test_an_abc_among_the_type_s_bases_keeps_graphs():
+    def step(s, x):
+        return x * 2.0 if isinstance(s.sub, s.Scalable) else x
+
+    stats = assert_same(step, [lambda s, i=i: _change(s, i) for i in range(8)],
+                        make_state=Things)
+    assert stats.graph_calls >= 5, stats

@@ -128,3 +128,74 @@ def set_override(o, x):
 
 def test_a_setattr_override_runs_on_every_write():
     assert_same(set_override, [(tf.constant(float(i)),) for i in range(6)], Logged)
+
+
+# -- library descriptors that run the program's code (F215)
+
+def _scaled(self, k):
+    self.reads += 1
+    return self.base * k
+
+
+def _descriptor_classes():
+    import functools
+
+    class Model:
+        def __init__(self):
+            self.base, self.reads, self.builds = 1.0, 0, 0
+            self.w = tf.Variable([1.0, 2.0])
+
+        @functools.cached_property
+        def factor(self):
+            self.builds += 1
+            return self.base * 2.0
+
+        @functools.cached_property
+        def norm(self):
+            return tf.reduce_sum(self.w)
+
+        scaled = property(functools.partial(_scaled, k=3.0))
+
+    return Model
+
+
+class Cached:
+    def __init__(self):
+        self.Model = _descriptor_classes()
+        self.m = self.Model()
+
+
+def _invalidate(s, i, every):
+    if i % every == 0:
+        s.m.base = float(i)
+        s.m.w.assign([1.0, float(i)])
+        s.m.__dict__.pop("factor", None)
+        s.m.__dict__.pop("norm", None)
+    return s, tf.constant([1.0, 2.0])
+
+
+def test_a_cached_property_is_not_computed_by_the_trace():
+    def step(s, x):
+        return _work(x * s.m.factor + s.m.norm), hasattr(s.m, "factor")
+
+    for every in (1, 3, 100):
+        stats = assert_same(step, [lambda s, i=i: _invalidate(s, i, every)
+                                   for i in range(9)], make_state=Cached)
+        if every == 100:
+            assert stats.graph_calls >= 5, stats
+
+
+def test_a_cached_property_of_an_object_made_in_the_call():
+    def step(s, x):
+        m = s.Model()
+        return _work(x * m.factor), m.builds
+
+    assert_same(step, [lambda s: (s, tf.constant(1.0))] * 6, make_state=Cached)
+
+
+def test_a_property_whose_getter_is_a_partial_runs_converted():
+    def step(s, x):
+        return _work(x * s.m.scaled), s.m.reads
+
+    stats = assert_same(step, [lambda s: (s, tf.constant(1.0))] * 6, make_state=Cached)
+    assert stats.graph_calls >= 3, stats

@@ -1,0 +1,170 @@
+"""Library-wide settings read through a library getter inside a traced call: the graph
+holds the value its trace read, so the guard reads the setting again on every call (a
+getter is ~0.1 us) and holds while it reads the same (F224):
+
+    keras.backend.floatx()          "float32": after `set_floatx("float64")` a new graph
+    keras.backend.epsilon()         (Keras' own losses read it too: any traced Keras call
+                                    records it and `floatx`)
+    keras.mixed_precision.global_policy()    compared by its text (`<DTypePolicy ...>`)
+    tf.config.functions_run_eagerly(), np.get_printoptions()
+    os.environ.get("K"), os.getenv("K"), "K" in os.environ, os.environ["K"]
+                                    the variable's value (os.environ stands in as
+                                    `EnvironReads`, which records each read)
+
+The reads are kept with the trace's Keras reads (keras_state.KerasReads.settings),
+checked on every call. A setter called in the trace (`keras.backend.set_epsilon(e)`,
+`os.environ[k] = v`) refuses: the graph would never make the change.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+from janus import user_attributes
+from janus.errors import ConversionError
+from janus.graphgen import keras_state
+from janus.graphgen.sources import global_
+
+UNREAD = object()
+"""`read`'s result for a call of another function."""
+
+_getters: dict = {}
+_SETTER = "setter"
+
+
+def _known_getters() -> dict:
+    """id -> getter of the library-wide settings, or _SETTER for their setters (Keras'
+    once it is imported)."""
+    if not _getters or ("keras" in sys.modules and "keras" not in _getters):
+        found = [tf.config.functions_run_eagerly, np.get_printoptions, np.geterr,
+                 tf.random.get_global_generator, os.getenv]
+        setters = [tf.config.run_functions_eagerly, np.set_printoptions, np.seterr,
+                   tf.random.set_global_generator, os.putenv, os.unsetenv]
+        if "keras" in sys.modules:
+            keras = sys.modules["keras"]
+            found += [keras.backend.floatx, keras.backend.epsilon,
+                      keras.backend.image_data_format, keras.config.backend,
+                      keras.mixed_precision.global_policy]
+            setters += [keras.backend.set_floatx, keras.backend.set_epsilon,
+                        keras.backend.set_image_data_format,
+                        keras.mixed_precision.set_global_policy]
+            _getters["keras"] = None
+        _getters.update({id(f): f for f in found})
+        _getters.update({id(f): _SETTER for f in setters})
+    return _getters
+
+
+_NO_ARGUMENTS = ("floatx", "epsilon", "image_data_format", "backend", "global_policy",
+                 "functions_run_eagerly")
+
+
+def _name(fn) -> str:
+    return f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}"
+
+
+def portable_name(reader):
+    """The name a graph cache records for `reader` (a getter taking no arguments: the
+    same in another process), or None."""
+    if type(reader) is functools.partial and not reader.args and not reader.keywords:
+        reader = reader.func
+    getter = _known_getters().get(id(reader))
+    if getter is reader and user_attributes.get(reader, "__name__", "") in _NO_ARGUMENTS:
+        return _name(reader)
+    return None
+
+
+def portable_getter(name: str):
+    """The getter `portable_name` named (a name read from the cache: looked up among the
+    known getters only, never imported), or None."""
+    for getter in list(_known_getters().values()):
+        if getter is not _SETTER and getter is not None and \
+                user_attributes.get(getter, "__name__", "") in _NO_ARGUMENTS and _name(getter) == name:
+            return getter
+    return None
+
+
+def _record(tracer, reader, value) -> None:
+    keras_state.settings_reads(tracer).add_setting(reader, keras_state.setting_key(value))
+
+
+def read(tracer, fn, args: tuple, kwargs: dict):
+    """`fn(*args, **kwargs)` of a settings getter, recorded for the guard; else UNREAD."""
+    try:
+        getter = _known_getters().get(id(fn))
+    except TypeError:
+        return UNREAD
+    if getter is _SETTER:  # (run once while tracing, never by the graph)
+        raise ConversionError(f"sets a library-wide setting ({fn.__name__}) in the call")
+    if getter is None or getter is not fn:
+        owner = user_attributes.get(fn, "__self__", None)
+        if owner is os.environ and user_attributes.get(fn, "__name__", "") in ("get", "__contains__",
+                                                                  "__getitem__"):
+            return getattr(EnvironReads(tracer), fn.__name__)(*args, **kwargs)
+        if isinstance(owner, EnvironReads):  # (its own methods record what they read)
+            return fn(*args, **kwargs)
+        return UNREAD
+    reader = functools.partial(fn, *args, **kwargs)
+    value = reader()
+    _record(tracer, reader, value)
+    return value
+
+
+def keras_call(tracer) -> None:
+    """A traced call of Keras' code: it may read `epsilon()` and `floatx()` itself."""
+    keras = sys.modules.get("keras")
+    if keras is not None:
+        for getter in (keras.backend.epsilon, keras.backend.floatx):
+            _record(tracer, getter, getter())
+
+
+_ABSENT = object()
+
+
+def _environ_item(key):
+    return os.environ.get(key, _ABSENT)
+
+
+class EnvironReads:
+    """`os.environ` inside a trace: each read recorded for the guard."""
+
+    def __init__(self, tracer):
+        self._tracer = tracer
+
+    def _read(self, key):
+        value = _environ_item(key)
+        _record(self._tracer, functools.partial(_environ_item, key), value)
+        return value
+
+    def get(self, key, default=None):
+        value = self._read(key)
+        return default if value is _ABSENT else value
+
+    def __contains__(self, key):
+        return self._read(key) is not _ABSENT
+
+    def __getitem__(self, key):
+        value = self._read(key)
+        if value is _ABSENT:
+            return os.environ[key]  # (the KeyError plain Python raises)
+        return value
+
+    def _refuse(self, *args, **kwargs):
+        raise ConversionError("changes or lists os.environ in the call (read per key only)")
+
+    __setitem__ = __delitem__ = __iter__ = __len__ = _refuse
+    copy = keys = items = values = pop = popitem = setdefault = update = clear = _refuse
+
+
+def library_global(tracer, module, name: str, value):
+    """`module.name` of a library module read in a trace: os.environ's stand-in, a list
+    (`sys.argv`) imported as a heap list (guarded by its items), else the value (its
+    constants)."""
+    if value is os.environ:
+        return EnvironReads(tracer)
+    if type(value) is list:
+        return tracer.import_value(value, global_(name, module.__name__, vars(module)))
+    return value

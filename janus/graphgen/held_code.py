@@ -1,0 +1,269 @@
+"""The program's code that Keras calls from its own code, found before a trace calls Keras.
+
+    T = {"t": 1.0}
+    def act(x):
+        return tf.tanh(x / T["t"])                  # a global janus cannot guard here
+
+    dense = keras.layers.Dense(4, activation=act)   # Keras' `call` calls `act`
+    opt = keras.optimizers.SGD(StepDecay(cfg))      # `apply_gradients` calls the schedule
+    model.compile(loss=my_loss)                     # `compute_loss` calls `my_loss`
+
+A trace runs Keras' code as it is, and the program's functions Keras holds (a layer's
+`activation`, a `Lambda`'s function, a schedule's, regularizer's or constraint's
+`__call__`, a loss function, compiled or wrapped) run inside it unconverted, once, while
+tracing: what they read of globals, closures or their object's attributes is folded
+into the graph; their prints and heap writes happen once, at trace time, not per call.
+
+`reason(fn)` looks, before a traced call of a Keras layer, optimizer, loss or model
+method, at the program's functions the object holds (its layers', variables', compiled
+losses' and metrics', and its learning rate's) and at what their code does (the
+functions they call of the program's too): the call is refused (it runs plainly) when
+that code reads a global or closure variable holding data (not a module, function or
+class), an attribute of its object no setting guard sees (a private one, a nested
+object, a list), or prints, or writes an attribute, item, global or closure variable, or
+changes a container in place. Code reading only its arguments, modules and functions
+(`def act(x): return tf.tanh(x)`) and the public numbers of a Keras schedule, regularizer
+or constraint of the program's class (guarded with the object's settings:
+graphgen/keras_settings.py) stays in the graph.
+"""
+from __future__ import annotations
+
+import dis
+import functools
+import sys
+import types
+
+from janus.graphgen.keras_settings import SETTING_TYPES, held_classes, held_state
+from janus.transform.runtime import is_user_code
+
+_CODE_VALUES = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
+_WRITES = frozenset({"STORE_ATTR", "DELETE_ATTR", "STORE_GLOBAL", "DELETE_GLOBAL",
+                     "STORE_SUBSCR", "DELETE_SUBSCR"})
+_OUTPUT = frozenset({"print", "input", "open", "breakpoint"})
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "setdefault",
+                       "popitem", "discard", "appendleft", "popleft", "extendleft"})
+_OUTPUT_METHODS = frozenset({"write", "writelines", "debug", "info", "warning", "warn",
+                             "error", "exception", "critical"})
+_DEPTH = 3  # (library objects walked into: a model's compiled loss, its wrappers)
+
+
+def _keras_classes():
+    """Keras' Layer, BaseOptimizer, Loss, Model classes, or None before Keras is imported."""
+    if "keras.src.layers.layer" not in sys.modules:
+        return None
+    from keras.src.layers.layer import Layer
+    from keras.src.losses.loss import Loss
+    from keras.src.optimizers.base_optimizer import BaseOptimizer
+    return Layer, BaseOptimizer, Loss
+
+
+def _library(obj) -> bool:
+    return (type(obj).__module__ or "").split(".")[0] in ("keras", "tf_keras", "tensorflow")
+
+
+def _user_function(value):
+    """The program's Python function behind `value` (a `tf.function`, a wrapper), or None."""
+    for _ in range(4):
+        if isinstance(value, types.MethodType):
+            value = value.__func__
+        if isinstance(value, functools.partial):
+            value = value.func
+        inner = getattr(value, "python_function", None) or getattr(value, "__wrapped__", None)
+        if isinstance(value, types.FunctionType) and is_user_code(value):
+            return value
+        if inner is None:
+            return None
+        value = inner
+    return None
+
+
+@functools.lru_cache(maxsize=512)
+def _instructions(code) -> tuple:
+    """(opname, argval, the previous opname, its argval) of `code` and the code in it."""
+    found, codes = [], [code]
+    while codes:
+        each = codes.pop()
+        previous = (None, None)
+        for ins in dis.get_instructions(each):
+            found.append((ins.opname, ins.argval, *previous, each))
+            previous = (ins.opname, ins.argval)
+        codes += [c for c in each.co_consts if isinstance(c, types.CodeType)]
+    return tuple(found)
+
+
+def _attribute_reason(owner, name: str, value) -> str:
+    """Why reading `owner.name` (the object Keras calls) in its code is not guarded."""
+    if isinstance(value, _CODE_VALUES):
+        return ""
+    guarded = isinstance(owner, held_classes()) and not name.startswith("_") and (
+        type(value) in SETTING_TYPES or held_state(value) or
+        type(value) is tuple and all(type(v) in SETTING_TYPES for v in value))
+    return "" if guarded else f"reads `self.{name}`, which no guard sees"
+
+
+def _code_reason(function, owner, seen: set, depth: int = 0) -> str:
+    """What `function`'s code (bound to `owner`, or None) does that a graph cannot keep."""
+    if id(function) in seen or depth > 4:
+        return ""
+    seen.add(id(function))
+    code, glob = function.__code__, function.__globals__
+    cells = dict(zip(code.co_freevars, function.__closure__ or ()))
+    this = code.co_varnames[0] if owner is not None and code.co_argcount else None
+    for op, name, before, before_name, where in _instructions(code):
+        if op in _WRITES or op == "STORE_DEREF" and name in where.co_freevars:
+            return f"writes `{name}`"
+        if op in ("LOAD_ATTR", "LOAD_METHOD") and name in _MUTATORS:
+            return f"changes a container in place (`.{name}`)"
+        if op in ("LOAD_ATTR", "LOAD_METHOD") and name in _OUTPUT_METHODS:
+            return f"makes output (`.{name}`)"
+        if op == "LOAD_GLOBAL" or op == "LOAD_NAME":
+            if name not in glob:
+                if name in _OUTPUT:
+                    return f"calls {name}"
+                continue
+            value = glob[name]
+        elif op in ("LOAD_DEREF", "LOAD_CLASSDEREF") and where is code and name in cells:
+            try:
+                value = cells[name].cell_contents
+            except ValueError:
+                continue
+        elif op in ("LOAD_ATTR", "LOAD_METHOD") and this is not None and \
+                before == "LOAD_FAST" and before_name == this and where is code:
+            attrs = getattr(owner, "__dict__", {})
+            if name in attrs:
+                value = attrs[name]
+                reason = _attribute_reason(owner, name, value)
+                if reason:
+                    return reason
+            else:
+                value = getattr(type(owner), name, None)
+                if value is not None and not isinstance(value, (*_CODE_VALUES, property)) \
+                        and not callable(value):
+                    return f"reads the class attribute `{name}`, which no guard sees"
+            inner = _user_function(value)
+            if inner is not None:
+                reason = _code_reason(inner, owner, seen, depth + 1)
+                if reason:
+                    return reason
+            continue
+        else:
+            continue
+        inner = _user_function(value)
+        if inner is not None:
+            reason = _code_reason(inner, None, seen, depth + 1)
+            if reason:
+                return reason
+        elif not isinstance(value, _CODE_VALUES):
+            return f"reads `{name}`, which may change between calls"
+    return ""
+
+
+def _callable_reason(value, seen: set) -> str:
+    """Why the program's callable `value`, held by a Keras object, cannot be traced
+    as it is ("" if it is not the program's, or can)."""
+    function = _user_function(value)
+    if function is not None:
+        owner = value.__self__ if isinstance(value, types.MethodType) else None
+        reason = _code_reason(function, owner, seen)
+        return f"{function.__qualname__} {reason}" if reason else ""
+    if _library(value) or isinstance(value, type) or not callable(value):
+        return ""
+    for name in ("__call__", "call"):  # (a schedule's, regularizer's, loss's)
+        method = getattr(type(value), name, None)
+        function = _user_function(method)
+        if function is not None:
+            reason = _code_reason(function, value, seen)
+            if reason:
+                return f"{function.__qualname__} {reason}"
+    return ""
+
+
+def _held_reason(value, seen: set, depth: int) -> str:
+    """The first reason among the callables `value` (an attribute of a Keras object)
+    holds: itself, its items, and a library object's attributes (a compiled loss)."""
+    if id(value) in seen or value is None or type(value) in SETTING_TYPES:
+        return ""
+    if type(value) in (list, tuple, dict) or _library(value) and isinstance(value, (list, dict)):
+        if depth >= _DEPTH:
+            return ""
+        items = value.values() if isinstance(value, dict) else value
+        for item in list(items)[:64]:
+            reason = _held_reason(item, seen, depth + 1)
+            if reason:
+                return reason
+        return ""
+    if "_constraint" in getattr(value, "__dict__", ()):  # (a Keras variable: what Keras
+        held = (value.__dict__["_constraint"], value.__dict__.get("_regularizer"))  # calls)
+        return next((r for r in (_held_reason(v, seen, depth) for v in held) if r), "")
+    reason = _callable_reason(value, seen)
+    if reason or not _library(value) or depth >= _DEPTH or not hasattr(value, "__dict__"):
+        return reason
+    classes = _keras_classes()
+    if classes is not None and isinstance(value, classes[0]):
+        return ""  # (a sublayer: looked at as one of the called layer's layers)
+    seen.add(id(value))
+    return _attributes_reason(value, seen, depth + 1)
+
+
+def _attributes_reason(obj, seen: set, depth: int) -> str:
+    cls = type(obj)
+    for name, value in list(vars(obj).items()):
+        if name in ("_tracker", "_layers", "_parent_path", "_inbound_nodes",
+                    "_outbound_nodes", "_variables", "_non_trainable_variables") or \
+                callable(getattr(cls, name, None)):
+            continue  # (an instance's own wrapper of a method: Keras' `build`, janus's `call`)
+        reason = _held_reason(value, seen, depth)
+        if reason:
+            return reason
+    return ""
+
+
+def reason(fn) -> str:
+    """Why a traced call of `fn` (a Keras layer, a method of a Keras optimizer, loss or
+    model) would run code of the program's unconverted (see the module docstring)."""
+    classes = _keras_classes()
+    if classes is None:
+        return ""
+    obj = fn if isinstance(fn, classes[0]) or isinstance(fn, classes[2]) else \
+        getattr(fn, "__self__", None)
+    if obj is None or not isinstance(obj, classes):
+        return ""
+    seen: set = set()
+    if isinstance(obj, classes[0]):
+        for layer in obj._flatten_layers(include_self=True, recursive=True):
+            found = _layer_reason(layer, _keras_call(layer), seen)
+            if found:
+                return _text(fn, found)
+        if obj is fn:
+            return ""
+    found = _attributes_reason(obj, seen, 1)
+    return _text(fn, found) if found else ""
+
+
+def _keras_call(layer) -> bool:
+    """Keras' own `call` runs for `layer` (its class's is not the program's; an instance's
+    own, janus's shadow of the program's: graphgen/layer_calls.py, does not count)."""
+    for cls in type(layer).__mro__:
+        fn = cls.__dict__.get("call")
+        if fn is not None:
+            return _user_function(fn) is None
+    return True
+
+
+def _layer_reason(layer, library_call: bool, seen: set) -> str:
+    """A layer's held code: all its attributes when Keras' `call` runs (else only what
+    Keras calls besides its `call`: its variables' regularizers and constraints, its
+    activity regularizer)."""
+    seen.add(id(layer))
+    if library_call:
+        return _attributes_reason(layer, seen, 1)
+    held = [layer.__dict__.get("activity_regularizer")] + \
+        list(layer.__dict__.get("_trainable_variables", ())) + \
+        list(layer.__dict__.get("_non_trainable_variables", ()))
+    return next((r for r in (_held_reason(v, seen, 1) for v in held) if r), "")
+
+
+def _text(fn, found: str) -> str:
+    owner = fn if not hasattr(fn, "__self__") else fn.__self__
+    return (f"calls a {type(owner).__name__} that calls the program's {found}: Keras runs "
+            "it unconverted, once, while tracing")

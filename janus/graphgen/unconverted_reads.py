@@ -1,0 +1,284 @@
+"""The Python state a function of the program's reads when janus cannot convert it.
+
+Library code runs some of the program's functions as they are, once, while janus traces
+(a function behind `@tf.custom_gradient` or `tf.recompute_grad`, a Keras Loss's `call`, a
+Metric's `update_state`/`result` under `metric(y, p)`): the values they read are folded
+into the graph and their Python writes made once. Their bytecode says what they read:
+
+    GRL_SCALE = 0.3                   a global holding an immutable number: guarded by
+    return -dy * GRL_SCALE            value (`G[...] == 0.3`), the graph keeps serving
+    lam (a closure cell), args.lam    the same (a cell; an attribute chain of plain objects)
+    self.gamma (a Loss's `call`)      an attribute of the hook's object: guarded by value
+                                      through the object's source
+    self.total.assign_add(...)        a variable (the graph reads it when it runs): nothing
+    G_LIST, self.hist, cfg (whole)    data janus cannot check by value: refused
+    self.calls += 1, global n         a Python write (it would be made once): refused
+
+`reason(...)` is "" when a call may be traced (the profiler asks with no tracer: a
+guardable read is no refusal there); given the tracer it also adds the guards.
+"""
+from __future__ import annotations
+
+import builtins
+import dis
+import types
+
+import tensorflow as tf
+
+from janus.fallback.heap import MISSING
+from janus.graphgen.guards import EAGER_TENSOR
+from janus.graphgen.sources import Source, closure, global_
+from janus.transform.runtime import is_user_class, is_user_code, is_user_module
+
+_IMMUTABLE = (bool, int, float, complex, str, bytes, type(None))
+_CODE_VALUES = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType,
+                types.MethodType)
+_WRITES = {"STORE_ATTR": "writes attribute", "DELETE_ATTR": "deletes attribute",
+           "STORE_GLOBAL": "writes global", "DELETE_GLOBAL": "deletes global"}
+_REFLECTION = frozenset({"setattr", "delattr", "vars", "globals", "locals", "exec", "eval",
+                         "__dict__", "__setattr__", "__delattr__"})
+"""Names through which a function reads or writes state its bytecode does not name."""
+_PLAIN_RECORDS = frozenset({"argparse.Namespace", "types.SimpleNamespace"})
+"""Library records whose attributes are plain instance data (`args.lam`)."""
+_SELF = "self"
+_MAX_FUNCTIONS = 32  # (helpers followed from one hook: enough for research code)
+
+
+def immutable(value) -> bool:
+    """A value a guard checks by value: a Python scalar or text, a tuple of them."""
+    if type(value) is tuple:
+        return all(immutable(v) for v in value)
+    return type(value) in _IMMUTABLE
+
+
+class Chain:
+    """`root.a.b` read in a function: root is ("global", name), ("cell", name) or
+    ("self",); `method`: its last name is a method called."""
+
+    def __init__(self, root: tuple, attrs: tuple, method: bool):
+        self.root, self.attrs, self.method = root, attrs, method
+
+
+def _chains(code: types.CodeType, self_name: str | None, outer_free: tuple,
+            writes: list, chains: list) -> None:
+    """The chains `code` (and the functions nested in it) reads, and its Python writes."""
+    root, attrs = None, []
+    free = code.co_freevars
+
+    def close(method: bool = False):
+        nonlocal root, attrs
+        if root is not None:
+            chains.append(Chain(root, tuple(attrs), method))
+        root, attrs = None, []
+
+    for ins in dis.get_instructions(code):
+        op, name = ins.opname, ins.argval
+        if root is not None and op in ("LOAD_ATTR", "LOAD_METHOD"):
+            attrs.append(name)
+            if op == "LOAD_METHOD":
+                close(method=True)
+            continue
+        close()
+        if op in _WRITES:
+            writes.append(f"{_WRITES[op]} `{name}`")
+        elif op in ("STORE_DEREF", "DELETE_DEREF") and (name in free or name in outer_free):
+            writes.append(f"writes the enclosing variable `{name}`")
+        elif op in ("LOAD_GLOBAL", "LOAD_NAME"):
+            if name in _REFLECTION:
+                writes.append(f"calls `{name}`")
+            root = ("global", name)
+        elif op in ("LOAD_ATTR", "LOAD_METHOD") and name in _REFLECTION:
+            writes.append(f"reads `{name}`")
+        elif op in ("LOAD_FAST", "LOAD_DEREF", "LOAD_CLASSDEREF") and name == self_name:
+            root = (_SELF,)
+        elif op in ("LOAD_DEREF", "LOAD_CLASSDEREF") and name in outer_free:
+            root = ("cell", name)
+    close()
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _chains(const, self_name, outer_free, writes, chains)
+
+
+class _Reads:
+    """What one call's unconverted functions read: the guards to add, or why not."""
+
+    def __init__(self, tracer, owner):
+        self.tracer, self.owner = tracer, owner
+        self.guards: list[tuple[str, Source, object]] = []
+        self.seen: set[int] = set()
+
+    def function(self, function: types.FunctionType, self_name: str | None = None) -> str:
+        if id(function) in self.seen:
+            return ""
+        if len(self.seen) >= _MAX_FUNCTIONS:
+            return f"calls more than {_MAX_FUNCTIONS} functions of the program's"
+        self.seen.add(id(function))
+        writes, chains = [], []
+        free = function.__code__.co_freevars
+        _chains(function.__code__, self_name, free, writes, chains)
+        if writes:
+            return writes[0]
+        for chain in chains:
+            reason = self.chain(function, chain)
+            if reason:
+                return reason
+        return ""
+
+    def chain(self, function, chain: Chain) -> str:
+        kind = chain.root[0]
+        if kind == _SELF:
+            return self.self_chain(chain)
+        name = chain.root[1]
+        ledger = self.tracer.ledger if self.tracer is not None else None
+        if kind == "global":
+            namespace = function.__globals__
+            if name not in namespace:
+                return "" if hasattr(builtins, name) else f"reads `{name}`, which is unbound"
+            if ledger is not None and ledger.get_global(namespace, name) is not MISSING:
+                return f"reads the global `{name}`, which the call wrote before"
+            source = global_(name, namespace.get("__name__"), namespace)
+            value = namespace[name]
+        else:
+            cell = function.__closure__[function.__code__.co_freevars.index(name)]
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                return ""  # (NameError when it runs, as in Python)
+            if ledger is not None and ledger.get_cell(cell) is not MISSING:
+                return f"reads `{name}`, which the call wrote before"
+            source = closure(0, cell)
+        return self.value(name, value, source, chain.attrs, chain.method)
+
+    def value(self, name: str, value, source: Source, attrs: tuple, method: bool) -> str:
+        """A global's or cell's value read through `attrs`."""
+        if isinstance(value, types.ModuleType):
+            if not attrs or not is_user_module(value) or attrs[0] not in vars(value):
+                return ""  # (a library's module: its functions and constants)
+            namespace = vars(value)
+            if self.tracer is not None and \
+                    self.tracer.ledger.get_global(namespace, attrs[0]) is not MISSING:
+                return f"reads `{name}.{attrs[0]}`, which the call wrote before"
+            source = global_(attrs[0], value.__name__, namespace)
+            return self.value(f"{name}.{attrs[0]}", namespace[attrs[0]], source, attrs[1:],
+                              method)
+        if isinstance(value, types.FunctionType) and is_user_code(value):
+            return self.function(value)  # (a helper it calls runs unconverted too)
+        if isinstance(value, _CODE_VALUES):
+            return ""
+        if immutable(value):
+            self.guard(source, value)
+            return ""
+        if _fixed_object(value):
+            self.guards.append(("id", source, value))
+            return ""
+        return self.attributes(name, value, source, attrs, method)
+
+    def attributes(self, name: str, value, source: Source, attrs: tuple, method: bool) -> str:
+        """`cfg.lr` of a plain object (its instance dict, no descriptor): the end of the
+        chain guarded by value, each object on the way by type."""
+        for i, attr in enumerate(attrs):
+            cls = type(value)
+            if method and i == len(attrs) - 1 or attr not in getattr(value, "__dict__", ()) \
+                    or hasattr(cls, attr) or cls.__getattribute__ is not \
+                    object.__getattribute__ or not (
+                        is_user_class(cls) or
+                        f"{cls.__module__}.{cls.__qualname__}" in _PLAIN_RECORDS):
+                break
+            if self.tracer is not None and \
+                    self.tracer.ledger.get_attr(value, attr) is not MISSING:
+                return f"reads `{name}.{attr}`, which the call wrote before"
+            self.guards.append(("type", source, cls))
+            value, source, name = vars(value)[attr], source.attr(attr), f"{name}.{attr}"
+            if immutable(value):
+                self.guard(source, value)
+                return ""
+            if _fixed_object(value):  # (`self.w1` of a lambda closing over `self`)
+                self.guards.append(("id", source, value))
+                return ""
+        return (f"reads `{name}`, which holds data (a {type(value).__name__}) janus cannot "
+                "check by value")
+
+    def self_chain(self, chain: Chain) -> str:
+        """`self.name` in a Keras hook: a variable, Keras' own method or property, a method
+        of the program's (followed), or a setting guarded by value."""
+        owner = self.owner
+        if not chain.attrs:
+            return "hands its object itself to other code"
+        name = chain.attrs[0]
+        where = next((cls for cls in type(owner).__mro__ if name in vars(cls)), None)
+        found = vars(where)[name] if where is not None else None
+        if name in getattr(owner, "__dict__", ()) and not hasattr(type(found), "__set__"):
+            value = vars(owner)[name]
+            if _variables(value):
+                return ""
+            if immutable(value):
+                return self.setting(name, value)
+            return (f"reads `{name}` of its {type(owner).__name__}, a "
+                    f"{type(value).__name__} it may change or read otherwise")
+        if where is None:
+            return ""  # (AttributeError when it runs, as in Python; or Keras' __getattr__)
+        if not is_user_class(where):
+            return ""  # (Keras' own method, property or constant)
+        if isinstance(found, types.FunctionType):
+            code = found.__code__
+            return self.function(found, code.co_varnames[0] if code.co_argcount else None)
+        if isinstance(found, property) and isinstance(found.fget, types.FunctionType):
+            return self.function(found.fget, found.fget.__code__.co_varnames[0])
+        if immutable(found):
+            return self.setting(name, found)
+        return f"reads `{name}` of its class, which holds data"
+
+    def setting(self, name: str, value) -> str:
+        """`self.gamma`: guarded by value through the object's source (read when the call
+        starts: a write to it earlier in the same call would come too late)."""
+        tracer = self.tracer
+        if tracer is None:
+            return ""
+        source = tracer.source_of(self.owner)
+        if source is None:
+            return (f"reads `{name}` of a {type(self.owner).__name__} janus cannot locate "
+                    "on each call")
+        if any(tracer.ledger.get_attr(o, name) is not MISSING
+               for o in (self.owner,) + type(self.owner).__mro__):
+            return f"reads `{name}`, which the call wrote before"
+        self.guard(source.attr(name), value)
+        return ""
+
+    def guard(self, source: Source, value) -> None:
+        """A guard on an immutable value (a tuple's items each: `(1, 2) == (1.0, 2.0)`)."""
+        self.guards.append(("value", source, value))
+        if type(value) is tuple:
+            for i, item in enumerate(value):
+                self.guard(source.item(i), item)
+
+
+def _fixed_object(value) -> bool:
+    """A variable (the graph reads it when it runs) or an eager tensor (immutable): by
+    identity."""
+    return _variables(value) and not isinstance(value, (list, tuple)) or \
+        isinstance(value, EAGER_TENSOR)
+
+
+def _variables(value) -> bool:
+    """A variable, or a list or tuple of them (a Metric's `self.counts = [...]`)."""
+    if isinstance(value, tf.Variable) or hasattr(value, "assign") and \
+            hasattr(value, "value") and type(value).__module__.startswith("keras"):
+        return True
+    return isinstance(value, (list, tuple)) and bool(value) and \
+        all(_variables(v) for v in value)
+
+
+def reason(functions: list, tracer=None, owner=None, self_names: dict | None = None) -> str:
+    """Why `functions` (run unconverted while tracing) cannot be traced ("" if they can);
+    with `tracer`, their guardable reads are guarded. `self_names`: id(function) -> the
+    name of its object's parameter (a Keras hook's `self`, read through `owner`)."""
+    reads = _Reads(tracer, owner)
+    for function in functions:
+        self_name = (self_names or {}).get(id(function))
+        found = reads.function(function, self_name)
+        if found:
+            return f"{function.__qualname__} {found}"
+    if tracer is not None:
+        for kind, source, expected in reads.guards:
+            tracer.guard(kind, source, expected)
+    return ""

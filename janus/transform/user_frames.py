@@ -1,0 +1,123 @@
+"""Calls that look at their caller's frame, made from converted code.
+
+Converted code calls a library function through janus's call hook, so the function's
+caller is janus's frame, not the user's:
+
+    logging.info("x")           record's funcName 'call', lineno of janus's runtime
+    warnings.warn("x")          the warning attributed to janus's file and line
+    sys._getframe().f_code.co_name, inspect.currentframe().f_globals   janus's frame
+
+A logging call or a warning made through a hook is given the `stacklevel` that reaches
+the user's frame: janus's own frames are skipped, and the converted code keeps the
+user's file, lines and function name (also in the functions janus makes of the user's
+blocks, transform/pipeline.py). A function that reads frames itself (`FRAME_READS`) is
+not converted (transform/effects.py): it runs as the Python it is, its own frame the
+user's; a trace refuses the frame functions reached by another name (F231).
+"""
+from __future__ import annotations
+
+from janus import user_attributes
+
+import inspect
+import logging
+import os
+import sys
+import traceback
+import types
+import warnings
+
+FRAME_READS = frozenset({"_getframe", "currentframe", "getouterframes", "getframeinfo",
+                         "extract_stack", "format_stack", "print_stack", "walk_stack"})
+"""Names of the functions that read the caller's frame (also `inspect.stack`/`.trace`)."""
+
+FRAME_MODULES = frozenset({"inspect", "traceback", "sys"})
+
+
+def frame_functions() -> tuple:
+    return (sys._getframe, inspect.currentframe, inspect.stack, inspect.trace,
+            inspect.getouterframes, inspect.getframeinfo, traceback.extract_stack,
+            traceback.format_stack, traceback.print_stack, traceback.walk_stack)
+
+
+def reads_frames(fn) -> bool:
+    """Whether calling `fn` reads its caller's frame (by identity)."""
+    return any(fn is f for f in frame_functions())
+
+
+_JANUS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_LOGGING = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical",
+                      "fatal", "log"})
+
+
+def _janus(frame) -> bool:
+    filename = frame.f_code.co_filename
+    return filename.startswith(_JANUS_DIR) or filename.startswith("<janus")
+
+
+def is_block(code: types.CodeType) -> bool:
+    """A function janus made of a block of the user's (a branch, a loop body)."""
+    qualname = getattr(code, "co_qualname", code.co_name)
+    return qualname.rpartition(".")[2].startswith("janus__")
+
+
+def _user_frame(frame, level: int):
+    """The `level`-th frame of the user's outward from `frame` (1: the first): janus's
+    frames skipped, a block's frame one with the converted function's around it."""
+    while frame is not None:
+        if _janus(frame):
+            frame = frame.f_back
+            continue
+        if level == 1:
+            return frame
+        level -= 1
+        inner_block = is_block(frame.f_code)
+        frame = frame.f_back
+        while inner_block and frame is not None:  # (to the function the block is of)
+            if not _janus(frame):
+                inner_block = is_block(frame.f_code)
+            frame = frame.f_back
+    return None
+
+
+def _logging_call(fn) -> bool:
+    owner = user_attributes.get(fn, "__self__", None)
+    name = user_attributes.get(fn, "__name__", "")
+    return name in _LOGGING and (
+        isinstance(owner, (logging.Logger, logging.LoggerAdapter)) or
+        owner is None and user_attributes.get(fn, "__module__", None) == "logging")
+
+
+def _distance(start, target, internal) -> int:
+    """The `stacklevel` naming `target` from a call made in frame `start` (1)."""
+    level, frame = 1, start
+    while frame is not None and frame is not target:
+        frame = frame.f_back
+        if frame is not None and not internal(frame):
+            level += 1
+    return level
+
+
+def _logging_internal(frame) -> bool:
+    check = getattr(logging, "_is_internal_frame", None)
+    return bool(check(frame)) if check is not None else False
+
+
+def call(fn, args: tuple, kwargs: dict):
+    """`fn(*args, **kwargs)` made for converted code: a logging call or a warning names
+    the user's frame (at the `stacklevel` the user gave), as it does in plain Python."""
+    if _logging_call(fn):
+        level = kwargs.get("stacklevel", 1)
+        here = sys._getframe()
+        target = _user_frame(here, level) if type(level) is int and level >= 1 else None
+        if target is not None:
+            kwargs = {**kwargs, "stacklevel": _distance(here, target, _logging_internal)}
+        return fn(*args, **kwargs)
+    if fn is warnings.warn:
+        given = dict(zip(("message", "category", "stacklevel", "source"), args), **kwargs)
+        level = given.get("stacklevel", 1)
+        here = sys._getframe()
+        target = _user_frame(here, level) if type(level) is int and level >= 1 else None
+        if target is not None:
+            given["stacklevel"] = _distance(here, target, lambda f: False)
+            return fn(**given)
+    return fn(*args, **kwargs)

@@ -1,0 +1,195 @@
+"""The program's functions Keras calls from its own code (session 28, probes, F245): a
+Dense's `activation`, a `Lambda`'s function, a LearningRateSchedule, Regularizer or
+Constraint subclass, a compiled or wrapped loss function. Reading a global, a closure or
+an unguarded attribute, printing, or writing state, they run plainly; reading only their
+arguments, modules and a schedule's public numbers, they stay in the graph."""
+import keras
+import tensorflow as tf
+from keras.src.losses.losses import LossFunctionWrapper
+
+from tests.differential import assert_same
+
+T = {"t": 1.0}  # (set before each side's call by the call list: the same on both sides)
+
+
+def _with_t(i, s, *args):
+    T["t"] = 1.0 if i < 5 else 4.0
+    return (s, *args)
+
+
+def scaled_tanh(x):
+    return tf.tanh(x / T["t"])
+
+
+def plain_tanh(x):
+    return tf.tanh(x) * 0.5
+
+
+class Model:
+    def __init__(self, activation=scaled_tanh, lam=None):
+        keras.utils.set_random_seed(0)
+        layers = [keras.Input((3,)), keras.layers.Dense(4, activation=activation)]
+        if lam is not None:
+            layers.append(keras.layers.Lambda(lam))
+        self.model = keras.Sequential(layers + [keras.layers.Dense(1)])
+
+
+def forward(s, x):
+    return s.model(x)
+
+
+def _calls(n=9, rows=5):
+    return [(lambda s, i=i: _with_t(i, s, tf.random.stateless_normal((rows, 3), (i, 0))))
+            for i in range(n)]
+
+
+def test_an_activation_reading_a_global_sees_its_changes():
+    assert_same(forward, _calls(), Model)
+
+
+def test_a_lambda_layer_reading_a_global_sees_its_changes():
+    assert_same(forward, _calls(), lambda: Model(plain_tanh, lambda h: h * T["t"]))
+
+
+def test_a_pure_activation_stays_in_the_graph():
+    stats = assert_same(forward, _calls(), lambda: Model(plain_tanh, lambda h: tf.nn.relu(h)))
+    assert stats.graph_calls >= 5
+
+
+# -- schedules, regularizers, constraints: called by Keras' optimizer and layers
+
+class Cfg:
+    lr = 0.1
+
+
+class CfgSchedule(keras.optimizers.schedules.LearningRateSchedule):
+    def __init__(self, cfg):
+        self.cfg = cfg
+
+    def __call__(self, step):
+        return self.cfg.lr / tf.sqrt(tf.cast(step, tf.float32) + 1.0)
+
+
+class CountingSchedule(keras.optimizers.schedules.LearningRateSchedule):
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, step):
+        self.calls += 1
+        print("schedule", self.calls)
+        return 0.1 / tf.sqrt(tf.cast(step, tf.float32) + 1.0)
+
+
+class WarmupSchedule(keras.optimizers.schedules.LearningRateSchedule):
+    def __init__(self, peak, warmup):
+        self.peak = peak
+        self.warmup = warmup
+
+    def __call__(self, step):
+        step = tf.cast(step, tf.float32) + 1.0
+        return self.peak * tf.minimum(step / self.warmup, 1.0)
+
+
+class GlobalL2(keras.regularizers.Regularizer):
+    def __call__(self, w):
+        return T["t"] * tf.reduce_sum(w * w)
+
+
+class GlobalClip(keras.constraints.Constraint):
+    def __call__(self, w):
+        return tf.clip_by_value(w, -0.2 * T["t"], 0.2 * T["t"])
+
+
+class Trainer:
+    def __init__(self, schedule=0.1, **dense):
+        keras.utils.set_random_seed(0)
+        self.cfg = Cfg()
+        self.schedule = schedule(self.cfg) if schedule is CfgSchedule else schedule
+        self.model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, **dense),
+                                       keras.layers.Dense(1)])
+        self.opt = keras.optimizers.SGD(self.schedule)
+
+
+def train(s, x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((s.model(x, training=True) - y) ** 2)
+        if s.model.losses:
+            loss = loss + tf.add_n(s.model.losses)
+    grads = tape.gradient(loss, s.model.trainable_variables)
+    s.opt.apply_gradients(zip(grads, s.model.trainable_variables))
+    return loss
+
+
+def _batch(i):
+    return (tf.random.stateless_normal((5, 3), (i, 0)), tf.random.stateless_normal((5, 1), (i, 1)))
+
+
+def _lr_bump(i, s):
+    if i == 5:
+        s.cfg.lr = 1.0
+    return _with_t(i, s, *_batch(i))
+
+
+def _train_calls(n=9, before=_with_t):
+    return [(lambda s, i=i: before(i, s, *_batch(i)) if before is _with_t else before(i, s))
+            for i in range(n)]
+
+
+def test_a_schedule_reading_a_nested_config_sees_its_changes():
+    assert_same(train, _train_calls(before=_lr_bump), lambda: Trainer(CfgSchedule))
+
+
+def test_a_schedule_counting_and_printing_runs_per_call():
+    stats = assert_same(train, _train_calls(), lambda: Trainer(CountingSchedule()),
+                        observe=lambda s: s.schedule.calls)
+    assert stats.generations <= 1  # (not a graph per call for its counter)
+
+
+def _peak_change(i, s):
+    if i == 6:
+        s.schedule.peak = 0.5
+    return (s, *_batch(i))
+
+
+def test_a_schedule_of_public_numbers_stays_in_the_graph():
+    stats = assert_same(train, _train_calls(10, before=_peak_change),
+                        lambda: Trainer(WarmupSchedule(0.1, 4.0)))
+    assert stats.graph_calls >= 5
+
+
+def test_a_regularizer_reading_a_global_sees_its_changes():
+    assert_same(train, _train_calls(), lambda: Trainer(kernel_regularizer=GlobalL2()))
+
+
+def test_a_constraint_reading_a_global_sees_its_changes():
+    assert_same(train, _train_calls(), lambda: Trainer(kernel_constraint=GlobalClip()))
+
+
+# -- losses: compiled (model.compute_loss) and wrapped
+
+def weighted_mse(y_true, y_pred):
+    return tf.reduce_mean(T["t"] * (y_true - y_pred) ** 2, axis=-1)
+
+
+class Compiled:
+    def __init__(self):
+        keras.utils.set_random_seed(0)
+        self.model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+        self.model.compile(optimizer=keras.optimizers.SGD(0.05), loss=weighted_mse)
+        self.loss = LossFunctionWrapper(weighted_mse)
+
+
+def compiled_loss(s, x, y):
+    return s.model.compute_loss(x=x, y=y, y_pred=s.model(x))
+
+
+def wrapped_loss(s, x, y):
+    return s.loss(y, s.model(x))
+
+
+def test_a_compiled_loss_function_reading_a_global_sees_its_changes():
+    assert_same(compiled_loss, _train_calls(), Compiled)
+
+
+def test_a_wrapped_loss_function_reading_a_global_sees_its_changes():
+    assert_same(wrapped_loss, _train_calls(), Compiled)
