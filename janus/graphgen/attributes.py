@@ -292,7 +292,16 @@ def _guarded_method(tracer, obj, name: str, value: types.MethodType, source):
 
 def guard_call_method(tracer, obj) -> None:
     """`H(x)` of a located object of the program's: the `__call__` its class holds,
-    guarded (F216: `Head.__call__` replaced between calls was kept by the graph)."""
+    guarded (F216: `Head.__call__` replaced between calls was kept by the graph). One the
+    call itself replaced first refuses: Python calls the new one at once (F257)."""
+    for cls in type(obj).__mro__:
+        try:
+            pending = tracer.ledger.get_attr(cls, "__call__")
+        except AttributeError:  # (deleted by the call)
+            pending = None
+        if pending is not _MISSING:
+            raise ConversionError(f"calls a {type(obj).__name__} whose class's `__call__` the "
+                                  "call replaced (that line runs in Python)")
     source = tracer.source_of(obj)
     if source is not None:
         tracer.guard("id", source.attr("__class__").attr("__call__"), type(obj).__call__)

@@ -28,6 +28,4 @@ def classify(signature: str) -> str:
     return "?"
 
 
-QUICK: dict[int, str] = {
-    77: "F257",  # a class's `__call__` replaced inside the call, then the object called
-}
+QUICK: dict[int, str] = {}

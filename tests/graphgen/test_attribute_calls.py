@@ -6,6 +6,7 @@ before the plain rerun: F214). Each test compares janus with plain Python call b
 import pytest
 import tensorflow as tf
 
+import janus
 from tests.differential import assert_same
 
 
@@ -156,3 +157,31 @@ def test_a_method_of_two_instances_keeps_one_graph():
 
     stats = assert_same(step, [(a if i % 2 else b, tf.constant(1.0)) for i in range(8)])
     assert stats.graph_calls >= 6, stats
+
+
+class Switched:
+    def __call__(self, a):
+        return a + 1.0
+
+
+def _times_three(self, a):
+    return a * 3.0
+
+
+SWITCHES = [Switched.__call__, _times_three]
+SWITCHED = Switched()
+
+
+def switch_then_call(x, n):
+    Switched.__call__ = SWITCHES[n % 2]
+    return SWITCHED(x)
+
+
+def test_a_call_replaced_by_the_call_itself_is_the_one_called():
+    """F257: the trace resolved `type(H).__call__` before the call's own write to it."""
+    results = {}
+    for name, fn in (("plain", switch_then_call), ("janus", janus.jit(switch_then_call))):
+        Switched.__call__ = SWITCHES[0]
+        results[name] = [float(fn(tf.constant(1.0), n)) for n in (3, 3, 3, 3, 4, 4, 3, 4)]
+    Switched.__call__ = SWITCHES[0]
+    assert results["janus"] == results["plain"]

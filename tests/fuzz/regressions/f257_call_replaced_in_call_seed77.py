@@ -71,7 +71,7 @@ def f(s, x, xs, n, flag):
 # minimized: result: result['acc']: plain array([6.355737, 4.533554, 5.486365], dtype=float32), janus array([7.298828 , 3.1338384, 5.311691 ], dtype=float32)
 FINDING = 'F257'
 KIND = 'result'
-XFAIL = 'F257: open'
+XFAIL = None
 CALLS = [{'shape': [3], 'dtype': 'float32', 'seed': 56, 'len': 2, 'n': 3, 'flag': False, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 56, 'len': 2, 'n': 3, 'flag': False, 'obj': 'main'},
  {'shape': [3], 'dtype': 'float32', 'seed': 56, 'len': 2, 'n': 3, 'flag': False, 'obj': 'main'},
