@@ -195,12 +195,14 @@ def _held_reason(value, seen: set, depth: int) -> str:
     if "_constraint" in getattr(value, "__dict__", ()):  # (a Keras variable: what Keras
         held = (value.__dict__["_constraint"], value.__dict__.get("_regularizer"))  # calls)
         return next((r for r in (_held_reason(v, seen, depth) for v in held) if r), "")
+    classes = _keras_classes()
+    layer = value.__self__ if isinstance(value, types.MethodType) else value
+    if classes is not None and isinstance(layer, classes[0]):
+        return ""  # (a sublayer, or its bound `call`: looked at as one of the called
+        # layer's layers; a program's layer's `call` janus converts: graphgen/layer_calls)
     reason = _callable_reason(value, seen)
     if reason or not _library(value) or depth >= _DEPTH or not hasattr(value, "__dict__"):
         return reason
-    classes = _keras_classes()
-    if classes is not None and isinstance(value, classes[0]):
-        return ""  # (a sublayer: looked at as one of the called layer's layers)
     seen.add(id(value))
     return _attributes_reason(value, seen, depth + 1)
 

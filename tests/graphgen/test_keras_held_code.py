@@ -193,3 +193,33 @@ def test_a_compiled_loss_function_reading_a_global_sees_its_changes():
 
 def test_a_wrapped_loss_function_reading_a_global_sees_its_changes():
     assert_same(wrapped_loss, _train_calls(), Compiled)
+
+
+class _Block(keras.layers.Layer):
+    """A program's layer holding sublayers, called by a Functional model: janus converts
+    its `call` (graphgen/layer_calls.py), so it is not held code."""
+
+    def __init__(self):
+        super().__init__()
+        self.inner = keras.layers.Dense(3, kernel_initializer="ones")
+
+    def call(self, x):
+        return tf.nn.relu(self.inner(x)) + x
+
+
+def _functional_of_blocks():
+    inputs = keras.Input((3,))
+    return keras.Model(inputs, _Block()(inputs))
+
+
+def _predict(model, x):
+    return model(x) * 2.0
+
+
+def test_a_functional_model_of_the_program_s_layers_keeps_its_graph():
+    """(The ResNet benchmark ran eagerly: the Functional's held `_Block.call` read
+    `self.inner` "unguarded", though janus converts that call.)"""
+    model = _functional_of_blocks()
+    calls = [(model, tf.constant([[float(i), 1.0, -1.0]])) for i in range(8)]
+    stats = assert_same(_predict, calls)
+    assert stats.graph_calls >= 4, stats
