@@ -35,6 +35,7 @@ import traceback
 import types
 
 import gast
+import tensorflow as tf
 
 from janus import source as source_mod
 from janus.config import config as global_config
@@ -42,7 +43,7 @@ from janus.errors import ConversionError
 from janus.graphgen.plan import Plan
 from janus.stats import Stats
 from janus.transform import breaks, host_reads, leave, liveness, scope, segments
-from janus.fallback import churn, settled, split_report
+from janus.fallback import churn, settled, split_report, split_trial
 from janus.fallback.mixed import MixedRunner
 from janus.fallback.trial import Segment, compound_around, compound_at, reason_of
 from janus.transform.pipeline import convert, fill_locations
@@ -151,6 +152,7 @@ class Segmented:
         self.unbound_reads = liveness.inputs(node.body, params) & scope.local_names(node)
         """Locals the function may read before Python has bound them."""
         self.outer = None  # built at the first call (its arguments may show more breaks)
+        self.whole = split_trial.SplitTrial()  # whether the split pays against plain
 
     def _max_unreused(self) -> int:
         return (self.jit.config if self.jit is not None else global_config).max_specializations
@@ -169,6 +171,8 @@ class Segmented:
         """Whether its calls run the function itself from now on: nothing is left to split
         again or to run as a graph (fallback/settled.py)."""
         with self._lock:
+            if self.whole.state == "plain":
+                return True
             return self.outer is not None and not self.segments and not (
                 self.pending or self.pending_open or self.pending_unhoist or
                 self.pending_inline) and settled.runs_as_it_is(self.runner, self.fn)
@@ -206,10 +210,66 @@ class Segmented:
     def __call__(self, *args, **kwargs):
         with self._lock:  # (threads: one builds, the others wait for its runner)
             runner = self._prepare(args, kwargs)
-        return runner(*args, **kwargs)
+            kind, before = self._trial_turn()
+        if before is None:
+            return runner(*args, **kwargs)
+        start = split_trial.clock()
+        result = (self.fn if kind == "plain" else runner)(*args, **kwargs)
+        seconds = split_trial.clock() - start
+        with self._lock:
+            self._trial_ran(kind, seconds, before)
+        return result
+
+    # -- whether the split pays as a whole (fallback/split_trial.py)
+    def _trial_turn(self) -> tuple:
+        """(how this call runs in the split's trial — "plain", "split" or None —, janus's
+        work so far), or (None, None) when the split is not watched."""
+        if self.whole.state in ("kept", "plain") or self.runner is self.fn:
+            return None, None
+        try:
+            may_try = any(s.state in ("graph", "kept") for s in self.segments) and \
+                (self.jit is None or self.jit.profile.collective_strategy is None) and \
+                not tf.distribute.has_strategy()
+            decided = all(s.state in ("kept", "eager") for s in self.segments)
+            return self.whole.turn(may_try, decided), self._work()
+        except Exception as exc:  # noqa: BLE001 - janus's: the call runs split
+            self._trial_failed(exc)
+            return None, None
+
+    def _work(self) -> tuple:
+        """What changes when janus generates, profiles or is about to rebuild: a split
+        call that changed it paid a one-time cost."""
+        jits = [s.jit for s in self._segments.values()]
+        jits += list(getattr(self.runner, "callees", ()))
+        return (sum(j.stats.generations + j.stats.generation_failures +
+                    j.stats.profile_calls for j in jits),
+                tuple(s.state for s in self.segments),
+                bool(self.pending or self.pending_open or self.pending_unhoist or
+                     self.pending_inline))
+
+    def _trial_ran(self, kind, seconds: float, before: tuple) -> None:
+        try:
+            if self.whole.ran(kind, seconds, self._work() != before) == "plain":
+                for seg in self._segments.values():
+                    seg.jit.discard_graphs()
+                self.segments, self.runner = [], self.fn
+                self.pending, self.pending_open = {}, set()
+                self.pending_unhoist, self.pending_inline = set(), set()
+        except Exception as exc:  # noqa: BLE001 - janus's: the result stands
+            self._trial_failed(exc)
+
+    def _trial_failed(self, exc: Exception) -> None:
+        """janus's own bookkeeping of the split's trial failed: the split stays as it is."""
+        self.whole.state = "kept"
+        self.whole.why = f"janus internal error: {type(exc).__name__}"
+        if self.jit is not None:
+            self.jit.report_internal("keeping a split function's trial", exc, give_up=False)
 
     def _prepare(self, args, kwargs):
         """Split again if a segment asked for it (or for the first time); the runner."""
+        if self.whole.state == "plain":  # (the split does not pay: the function as it is)
+            self.stats.segmented_calls += 1
+            return self.fn
         if not self.calls_seen:  # the first call's arguments show more breaks (known
             self.calls_seen = True  # before the first build: not a split again)
             self._breaks_from_arguments(args, kwargs)
@@ -263,6 +323,7 @@ class Segmented:
             split = segments.split(node, set(self.breaks), self.fn.__globals__,
                                    frozenset(self.opened), frozenset(self.inline))
         self.split = split
+        self.whole.rebuilt()
         self.segments = [self._segment(s) for s in split.stretches]
         self.outer = self._compile_outer(split)
         # nothing left to run as a graph: the function as it is

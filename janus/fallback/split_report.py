@@ -10,7 +10,8 @@ A *summary* is a plain JSON-able dict (made by `Segmented.summary`):
                    "outputs": [...], "state": "graph", "why": "", "calls": 183,
                    "graph_calls": 174}],
      "inline":   [{"first_line": 77, "last_line": 80, "why": "too small ..."}],
-     "no_more_graphs": "12 graphs generated for the function's segments ran ..."}
+     "no_more_graphs": "12 graphs generated for the function's segments ran ...",
+     "as_a_whole": "runs as it is: the split does not pay (median split call ...)"}
 
 and `lines(summary)` renders it, one break per line with its reason and source line
 (like `torch._dynamo.explain`'s break reasons).
@@ -47,6 +48,8 @@ def lines(summary: dict) -> list[str]:
         out.append(f"  segment {s['index']} ({_span(s['first_line'], s['last_line'])}) "
                    f"({', '.join(s['inputs'])}) -> ({', '.join(s['outputs'])}): {state}; "
                    f"{s['calls']} calls, {s['graph_calls']} as graph")
+    if summary.get("as_a_whole"):
+        out.append(f"as a whole: {summary['as_a_whole']}")
     if summary.get("no_more_graphs"):
         out.append(f"no more segment graphs: {summary['no_more_graphs']}")
     inline = summary.get("inline", [])
@@ -99,4 +102,4 @@ def summarize(segmented) -> dict:
                       "graph_calls": seg.jit.stats.graph_calls}
                      for seg in segmented.segments],
         "inline": sorted(inline, key=lambda i: (i["first_line"], i["last_line"])),
-        "no_more_graphs": segmented.budget.spent}
+        "no_more_graphs": segmented.budget.spent, "as_a_whole": segmented.whole.why}

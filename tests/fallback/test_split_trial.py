@@ -1,0 +1,146 @@
+"""A split function must pay as a whole (janus/fallback/split_trial.py): once steady, its
+split calls and plain runs alternate, and the function runs as it is for good when plain
+measured faster.
+
+The bookkeeping is fed made-up times; the end-to-end tests compare janus with plain
+Python call by call (tests/differential.py) with the split's measured times scaled, so
+the decision does not hang on this machine's load.
+"""
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import janus
+from janus.fallback import split_trial
+from janus.fallback.split_trial import SplitTrial
+from tests.differential import assert_same
+
+
+def _steady(trial: SplitTrial, calls: int = split_trial.QUIET) -> None:
+    for _ in range(calls):
+        assert trial.ran(None, 0.01, changed=False) == ""
+
+
+def _run_rounds(trial: SplitTrial, plain: float, split: float) -> str:
+    decision = ""
+    for _ in range(40):
+        kind = trial.turn(may_try=True, decided=True)
+        if kind is None:
+            break
+        decision = trial.ran(kind, plain if kind == "plain" else split, changed=False)
+    return decision
+
+
+def test_a_split_slower_than_plain_runs_as_it_is():
+    trial = SplitTrial()
+    _steady(trial)
+    assert _run_rounds(trial, plain=0.008, split=0.010) == "plain"
+    assert trial.state == "plain" and "does not pay" in trial.why
+    assert trial.turn(may_try=True, decided=True) is None
+
+
+def test_a_split_faster_than_plain_is_kept_and_tried_again_after_a_rebuild():
+    trial = SplitTrial()
+    _steady(trial)
+    assert _run_rounds(trial, plain=0.010, split=0.004) == ""
+    assert trial.state == "kept" and "pays" in trial.why
+    assert trial.turn(may_try=True, decided=True) is None
+    trial.rebuilt()
+    assert trial.state == "waiting" and trial.turn(may_try=True, decided=True) is None
+    _steady(trial)
+    assert trial.turn(may_try=True, decided=True) == "plain"
+
+
+def test_it_waits_for_quiet_calls_and_decided_segments():
+    trial = SplitTrial()
+    _steady(trial, split_trial.QUIET - 1)
+    assert trial.turn(may_try=True, decided=True) is None
+    trial.ran(None, 0.01, changed=True)  # (a generation: one-time cost)
+    _steady(trial)
+    assert trial.turn(may_try=False, decided=True) is None  # (no segment runs a graph)
+    assert trial.turn(may_try=True, decided=False) is None  # (a segment on trial)
+    _steady(trial, split_trial.SETTLE_CALLS)
+    assert trial.turn(may_try=True, decided=False) == "plain"
+
+
+def test_a_generation_during_a_trial_abandons_it_and_trials_are_bounded():
+    trial = SplitTrial()
+    for _ in range(split_trial.MAX_TRIALS):
+        _steady(trial)
+        assert trial.turn(may_try=True, decided=True) == "plain"
+        trial.ran("plain", 0.01, changed=False)
+        kind = trial.turn(may_try=True, decided=True)
+        assert trial.ran(kind, 0.5, changed=True) == "" and trial.state == "waiting"
+    _steady(trial)
+    assert trial.turn(may_try=True, decided=True) is None
+
+
+def split_step(s, x):
+    """A `.numpy()` break between two stretches of tensor work."""
+    h = tf.tanh(tf.matmul(x, s["w"]))
+    m = float(tf.reduce_sum(h).numpy())
+    y = tf.matmul(h, s["w"]) * 2.0 + tf.reduce_mean(h) * m
+    s["w"].assign_add(0.001 * tf.ones([8, 8]) * tf.reduce_mean(y))
+    s["seen"].append(round(m, 3))
+    return tf.reduce_sum(tf.sin(y))
+
+
+def _state():
+    return {"w": tf.Variable(np.random.RandomState(3).randn(8, 8).astype(np.float32) * 0.3),
+            "seen": []}
+
+
+def _calls(n):
+    return [(tf.constant(np.random.RandomState(i).randn(4, 8), tf.float32),)
+            for i in range(n)]
+
+
+def _scaled(monkeypatch, kind: str, factor: float) -> None:
+    """The split trial sees `kind`'s calls `factor` times as long as they took (and runs
+    under `any_size`, which turns it off for other tests)."""
+    monkeypatch.setattr(split_trial, "MAX_TRIALS", 3)
+    ran = SplitTrial.ran
+
+    def scaled(self, k, seconds, changed):
+        return ran(self, k, seconds * factor if k == kind else seconds, changed)
+    monkeypatch.setattr(SplitTrial, "ran", scaled)
+
+
+def test_a_split_function_that_does_not_pay_runs_plainly_for_good(any_size, monkeypatch):
+    _scaled(monkeypatch, "split", 50.0)
+    jitted = janus.jit(split_step)
+    assert_same(split_step, _calls(30), make_state=_state, jitted=jitted)
+    split = jitted.segmented
+    assert split.whole.state == "plain", split.whole
+    assert "runs as it is: the split does not pay" in jitted.explain()
+    graph_runs = jitted.stats.segment_graph_calls
+    assert_same(split_step, _calls(6), make_state=_state, jitted=jitted)
+    assert jitted.stats.segment_graph_calls == graph_runs
+    assert jitted._settled is not None  # (the fast path: fallback/settled.py)
+
+
+def test_a_split_function_that_pays_keeps_its_graphs(any_size, monkeypatch):
+    _scaled(monkeypatch, "plain", 50.0)
+    jitted = janus.jit(split_step)
+    assert_same(split_step, _calls(30), make_state=_state, jitted=jitted)
+    split = jitted.segmented
+    assert split.whole.state == "kept", split.whole
+    assert split.runner is not split.fn and any(s.state == "kept" for s in split.segments)
+    assert jitted.stats.segment_graph_calls > 10 and jitted._settled is None
+
+
+def raising_step(s, x):
+    """Raises on its sixth call after the break, as plain Python does."""
+    h = tf.tanh(tf.matmul(x, s["w"]))
+    m = float(tf.reduce_sum(h).numpy())
+    s["seen"].append(round(m, 3))
+    if len(s["seen"]) % 6 == 0:
+        raise ValueError(f"call {len(s['seen'])}")
+    return tf.reduce_sum(tf.matmul(h, s["w"]) * m)
+
+
+@pytest.mark.parametrize("slower", ["split", "plain"])
+def test_calls_that_raise_during_the_trial_raise_as_plain(any_size, monkeypatch, slower):
+    _scaled(monkeypatch, slower, 50.0)
+    jitted = janus.jit(raising_step)
+    assert_same(raising_step, _calls(30), make_state=_state, jitted=jitted)
