@@ -1,7 +1,9 @@
 """How a `JitFunction` makes graphs: choosing the specialization a call fits (or
-deciding to trace one), tracing it (or loading a recorded one), moving its plan up the
-generalization ladder when guards keep failing, making room at the specialization limit,
-and handing a specialization to the XLA compiler.
+deciding to trace one), tracing it (or loading a recorded one), counting failed
+generations (retreating from a generalization, or giving up), making room at the
+specialization limit, and handing a specialization to the XLA compiler. What a failed
+guard or graph teaches (the generalization ladder) is janus/guard_failures.py; the
+graphs kept per outcome of a tensor test, janus/outcomes.py.
 
 A mixin of `janus.function.JitFunction`; it uses that class's state (profile, plan,
 specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_warn_once`,
@@ -9,31 +11,23 @@ specializations, lock, stats) and its helpers (`report_internal`, `_count`, `_wa
 """
 from __future__ import annotations
 
-import dataclasses
-import re
 import time
 
-import tensorflow as tf
-
-from janus import cache, events, ladder
+from janus import cache, events
+from janus.cache import portable, record
 from janus.config import Config
 from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
     FallbackCategory, Unprofiled
 from janus.fallback import safety
 from janus.fallback.settled import epoch as settled_epoch
-from janus.graphgen import checks, distribute, formatted_text, plain_trial, traced_gradients, xla, \
-    xla_trial
+from janus.graphgen import distribute, formatted_text, plain_trial, xla, xla_trial
 from janus.graphgen.plan import Plan, plan_from_profile
-from janus.graphgen.sources import evaluate
 from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
-from janus.outcomes import Outcomes, changes_on as _changes_on
-from janus.profiler import describe_value
+from janus.guard_failures import GuardFailures
+from janus.outcomes import Outcomes
 from janus.transform import convert
 
-SPURIOUS_RAISES = 2
-"""Calls on which a generalized graph raised and plain Python did not, before its
-generation counts as failed."""
 _AT_LIMIT = _Eager(FallbackCategory.LIMIT, "specialization limit reached")
 LIMIT_QUIET = 15
 """Calls no graph fits, at the specialization limit, that run eagerly at once (their
@@ -43,9 +37,6 @@ LIMIT_SKIP = 60
 """After `LIMIT_QUIET` such calls in a row, none fitting a graph: calls that run plainly
 without even the guards' checks (a call that would have fit one runs plainly: right,
 only not faster), then the guards are checked again."""
-_LOOP_DID_NOT_RUN = _Eager(FallbackCategory.GUARD_FAILURE, "a loop ran fewer iterations than "
-                           "a gradient through it needs (Python's tape gives None there)")
-_GUARD_TAG = re.compile(r"janus-guard-(\d+)")  # an in-graph guard's error message
 
 
 def _graph_value_in_python(exc: Exception) -> bool:
@@ -80,7 +71,7 @@ MAX_RAISED_TRACES = 16
 """Traces that raised the call's own exception before they count as failed generations."""
 
 
-class Generation(Outcomes):
+class Generation(GuardFailures, Outcomes):
     """Tracing specializations and generalizing the plan (see the module docstring)."""
 
     # -- generating a graph
@@ -175,7 +166,6 @@ class Generation(Outcomes):
         """The first graph recorded by an earlier process (warm start) that fits this call,
         loaded as a specialization (None: none fits). A loaded graph is not offered again;
         the others are, to later generations."""
-        from janus.cache import portable
         env = self._env(args, kwargs)
         for entry in recorded:
             sid, plan, graph = entry
@@ -275,136 +265,6 @@ class Generation(Outcomes):
         return f"janus gives up on {name} and runs it eagerly from now on: " \
                f"{self.last_failure_reason}"
 
-    def _record_failure(self, spec, guard, actual: str):
-        self.failure_counts[guard.key] += 1
-        spec.failures[guard.describe()] += 1
-        self._count(self.stats.guard_failures, guard.describe())
-        self.failures.append((guard.describe(), actual))
-        events.emit("guard_failed", self, spec, guard, actual)
-        return self.failure_counts[guard.key]
-
-    def _host_guard_failed(self, spec, guard, args, kwargs, cfg):
-        try:
-            value = evaluate(guard.source, *self._env(args, kwargs))
-            actual = repr(describe_value(value))
-        except Exception as exc:  # noqa: BLE001
-            value, actual = None, f"unreadable ({type(exc).__name__})"
-        count = self._record_failure(spec, guard, actual)
-        # A Python number that changed once (a step counter, a decayed rate) most likely
-        # keeps changing, as does the length of a list the function only appends to: it
-        # becomes a tensor input (or goes unassumed) at once, not after a second graph.
-        if count >= (1 if _changes_on(guard, spec) else cfg.failures_to_generalize):
-            plan = ladder.next_plan(self.plan, guard, value, spec)
-            if plan is None or plan == self.plan or plan in self.blocked_plans:
-                plan = self._number_to_feed(spec, guard, args, kwargs)
-            if plan is not None:  # (and the others of the kind that fail on this call)
-                plan = self._also_changed(spec, guard, plan, args, kwargs)
-            self._generalize(plan)
-        else:
-            # the failed guard is not generalized yet (a tree of another shape), but a list
-            # only appended to that grew, or a number that changed, would fail the next
-            # graph too: generalized at once (zoo p13: `s.depths.append(depth)` in a
-            # recursive encoder, a graph per call until janus stopped generating)
-            plan = self._also_changed(spec, guard, self.plan, args, kwargs)
-            if plan != self.plan:
-                self._generalize(plan)
-
-    def _also_changed(self, spec, failed, plan, args, kwargs):
-        """`plan` generalizing, too, every other number or append-only list of the
-        specialization that changed on this call (`running_reward` and
-        `len(episode_lengths)` change together, every call): one generation, not one per
-        guard."""
-        env = self._env(args, kwargs)
-        for guard in spec.guards.guards:
-            if guard is failed or not _changes_on(guard, spec):
-                continue
-            try:
-                value = evaluate(guard.source, *env)
-            except Exception:  # noqa: BLE001 - an unreadable source: left to its guard
-                continue
-            if guard.kind == "len" and type(value) is list and len(value) == guard.expected \
-                    or guard.kind == "value" and type(value) is type(guard.expected) and \
-                    value == guard.expected:
-                continue
-            wider = ladder.next_plan(plan, guard, value, spec)
-            if wider is not None and wider not in self.blocked_plans:
-                plan = wider
-        return plan
-
-    def _number_to_feed(self, spec, failed, args, kwargs):
-        """The failed guard cannot generalize (a count kept guarded): a later number guard
-        of the same specialization that fails on this call may (`range(depth) * scale`:
-        `depth` stays, `scale` is fed), instead of one graph per value of both."""
-        env = self._env(args, kwargs)
-        for guard in spec.guards.guards:
-            if guard is failed or guard.kind != "value" or \
-                    not ladder.is_fed_number(guard.expected):
-                continue
-            try:
-                value = evaluate(guard.source, *env)
-            except Exception:  # noqa: BLE001 - an unreadable source fails the check too
-                continue
-            if type(value) is type(guard.expected) and value == guard.expected:
-                continue
-            plan = ladder.next_plan(self.plan, guard, value, spec)
-            if plan is not None and plan != self.plan and plan not in self.blocked_plans:
-                return plan
-        return None
-
-    def _graph_failed(self, spec, exc, args, kwargs, cfg):
-        """An op or an in-graph guard failed: nothing was committed; the call reruns."""
-        match = _GUARD_TAG.search(str(exc)) if isinstance(exc, tf.errors.InvalidArgumentError) \
-            else None
-        if match is None and checks.RANGE_MESSAGE in str(exc) and \
-                self._precise_plan() not in self.blocked_plans:
-            return self._left_float_range(spec, args, kwargs)
-        if match is None and traced_gradients.LOOP_MESSAGE in str(exc):
-            # a gradient through a loop that ran no iteration: None in Python, zeros in
-            # the graph (graphgen/traced_gradients.py); this call runs plainly, the graph stays
-            return self._eager(args, kwargs, _LOOP_DID_NOT_RUN)
-        if match is None:  # an op failed: plain Python raises (or not) as it would
-            try:
-                result = self._eager(args, kwargs, _Eager(
-                    FallbackCategory.GUARD_FAILURE,
-                    f"graph op failed: {str(exc).splitlines()[0]}"))
-            except Exception:
-                with self._lock:  # (a graph that keeps raising runs plainly: plain_trial)
-                    if plain_trial.decide_raising(self, spec):
-                        events.emit("plain_decided", self, spec)
-                raise
-            self._raised_where_python_did_not(spec, exc, cfg)
-            return result
-        return self._in_graph_guard(spec, int(match.group(1)), args, kwargs, cfg)
-
-    def _precise_plan(self):
-        return dataclasses.replace(self.plan, precise_floats=True)
-
-    def _left_float_range(self, spec, args, kwargs):
-        """A float outside the range of the fast exactness check (graphgen/exact_numbers):
-        the call reruns plainly; the next graph checks float arithmetic op by op (where
-        that plan failed, the graph stays and such calls run plainly, as any op's)."""
-        with self._lock:
-            self._count(self.stats.guard_failures, "float arithmetic in the fast check's range")
-            self.failures.append(("float arithmetic in the fast check's range", "a value "
-                                  "outside it"))
-            if spec in self.specializations:
-                self.specializations.remove(spec)
-            self._generalize(self._precise_plan())
-        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
-                                                "a float left the fast check's range",
-                                                "profiled"))
-
-    def _new_structure(self, spec, exc, args, kwargs):
-        """A structure the SubGraph does not cover: learn it by profiling this call."""
-        with self._lock:
-            self.failure_counts[("recursion", spec.id)] += 1
-            self._count(self.stats.guard_failures, f"node structure: {exc}")
-            self.failures.append(("node structure covered by the SubGraph", str(exc)))
-            if spec in self.specializations:
-                self.specializations.remove(spec)
-        return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE, str(exc),
-                                                "profiled"))
-
     # -- choosing a specialization, or making room for one
     def _dispatch(self, args, kwargs, cfg: Config, context: tuple):
         start = time.perf_counter()
@@ -465,26 +325,6 @@ class Generation(Outcomes):
         self._busy = True
         return "generate"
 
-    def _miss_to_learn_from(self, misses: list, args, kwargs) -> tuple:
-        """The (specialization, failed guard index) to generalize from: the first whose
-        failed guard the ladder generalizes, else the first. (Graphs per value of a number
-        kept guarded fail on it; the graph for this call's value fails on what changed:
-        `s.losses.setdefault(n, []).append(loss)`, its list for `n` grew, zoo p43.)"""
-        env = self._env(args, kwargs)
-        current = [m for m in misses if m[0].plan == self.plan]  # (older plans' graphs are
-        for spec, index in current + [m for m in misses if m[0].plan != self.plan]:  # dropped
-            guard = spec.guards.guards[index]  # first: what they assumed may be general now)
-            if guard.kind == "len" and self.plan.is_append_only(guard.source):
-                continue
-            try:
-                value = evaluate(guard.source, *env)
-            except Exception:  # noqa: BLE001 - an unreadable source: not this one
-                continue
-            plan = ladder.next_plan(self.plan, guard, value, spec)
-            if plan is not None and plan != self.plan and plan not in self.blocked_plans:
-                return spec, index
-        return misses[0]
-
     def _churning(self, cfg: Config) -> bool:
         """Whether graphs are made and dropped: `max_specializations` generations or more,
         fewer than two calls each ran as graphs (a generation costs a thousand calls of a
@@ -492,37 +332,6 @@ class Generation(Outcomes):
         generations = self.stats.generations
         return generations >= cfg.max_specializations and \
             self.stats.graph_calls < 2 * generations
-
-    # -- failures and the generalization ladder
-    def _raised_where_python_did_not(self, spec, exc, cfg: Config):
-        """`spec`'s graph raised (`exc`) on a call plain Python then ran without error.
-        A specialized graph's ops wait for its guards (graphgen/dead_ends.after_guards),
-        so this is a generalized graph doing work Python skips: a loop's body after its
-        exit test, run speculatively in the iteration the test stops (graphgen/exits.py).
-        At its `SPURIOUS_RAISES`-th such call the graph is dropped and its generation
-        counts as failed: janus retreats from the generalization (and gives up as after
-        any `max_generation_failures` failed generations)."""
-        with self._lock:
-            spec.failures["raised where plain Python did not"] += 1
-            if spec.failures["raised where plain Python did not"] != SPURIOUS_RAISES or \
-                    spec.plan != self.plan or not self.plan_history:
-                return
-            if spec in self.specializations:
-                self.specializations.remove(spec)
-                events.emit("dropped", self, spec)
-            self._generation_failed(ConversionError(
-                f"the generalized graph raised {type(exc).__name__} on calls plain Python "
-                "ran without error (it runs work Python skips, such as a loop's body after "
-                "its exit test in the iteration the test stops)"), cfg)
-
-    def _generalize(self, plan, proven: bool = False):
-        """Make `plan` the current one (`proven`: a graph was just made under it)."""
-        if plan is None or plan == self.plan or plan in self.blocked_plans or \
-                not (self.generalizing or proven):
-            return
-        self.plan_history = (self.plan_history + [self.plan])[-self.config.max_plan_history:]
-        events.emit("generalized", self, self.plan, plan)
-        self.plan = plan
 
     def _drop_outdated(self):
         """At the limit, the least recently used specialization traced under a plan the
@@ -577,7 +386,6 @@ class Generation(Outcomes):
             return None
         if not spec.record_id:
             try:
-                from janus.cache import record
                 spec.record_id = record.spec_id(self, spec)
             except Exception:  # noqa: BLE001 - no id, no recorded decision: measure
                 return None

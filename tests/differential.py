@@ -29,6 +29,8 @@ import numpy as np
 import tensorflow as tf
 
 import janus
+from janus.tensors import is_tensor
+from janus.user_attributes import has
 
 RTOL = 1e-5
 ATOL = 1e-5
@@ -103,24 +105,8 @@ def _is_variable(value) -> bool:
     if isinstance(value, tf.Variable):
         return True
     module = (type(value).__module__ or "").split(".")[0]
-    return module in ("keras", "tf_keras") and _has(value, "assign") and \
-        _has(value, "numpy")
-
-
-def _has(value, name: str) -> bool:
-    """`hasattr`, also where the object's `__getattr__` raises another error (an "AttrDict",
-    `__getattr__ = dict.__getitem__`, raises KeyError): no such attribute."""
-    try:
-        return hasattr(value, name)
-    except Exception:
-        return False
-
-
-def _is_tensor(value) -> bool:
-    try:
-        return tf.is_tensor(value)  # (asks for `is_tensor_like`: the object's __getattr__)
-    except Exception:
-        return False
+    return module in ("keras", "tf_keras") and has(value, "assign") and \
+        has(value, "numpy")
 
 
 def snapshot(value, _seen=None):
@@ -134,7 +120,7 @@ def snapshot(value, _seen=None):
     if isinstance(value, (tf.RaggedTensor, tf.SparseTensor)):  # (composites: their parts)
         return ("namedtuple", type(value).__name__, [
             snapshot(v, seen) for v in tf.nest.flatten(value, expand_composites=True)])
-    if _is_tensor(value):
+    if is_tensor(value):
         return ("tensor", value.dtype.name, np.array(value.numpy()))
     if isinstance(value, np.ndarray):
         return ("ndarray", value.dtype.name, value.copy())
@@ -162,14 +148,14 @@ def snapshot(value, _seen=None):
                     [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
         module = (type(value).__module__ or "").split(".")[0]
         if isinstance(value, tf.Module) or (module in _LIBRARIES and
-                                            _has(value, "variables")):
+                                            has(value, "variables")):
             variables = value.variables
             variables = variables() if callable(variables) else variables
             return ("module", type(value).__qualname__,
                     [snapshot(v, seen) for v in variables])
         if module in _LIBRARIES:
             return ("opaque", type(value).__qualname__)
-        if _has(value, "__dict__"):
+        if has(value, "__dict__"):
             return ("object", type(value).__qualname__,
                     [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
         return ("other", type(value).__qualname__)

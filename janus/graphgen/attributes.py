@@ -21,13 +21,14 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import host_arrays, host_scalars, keras_state, stand_in_calls, user_classes
+from janus.graphgen import host_arrays, host_scalars, keras_state, keras_writes, stand_in_calls, \
+    user_classes
 from janus.graphgen.dynamic_sizes import PartialShape
 from janus.graphgen.global_settings import library_global
 from janus.graphgen.guards import EAGER_TENSOR
 from janus.graphgen.host_scalars import HostScalar
-from janus.graphgen.tracer import is_symbolic
 from janus.graphgen.user_classes import user_property
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.sources import global_
 from janus.graphgen.values import Accumulator, DynamicList
 from janus.recursion.subgraph import NodeProxy
@@ -140,7 +141,7 @@ class AttributeHooks:
             raise ConversionError(f"assigns a heap list or dict to `{name}` of a "
                                   f"{type(obj).__name__}, which stores a new wrapper of it")
         if source is not None:
-            keras_state.wrote(tracer, obj, name, value)
+            keras_writes.wrote(tracer, obj, name, value)
             tracer.ledger.set_attr(obj, source, name, value)
         elif id(obj) in tracer.local_objects:
             tracer.local_writes += 1
@@ -169,7 +170,7 @@ class AttributeHooks:
             if not hasattr(obj, name):
                 raise ConversionError(f"deletes attribute `{name}`, which the object lacks")
             self.ld_attr(obj, name)  # read: guarded to be there on each call
-        keras_state.wrote(tracer, obj, name, None, deleted=True)
+        keras_writes.wrote(tracer, obj, name, None, deleted=True)
         tracer.ledger.del_attr(obj, source, name)
 
     def attribute_call(self, fn, args: tuple, kwargs: dict):

@@ -30,7 +30,7 @@ from janus.graphgen import identity
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.exits import _condition, _predicate
 from janus.graphgen.host_scalars import HostScalar
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import MixedBool, SymbolicScalar
 from janus.tensors import is_tensor
 

@@ -21,7 +21,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen.loop_heap import written
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import SymbolicScalar
 
 _NUMBERS = (bool, int, float)

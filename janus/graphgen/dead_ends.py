@@ -26,7 +26,7 @@ from tensorflow.python.ops.control_flow_v2_func_graphs import (CondBranchFuncGra
                                                                WhileCondFuncGraph)
 
 from janus.graphgen import checks
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 
 _CONTROL_FLOW_GRAPHS = (WhileBodyFuncGraph, WhileCondFuncGraph, CondBranchFuncGraph)
 

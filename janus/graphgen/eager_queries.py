@@ -21,7 +21,7 @@ import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
 from janus.errors import ConversionError
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import FedScalarMisuse
 
 UNANSWERED = object()

@@ -43,7 +43,7 @@ from janus.graphgen.loop_heap import CarriedAttributes, carried_as, lift, lift_t
 from janus.graphgen.loop_values import (NOT_CARRIED, SCALARS, carries, choose, element,
                                         from_loop, same_kind, to_loop)
 from janus.graphgen.tensor_arrays import is_array
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import (Accumulator, DynamicList, GraphValueInPython,
                                    MixedBool, SymbolicScalar)
 from janus.tensors import is_tensor

@@ -31,7 +31,7 @@ from janus.errors import ConversionError
 from janus.graphgen.bool_values import _undone
 from janus.graphgen.exits import _OPERAND, LoopItems, _predicate
 from janus.graphgen.general import all_symbolic
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.transform.runtime import UNDEFINED
 
 

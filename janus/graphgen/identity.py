@@ -30,7 +30,7 @@ from tensorflow.python.eager import record
 from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen.merge_paths import CONTROL_FLOW, branch_inputs, merge_output
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 
 TAPE_METHODS = frozenset({"watch", "gradient", "jacobian", "batch_jacobian"})
 USER_MERGES = frozenset(id(f) for f in (tf.cond, tf.while_loop, tf.case, tf.switch_case,

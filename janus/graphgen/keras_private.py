@@ -50,7 +50,8 @@ def _counted_setter(prop: property, bump) -> property:
     return property(prop.fget, set_counted, prop.fdel, prop.__doc__)
 
 
-def _counted_method(method, bump):
+def counted_method(method, bump):
+    """`method` calling `bump` after it ran (also where it raised)."""
     @functools.wraps(method)
     def counted(self, *args, **kwargs):
         try:
@@ -72,4 +73,4 @@ def install(bump) -> None:
     for name in _OPTIMIZER_METHODS:
         method = BaseOptimizer.__dict__.get(name)
         if method is not None:
-            setattr(BaseOptimizer, name, _counted_method(method, bump))
+            setattr(BaseOptimizer, name, counted_method(method, bump))

@@ -16,7 +16,7 @@ The settings include the objects Keras calls on their behalf (`held`): an optimi
 learning rate (its schedule, by identity: F192) and the constraints of its variables, a
 layer's variables' regularizers and constraints and its activity regularizer, a loss's
 keyword arguments (F193); those objects' public numbers are settings too, their classes'
-`__setattr__` counted as well (keras_state.install).
+`__setattr__` counted as well (keras_epoch.install).
 """
 from __future__ import annotations
 

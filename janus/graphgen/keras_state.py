@@ -3,26 +3,15 @@ layers and optimizers it called (graphgen/keras_settings.py), guarded by an epoc
 
 Keras computes `model.trainable_variables`, `weights`, `layers`... from its layers'
 tracked stores and `trainable` flags on every access; a graph holds the list its trace
-read, by reference. Recomputing such a list in a guard on every call costs 4 us (two
-Dense layers) to ~70 us (a ResNet), so janus counts changes instead: `EPOCH` moves when
-a Keras `trainable` flag changes value (the `Layer.trainable` and `Variable.trainable`
-setters, wrapped: `install`) or a Keras tracker adds or drops a variable, layer or other
-tracked object (`Tracker.add_to_store`, `untrack`, `replace_tracked_value`). A trace
-records what it read (`KerasReads`); its guard holds while the epoch stayed where the
-reads were last verified and, when it moved, reads them again with Keras' own code and
-holds if they are the same objects (`layer.trainable = False` between calls: a new graph;
-toggled back: the old one again). A traced call of a Keras layer records its sublayers
-(a Sequential's `add`) and the flags of the `BatchNormalization` layers among them (their
-`call` reads it: `if training and self.trainable`).
-
-A write of `trainable` inside the traced call is deferred to the heap ledger (written
-back after the graph), so a read after it is made with the ledger's pending writes
-applied for the duration of the read (Keras' own setters; every flag they touch is
-restored after: `as_written`): `d.trainable = False` then `g.trainable_variables +
-d.trainable_variables` reads what plain Python reads (when the epoch moved, the guard
-reads it again under the same writes). A traced call of a layer those writes reach runs
-under them too. Other writes inside the call that change Keras' structure (a layer
-assigned to a model's attribute) refuse the reads after them.
+read, by reference, and janus counts Keras' changes instead of recomputing the list on
+every call (the epoch: graphgen/keras_epoch.py). A trace records what it read
+(`KerasReads`); its guard holds while the epoch stayed where the reads were last
+verified and, when it moved, reads them again with Keras' own code and holds if they are
+the same objects (`layer.trainable = False` between calls: a new graph; toggled back:
+the old one again). A traced call of a Keras layer records its sublayers (a
+Sequential's `add`) and the flags of the `BatchNormalization` layers among them (their
+`call` reads it: `if training and self.trainable`). A read after the call's own pending
+`trainable` writes is made under them (graphgen/keras_writes.py).
 
 A `tf.Module`'s `trainable_variables` (computed from its attributes) is read in the same
 guard; graphgen/module_epoch.py counts its changes. What stays unguarded: Keras state
@@ -31,18 +20,19 @@ changed behind Keras' API (`layer._trainable = False`, a private store list appe
 from __future__ import annotations
 
 import contextlib
-import functools
 import sys
-import threading
 
 import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus import user_attributes
-from janus.graphgen import keras_private, module_epoch
-from janus.graphgen.keras_settings import SETTING_TYPES, Settings, counted_setattr, \
-    counted_swap, held_classes, library_descriptor, python_learning_rate, \
-    read_by_keras, settings
+from janus.graphgen import module_epoch
+from janus.graphgen.guards import Guard
+from janus.graphgen.keras_epoch import EPOCH, _epoch, _flag_owner, _keras, _tracked, bump
+from janus.graphgen.keras_settings import SETTING_TYPES, Settings, held_classes, \
+    python_learning_rate, settings
+from janus.graphgen.keras_writes import as_written, pending, relevant
+from janus.graphgen.sources import arg
 
 SETTINGS = "settings"  # the public settings a called layer's or optimizer's code reads
 CALLED = "called layer"  # what a read of a called layer's sublayers and BatchNormalization
@@ -52,96 +42,7 @@ _STRUCTURE_NAMES = frozenset({"variables", "trainable_variables", "non_trainable
                               "layers", "metrics_variables"})  # (may be empty lists)
 
 
-class _Epoch:
-    __slots__ = ("n",)
-
-    def __init__(self):
-        self.n = 0
-
-
-EPOCH = _Epoch()
-_quiet = threading.local()  # depth > 0 while `as_written` applies a trace's writes
-_applying = threading.RLock()
-_installed = False
-
-
-def bump() -> None:
-    """Move the epoch (not while `as_written` applies a trace's writes)."""
-    if not getattr(_quiet, "depth", 0):
-        EPOCH.n += 1
-
-
-# -- counting Keras' changes
-
-def _counted_flag(prop: property) -> property:
-    """`prop` (a `trainable` property) whose setter moves the epoch when the flag changes."""
-    getter, setter = prop.fget, prop.fset
-
-    @functools.wraps(setter)
-    def set_counted(self, value):
-        before = getattr(self, "_trainable", None)  # (what `getter` reads)
-        try:
-            setter(self, value)
-        finally:
-            if getattr(self, "_trainable", None) != before:
-                bump()
-
-    return property(getter, set_counted, prop.fdel, prop.__doc__)
-
-
-def _counted_method(method):
-    @functools.wraps(method)
-    def counted(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        finally:
-            bump()
-
-    return counted
-
-
-def install() -> None:
-    """Wrap Keras' setters of `trainable`, of its layers' and optimizers' settings and
-    those of the objects they hold (keras_settings.held_classes), and its trackers' store
-    changes (once), and tf.Module's (graphgen/module_epoch.py)."""
-    global _installed
-    module_epoch.install(bump)  # (a tf.Module's changes: without Keras too)
-    with _applying:
-        if _installed or _keras() is None:  # (Keras' once it is imported)
-            return
-        Layer, Variable, Tracker = _keras()
-        for cls in (Layer, Variable):
-            cls.trainable = _counted_flag(cls.__dict__["trainable"])
-        for name in ("add_to_store", "untrack", "replace_tracked_value"):
-            setattr(Tracker, name, _counted_method(Tracker.__dict__[name]))
-        from keras.src.optimizers.base_optimizer import BaseOptimizer
-        for cls in (Layer, BaseOptimizer):
-            cls.__setattr__ = counted_setattr(cls.__dict__["__setattr__"], bump)
-        for cls in held_classes():  # (a user's subclass too: Keras calls it, unconverted)
-            cls.__setattr__ = counted_setattr(cls.__setattr__, bump, library_only=False)
-        for name in ("regularizer", "constraint"):
-            setattr(Variable, name, counted_swap(Variable.__dict__[name], "_" + name, bump))
-        keras_private.install(bump)  # (`layer.dtype_policy = ...`, AdamW's exclusions)
-        _installed = True
-
-
 # -- what is Keras state
-
-_classes: tuple = ()
-
-
-def _keras():
-    """Keras' Layer, Variable and Tracker classes, or None if Keras is not imported."""
-    global _classes
-    if not _classes:
-        if "keras.src.layers.layer" not in sys.modules:
-            return None
-        from keras.src.backend.common.variables import Variable
-        from keras.src.layers.layer import Layer
-        from keras.src.utils.tracking import Tracker
-        _classes = (Layer, Variable, Tracker)
-    return _classes
-
 
 def variable_structure(value) -> bool:
     """A non-empty list/tuple of variables or modules (TF's or Keras'): held by reference
@@ -163,19 +64,10 @@ def computed(obj, name: str) -> bool:
     return False
 
 
-def _flag_owner(obj, keras) -> bool:
-    return isinstance(obj, (keras[0], keras[1]))
-
-
 def tracked_object(obj) -> bool:
     """A Keras layer, model or optimizer (an object whose tracker stores its state)."""
     keras = _keras()
     return keras is not None and _tracked(obj, keras)
-
-
-def _tracked(obj, keras) -> bool:
-    """A Keras object whose tracker stores its variables/layers (a layer, an optimizer)."""
-    return isinstance(user_attributes.get(obj, "_tracker"), keras[2])
 
 
 def rewraps(obj) -> bool:
@@ -347,19 +239,10 @@ class Watched:
 
 def guard(tracer):
     """The trace's guard on the Keras state it read, or None."""
-    from janus.graphgen.guards import Guard
-    from janus.graphgen.sources import arg
-
     reads = tracer.keras_reads
     if reads is None or not (reads.reads or reads.settings):
         return None
     return Guard("keras", arg(0), reads, "reads Keras layers' variables or trainable flags")
-
-
-def _epoch() -> int:
-    """The epoch now (counting from now on)."""
-    install()
-    return EPOCH.n
 
 
 def settings_reads(tracer) -> KerasReads:
@@ -380,136 +263,6 @@ def reads_of(tracer, epoch: int) -> KerasReads:
     if tracer.keras_reads is None:
         tracer.keras_reads = KerasReads(epoch)
     return tracer.keras_reads
-
-
-# -- the trace's own writes
-
-def _trackable(value, keras, depth: int = 0) -> bool:
-    """Whether binding `value` to a Keras object's attribute may change its tracked
-    stores: a Keras object (layer, variable, metric, seed generator...) or a TF variable
-    or module, or a list/tuple/dict holding one (its tracker wraps those)."""
-    if isinstance(value, (list, tuple)):
-        return depth < 3 and any(_trackable(v, keras, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return depth < 3 and any(_trackable(v, keras, depth + 1) for v in value.values())
-    module = type(value).__module__ or ""
-    return module.split(".")[0] == "keras" or \
-        isinstance(value, (keras[0], keras[1], tf.Variable, tf.Module))
-
-
-def wrote(tracer, obj, name: str, value, deleted: bool = False) -> None:
-    """Note a write (or a `del`) the trace defers that may change what Keras reads:
-    `trainable` of a layer or variable, or an attribute of a layer or optimizer bound to
-    something its tracker stores (or deleted)."""
-    keras = _keras()
-    if not (name == "trainable" and keras is not None and _flag_owner(obj, keras)):
-        owner = library_descriptor(obj, name)
-        if owner is not None:  # (its setter is library code: deferred, it would run late)
-            raise ConversionError(
-                f"{'deletes' if deleted else 'sets'} `{name}` of a {type(obj).__name__} "
-                f"inside the call: a property of {owner.__module__}.{owner.__qualname__}, "
-                "whose library code would run only after the graph (F190)")
-    if keras is None:
-        return
-    if name != "trainable" and read_by_keras(obj, name, value):
-        # (deferred, it would be read by Keras' own code before it is written: F188, F193)
-        raise ConversionError(f"sets `{name}` of a {type(obj).__name__} inside the call "
-                              "(Keras' own code reads it)")
-    if name == "trainable" and _flag_owner(obj, keras) or _tracked(obj, keras) and (
-            deleted or _trackable(value, keras)):
-        tracer.keras_writes[(id(obj), name)] = obj
-
-
-def pending(tracer) -> tuple:
-    """The trace's pending `trainable` writes as (object, bool), in the order the write-back
-    makes them (each location's last write); ConversionError if another pending write
-    changes Keras' structure (janus does not apply those while tracing)."""
-    written = tracer.keras_writes
-    if not written:
-        return ()
-    ledger = tracer.ledger
-    last = {}
-    for position, entry in enumerate(ledger.log):
-        if entry[0] == "attr" and (entry[1], entry[2]) in written:
-            last[(entry[1], entry[2])] = position
-    writes = []
-    for key in sorted(last, key=last.get):
-        obj, _, value = ledger.attrs[key]
-        if key[1] != "trainable" or type(value) not in (bool, int):
-            raise ConversionError(f"reads Keras state after this call changed `{key[1]}` of a "
-                                  f"{type(obj).__name__} (applied only after the graph ran)")
-        writes.append((obj, bool(value)))
-    return tuple(writes)
-
-
-def _depends_on(obj) -> set:
-    """ids of the layers and variables whose flags a read of `obj` may depend on."""
-    ids = {id(obj)}
-    if user_attributes.has(obj, "_flatten_layers"):
-        ids.update(id(layer) for layer in obj._flatten_layers(include_self=True, recursive=True))
-    ids.update(id(v) for v in user_attributes.get(obj, "variables", ()) or ())
-    return ids
-
-
-def relevant(writes: tuple, obj) -> tuple:
-    """The pending writes a read of `obj` depends on (those setting a flag it reads), in
-    their order."""
-    if not writes:
-        return ()
-    needed = _depends_on(obj)
-    return tuple(write for write in writes if {id(o) for o in _set_by(write[0])} & needed)
-
-
-@contextlib.contextmanager
-def as_written(writes: tuple):
-    """Keras' flags as the trace's pending `writes` leave them, for the duration: Keras'
-    own setters applied in order, every flag they touch restored after (the epoch does
-    not move; one thread at a time, or two would restore each other's writes)."""
-    if not writes:
-        yield
-        return
-    for obj, _ in writes:
-        if _library_setter(obj) is None:
-            raise ConversionError(f"writes `trainable` of a {type(obj).__name__} whose class "
-                                  "defines it itself")
-    with _applying:
-        saved = _flags(obj for obj, _ in writes)
-        _quiet.depth = getattr(_quiet, "depth", 0) + 1
-        try:
-            for obj, value in writes:
-                obj.trainable = value
-            yield
-        finally:
-            for obj, flag in reversed(saved):
-                obj._trainable = flag
-            _quiet.depth -= 1
-
-
-def _set_by(obj) -> list:
-    """The layers and variables whose flag `obj.trainable = ...` sets (obj first)."""
-    found = [obj]
-    if user_attributes.has(obj, "_flatten_layers"):
-        for layer in obj._flatten_layers(include_self=True, recursive=True):
-            found.append(layer)
-            found.extend(layer._trainable_variables)
-    return found
-
-
-def _flags(written) -> list:
-    """(object, its `_trainable`) for everything a `trainable` write to the `written`
-    objects sets."""
-    return [(obj, obj._trainable) for each in written for obj in _set_by(each)]
-
-
-def _library_setter(obj):
-    """The `trainable` setter of obj's class if it is Keras' (counted) one, else None."""
-    for cls in type(obj).__mro__:
-        prop = cls.__dict__.get("trainable")
-        if prop is not None:
-            setter = getattr(prop, "fset", None)
-            module = user_attributes.get(setter, "__module__", "") or ""
-            return setter if module.split(".")[0] == "keras" else None
-    return None
 
 
 # -- reads during a trace

@@ -29,7 +29,7 @@ from janus.graphgen import ambient_summary, container_writes, formatted_text, \
     layer_calls, past_hooks, refusals, rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import AppendOnlyList, FedScalarMisuse, SymbolicScalar, \
     WrappedByTracker, pack_scalars
 from janus.tensors import is_tensor

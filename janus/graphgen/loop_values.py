@@ -16,7 +16,7 @@ from janus.graphgen import active, tensor_arrays
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.tensor_arrays import is_array
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import MixedBool, SymbolicScalar
 from janus.tensors import is_tensor
 

@@ -4,7 +4,7 @@ tf.Module computes `variables`, `trainable_variables`... by walking its attribut
 every access (~170 us for a 6-variable MLP), and a graph holds the list its trace read.
 So changes are counted instead: `install` wraps `AutoTrackable.__setattr__`/`__delattr__`
 and the mutators of the list and dict wrappers it stores, which move
-`keras_state.EPOCH` when they add, drop or reorder a variable or module:
+`keras_epoch.EPOCH` when they add, drop or reorder a variable or module:
 
     net.b = tf.Variable(10.0)          AutoTrackable.__setattr__ -> bump()
     net.ws.append(tf.Variable(1.0))    ListWrapper.append        -> bump()

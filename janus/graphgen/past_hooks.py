@@ -26,7 +26,7 @@ import typing
 
 from janus import user_attributes
 from janus.errors import ConversionError
-from janus.graphgen.tracer import is_opaque
+from janus.graphgen.value_kinds import is_opaque
 from janus.tensors import is_tensor
 from janus.transform.runtime import is_user_class
 

@@ -28,7 +28,7 @@ from janus.errors import ConversionError
 from janus.graphgen import checks, exact_numbers, float_sums
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import DynamicList, SymbolicScalar
 
 _METHODS = {np.sum: "sum", np.mean: "mean", np.var: "var", np.std: "std"}

@@ -33,7 +33,7 @@ from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tensor_lists import stack_args
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.dynamic_sizes import SymbolicRange
 from janus.graphgen.values import (AppendOnlyList, DynamicList, MixedBool,
                                    SymbolicScalar, tensor_index)

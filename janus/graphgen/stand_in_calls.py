@@ -29,7 +29,7 @@ from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.rounded import RoundedLater
 from janus.graphgen.rounded import answer as round_answer
 from janus.graphgen.tensor_lists import dynamic_zip, grown_length
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
                                    SymbolicScalar, dynamic_length)
 

@@ -22,7 +22,7 @@ from tensorflow.python.ops.tensor_array_ops import build_ta_with_new_flow
 
 from janus import user_attributes
 from janus.errors import ConversionError
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 
 _REPLACING = frozenset({"write", "unstack", "scatter", "split"})
 """Methods that return the written TensorArray (eager: the same object; graph: a new one)."""

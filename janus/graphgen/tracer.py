@@ -8,13 +8,8 @@ the same object can be guarded and written back.
 """
 from __future__ import annotations
 
-import collections
 import collections.abc
 import contextlib
-import datetime
-import decimal
-import enum
-import fractions
 import os
 import sys
 import types
@@ -23,7 +18,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus import user_attributes
-from janus.errors import ConversionError, Unprofiled
+from janus.errors import ConversionError
 from janus.fallback.heap import MARKER, HeapLedger, is_namedtuple
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import fed_floats, global_settings, heap_aliases, host_arrays, \
@@ -35,18 +30,13 @@ from janus.graphgen.active import current, running  # noqa: F401 (current: re-ex
 from janus.graphgen.host_state import HostState
 from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
 from janus.graphgen.keyed_writes import WriteOnlyDict
+from janus.graphgen.site_tests import SiteTests
 from janus.graphgen.sources import Source
+from janus.graphgen.value_kinds import NUMPY_NUMBERS, _CONTAINERS, _SCALARS, _VALUE_OBJECTS, \
+    _VIEWS, _is_per_replica, _trackable, is_opaque, is_symbolic, tracked_container, \
+    uncopied_container
 from janus.graphgen.values import STAND_INS, AppendOnlyList, DynamicList, SymbolicScalar
 from janus.transform.pipeline import made_by_converted_code
-
-_SCALARS = (bool, int, float, str, bytes, complex, type(None))
-NUMPY_NUMBERS = (np.integer, np.floating, np.bool_)
-"""numpy scalars guarded by value (by identity before: a new np.int64 per call failed)."""
-
-
-def is_symbolic(value) -> bool:
-    return isinstance(value, tf.Tensor) and not isinstance(value, EAGER_TENSOR)
-
 
 _TRACE_VALUES = STAND_INS + (host_scalars.HostScalar, host_arrays.HostArray, FormattedText)
 """janus's stand-ins (a fed number, a stacked list, a fed array, formatted text): values
@@ -57,75 +47,13 @@ as an object of its own type (`type(args[0].hp.gp) is SymbolicScalar`, which no 
 passes: F252)."""
 
 
-def is_opaque(value) -> bool:
-    """Objects whose methods janus does not convert (library objects): guarded by identity
-    (an enum's member too: each is one object; an `operator.itemgetter`, a compiled `re`
-    pattern: another of the same type would pass a type guard, F225)."""
-    if isinstance(value, (tf.Module, tf.Variable, enum.Enum)):
-        return True
-    module = type(value).__module__ or ""
-    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras", "numpy", "builtins",
-                                    "operator", "re")
-
-
-_VALUE_OBJECTS = (decimal.Decimal, fractions.Fraction, datetime.date, datetime.time,
-                  datetime.timedelta)
-"""Immutable library values whose methods read their value: guarded by value (another
-of the same type swapped in would pass a type guard)."""
-
-_CONTAINERS = (set, bytearray, collections.deque, list, dict)
-_VIEWS = (type({}.keys()), type({}.values()), type({}.items()), types.MappingProxyType,
-          memoryview)
-"""Builtin views of a mutable container (what they read changes with it)."""
-
-
-def uncopied_container(value) -> bool:
-    """A mutable container janus neither copies (only exact lists and dicts are copied,
-    their changes written back after the graph) nor guards item by item: a set, a deque,
-    a bytearray, a dict or list subclass (`defaultdict`, `Counter`, `OrderedDict`, a user
-    `class Config(dict)`). A graph would fix its items at trace time and make its changes
-    once (fuzz v20, F41). TensorFlow's own tracking wrappers (a Keras layer's list of
-    sublayers) stay guarded by identity, as the library objects they are."""
-    if type(value) in (list, dict) or not isinstance(value, _CONTAINERS):
-        return False
-    module = type(value).__module__ or ""
-    return module.split(".")[0] not in ("tensorflow", "keras", "tf_keras")
-
-
-def tracked_container(value) -> bool:
-    """A list or dict Keras or TF wraps to track a layer's attributes (TrackedList,
-    ListWrapper, TrackedDict, _DictWrapper)."""
-    if type(value) in (list, dict) or not isinstance(value, (list, dict)):
-        return False
-    module = type(value).__module__ or ""
-    return module.split(".")[0] in ("tensorflow", "keras", "tf_keras")
-
-
-def _trackable(value) -> bool:
-    """A layer, module or variable (what a tracked container's tracker follows)."""
-    if isinstance(value, (tf.Module, tf.Variable)):
-        return True
-    if tracked_container(value):  # (a TrackedDict of data is data: `log.extend([{...}])`)
-        return any(_trackable(v) for v in (value.values() if isinstance(value, dict)
-                                           else value))
-    module = type(value).__module__ or ""
-    return module.split(".")[0] in ("keras", "tf_keras") and hasattr(value, "__dict__")
-
-
-def _is_per_replica(value) -> bool:
-    """A tf.distribute PerReplica value (from a distributed dataset or `strategy.run`)."""
-    return type(value).__name__ == "PerReplica" and \
-        type(value).__module__.startswith("tensorflow.python.distribute") and \
-        isinstance(getattr(value, "values", None), tuple)
-
-
 class VaryingRole(BaseException):
     """Stops a trace early: a role's values differ, so it is retraced with the role fed.
     (A BaseException so that the user's `except Exception` does not swallow it; if user
     code swallows it anyway, `generate` still sees `Tracer.varying_roles`.)"""
 
 
-class Tracer:
+class Tracer(SiteTests):
     def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
         self.distributed = False  # the trace called tf.distribute (graphgen/distribute.py)
         self.draw_streams: dict = {}  # id(numpy RNG) -> host_draws.Stream of its uniforms
@@ -561,77 +489,3 @@ class Tracer:
     def _imported(self, value, source: Source) -> None:
         self.imported.add(id(value))
         self.register(value, source)
-
-    # -- in-graph guards
-    def assume(self, site, function: str, predicate, expected=True) -> None:
-        """Assert `predicate` in-graph, as a guard of `site` (a failure reruns the call;
-        `expected`: the outcome of the site's test it stands for)."""
-        guard = InGraphGuard(len(self.in_graph), site, function, expected)
-        self.in_graph.append(guard)
-        self.assert_ops.append(tf.debugging.Assert(predicate, [guard.tag]))
-
-    def note_exit(self, function: str, site_id) -> None:
-        """A loop's exit test (or a `while`'s own test), Python-valued while profiling, is
-        tensor-valued here (a number janus feeds decides it): its loop is better one
-        tf.while_loop than a graph per trip count (`generate` traces again with it general:
-        graphgen/exits.py, graphgen/general_while.py)."""
-        key = (function, site_id)
-        record = self.profile.sites.get(key)
-        if record is not None and (record.loop_exit or record.while_test) and \
-                not record.tensor_tests and \
-                key not in self.plan.general_branches:
-            self.symbolic_exits.add(key)
-
-    def passed(self, function: str, site_id) -> None:
-        """A test at the site had a Python value: counted, so that the profile's sequence
-        of outcomes (all of a call's, Python-valued ones too) lines up with `expect`'s
-        count where the same site is tensor-valued later in the trace."""
-        key = (function, site_id)
-        self.test_counts[key] = self.test_counts.get(key, 0) + 1
-
-    def expect(self, site, function: str, value) -> bool:
-        """Specialize a tensor-valued test to the outcome the profile saw, asserted in-graph."""
-        if self.callback_depth:
-            # its assertion would live in TF's nested graph (and hold per element)
-            raise ConversionError(f"the tensor-valued test `{site.text}` is inside a function "
-                                  "TensorFlow traces (a loop body or branch)", **site.location())
-        key = (function, site.id)
-        count = self.test_counts.get(key, 0)
-        self.test_counts[key] = count + 1
-        record = self.profile.sites.get(key)
-        if record is None:  # (a profiled run of this call records it)
-            error = Unprofiled(f"the tensor-valued test `{site.text}` was never reached "
-                               "while profiling", **site.location())
-            error.key = key
-            raise error
-        if not record.outcomes:  # (Python-valued while profiling: a number janus feeds)
-            raise ConversionError(f"the tensor-valued test `{site.text}` was never reached "
-                                  "while profiling", **site.location())
-        expected = record.stable_outcome
-        if expected is None and site.raises_when is not None:
-            # (seen both ways: the graph stands for the calls that do not raise; a trace
-            # of the raising branch would raise, and its graph be of no use)
-            expected = not site.raises_when
-        if expected and site.kind == "while" and count >= len(record.sequence):
-            # never seen false: no profiled run left the loop normally (it raised or
-            # returned inside); unrolling it further would never end
-            raise ConversionError(f"the loop test `{site.text}` ran more often than while "
-                                  "profiling", **site.location())
-        if expected is None:  # a loop test or an `if` in a loop: the last call's sequence
-            if count >= len(record.sequence):
-                raise ConversionError(f"the tensor-valued test `{site.text}` ran more often "
-                                      "than while profiling", **site.location())
-            expected = record.sequence[count]
-        predicate = tf.cast(value, tf.bool)
-        if predicate.shape.rank not in (0, None):  # (`if x > 0:` on a tensor of shape [1])
-            if not (predicate.shape.is_fully_defined() and
-                    predicate.shape.num_elements() == 1):
-                raise ConversionError(f"the truth value of `{site.text}`, a tensor of more "
-                                      "than one element (or of a number of them known only "
-                                      "when the graph runs)", **site.location())
-            predicate = tf.reshape(predicate, [])
-        guard = InGraphGuard(len(self.in_graph), site, function, expected)
-        self.in_graph.append(guard)
-        check = predicate if expected else tf.logical_not(predicate)
-        self.assert_ops.append(tf.debugging.Assert(check, [guard.tag]))
-        return expected

@@ -18,7 +18,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen.tracer import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import MixedBool, SymbolicScalar
 
 

@@ -104,7 +104,7 @@ def _unbind(names: list[str], node, bound_before: dict, maybe_unbound: bool) -> 
 def _raises_when(node: gast.If) -> bool | None:
     """The outcome of an `if`'s test after which it surely raises (its branch ends in
     `raise`), or None: a trace does best to specialize the test the other way (the
-    graph then stands for the calls that do not raise; graphgen/tracer.expect)."""
+    graph then stands for the calls that do not raise; graphgen/site_tests.expect)."""
     ends = [bool(block) and isinstance(block[-1], gast.Raise)
             for block in (node.body, node.orelse)]
     if ends[0] != ends[1]:

@@ -16,25 +16,12 @@ import types
 import numpy as np
 import tensorflow as tf
 
+from janus.tensors import is_tensor
+from janus.user_attributes import has
+
 TOL = 1e-5
 _STATIC = (types.FunctionType, types.BuiltinFunctionType, type, types.ModuleType,
            types.MethodType)
-
-
-def _has(value, name: str) -> bool:
-    """`hasattr`, also where the object's `__getattr__` raises another error (an "AttrDict",
-    `__getattr__ = dict.__getitem__`: KeyError): no such attribute."""
-    try:
-        return hasattr(value, name)
-    except Exception:
-        return False
-
-
-def _is_tensor(value) -> bool:
-    try:
-        return tf.is_tensor(value)  # (asks for `is_tensor_like`: the object's __getattr__)
-    except Exception:
-        return False
 
 
 def snapshot(value, seen=None):
@@ -50,7 +37,7 @@ def snapshot(value, seen=None):
     if isinstance(value, tf.RaggedTensor):
         return ("namedtuple", "RaggedTensor", [snapshot(v, seen) for v in (
             value.flat_values, *value.nested_row_splits)])
-    if _is_tensor(value):
+    if is_tensor(value):
         return ("tensor", tf.as_dtype(value.dtype).name, np.array(value.numpy()))
     if isinstance(value, np.ndarray):
         return ("ndarray", value.dtype.name, value.copy())
@@ -58,8 +45,8 @@ def snapshot(value, seen=None):
         return ("npscalar", type(value).__name__, value.item())
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         return (type(value).__name__, value)
-    if isinstance(value, _STATIC) or _has(value, "__janus_function__") or \
-            callable(value) and _has(value, "__wrapped__"):  # (functools.lru_cache...)
+    if isinstance(value, _STATIC) or has(value, "__janus_function__") or \
+            callable(value) and has(value, "__wrapped__"):  # (functools.lru_cache...)
         # (a function the program decorated with JIT is janus's wrapper on one side)
         return ("static", getattr(value, "__qualname__", "?"))
     if isinstance(value, logging.Logger):  # (the program's own records, not TF's)
@@ -81,12 +68,12 @@ def snapshot(value, seen=None):
             return ("layer", type(value).__qualname__,
                     [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())
                      if not k.startswith("_")])
-        if isinstance(value, dict) and _has(value, "__dict__") and \
+        if isinstance(value, dict) and has(value, "__dict__") and \
                 not type(value).__module__.startswith(("tensorflow", "keras", "numpy")):
             return ("container", type(value).__qualname__,  # (an AttrDict: items, attributes)
                     [(repr(k), snapshot(v, seen)) for k, v in value.items()] +
                     [("." + k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
-        if _has(value, "__dict__") and not type(value).__module__.startswith(
+        if has(value, "__dict__") and not type(value).__module__.startswith(
                 ("tensorflow", "keras", "numpy")):
             return ("object", type(value).__qualname__,
                     [(k, snapshot(v, seen)) for k, v in sorted(vars(value).items())])
@@ -190,7 +177,7 @@ def module_heap(module) -> dict:
     """The module's data globals (containers, numbers, variables), not its code."""
     return {k: v for k, v in vars(module).items()
             if not k.startswith("__") and not isinstance(v, _STATIC) and
-            not _has(v, "__janus_function__")}
+            not has(v, "__janus_function__")}
 
 
 _NUMBER = re.compile(r"-?\d+\.\d*(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")

@@ -1,8 +1,8 @@
 """A Keras layer's or optimizer's settings changed between calls (`leaky.negative_slope
 = 0.3`, `dense.activation = tf.nn.relu`, `opt.clipnorm = 0.1`): Keras' own code reads
 them while janus traces, and a graph kept the traced ones (F188, the probes' round).
-Their changes now move keras_state's epoch, and a graph's guard reads the settings of
-the layers and optimizers it called again when it moved. Compared with plain Python
+Their changes now move the Keras epoch (graphgen/keras_epoch.py), and a graph's guard reads
+the settings of the layers and optimizers it called again when it moved. Compared with plain Python
 call by call."""
 import keras
 import numpy as np

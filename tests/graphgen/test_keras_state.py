@@ -10,7 +10,7 @@ import pytest
 import tensorflow as tf
 
 import janus
-from janus.graphgen import keras_state
+from janus.graphgen import keras_epoch
 
 CALLS = 8
 
@@ -214,10 +214,10 @@ def test_guard_describes_the_lists_it_read():
 
 
 def test_epoch_moves_only_when_a_flag_changes():
-    keras_state.install()
+    keras_epoch.install()
     model = _sequential("epoch", (2,), 2)
-    before = keras_state.EPOCH.n
+    before = keras_epoch.EPOCH.n
     model.trainable = True  # already: nothing changes
-    assert keras_state.EPOCH.n == before
+    assert keras_epoch.EPOCH.n == before
     model.trainable = False
-    assert keras_state.EPOCH.n > before
+    assert keras_epoch.EPOCH.n > before

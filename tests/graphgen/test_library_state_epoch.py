@@ -4,7 +4,7 @@ its trace found it (the probes of session 27, m04, m05, p13):
 F205: a Keras preprocessing layer's tensors and tables (`Normalization.adapt` stores new
 `mean`/`variance` tensors, `StringLookup.set_vocabulary` a new `lookup_table`,
 `Discretization.adapt` new `bin_boundaries`) are settings of the layer (by identity),
-their replacement moves keras_state's epoch.
+their replacement moves the Keras epoch (graphgen/keras_epoch.py).
 
 F206: a tf.Module's `trainable_variables`/`variables` after a variable was added,
 replaced or dropped (`net.b = tf.Variable(...)`, `net.ws.append(...)`,
@@ -125,8 +125,8 @@ class Remembers(keras.layers.Layer):
 def test_a_training_step_moves_no_epoch():
     """Steady state stays one integer compare a call: a Keras step with a Normalization,
     and a tf.Module whose Python bookkeeping changes, move no epoch."""
-    from janus.graphgen import keras_state
-    keras_state.install()
+    from janus.graphgen import keras_epoch
+    keras_epoch.install()
     norm = keras.layers.Normalization(axis=None)
     norm.adapt(np.array([1.0, 2.0, 3.0]))
     model = keras.Sequential([norm, keras.layers.Dense(2), keras.layers.Dropout(0.1)])
@@ -145,10 +145,10 @@ def test_a_training_step_moves_no_epoch():
         module.last = loss
 
     step()
-    before = keras_state.EPOCH.n
+    before = keras_epoch.EPOCH.n
     for _ in range(3):
         step()
-    assert keras_state.EPOCH.n == before
+    assert keras_epoch.EPOCH.n == before
 
 
 # -- F206: a tf.Module's variable lists
@@ -204,19 +204,19 @@ def _bookkeeping(i, m):
 
 def test_module_bookkeeping_keeps_the_graph():
     """Attributes that hold no variable move no epoch: the graph is reused."""
-    from janus.graphgen import keras_state
+    from janus.graphgen import keras_epoch
     calls = [(lambda m, i=i: _bookkeeping(i, m)) for i in range(8)]
     stats = assert_same(total, calls, Grown)
     assert stats.graph_calls >= 5
     module = Grown()
-    keras_state.install()
-    before = keras_state.EPOCH.n
+    keras_epoch.install()
+    before = keras_epoch.EPOCH.n
     module.log.append(1.0)
     module.steps = 3
     module.note = [1.0, 2.0]
-    assert keras_state.EPOCH.n == before
+    assert keras_epoch.EPOCH.n == before
     module.log.append(tf.Variable(1.0))
-    assert keras_state.EPOCH.n > before
+    assert keras_epoch.EPOCH.n > before
 
 
 def submodules_total(m, x):

@@ -1,6 +1,6 @@
 """A generalized graph that raises where plain Python does not (a loop's body after its
 exit test, run speculatively in the iteration the test stops: graphgen/exits.py) counts
-as a failed generation after `generation.SPURIOUS_RAISES` such calls: janus retreats to
+as a failed generation after `guard_failures.SPURIOUS_RAISES` such calls: janus retreats to
 the unrolled, guarded loop; a test whose outcome then keeps changing, with its general
 graph blocked, gives up after `outcomes.BLOCKED_REGENERATIONS` graphs within
 `BLOCKED_WINDOW` calls instead of making a graph per outcome; one that changes seldom

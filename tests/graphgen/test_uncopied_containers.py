@@ -12,7 +12,7 @@ import pytest
 import tensorflow as tf
 
 import janus
-from janus.graphgen.tracer import uncopied_container
+from janus.graphgen.value_kinds import uncopied_container
 
 
 def _compare(make, calls, between=None):
