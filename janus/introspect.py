@@ -2,6 +2,7 @@
 specialization fits or which guard fails."""
 from __future__ import annotations
 
+from janus.fallback import split_trial
 from janus.fallback.mixed import PLAIN_AFTER, MixedRunner
 from janus.graphgen import plain_trial
 
@@ -99,6 +100,7 @@ def deciding(jit, seen: set | None = None) -> list[str]:
                        f"{'measuring plain time' if seg.state == 'measuring' else 'on trial'}")
         elif seg.state == "kept":
             out += [f"segment {seg.stretch.index}: {line}" for line in deciding(seg.jit, seen)]
+    out += _split_trial(segmented)
     for runner in runners:
         if isinstance(runner, MixedRunner):
             if not runner.plain and not runner.pays:
@@ -107,3 +109,19 @@ def deciding(jit, seen: set | None = None) -> list[str]:
             for callee in list(runner.callees):
                 out += [f"{callee.__qualname__}: {line}" for line in deciding(callee, seen)]
     return out
+
+
+def _split_trial(segmented) -> list[str]:
+    """The split as a whole against plain Python (fallback/split_trial.py), while it may
+    still be tried: on trial, or waiting for its first steady calls (not once it has
+    churned past them: it may never be quiet)."""
+    whole = getattr(segmented, "whole", None)
+    if whole is None or segmented.runner is segmented.fn:
+        return []
+    if whole.state == "trying":
+        return ["the split as a whole vs plain Python, on trial"]
+    if whole.state == "waiting" and whole.trials < split_trial.MAX_TRIALS and \
+            whole.since_build < split_trial.SETTLE_CALLS + split_trial.QUIET and \
+            any(seg.state in ("graph", "kept") for seg in segmented.segments):
+        return ["the split as a whole vs plain Python, not tried yet"]
+    return []

@@ -144,3 +144,15 @@ def test_calls_that_raise_during_the_trial_raise_as_plain(any_size, monkeypatch,
     _scaled(monkeypatch, slower, 50.0)
     jitted = janus.jit(raising_step)
     assert_same(raising_step, _calls(30), make_state=_state, jitted=jitted)
+
+
+def test_janus_deciding_names_the_split_s_trial_until_it_is_decided(any_size, monkeypatch):
+    _scaled(monkeypatch, "split", 50.0)
+    jitted = janus.jit(split_step)
+    state = _state()
+    seen = []
+    for args in _calls(30):
+        jitted(state, *args)
+        seen.append(any("split as a whole" in line for line in janus.deciding(jitted)))
+    assert any(seen) and not seen[-1], seen
+    assert jitted.segmented.whole.state == "plain"
