@@ -157,7 +157,7 @@ def difference(expected, actual, where: str = "value", tol: float = TOL) -> str 
     return None
 
 
-_SIDE = re.compile(r"^fz_\d+_\d+_(plain|janus)")
+_SIDE = re.compile(r"^(fz_\d+_\d+_(plain|janus)|fzw_\d+)")  # (a warm run's file: fzw_<seed>)
 
 
 def _records(logger) -> list:
