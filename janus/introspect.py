@@ -2,7 +2,7 @@
 specialization fits or which guard fails."""
 from __future__ import annotations
 
-from janus.fallback import split_trial
+from janus.fallback import whole_trial
 from janus.fallback.mixed import PLAIN_AFTER, MixedRunner
 from janus.graphgen import plain_trial
 
@@ -35,7 +35,12 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
         lines += ["  " + line for line in jit.segmented.report()]
     runners = [getattr(jit, "_mixed_runner", None),
                getattr(getattr(jit, "segmented", None), "runner", None)]
-    if any(getattr(r, "plain", False) for r in runners):
+    plain = [r for r in runners if getattr(r, "plain", False)]
+    tried = [r.whole.why for r in plain if getattr(r, "whole", None) is not None and
+             r.whole.state == "plain"]
+    if tried:
+        lines.append(f"  {tried[0]}")
+    elif plain:
         lines.append("  runs as it is, without janus's hooks: no callee's graph ran in its "
                      f"first {PLAIN_AFTER} calls run mixed (callees as their own graphs)")
     pending = deciding(jit)
@@ -100,19 +105,22 @@ def deciding(jit, seen: set | None = None) -> list[str]:
                        f"{'measuring plain time' if seg.state == 'measuring' else 'on trial'}")
         elif seg.state == "kept":
             out += [f"segment {seg.stretch.index}: {line}" for line in deciding(seg.jit, seen)]
-    out += _split_trial(segmented)
+    out += _whole_trial(segmented)
     for runner in runners:
         if isinstance(runner, MixedRunner):
             if not runner.plain and not runner.pays:
                 out.append(f"whether its Python needs janus's hooks ({runner.graphless}/"
                            f"{PLAIN_AFTER} calls without a callee's graph)")
+            elif not runner.plain and runner.whole is not None and \
+                    runner.whole.state == "trying":
+                out.append("running mixed vs plain Python, on trial")
             for callee in list(runner.callees):
                 out += [f"{callee.__qualname__}: {line}" for line in deciding(callee, seen)]
     return out
 
 
-def _split_trial(segmented) -> list[str]:
-    """The split as a whole against plain Python (fallback/split_trial.py), while it may
+def _whole_trial(segmented) -> list[str]:
+    """The split as a whole against plain Python (fallback/whole_trial.py), while it may
     still be tried: on trial, or waiting for its first steady calls (not once it has
     churned past them: it may never be quiet)."""
     whole = getattr(segmented, "whole", None)
@@ -120,8 +128,8 @@ def _split_trial(segmented) -> list[str]:
         return []
     if whole.state == "trying":
         return ["the split as a whole vs plain Python, on trial"]
-    if whole.state == "waiting" and whole.trials < split_trial.MAX_TRIALS and \
-            whole.since_build < split_trial.SETTLE_CALLS + split_trial.QUIET and \
+    if whole.state == "waiting" and whole.trials < whole_trial.MAX_TRIALS and \
+            whole.since_build < whole_trial.SETTLE_CALLS + whole_trial.QUIET and \
             any(seg.state in ("graph", "kept") for seg in segmented.segments):
         return ["the split as a whole vs plain Python, not tried yet"]
     return []

@@ -15,7 +15,7 @@ from typing import Callable
 import tensorflow as tf
 
 from janus import user_attributes
-from janus.fallback import safety
+from janus.fallback import safety, whole_trial
 from janus.fallback.safety import EffectWatch
 from janus.graphgen import calls, held_code, keras_settings, keras_state
 from janus.transform import user_frames
@@ -24,6 +24,9 @@ from janus.transform.runtime import Runtime, user_function
 make_jit: Callable | None = None
 """The JitFunction class, set by janus.function (which imports this module)."""
 
+
+update_builds = 0
+"""Graphs of optimizer updates made (a one-time cost: whole_trial's snapshots see it)."""
 
 callee_graph_runs = 0
 """Calls of a callee's jit (or an optimizer update) run mixed in which a graph ran: what
@@ -92,9 +95,12 @@ class MixedRunner:
     ran graphs at first but then gave them up for good (each settled plain:
     fallback/settled.py) and no graph ran in its last `PLAIN_AFTER` calls, unless an
     optimizer update ran as a graph in one of its calls (it may come every few calls).
+    One whose graphs run is tried against its function run plainly once steady, and runs
+    plainly for good if that measured faster (fallback/whole_trial.py; not `tried` when
+    it runs a split function's Python, whose split is tried as a whole instead).
     """
 
-    def __init__(self, jit, converted, phase: str, fn=None):
+    def __init__(self, jit, converted, phase: str, fn=None, tried: bool = True):
         self.jit, self.phase = jit, phase
         self.fn = fn if fn is not None else converted.original
         runtime = self.runtime = MixedRuntime.for_function(converted)
@@ -103,19 +109,60 @@ class MixedRunner:
         self.graphless = 0   # calls in a row that ran no graph
         self.pays = False    # a graph ran in one of its calls
         self.plain = False
+        self.whole = whole_trial.WholeTrial(kind="mixed") if tried else None
 
     def __call__(self, *args, **kwargs):
         if self.plain:
             return self.fn(*args, **kwargs)
-        before = callee_graph_runs
-        result = safety.run_watched(self.jit, self.phase,
-                                    lambda: self.mixed_fn(*args, **kwargs), args, kwargs)
-        if callee_graph_runs != before:
-            self.pays, self.graphless = True, 0
+        kind, work = self._trial_turn()
+        start = whole_trial.clock()
+        if kind == "plain":
+            result = self.fn(*args, **kwargs)
         else:
-            self.graphless += 1
-            self.plain = self.graphless >= PLAIN_AFTER and (not self.pays or self._paid_out())
+            before = callee_graph_runs
+            result = safety.run_watched(self.jit, self.phase,
+                                        lambda: self.mixed_fn(*args, **kwargs), args, kwargs)
+            if callee_graph_runs != before:
+                self.pays, self.graphless = True, 0
+            else:
+                self.graphless += 1
+                self.plain = self.graphless >= PLAIN_AFTER and \
+                    (not self.pays or self._paid_out())
+        if work is not None:
+            self._trial_ran(kind, whole_trial.clock() - start, work)
         return result
+
+    # -- whether running mixed pays against the function itself (fallback/whole_trial.py)
+    def _trial_turn(self) -> tuple:
+        """(how this call runs in the trial — "plain", "janus" or None —, janus's work so
+        far), or (None, None) when it is not watched (not yet paying, decided)."""
+        whole = self.whole
+        if whole is None or not self.pays or whole.state in ("kept", "plain"):
+            return None, None
+        try:
+            may_try = self.jit.profile.collective_strategy is None and \
+                not tf.distribute.has_strategy()
+            return whole.turn(may_try, True), self.work()
+        except Exception as exc:  # noqa: BLE001 - janus's: the call runs mixed
+            self._trial_failed(exc)
+            return None, None
+
+    def work(self) -> tuple:
+        """What changes when its callees generate or profile, or an update's graph is made."""
+        return (sum(c.stats.generations + c.stats.generation_failures + c.stats.profile_calls
+                    for c in list(self.callees)), update_builds)
+
+    def _trial_ran(self, kind, seconds: float, before: tuple) -> None:
+        try:
+            if self.whole.ran(kind, seconds, self.work() != before) == "plain":
+                self.plain = True
+        except Exception as exc:  # noqa: BLE001 - janus's: the result stands
+            self._trial_failed(exc)
+
+    def _trial_failed(self, exc: Exception) -> None:
+        self.whole.state = "kept"
+        self.whole.why = f"janus internal error: {type(exc).__name__}"
+        self.jit.report_internal("keeping a mixed run's trial", exc, give_up=False)
 
     def _paid_out(self) -> bool:
         """Mixing paid once but cannot again: every callee settled plain, no optimizer
@@ -191,6 +238,8 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
             return _apply_eagerly(optimizer, pairs)
         update = _make_update(optimizer, variables, grads, made)
         _update_graphs[key] = update
+        global update_builds
+        update_builds += 1
         if update is None:
             return _apply_eagerly(optimizer, pairs)
     calls.note_graph_run()

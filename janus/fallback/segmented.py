@@ -43,7 +43,7 @@ from janus.errors import ConversionError
 from janus.graphgen.plan import Plan
 from janus.stats import Stats
 from janus.transform import breaks, host_reads, leave, liveness, scope, segments
-from janus.fallback import churn, settled, split_report, split_trial
+from janus.fallback import churn, settled, split_report, whole_trial
 from janus.fallback.mixed import MixedRunner
 from janus.fallback.trial import Segment, compound_around, compound_at, reason_of
 from janus.transform.pipeline import convert, fill_locations
@@ -152,7 +152,7 @@ class Segmented:
         self.unbound_reads = liveness.inputs(node.body, params) & scope.local_names(node)
         """Locals the function may read before Python has bound them."""
         self.outer = None  # built at the first call (its arguments may show more breaks)
-        self.whole = split_trial.SplitTrial()  # whether the split pays against plain
+        self.whole = whole_trial.WholeTrial()  # whether the split pays against plain
 
     def _max_unreused(self) -> int:
         return (self.jit.config if self.jit is not None else global_config).max_specializations
@@ -213,21 +213,23 @@ class Segmented:
             kind, before = self._trial_turn()
         if before is None:
             return runner(*args, **kwargs)
-        start = split_trial.clock()
+        start = whole_trial.clock()
         result = (self.fn if kind == "plain" else runner)(*args, **kwargs)
-        seconds = split_trial.clock() - start
+        seconds = whole_trial.clock() - start
         with self._lock:
             self._trial_ran(kind, seconds, before)
         return result
 
-    # -- whether the split pays as a whole (fallback/split_trial.py)
+    # -- whether the split pays as a whole (fallback/whole_trial.py)
     def _trial_turn(self) -> tuple:
         """(how this call runs in the split's trial — "plain", "split" or None —, janus's
         work so far), or (None, None) when the split is not watched."""
         if self.whole.state in ("kept", "plain") or self.runner is self.fn:
             return None, None
         try:
-            may_try = any(s.state in ("graph", "kept") for s in self.segments) and \
+            mixed = isinstance(self.runner, MixedRunner) and self.runner.pays and \
+                not self.runner.plain
+            may_try = (mixed or any(s.state in ("graph", "kept") for s in self.segments)) and \
                 (self.jit is None or self.jit.profile.collective_strategy is None) and \
                 not tf.distribute.has_strategy()
             decided = all(s.state in ("kept", "eager") for s in self.segments)
@@ -240,9 +242,9 @@ class Segmented:
         """What changes when janus generates, profiles or is about to rebuild: a split
         call that changed it paid a one-time cost."""
         jits = [s.jit for s in self._segments.values()]
-        jits += list(getattr(self.runner, "callees", ()))
         return (sum(j.stats.generations + j.stats.generation_failures +
                     j.stats.profile_calls for j in jits),
+                self.runner.work() if isinstance(self.runner, MixedRunner) else (),
                 tuple(s.state for s in self.segments),
                 bool(self.pending or self.pending_open or self.pending_unhoist or
                      self.pending_inline))
@@ -344,7 +346,7 @@ class Segmented:
             converted = convert(fn)
         except Exception:  # noqa: BLE001 - (a try/except, a `global`...): plainly
             return fn
-        return MixedRunner(jit, converted, "running split at graph breaks", fn)
+        return MixedRunner(jit, converted, "running split at graph breaks", fn, tried=False)
 
     def _segment(self, stretch: segments.Stretch) -> Segment:
         node = stretch.function(self.node)

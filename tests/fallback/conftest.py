@@ -15,9 +15,9 @@ import pytest  # noqa: E402
 def any_size(monkeypatch):
     """Every stretch is outlined, traced and kept as a graph whatever its size and time,
     so the graph path is what a test compares (the choice, janus/fallback/trial.py, is
-    tested on its own); nor is the split tried as a whole (fallback/split_trial.py)."""
-    from janus.fallback import split_trial, trial
-    monkeypatch.setattr(split_trial, "MAX_TRIALS", 0)
+    tested on its own); nor is the split tried as a whole (fallback/whole_trial.py)."""
+    from janus.fallback import whole_trial, trial
+    monkeypatch.setattr(whole_trial, "MAX_TRIALS", 0)
     from janus.transform import segments
     monkeypatch.setattr(segments, "TINY_OPS", 0)
     monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)

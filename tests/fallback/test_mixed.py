@@ -5,7 +5,7 @@ import pytest
 import tensorflow as tf
 
 import janus
-from janus.fallback import mixed
+from janus.fallback import mixed, whole_trial
 
 
 def dense(w, x):
@@ -131,10 +131,12 @@ def _rollout(env, policy_w, x):
     return h * total
 
 
-def test_a_callee_that_never_runs_a_graph_runs_plainly_after_a_few_calls():
+def test_a_callee_that_never_runs_a_graph_runs_plainly_after_a_few_calls(monkeypatch):
     """`env.step` runs through its own jit, mixed (its callees could be graphs); after
     PLAIN_AFTER calls in which no graph ran, as it is (no hooks); equal to eager all along.
-    The rollout itself keeps running mixed: its callee `dense` runs graphs."""
+    The rollout itself keeps running mixed: its callee `dense` runs graphs (whether that
+    pays against plain is whole_trial's, tested in test_whole_trial.py: off here)."""
+    monkeypatch.setattr(whole_trial, "MAX_TRIALS", 0)
     w = tf.Variable(np.full((3, 2), 0.3, np.float32))
     env_eager, env_janus = _Env(), _Env()
     jitted = janus.jit(_rollout, segments=False)

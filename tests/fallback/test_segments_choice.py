@@ -11,7 +11,7 @@ import pytest
 import tensorflow as tf
 
 import janus
-from janus.fallback import mixed, split_trial, trial
+from janus.fallback import mixed, whole_trial, trial
 from janus.transform import segments
 from tests.differential import assert_same
 
@@ -259,7 +259,7 @@ def test_a_segment_is_kept_only_if_its_graph_gains_in_wall_time(monkeypatch, gra
     assert trial._clock is time.perf_counter
     monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)
     monkeypatch.setattr(segments, "TINY_OPS", 0)
-    monkeypatch.setattr(split_trial, "MAX_TRIALS", 0)  # (the split as a whole: real times)
+    monkeypatch.setattr(whole_trial, "MAX_TRIALS", 0)  # (the split as a whole: real times)
     real = trial.Segment._timed
     injected = {"graph": graph_ms * 1e-3, "plain": plain_ms * 1e-3}
     monkeypatch.setattr(trial.Segment, "_timed",

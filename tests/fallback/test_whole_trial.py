@@ -1,4 +1,4 @@
-"""A split function must pay as a whole (janus/fallback/split_trial.py): once steady, its
+"""A split function must pay as a whole (janus/fallback/whole_trial.py): once steady, its
 split calls and plain runs alternate, and the function runs as it is for good when plain
 measured faster.
 
@@ -11,17 +11,17 @@ import pytest
 import tensorflow as tf
 
 import janus
-from janus.fallback import split_trial
-from janus.fallback.split_trial import SplitTrial
+from janus.fallback import whole_trial
+from janus.fallback.whole_trial import WholeTrial
 from tests.differential import assert_same
 
 
-def _steady(trial: SplitTrial, calls: int = split_trial.QUIET) -> None:
+def _steady(trial: WholeTrial, calls: int = whole_trial.QUIET) -> None:
     for _ in range(calls):
         assert trial.ran(None, 0.01, changed=False) == ""
 
 
-def _run_rounds(trial: SplitTrial, plain: float, split: float) -> str:
+def _run_rounds(trial: WholeTrial, plain: float, split: float) -> str:
     decision = ""
     for _ in range(40):
         kind = trial.turn(may_try=True, decided=True)
@@ -32,7 +32,7 @@ def _run_rounds(trial: SplitTrial, plain: float, split: float) -> str:
 
 
 def test_a_split_slower_than_plain_runs_as_it_is():
-    trial = SplitTrial()
+    trial = WholeTrial()
     _steady(trial)
     assert _run_rounds(trial, plain=0.008, split=0.010) == "plain"
     assert trial.state == "plain" and "does not pay" in trial.why
@@ -40,7 +40,7 @@ def test_a_split_slower_than_plain_runs_as_it_is():
 
 
 def test_a_split_faster_than_plain_is_kept_and_tried_again_after_a_rebuild():
-    trial = SplitTrial()
+    trial = WholeTrial()
     _steady(trial)
     assert _run_rounds(trial, plain=0.010, split=0.004) == ""
     assert trial.state == "kept" and "pays" in trial.why
@@ -52,20 +52,20 @@ def test_a_split_faster_than_plain_is_kept_and_tried_again_after_a_rebuild():
 
 
 def test_it_waits_for_quiet_calls_and_decided_segments():
-    trial = SplitTrial()
-    _steady(trial, split_trial.QUIET - 1)
+    trial = WholeTrial()
+    _steady(trial, whole_trial.QUIET - 1)
     assert trial.turn(may_try=True, decided=True) is None
     trial.ran(None, 0.01, changed=True)  # (a generation: one-time cost)
     _steady(trial)
     assert trial.turn(may_try=False, decided=True) is None  # (no segment runs a graph)
     assert trial.turn(may_try=True, decided=False) is None  # (a segment on trial)
-    _steady(trial, split_trial.SETTLE_CALLS)
+    _steady(trial, whole_trial.SETTLE_CALLS)
     assert trial.turn(may_try=True, decided=False) == "plain"
 
 
 def test_a_generation_during_a_trial_abandons_it_and_trials_are_bounded():
-    trial = SplitTrial()
-    for _ in range(split_trial.MAX_TRIALS):
+    trial = WholeTrial()
+    for _ in range(whole_trial.MAX_TRIALS):
         _steady(trial)
         assert trial.turn(may_try=True, decided=True) == "plain"
         trial.ran("plain", 0.01, changed=False)
@@ -95,24 +95,26 @@ def _calls(n):
             for i in range(n)]
 
 
-def _scaled(monkeypatch, kind: str, factor: float) -> None:
-    """The split trial sees `kind`'s calls `factor` times as long as they took (and runs
-    under `any_size`, which turns it off for other tests)."""
-    monkeypatch.setattr(split_trial, "MAX_TRIALS", 3)
-    ran = SplitTrial.ran
+def _timed(monkeypatch, slower: str) -> None:
+    """The trial sees `slower`'s calls take 10 ms, the other kind's 1 ms (and runs under
+    `any_size`, which turns it off for other tests)."""
+    monkeypatch.setattr(whole_trial, "MAX_TRIALS", 3)
+    ran = WholeTrial.ran
 
-    def scaled(self, k, seconds, changed):
-        return ran(self, k, seconds * factor if k == kind else seconds, changed)
-    monkeypatch.setattr(SplitTrial, "ran", scaled)
+    def timed(self, kind, seconds, changed):
+        if kind is not None:
+            seconds = 0.010 if kind == slower else 0.001
+        return ran(self, kind, seconds, changed)
+    monkeypatch.setattr(WholeTrial, "ran", timed)
 
 
 def test_a_split_function_that_does_not_pay_runs_plainly_for_good(any_size, monkeypatch):
-    _scaled(monkeypatch, "split", 50.0)
+    _timed(monkeypatch, "janus")
     jitted = janus.jit(split_step)
-    assert_same(split_step, _calls(30), make_state=_state, jitted=jitted)
+    assert_same(split_step, _calls(40), make_state=_state, jitted=jitted)
     split = jitted.segmented
     assert split.whole.state == "plain", split.whole
-    assert "runs as it is: the split does not pay" in jitted.explain()
+    assert "runs as it is: the split run does not pay" in jitted.explain()
     graph_runs = jitted.stats.segment_graph_calls
     assert_same(split_step, _calls(6), make_state=_state, jitted=jitted)
     assert jitted.stats.segment_graph_calls == graph_runs
@@ -120,9 +122,9 @@ def test_a_split_function_that_does_not_pay_runs_plainly_for_good(any_size, monk
 
 
 def test_a_split_function_that_pays_keeps_its_graphs(any_size, monkeypatch):
-    _scaled(monkeypatch, "plain", 50.0)
+    _timed(monkeypatch, "plain")
     jitted = janus.jit(split_step)
-    assert_same(split_step, _calls(30), make_state=_state, jitted=jitted)
+    assert_same(split_step, _calls(40), make_state=_state, jitted=jitted)
     split = jitted.segmented
     assert split.whole.state == "kept", split.whole
     assert split.runner is not split.fn and any(s.state == "kept" for s in split.segments)
@@ -139,20 +141,46 @@ def raising_step(s, x):
     return tf.reduce_sum(tf.matmul(h, s["w"]) * m)
 
 
-@pytest.mark.parametrize("slower", ["split", "plain"])
+@pytest.mark.parametrize("slower", ["janus", "plain"])
 def test_calls_that_raise_during_the_trial_raise_as_plain(any_size, monkeypatch, slower):
-    _scaled(monkeypatch, slower, 50.0)
+    _timed(monkeypatch, slower)
     jitted = janus.jit(raising_step)
-    assert_same(raising_step, _calls(30), make_state=_state, jitted=jitted)
+    assert_same(raising_step, _calls(40), make_state=_state, jitted=jitted)
 
 
 def test_janus_deciding_names_the_split_s_trial_until_it_is_decided(any_size, monkeypatch):
-    _scaled(monkeypatch, "split", 50.0)
+    _timed(monkeypatch, "janus")
     jitted = janus.jit(split_step)
     state = _state()
     seen = []
-    for args in _calls(30):
+    for args in _calls(40):
         jitted(state, *args)
         seen.append(any("split as a whole" in line for line in janus.deciding(jitted)))
     assert any(seen) and not seen[-1], seen
     assert jitted.segmented.whole.state == "plain"
+
+
+def dense_callee(w, x):
+    return tf.tanh(tf.matmul(x, w))
+
+
+def mixed_step(s, x):
+    """Runs mixed (no split): its callee through its own jit, as a graph."""
+    h = dense_callee(s["w"], x)
+    m = float(np.sum(h.numpy()))  # (numpy of a tensor's value: no graph of mixed_step)
+    s["seen"].append(round(m, 3))
+    return h * m
+
+
+@pytest.mark.parametrize("slower", ["janus", "plain"])
+def test_a_mixed_run_that_does_not_pay_runs_plainly_for_good(monkeypatch, slower):
+    _timed(monkeypatch, slower)
+    jitted = janus.jit(mixed_step, segments=False)
+    assert_same(mixed_step, _calls(30), make_state=_state, jitted=jitted)
+    runner = jitted._mixed_runner
+    if slower == "janus":
+        assert runner.plain and runner.whole.state == "plain", runner.whole
+        assert "runs as it is: the mixed run does not pay" in jitted.explain()
+        assert jitted._settled is not None
+    else:
+        assert not runner.plain and runner.whole.state == "kept", runner.whole
