@@ -148,8 +148,8 @@ class MixedRunner:
             return None, None
 
     def work(self) -> tuple:
-        """What changes when its callees generate or profile, or an update's graph is made."""
-        return (sum(c.stats.generations + c.stats.generation_failures + c.stats.profile_calls
+        """What changes when its callees trace, or an update's graph is made."""
+        return (sum(c.stats.generations + c.stats.generation_failures
                     for c in list(self.callees)), update_builds)
 
     def _trial_ran(self, kind, seconds: float, before: tuple) -> None:

@@ -239,11 +239,11 @@ class Segmented:
             return None, None
 
     def _work(self) -> tuple:
-        """What changes when janus generates, profiles or is about to rebuild: a split
-        call that changed it paid a one-time cost."""
+        """What changes when janus traces or is about to rebuild: a split call that changed
+        it paid a one-time cost. (A profiled call is not one: a segment that profiles
+        call after call costs that every call.)"""
         jits = [s.jit for s in self._segments.values()]
-        return (sum(j.stats.generations + j.stats.generation_failures +
-                    j.stats.profile_calls for j in jits),
+        return (sum(j.stats.generations + j.stats.generation_failures for j in jits),
                 self.runner.work() if isinstance(self.runner, MixedRunner) else (),
                 tuple(s.state for s in self.segments),
                 bool(self.pending or self.pending_open or self.pending_unhoist or

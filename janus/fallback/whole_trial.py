@@ -13,8 +13,8 @@ calls; p04 (a VAE whose `encode`/`decode` methods ran as graphs of their own) mi
 0.8x. So the whole is tried, as a specialization's small graph is
 (graphgen/plain_trial.py):
 
-- When: once it is steady — `QUIET` calls in a row in which nothing generated, profiled
-  or was rebuilt (a generation is a one-time cost, not what a call costs) — and every
+- When: once it is steady — `QUIET` calls in a row in which nothing was traced or
+  rebuilt (a generation is a one-time cost, not what a call costs) — and every
   segment has decided (kept or eager), or `SETTLE_CALLS` calls ran since the split was
   built. Not under tf.distribute or with collectives (every worker must take the same
   path), and only while a graph runs in its calls (a segment's, a callee's, an update's:
@@ -22,7 +22,7 @@ calls; p04 (a VAE whose `encode`/`decode` methods ran as graphs of their own) mi
 - How: interleaved rounds of real calls (graphgen/trial.py), the function run plainly
   (the user's function itself: the reference, so results, prints, exceptions, the heap
   and variables are plain's by construction) the candidate, janus's run the incumbent.
-  A janus call that generated, profiled or was rebuilt abandons the trial (it waits
+  A janus call that traced or was rebuilt abandons the trial (it waits
   again; `MAX_TRIALS` a function).
 - Decision: plain when it measured faster by both of `gain`'s measures (a tie keeps
   janus's run). Then the function runs as it is for good (a split's segment graphs are
@@ -41,10 +41,10 @@ import time
 from janus.graphgen import trial as rounds_mod
 
 QUIET = 3
-"""Split calls in a row without a generation, profile or rebuild before a trial starts."""
+"""Calls in a row without a trace or rebuild before a trial starts."""
 SETTLE_CALLS = 8
 """Split calls since its build after which it is tried even with segments on trial."""
-MAX_TRIALS = 3
+MAX_TRIALS = 4
 """Trials of one function's split (abandoned ones included)."""
 
 clock = time.perf_counter
@@ -84,7 +84,7 @@ class WholeTrial:
 
     def ran(self, kind: str | None, seconds: float, changed: bool) -> str:
         """A call ran (`kind` as `turn` said, None outside a trial) in `seconds`; `changed`:
-        it generated, profiled or rebuilt. Returns "plain" once the function should run
+        it traced or rebuilt. Returns "plain" once the function should run
         as it is, else ""."""
         if kind != "plain":
             self.since_build += 1
