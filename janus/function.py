@@ -35,9 +35,9 @@ from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_co
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError)
 from janus.events import CHANGES as _EVENT_CHANGES
-from janus.fallback import agreement, heap, mixed, safety, segmented, settled
-from janus.fallback.mixed import MixedRunner
-from janus.generation import Generation, RaisedInTrace
+from janus.fallback import agreement, heap, mixed, safety, segmented
+from janus.eager_runs import EagerRuns
+from janus.generation import QUIET_AFTER_RAISE, Generation, RaisedInTrace, call_key
 from janus.outcomes import BLOCKED_REGENERATIONS
 from janus.graphgen.plan import Plan
 from janus.graphgen import calls, distribute, plain_trial, xla_trial
@@ -63,7 +63,7 @@ _DISAGREED = _Eager(FallbackCategory.GUARD_FAILURE, "the workers of a multi-work
                     "runs this call plainly", "plain")
 
 
-class JitFunction(Generation):
+class JitFunction(EagerRuns, Generation):
     """One jitted user function: its profile, its specializations, its counters.
 
     Use `janus.jit(fn)`; as a method decorator it binds like a function
@@ -92,6 +92,9 @@ class JitFunction(Generation):
         self.refused_branches: set = set()  # tests whose general graph failed (generation.py)
         self.generalizing = True  # False: the plan stays (too many failed: generation.py)
         self.raised_traces = 0  # traces that raised the call's own exception (generation.py)
+        self.raised_streak = 0  # ... in a row, plain Python raising it too (generation.py)
+        self.raise_quiet = None  # [calls left, ...]: calls that would trace run plainly
+        # meanwhile (generation.py RAISED_SHARE)
         self.builds = 0  # traces that met a Keras object building its variables (generation.py)
         self.reprofiled: set = set()  # tests a trace reached and no profiled call did
         # (each once: the call ran profiled; a second time is a failed generation)
@@ -120,7 +123,15 @@ class JitFunction(Generation):
         self._busy = False  # a thread is profiling or generating (see the module docstring)
         self._limit_quiet = 0  # calls at the specialization limit run at once (generation.py)
         self._limit_misses = 0
-        self._limit_skip = None  # [config epoch, events epoch, calls left]
+        self._limit_skip = None  # [config epoch, events epoch, calls left, reason, calls
+        # left below which a call that returns ends it, calls it applies to (`call_key`,
+        # None: all)]: calls run plainly at once (generation.py)
+
+    # the function's defaults, read and rebound as on it (graphs guard them: F273)
+    __defaults__ = property(lambda self: self.fn.__defaults__,
+                            lambda self, value: setattr(self.fn, "__defaults__", value))
+    __kwdefaults__ = property(lambda self: self.fn.__kwdefaults__,
+                              lambda self, value: setattr(self.fn, "__kwdefaults__", value))
 
     @property
     def config(self) -> Config:
@@ -181,15 +192,20 @@ class JitFunction(Generation):
             stats.plain_calls += 1
             self._unchecked_spec.plain_calls += 1
             return self.fn(*args, **kwargs)
-        skip = self._limit_skip  # (at the specialization limit, graphs missed: generation)
+        skip = self._limit_skip  # (at the specialization limit, graphs missed; traces
         if skip is not None and skip[2] > 0 and skip[0] == _CONFIG_CHANGES[0] and \
-                skip[1] == _EVENT_CHANGES[0]:
+                skip[1] == _EVENT_CHANGES[0] and \
+                (skip[5] is None or call_key(args, kwargs) in skip[5]):
+            # (raised the call's own error: generation.py RAISED_SHARE; calls like it)
             skip[2] -= 1  # (threads may race on these: counts, never a result)
             stats = self.stats
             stats.calls += 1
             stats.fallback_calls += 1
-            stats.fallback_reasons[FallbackCategory.LIMIT.value] += 1
-            return self.fn(*args, **kwargs)
+            stats.fallback_reasons[skip[3]] += 1
+            value = self.fn(*args, **kwargs)
+            if skip[2] <= skip[4]:  # (a call that returned where traces raised: the
+                skip[2] = 0         # next one decides again)
+            return value
         try:  # the most recently used specialization, decided plain: the fast path
             first = self.specializations[0]
         except IndexError:
@@ -220,6 +236,8 @@ class JitFunction(Generation):
             strategy = None  # a replica step always runs plainly: nothing to agree on
         if strategy is not None and not self._agreed(strategy, step):
             return self._eager(args, kwargs, _DISAGREED)
+        if step is QUIET_AFTER_RAISE:
+            return self._quietly(args, kwargs, step)
         if isinstance(step, _Eager):
             return self._eager(args, kwargs, step)
         if step == "profile":
@@ -233,17 +251,6 @@ class JitFunction(Generation):
             if isinstance(step, _Eager):
                 return self._eager(args, kwargs, step)
         return self._run_graph(step, args, kwargs, cfg)
-
-    def _raised_in_trace(self, step: RaisedInTrace, args, kwargs, cfg: Config):
-        """Run plainly a call whose trace raised; tell the generation whether plain
-        Python raised the same (`Generation.after_raised`)."""
-        try:
-            result = self._eager(args, kwargs, step)
-        except Exception as exc:
-            self.after_raised(step, exc, cfg)
-            raise
-        self.after_raised(step, None, cfg)
-        return result
 
     def _agreed(self, strategy, step, generated: bool = False) -> bool:
         """Whether every worker of `strategy` takes this call's path (see
@@ -421,67 +428,6 @@ class JitFunction(Generation):
                             f"{self.config.max_reasons} distinct guard-failure/fallback "
                             "reasons; later ones are counted as '(other)' "
                             "(janus.config.max_reasons)")
-
-    # -- running eagerly
-    def _eager(self, args, kwargs, step: _Eager):
-        with self._lock:
-            if self.config.strict and step.category is not FallbackCategory.INTERNAL:
-                raise JanusFallbackError(f"{self.__qualname__}: would run eagerly "
-                                         f"({step.category.value}): {step.reason}")
-            mode = step.mode
-            if mode == "profiled":
-                if self._busy:
-                    mode = "plain"  # another thread profiles: do not wait for it
-                else:
-                    self._busy = True
-            self.last_decision = f"eager ({step.category.value}): {step.reason}"
-            announced = (step.category, step.reason, events.version())
-            if announced != self._last_fallback or events.hears_repeats("fallback"):
-                self._last_fallback = announced  # (a listener of each repeat hears them all)
-                events.emit("fallback", self, step.category, step.reason)
-            self.stats.fallback_calls += 1
-            self._count(self.stats.fallback_reasons, step.category.value)
-        start = time.perf_counter()
-        try:
-            if mode == "profiled":
-                try:
-                    converted = self._converted_quietly()
-                    if converted is None:
-                        return self.fn(*args, **kwargs)
-                    return safety.run_watched(self, "profiling a fallback", lambda: profile_call(
-                        converted, self.profile, args, kwargs, safety.WatchedProfileRuntime),
-                        args, kwargs)
-                finally:
-                    with self._lock:
-                        self._busy = False
-                        self._check_profile_bounds()
-            if mode == "mixed" and self.config.segments and \
-                    step.category is FallbackCategory.UNSUPPORTED:
-                split = segmented.of(self)
-                if split is not None:  # the user's exceptions propagate as they are
-                    return split(*args, **kwargs)
-            if mode == "mixed" and self.config.mixed and \
-                    step.category is FallbackCategory.UNSUPPORTED:
-                # Converted code exists: run it eagerly, its callees as their own graphs.
-                runner = self._mixed_runner
-                if runner is None:
-                    converted = self._converted_quietly()
-                    if converted is not None:
-                        runner = self._mixed_runner = MixedRunner(
-                            self, converted, "running mixed", self.fn)
-                if runner is not None:
-                    return runner(*args, **kwargs)
-            return self.fn(*args, **kwargs)
-        finally:
-            with self._lock:
-                self.stats.time_fallback += time.perf_counter() - start
-                settled.settle(self, step, self.config)
-
-    def _converted_quietly(self):
-        try:
-            return convert(self.fn)
-        except Exception:  # noqa: BLE001 - already reported when it first failed
-            return None
 
     # -- janus's own errors
     def report_internal(self, phase: str, exc: BaseException, give_up: bool = True,

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 
+from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR
+
 from janus import cache, events
 from janus.cache import portable, record
 from janus.config import Config
@@ -68,7 +70,66 @@ MAX_REPROFILES = 4
 errors.Unprofiled) before such a trace counts as failed."""
 
 MAX_RAISED_TRACES = 16
-"""Traces that raised the call's own exception before they count as failed generations."""
+"""Traces that raised the call's own exception, plain Python's rerun not yet seen, before
+they count as failed generations (one plain Python raised too is not counted)."""
+
+RAISED_SHARE = 0.05
+"""After a trace raised the call's own exception and plain Python did too (F275: a summary
+op without TensorBoard, an optimizer's `Unknown variable`: every call traced again, 40 ms
+each), later calls like it (`call_key`) that would trace run plainly for a while: at
+least as many as make the trace cost this share of their plain time, twice as many after
+each such trace in a row. A call that returns ends the while (something changed: the
+next one traces) once the first 2**(n-1) of it ran, for the n-th such trace in a row."""
+
+
+class QuietAfterRaise(_Eager):
+    """A call that would trace, run plainly: the last traces of calls like it raised the
+    call's own exception, as plain Python did (`RAISED_SHARE`)."""
+
+    def __init__(self):
+        super().__init__(FallbackCategory.UNSUPPORTED, "the last traces raised the call's "
+                         "own exception, as plain Python did: calls like it run plainly "
+                         "for a while", "plain")
+
+
+QUIET_AFTER_RAISE = QuietAfterRaise()
+
+
+def call_key(args: tuple, kwargs: dict) -> tuple:
+    """What tells calls apart cheaply: the type of each argument, a tensor's dtype and
+    shape (a bad batch's shape raises a validation check; good ones make graphs)."""
+    key = [len(args)]
+    for value in args:
+        key.append((value._datatype_enum(), value._shape_tuple())
+                   if type(value) is EAGER_TENSOR else type(value))
+    for name, value in kwargs.items():
+        key.append(name)
+        key.append((value._datatype_enum(), value._shape_tuple())
+                   if type(value) is EAGER_TENSOR else type(value))
+    return tuple(key)
+
+
+MAX_QUIET_KEYS = 16
+"""Kinds of calls (`call_key`) kept quiet at once; beyond, every call is."""
+
+
+def _with_key(quiet: list | None, left: int, keys: int, key: tuple):
+    """The kinds of calls a quiet while applies to: `key`, and those of the `quiet` one
+    still under way (calls of two shapes that both raise: neither traces each call)."""
+    if quiet is None or quiet[left] <= 0 or len(quiet) <= keys:
+        return frozenset((key,))
+    if quiet[keys] is None or len(quiet[keys]) >= MAX_QUIET_KEYS:
+        return None
+    return quiet[keys] | {key}
+
+
+def quiet_while(streak: int, trace_time: float, plain_time: float) -> tuple[int, int]:
+    """(calls, calls left below which a returning call ends the while) after the
+    `streak`-th trace in a row that raised the call's own exception (`RAISED_SHARE`)."""
+    doubling = 2.0 ** min(streak - 1, 40)
+    budget = trace_time / (RAISED_SHARE * max(plain_time, 1e-6))
+    calls = int(min(max(doubling, budget), 2.0 ** 40))
+    return calls, calls - int(min(doubling, budget))
 
 
 class Generation(GuardFailures, Outcomes):
@@ -136,7 +197,9 @@ class Generation(GuardFailures, Outcomes):
                     self.raised_traces < MAX_RAISED_TRACES:
                 with self._lock:
                     self.raised_traces += 1
-                return RaisedInTrace(exc)  # (counted if plain Python does not raise it)
+                raised = RaisedInTrace(exc)  # (counted if plain Python does not raise it)
+                raised.trace_time = time.perf_counter() - start
+                return raised
             with self._lock:
                 self._generation_failed(safety.known_limit(exc), cfg)
             return internal
@@ -147,6 +210,7 @@ class Generation(GuardFailures, Outcomes):
         if spec.collective_strategy is not None:  # (also when profiling was skipped)
             self.profile.collective_strategy = spec.collective_strategy
         with self._lock:
+            self.raised_streak = 0  # (a trace that made a graph)
             if spec.plan != base and self.plan == base:
                 self._generalize(spec.plan, proven=True)  # (the trace fed values it found
                 # varying, by role)
@@ -194,13 +258,27 @@ class Generation(GuardFailures, Outcomes):
         return None
 
     def after_raised(self, step: RaisedInTrace, raised: BaseException | None,
-                     cfg: Config) -> None:
+                     cfg: Config, plain_time: float = 0.0, key: tuple = ()) -> None:
         """The plain run of a call whose trace raised the user's kind of exception: the
-        same kind raised again is the call's own error (no failed generation); none, or
+        same kind raised again is the call's own error (no failed generation: calls like
+        it, `key`, that would trace run plainly for a while: `RAISED_SHARE`); none, or
         another, is a trace that fails where Python does not."""
-        if raised is not None and type(raised) is type(step.error):
-            return
         with self._lock:
+            if raised is not None and type(raised) is type(step.error):
+                self.raised_traces -= 1  # (the call's own: not a trace janus fails at)
+                self.raised_streak += 1
+                calls, ends_below = quiet_while(
+                    self.raised_streak, getattr(step, "trace_time", 0.0), plain_time)
+                if self.specializations or self.parked or self._warm_graphs or \
+                        self.profile.collective_strategy is not None or \
+                        events.hears_repeats("fallback"):
+                    quiet = self.raise_quiet  # (checked by `_dispatch`)
+                    self.raise_quiet = [calls, ends_below, _with_key(quiet, 0, 2, key)]
+                else:  # no graph to fit them: at once, before janus's decision (`__call__`)
+                    self._limit_skip = [*settled_epoch(), calls,
+                                        QUIET_AFTER_RAISE.category.value, ends_below,
+                                        _with_key(self._limit_skip, 2, 5, key)]
+                return
             self._generation_failed(safety.known_limit(step.error), cfg)
 
     def _generation_failed(self, exc: Exception, cfg: Config, final: bool = False):
@@ -294,7 +372,8 @@ class Generation(GuardFailures, Outcomes):
                     self.profile.collective_strategy is None and \
                     not events.hears_repeats("fallback"):
                 self._limit_misses = 0  # none fit: the next calls skip even the guards
-                self._limit_skip = [*settled_epoch(), LIMIT_SKIP]
+                self._limit_skip = [*settled_epoch(), LIMIT_SKIP,
+                                    FallbackCategory.LIMIT.value, -1, None]
             return _AT_LIMIT
         if misses:
             spec, failed = self._miss_to_learn_from(misses, args, kwargs)
@@ -320,6 +399,11 @@ class Generation(GuardFailures, Outcomes):
         refused = gate() if gate is not None else ""
         if refused:
             return _Eager(FallbackCategory.LIMIT, refused)
+        quiet = self.raise_quiet  # (traces raised the call's own exception: RAISED_SHARE)
+        if quiet is not None and quiet[0] > 0 and \
+                (quiet[2] is None or call_key(args, kwargs) in quiet[2]):
+            quiet[0] -= 1
+            return QUIET_AFTER_RAISE
         if self._converted() is None:
             return self._unsupported()
         self._busy = True

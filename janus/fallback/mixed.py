@@ -18,7 +18,9 @@ from janus import user_attributes
 from janus.fallback import safety, whole_trial
 from janus.fallback.safety import EffectWatch
 from janus.graphgen import calls, held_code, keras_settings, keras_state
+from janus.graphgen.defaults import follow_defaults
 from janus.transform import user_frames
+from janus.transform.autograph_callbacks import for_autograph
 from janus.transform.runtime import Runtime, user_function
 
 make_jit: Callable | None = None
@@ -54,6 +56,8 @@ class _Mixed(Runtime):
                 target.__qualname__ and "." not in target.__qualname__.rpartition("<locals>.")[2]:
             # a lambda or nested def is a new function object on every call: a jit of its
             # own would profile it afresh each time (and keep every copy alive)
+            if target is None:  # (`ds.map(lambda ...)`: AutoGraph converts the user's)
+                args, kwargs = for_autograph(fn, args, kwargs)
             return user_frames.call(fn, args, kwargs)  # (a logging call: the user's frame)
         jitted = _callee_jit(target)
         self.callees.add(jitted)
@@ -119,9 +123,11 @@ class MixedRunner:
         if kind == "plain":
             result = self.fn(*args, **kwargs)
         else:
+            mixed_fn = self.mixed_fn
+            follow_defaults(mixed_fn, self.fn)  # (rebound since it was made: F273)
             before = callee_graph_runs
             result = safety.run_watched(self.jit, self.phase,
-                                        lambda: self.mixed_fn(*args, **kwargs), args, kwargs)
+                                        lambda: mixed_fn(*args, **kwargs), args, kwargs)
             if callee_graph_runs != before:
                 self.pays, self.graphless = True, 0
             else:

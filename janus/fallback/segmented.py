@@ -40,6 +40,7 @@ import tensorflow as tf
 from janus import source as source_mod
 from janus.config import config as global_config
 from janus.errors import ConversionError
+from janus.graphgen.defaults import follow_defaults
 from janus.graphgen.plan import Plan
 from janus.stats import Stats
 from janus.transform import breaks, host_reads, leave, liveness, scope, segments
@@ -210,6 +211,7 @@ class Segmented:
     def __call__(self, *args, **kwargs):
         with self._lock:  # (threads: one builds, the others wait for its runner)
             runner = self._prepare(args, kwargs)
+            follow_defaults(self.outer, self.fn)  # (rebound since it was built: F273)
             kind, before = self._trial_turn()
         if before is None:
             return runner(*args, **kwargs)

@@ -46,6 +46,11 @@ SETTLE_CALLS = 8
 """Split calls since its build after which it is tried even with segments on trial."""
 MAX_TRIALS = 4
 """Trials of one function's split (abandoned ones included)."""
+ROUNDS = rounds_mod.ROUNDS
+"""Timed rounds (one call of each kind) of a trial (fewer on a clear win or loss)."""
+MIN_GAIN = 1.0
+"""Plain wins when it measured more than this many times as fast as janus's run by both
+measures (a tie keeps janus's run)."""
 
 clock = time.perf_counter
 """Wall time, as every trial (a graph's ops run on TensorFlow's threads)."""
@@ -77,7 +82,7 @@ class WholeTrial:
         if self.state == "waiting" and may_try and self.trials < MAX_TRIALS and \
                 self.quiet >= QUIET and (decided or self.since_build >= SETTLE_CALLS):
             self.state, self.trials = "trying", self.trials + 1
-            self.rounds = rounds_mod.Rounds("plain", "janus")
+            self.rounds = rounds_mod.Rounds("plain", "janus", ROUNDS)
         if self.state != "trying":
             return None
         return self.rounds.turn
@@ -103,7 +108,7 @@ class WholeTrial:
         measured = f"median {self.kind} call {rounds_mod.ms(ours)} vs plain " \
                    f"{rounds_mod.ms(plain)} in {n} interleaved rounds"
         self.rounds = None
-        if gain > 1.0:
+        if gain > MIN_GAIN:
             self.state = "plain"
             self.why = f"runs as it is: the {self.kind} run does not pay ({measured})"
             return "plain"

@@ -20,7 +20,7 @@ from janus.graphgen import active, deferred_checks
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents
 from janus.transform.pipeline import lambda_traced_as_is
-from janus.transform.runtime import user_function
+from janus.transform.runtime import user_function, user_partial
 
 _FUNCTIONAL_OPS = {"map_fn", "map_fn_v2", "scan", "scan_v2", "foldl", "foldl_v2", "foldr",
                    "foldr_v2", "while_loop", "while_loop_v2", "cond", "cond_for_tf_v2", "case",
@@ -72,8 +72,9 @@ def traced_callback(runtime, site, library, value):
     function = isinstance(value, (types.FunctionType, types.MethodType))
     if not (function or callable(value) and not isinstance(value, type) and
             (traces_callbacks(library) or _calls_back(library))) or \
-            user_function(value)[0] is None:
-        return value  # (an object with a user `__call__` only for the callers above)
+            user_function(value)[0] is None and not user_partial(value):
+        return value  # (an object with a user `__call__` only for the callers above; a
+        # `functools.partial` of user code, `partial(branch, x)`: converted, F264)
     tracer = runtime.tracer
     outer = tf.compat.v1.get_default_graph()
     # a lambda of converted code is hooked as it is (transform/pipeline.lambda_traced_as_is)

@@ -11,9 +11,12 @@ getter is ~0.1 us) and holds while it reads the same (F224):
                                     the variable's value (os.environ stands in as
                                     `EnvironReads`, which records each read)
 
-The reads are kept with the trace's Keras reads (keras_state.KerasReads.settings),
-checked on every call. A setter called in the trace (`keras.backend.set_epsilon(e)`,
-`os.environ[k] = v`) refuses: the graph would never make the change.
+Keras' floatx, epsilon and image data format, read by the program or by any traced Keras
+call, are one reader (graphgen/keras_contents.keras_config: one text, rebuilt only when
+Keras' config changed). The reads are kept with the trace's Keras reads
+(keras_state.KerasReads.settings), checked on every call. A setter called in the trace
+(`keras.backend.set_epsilon(e)`, `os.environ[k] = v`) refuses: the graph would never
+make the change.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ import tensorflow as tf
 from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import keras_state
+from janus.graphgen.keras_contents import keras_config, setting_key
 from janus.graphgen.sources import global_
 
 UNREAD = object()
@@ -34,11 +38,12 @@ UNREAD = object()
 
 _getters: dict = {}
 _SETTER = "setter"
+_CONFIG = "config"  # (a getter of Keras' config module: read as `keras_config`)
 
 
 def _known_getters() -> dict:
-    """id -> getter of the library-wide settings, or _SETTER for their setters (Keras'
-    once it is imported)."""
+    """id -> getter of the library-wide settings, or _SETTER for their setters, _CONFIG for
+    the getters of Keras' config module (Keras' once it is imported)."""
     if not _getters or ("keras" in sys.modules and "keras" not in _getters):
         found = [tf.config.functions_run_eagerly, np.get_printoptions, np.geterr,
                  tf.random.get_global_generator, os.getenv]
@@ -46,20 +51,23 @@ def _known_getters() -> dict:
                    tf.random.set_global_generator, os.putenv, os.unsetenv]
         if "keras" in sys.modules:
             keras = sys.modules["keras"]
-            found += [keras.backend.floatx, keras.backend.epsilon,
-                      keras.backend.image_data_format, keras.config.backend,
-                      keras.mixed_precision.global_policy]
+            found += [keras_config, keras.config.backend, keras.mixed_precision.global_policy]
+            config = [keras.backend.floatx, keras.backend.epsilon,
+                      keras.backend.image_data_format]
             setters += [keras.backend.set_floatx, keras.backend.set_epsilon,
                         keras.backend.set_image_data_format,
                         keras.mixed_precision.set_global_policy]
             _getters["keras"] = None
         _getters.update({id(f): f for f in found})
         _getters.update({id(f): _SETTER for f in setters})
+        if "keras" in sys.modules:
+            _getters.update({id(f): _CONFIG for f in config})
     return _getters
 
 
 _NO_ARGUMENTS = ("floatx", "epsilon", "image_data_format", "backend", "global_policy",
-                 "functions_run_eagerly")
+                 "functions_run_eagerly", "keras_config")
+"""Names of the getters a graph cache records by name (those of an earlier version too)."""
 
 
 def _name(fn) -> str:
@@ -81,14 +89,14 @@ def portable_getter(name: str):
     """The getter `portable_name` named (a name read from the cache: looked up among the
     known getters only, never imported), or None."""
     for getter in list(_known_getters().values()):
-        if getter is not _SETTER and getter is not None and \
+        if getter not in (_SETTER, _CONFIG, None) and \
                 user_attributes.get(getter, "__name__", "") in _NO_ARGUMENTS and _name(getter) == name:
             return getter
     return None
 
 
 def _record(tracer, reader, value) -> None:
-    keras_state.settings_reads(tracer).add_setting(reader, keras_state.setting_key(value))
+    keras_state.settings_reads(tracer).add_setting(reader, setting_key(value))
 
 
 def read(tracer, fn, args: tuple, kwargs: dict):
@@ -99,6 +107,9 @@ def read(tracer, fn, args: tuple, kwargs: dict):
         return UNREAD
     if getter is _SETTER:  # (run once while tracing, never by the graph)
         raise ConversionError(f"sets a library-wide setting ({fn.__name__}) in the call")
+    if getter is _CONFIG and not args and not kwargs:  # (`keras.backend.floatx()`)
+        _record(tracer, keras_config, keras_config())
+        return fn()
     if getter is None or getter is not fn:
         owner = user_attributes.get(fn, "__self__", None)
         if owner is os.environ and user_attributes.get(fn, "__name__", "") in ("get", "__contains__",
@@ -115,10 +126,8 @@ def read(tracer, fn, args: tuple, kwargs: dict):
 
 def keras_call(tracer) -> None:
     """A traced call of Keras' code: it may read `epsilon()` and `floatx()` itself."""
-    keras = sys.modules.get("keras")
-    if keras is not None:
-        for getter in (keras.backend.epsilon, keras.backend.floatx):
-            _record(tracer, getter, getter())
+    if "keras" in sys.modules:
+        _record(tracer, keras_config, keras_config())
 
 
 _ABSENT = object()

@@ -28,12 +28,13 @@ graphgen/keras_settings.py) stays in the graph.
 """
 from __future__ import annotations
 
-import dis
 import functools
 import sys
 import types
 
-from janus.graphgen.keras_settings import SETTING_TYPES, held_classes, held_state
+from janus.graphgen.held_bytecode import instructions
+from janus.graphgen.keras_settings import SETTING_TYPES, held_by_layer, held_classes, \
+    held_state, library_object
 from janus.transform.runtime import is_user_code
 
 _CODE_VALUES = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
@@ -57,10 +58,6 @@ def _keras_classes():
     return Layer, BaseOptimizer, Loss
 
 
-def _library(obj) -> bool:
-    return (type(obj).__module__ or "").split(".")[0] in ("keras", "tf_keras", "tensorflow")
-
-
 def _user_function(value):
     """The program's Python function behind `value` (a `tf.function`, a wrapper), or None."""
     for _ in range(4):
@@ -75,20 +72,6 @@ def _user_function(value):
             return None
         value = inner
     return None
-
-
-@functools.lru_cache(maxsize=512)
-def _instructions(code) -> tuple:
-    """(opname, argval, the previous opname, its argval) of `code` and the code in it."""
-    found, codes = [], [code]
-    while codes:
-        each = codes.pop()
-        previous = (None, None)
-        for ins in dis.get_instructions(each):
-            found.append((ins.opname, ins.argval, *previous, each))
-            previous = (ins.opname, ins.argval)
-        codes += [c for c in each.co_consts if isinstance(c, types.CodeType)]
-    return tuple(found)
 
 
 def _attribute_reason(owner, name: str, value) -> str:
@@ -109,7 +92,7 @@ def _code_reason(function, owner, seen: set, depth: int = 0) -> str:
     code, glob = function.__code__, function.__globals__
     cells = dict(zip(code.co_freevars, function.__closure__ or ()))
     this = code.co_varnames[0] if owner is not None and code.co_argcount else None
-    for op, name, before, before_name, where in _instructions(code):
+    for op, name, before, before_name, where in instructions(code):
         if op in _WRITES or op == "STORE_DEREF" and name in where.co_freevars:
             return f"writes `{name}`"
         if op in ("LOAD_ATTR", "LOAD_METHOD") and name in _MUTATORS:
@@ -166,7 +149,7 @@ def _callable_reason(value, seen: set) -> str:
         owner = value.__self__ if isinstance(value, types.MethodType) else None
         reason = _code_reason(function, owner, seen)
         return f"{function.__qualname__} {reason}" if reason else ""
-    if _library(value) or isinstance(value, type) or not callable(value):
+    if library_object(value) or isinstance(value, type) or not callable(value):
         return ""
     for name in ("__call__", "call"):  # (a schedule's, regularizer's, loss's)
         method = getattr(type(value), name, None)
@@ -183,7 +166,8 @@ def _held_reason(value, seen: set, depth: int) -> str:
     holds: itself, its items, and a library object's attributes (a compiled loss)."""
     if id(value) in seen or value is None or type(value) in SETTING_TYPES:
         return ""
-    if type(value) in (list, tuple, dict) or _library(value) and isinstance(value, (list, dict)):
+    if type(value) in (list, tuple, dict) or \
+            library_object(value) and isinstance(value, (list, dict)):
         if depth >= _DEPTH:
             return ""
         items = value.values() if isinstance(value, dict) else value
@@ -201,7 +185,7 @@ def _held_reason(value, seen: set, depth: int) -> str:
         return ""  # (a sublayer, or its bound `call`: looked at as one of the called
         # layer's layers; a program's layer's `call` janus converts: graphgen/layer_calls)
     reason = _callable_reason(value, seen)
-    if reason or not _library(value) or depth >= _DEPTH or not hasattr(value, "__dict__"):
+    if reason or not library_object(value) or depth >= _DEPTH or not hasattr(value, "__dict__"):
         return reason
     seen.add(id(value))
     return _attributes_reason(value, seen, depth + 1)
@@ -259,10 +243,8 @@ def _layer_reason(layer, library_call: bool, seen: set) -> str:
     seen.add(id(layer))
     if library_call:
         return _attributes_reason(layer, seen, 1)
-    held = [layer.__dict__.get("activity_regularizer")] + \
-        list(layer.__dict__.get("_trainable_variables", ())) + \
-        list(layer.__dict__.get("_non_trainable_variables", ()))
-    return next((r for r in (_held_reason(v, seen, 1) for v in held) if r), "")
+    return next((r for r in (_held_reason(v, seen, 1) for _, v in held_by_layer(layer))
+                 if r), "")
 
 
 def _text(fn, found: str) -> str:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus import user_attributes
+from janus.graphgen.keras_contents import held_items, setting_key
 from janus.graphgen.keras_settings import SETTING_TYPES, Settings
 from janus.graphgen import global_settings
 from janus.graphgen.keras_epoch import EPOCH, install
-from janus.graphgen.keras_state import CALLED, SETTINGS, KerasReads, held_items, read, \
-    setting_key
+from janus.graphgen.keras_state import CALLED, SETTINGS, KerasReads, read
 
 
 def _description(owner, value):

@@ -138,10 +138,18 @@ def _held(name: str, obj, pairs: list) -> None:
                      if type(v) in SETTING_TYPES)
 
 
-def _variables_held(variables, pairs: list) -> None:
-    for variable in variables:
-        _held("regularizer", getattr(variable, "_regularizer", None), pairs)
-        _held("constraint", getattr(variable, "_constraint", None), pairs)
+def _variables_held(variables) -> list:
+    return [(name, getattr(variable, "_" + name, None)) for variable in variables
+            for name in ("regularizer", "constraint")]
+
+
+def held_by_layer(layer) -> list:
+    """(name, object) of what Keras calls on a layer's behalf besides its `call`: its
+    activity regularizer, its variables' regularizers and constraints (None where it
+    has none; graphgen/held_code.py looks at their code too)."""
+    return [("activity_regularizer", layer.__dict__.get("activity_regularizer"))] + \
+        _variables_held(list(layer.__dict__.get("_trainable_variables", ())) +
+                        list(layer.__dict__.get("_non_trainable_variables", ())))
 
 
 def python_learning_rate(optimizer) -> bool:
@@ -165,9 +173,8 @@ def settings(obj) -> Settings:
                 pairs.extend(_own(layer))
             elif specialized(type(layer)):  # (its inherited code reads them: F205)
                 pairs.extend((k, v) for k, v in vars(layer).items() if held_state(v))
-            _held("activity_regularizer", layer.__dict__.get("activity_regularizer"), pairs)
-            _variables_held(list(layer.__dict__.get("_trainable_variables", ())) +
-                            list(layer.__dict__.get("_non_trainable_variables", ())), pairs)
+            for name, held in held_by_layer(layer):
+                _held(name, held, pairs)
         return Settings(pairs)
     if isinstance(obj, held_classes()):  # (a loss with its keyword arguments, a schedule)
         _held(type(obj).__name__, obj, pairs)
@@ -180,7 +187,8 @@ def settings(obj) -> Settings:
             _held("learning_rate", rate, pairs)
         else:
             pairs.append(("learning_rate", rate))
-        _variables_held(obj.__dict__.get("_trainable_variables", ()), pairs)
+        for name, held in _variables_held(obj.__dict__.get("_trainable_variables", ())):
+            _held(name, held, pairs)
     return Settings(pairs)
 
 

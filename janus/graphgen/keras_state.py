@@ -26,7 +26,8 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus import user_attributes
-from janus.graphgen import module_epoch
+from janus.graphgen import keras_contents, module_epoch
+from janus.graphgen.keras_contents import held_items, same_items, setting_key
 from janus.graphgen.guards import Guard
 from janus.graphgen.keras_epoch import EPOCH, _epoch, _flag_owner, _keras, _tracked, bump
 from janus.graphgen.keras_settings import SETTING_TYPES, Settings, held_classes, \
@@ -109,18 +110,6 @@ def _same(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def held_items(container) -> tuple:
-    """A held list's items, a held dict's (key, value) pairs."""
-    return tuple(container.items()) if isinstance(container, dict) else tuple(container)
-
-
-def _same_items(a: tuple, b: tuple) -> bool:
-    """Items of a held list or dict (F230): the same objects, or equal settings."""
-    return len(a) == len(b) and all(x is y or type(x) is type(y) and (
-        type(x) in SETTING_TYPES and x == y or type(x) is tuple and _same_items(x, y))
-        for x, y in zip(a, b))
-
-
 # -- the reads of one trace, and their guard
 
 class KerasReads:
@@ -165,8 +154,9 @@ class KerasReads:
     def same_contents(self) -> bool:
         """The lists and dicts the settings hold have the items the trace read, and the
         library-wide settings read are the same (checked on every call: Keras' code reads
-        them, and changing them moves no epoch)."""
-        return all(_same_items(held_items(c), items) for c, items in self.containers) and \
+        them, and changing them moves no epoch; the guard runs the compiled form,
+        keras_contents.Contents)."""
+        return all(same_items(held_items(c), items) for c, items in self.containers) and \
             all(setting_key(reader()) == key for reader, key in self.settings)
 
     def recheck(self) -> bool:
@@ -191,8 +181,9 @@ class KerasReads:
         for k, (source, obj) in enumerate(self.owners):
             env[f"{name}_{k}"] = obj
             tests.append(f"{value_of(source)} is {name}_{k}")
-        if self.containers or self.settings:
-            tests.append(f"{name}.same_contents()")
+        if self.containers or self.settings:  # (graphgen/keras_contents.py: compiled)
+            env[f"{name}_c"] = keras_contents.Contents(self.containers, self.settings).check
+            tests.append(f"{name}_c()")
         return " and ".join(tests + [f"(EPOCH.n == {name}.seen or {name}.recheck())"])
 
     def describe(self) -> str:
@@ -248,14 +239,6 @@ def guard(tracer):
 def settings_reads(tracer) -> KerasReads:
     """The trace's KerasReads, to record a library-wide setting in."""
     return reads_of(tracer, _epoch())
-
-
-def setting_key(value):
-    """A comparable description of a library-wide setting's value (a policy or generator
-    by its text: an object's includes its address)."""
-    if type(value) in SETTING_TYPES:
-        return type(value), value
-    return type(value), repr(value)
 
 
 def reads_of(tracer, epoch: int) -> KerasReads:

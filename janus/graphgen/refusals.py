@@ -198,12 +198,37 @@ def frame_reason(fn) -> str:
     return ""
 
 
+_KERAS_HOST_METHODS = frozenset({
+    "adapt", "finalize_state", "fit", "evaluate", "predict", "train_on_batch",
+    "test_on_batch", "predict_on_batch", "compile", "save", "save_weights", "load_weights",
+    "set_weights", "summary"})
+"""Keras methods that compute or keep a layer's state in Python (`Normalization.adapt`
+stores its mean as a plain tensor attribute), run their own loops, or do I/O."""
+
+
+def keras_host_reason(fn) -> str:
+    """`layer.adapt(data)`, `model.fit(...)`...: run while tracing, a preprocessing layer
+    kept the trace's tensors as its Python state (every later call, plain or not, then
+    failed: fuzz v75 seed 480022) and the graph would never adapt again."""
+    name = user_attributes.get(fn, "__name__", "")
+    if name not in _KERAS_HOST_METHODS:
+        return ""
+    owner = user_attributes.get(fn, "__self__")
+    if owner is None or not any(base.__name__ == "Layer" and
+                                base.__module__.startswith(("keras", "tf_keras"))
+                                for base in type(owner).__mro__):
+        return ""
+    return (f"calls {type(owner).__name__}.{name}, which computes or keeps the layer's "
+            "state in Python (not ops a graph can run on every call)")
+
+
 def refuse(fn, tracer=None) -> None:
     """Raise the ConversionError the tracer gives for a call of `fn`, if any (with the
     tracer: the values the program's unconverted code reads are guarded)."""
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
         output_reason(fn) or wrapped_state_reason(fn, tracer) or \
-        keras_hooks_reason(fn, tracer) or frame_reason(fn) or held_code.reason(fn)
+        keras_hooks_reason(fn, tracer) or keras_host_reason(fn) or frame_reason(fn) or \
+        held_code.reason(fn)
     if reason:
         raise ConversionError(reason)
     reason = unbuilt_reason(fn)
@@ -219,7 +244,7 @@ def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:
         return ""
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
         output_reason(fn) or wrapped_state_reason(fn) or keras_hooks_reason(fn) or \
-        frame_reason(fn) or held_code.reason(fn)
+        keras_host_reason(fn) or frame_reason(fn) or held_code.reason(fn)
     if reason:
         return reason
     if user_attributes.get(fn, "__name__", "") == "numpy" and \

@@ -13,11 +13,11 @@ import tensorflow as tf
 from janus.errors import BuildsOnFirstCall, ConversionError
 from janus.fallback import heap
 from janus.graphgen import ambient_summary
-from janus.graphgen import adopted_trace, bias_gradients, calls, checks, dead_ends, \
+from janus.graphgen import adopted_trace, bias_gradients, calls, checks, conversion_functions, dead_ends, \
     external_effects, host_draws, keras_state, keyed_writes, number_lists, random_draws, \
     trace_warnings
 from janus.graphgen.caller_tape import TapeView
-from janus.graphgen.defaults import check_defaults
+from janus.graphgen.defaults import check_defaults, guard_own_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
@@ -311,6 +311,7 @@ def _generate(recorder, spec_id: int, converted, plan: Plan, profile, args: tupl
                 call_args = tuple(tracer.import_value(a, arg(i)) for i, a in enumerate(args))
                 call_kwargs = {k: tracer.import_value(v, kwarg(k)) for k, v in kwargs.items()}
                 check_defaults(converted.original, call_args, call_kwargs)
+                guard_own_defaults(tracer, converted.original, args, kwargs)
                 with tf.variable_creator_scope(_no_new_variables):
                     value = instance(*call_args, **call_kwargs)
                 tracer.implicit_calls.check()  # (`len(buf)` ran Buf.__len__ unconverted)
@@ -338,6 +339,7 @@ def _generate(recorder, spec_id: int, converted, plan: Plan, profile, args: tupl
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
         bias_gradients.install()
+        conversion_functions.install()  # (the program's tensor conversion functions)
         function = tf.function(body, input_signature=signature, autograph=False,
                                reduce_retracing=False)
         try:

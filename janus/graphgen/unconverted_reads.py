@@ -20,13 +20,14 @@ guardable read is no refusal there); given the tracer it also adds the guards.
 from __future__ import annotations
 
 import builtins
-import dis
+import functools
 import types
 
 import tensorflow as tf
 
 from janus.fallback.heap import MISSING
 from janus.graphgen.guards import EAGER_TENSOR
+from janus.graphgen.held_bytecode import instructions
 from janus.graphgen.sources import Source, closure, global_
 from janus.transform.runtime import is_user_class, is_user_code, is_user_module
 
@@ -53,17 +54,20 @@ def immutable(value) -> bool:
 
 class Chain:
     """`root.a.b` read in a function: root is ("global", name), ("cell", name) or
-    ("self",); `method`: its last name is a method called."""
+    ("self",); `method`: its last name is a method called (never changed: cached with
+    its code's reads)."""
 
     def __init__(self, root: tuple, attrs: tuple, method: bool):
         self.root, self.attrs, self.method = root, attrs, method
 
 
-def _chains(code: types.CodeType, self_name: str | None, outer_free: tuple,
-            writes: list, chains: list) -> None:
-    """The chains `code` (and the functions nested in it) reads, and its Python writes."""
-    root, attrs = None, []
-    free = code.co_freevars
+@functools.lru_cache(maxsize=512)
+def _chains(code: types.CodeType, self_name: str | None) -> tuple[tuple, tuple]:
+    """The Python writes `code` (and the functions nested in it) makes, and the chains it
+    reads (its free variables are the cells: a nested function's own are its locals)."""
+    writes, chains = [], []
+    root, attrs, where = None, [], None
+    outer_free = code.co_freevars
 
     def close(method: bool = False):
         nonlocal root, attrs
@@ -71,8 +75,10 @@ def _chains(code: types.CodeType, self_name: str | None, outer_free: tuple,
             chains.append(Chain(root, tuple(attrs), method))
         root, attrs = None, []
 
-    for ins in dis.get_instructions(code):
-        op, name = ins.opname, ins.argval
+    for op, name, _, _, each in instructions(code):
+        if each is not where:  # (a chain ends with its code object)
+            close()
+            where, free = each, each.co_freevars
         if root is not None and op in ("LOAD_ATTR", "LOAD_METHOD"):
             attrs.append(name)
             if op == "LOAD_METHOD":
@@ -94,9 +100,7 @@ def _chains(code: types.CodeType, self_name: str | None, outer_free: tuple,
         elif op in ("LOAD_DEREF", "LOAD_CLASSDEREF") and name in outer_free:
             root = ("cell", name)
     close()
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            _chains(const, self_name, outer_free, writes, chains)
+    return tuple(writes), tuple(chains)
 
 
 class _Reads:
@@ -113,9 +117,7 @@ class _Reads:
         if len(self.seen) >= _MAX_FUNCTIONS:
             return f"calls more than {_MAX_FUNCTIONS} functions of the program's"
         self.seen.add(id(function))
-        writes, chains = [], []
-        free = function.__code__.co_freevars
-        _chains(function.__code__, self_name, free, writes, chains)
+        writes, chains = _chains(function.__code__, self_name)
         if writes:
             return writes[0]
         for chain in chains:

@@ -21,6 +21,7 @@ from janus.recursion.cases import CaseRecorder
 from janus.tensors import is_tensor
 from janus import source as source_mod, user_attributes
 from janus.transform import breaks, convert, user_frames
+from janus.transform.autograph_callbacks import for_autograph
 from janus.transform.pipeline import leave_to_janus
 from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import Runtime, user_function, user_partial
@@ -195,6 +196,7 @@ class ProfileRuntime(Runtime):
             record.callees, getattr(target or fn, "__qualname__", type(fn).__name__))
         if target is None:
             leave_to_janus(args, kwargs)
+            args, kwargs = for_autograph(fn, args, kwargs)  # (`ds.map(lambda ...)`: F248)
             with layer_calls.converted_calls(self, site, fn):  # (a Keras layer's `call`)
                 return user_frames.call(fn, args, kwargs)  # (a logging call: the user's frame)
         try:

@@ -11,7 +11,7 @@ import gast
 
 from janus import source as source_mod
 from janus.errors import ConversionError
-from janus.transform import global_stores, scope, templates, user_frames
+from janus.transform import autograph_callbacks, global_stores, scope, templates, user_frames
 from janus.transform.control_flow import ControlFlowTransformer
 from janus.transform.effects import EffectsTransformer
 from janus.transform.sites import SiteTable
@@ -170,6 +170,7 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
     code = _requalified(code, f"janus__factory.<locals>.{_CODE_NAME}", fn.__qualname__)
     code = _user_named(code.replace(co_name=fn.__code__.co_name), fn.__code__.co_name)
     _remember_nested(code)
+    autograph_callbacks.remember(fn.__code__, code)
     holder = types.FunctionType(code, fn.__globals__, fn.__name__, None,
                                 tuple(types.CellType(None) for _ in code.co_freevars))
     return ConvertedFunction(fn, info, sites, code_text, holder, freevars)

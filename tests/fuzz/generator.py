@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 74
+GENERATOR_VERSION = 75
 
 HEADER = '''\
 import functools
@@ -155,7 +155,8 @@ class Gen:
                                 rules_zoo2, rules_zoo3, rules_zoo4,  # (register)
                                 rules_s28_edges, rules_s28_frames, rules_s28_heap_calls,
                                 rules_s28_held_state, rules_s28_kept_graphs,
-                                rules_s28_library_state, rules_s28_split_churn)
+                                rules_s28_library_state, rules_s28_split_churn,
+                                rules_s29_entry, rules_s29_handoffs, rules_s29_settings)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -197,7 +198,8 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
                             rules_s27, rules_s27_keras, rules_s27_state,  # (register rules)
                             rules_s28_edges, rules_s28_frames, rules_s28_heap_calls,
                             rules_s28_held_state, rules_s28_kept_graphs,
-                            rules_s28_library_state, rules_s28_split_churn)
+                            rules_s28_library_state, rules_s28_split_churn,
+                            rules_s29_entry, rules_s29_handoffs, rules_s29_settings)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

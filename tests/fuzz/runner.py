@@ -117,8 +117,23 @@ def _plain_mode() -> dict:
         return {}
     knobs = {"START": 1, "MIN_GAIN": -1.0, "MAX_GRAPH_S": float("inf"),
              "MAX_PLAIN_S": float("inf"), "UNCHECKED": 2}
-    return {(plain_trial, name): value for name, value in knobs.items()
-            if hasattr(plain_trial, name)}
+    found = {(plain_trial, name): value for name, value in knobs.items()
+             if hasattr(plain_trial, name)}
+    whole = _whole_trial()  # (a split or mixed function: tried as a whole at once, plain wins)
+    if whole is not None:
+        found.update({(whole, "QUIET"): 1, (whole, "SETTLE_CALLS"): 1, (whole, "ROUNDS"): 1,
+                      (whole, "MIN_GAIN"): -1.0})
+    return found
+
+
+def _whole_trial():
+    """janus.fallback.whole_trial (a split or mixed function against its plain run), or
+    None where janus has none."""
+    try:
+        from janus.fallback import whole_trial
+    except ImportError:
+        return None
+    return whole_trial
 
 
 def _trial_module():
@@ -148,6 +163,9 @@ def _segment_knobs() -> dict:
     for module, name in ((trial, "MIN_PLAIN_S"), (segments, "TINY_OPS")):
         if module is not None and hasattr(module, name):
             knobs[(module, name)] = getattr(module, name)
+    whole = _whole_trial()  # (nor is the split tried as a whole, outside the plain mode)
+    if whole is not None and os.environ.get("JANUS_FUZZ_PLAIN", "") != "1":
+        knobs[(whole, "MAX_TRIALS")] = whole.MAX_TRIALS
     return knobs
 
 
@@ -300,6 +318,11 @@ def _error_text(exc) -> str:
     return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
 
 
+def _program_named(text: str) -> str:
+    """`text` with each side's file of the program (`fz_<pid>_<n>_<tag>.py`) named alike."""
+    return re.sub(r"fz_\d+_\d+_\w+\.py", "<program>.py", text)
+
+
 def _compare(plain: _Outcome, jit: _Outcome, tol: float = compare.TOL) -> tuple[str, str] | None:
     p, j = plain.error, jit.error
     if isinstance(j, JanusInternalError):
@@ -313,7 +336,8 @@ def _compare(plain: _Outcome, jit: _Outcome, tol: float = compare.TOL) -> tuple[
         if type(p) is not type(j) and not _same_program_class(type(p), type(j)):
             return (f"wrong-exception:{type(p).__name__}->{type(j).__name__}",
                     f"plain {_error_text(p)}; janus {_error_text(j)}")
-        if not isinstance(p, tf.errors.OpError) and str(p) != str(j):
+        if not isinstance(p, tf.errors.OpError) and _program_named(str(p)) != \
+                _program_named(str(j)):  # (AutoGraph's "in user code:" names the file)
             return "exception-message", f"plain {_error_text(p)}; janus {_error_text(j)}"
     d = compare.text_difference(plain.stdout, jit.stdout, tol)
     if d:

@@ -56,6 +56,31 @@ def test_a_pure_activation_stays_in_the_graph():
     assert stats.graph_calls >= 5
 
 
+def nested_pure(x):
+    return tf.add_n([tf.tanh(x / w) for w in (1.0, 2.0)])
+
+
+def nested_global(x):
+    return tf.add_n([tf.tanh(x / T["t"]) for _ in range(2)])
+
+
+def nested_writing(x):
+    def note():
+        T["seen"] = 1.0
+        return x
+    return tf.tanh(note())
+
+
+def test_activations_with_nested_code():
+    """Session 29 (one bytecode reader, graphgen/held_bytecode.py: F259): a comprehension
+    inside the activation is read with it: reading only its own names, a graph; reading a
+    global or writing an item in a nested function, the call runs plainly."""
+    stats = assert_same(forward, _calls(), lambda: Model(nested_pure))
+    assert stats.graph_calls >= 5
+    assert_same(forward, _calls(), lambda: Model(nested_global))
+    assert_same(forward, _calls(), lambda: Model(nested_writing))
+
+
 # -- schedules, regularizers, constraints: called by Keras' optimizer and layers
 
 class Cfg:

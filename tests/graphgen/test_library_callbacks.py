@@ -8,6 +8,8 @@ globals and live closure); converted callees close over the original's cells; an
 never holds a Python callback: it could run twice (graph, then the eager rerun after a
 failed guard), so such a call runs eagerly.
 """
+import functools
+
 import numpy as np
 import tensorflow as tf
 
@@ -112,3 +114,57 @@ def test_nested_fn_traced_by_map_fn_keeps_its_heap_reads_guarded():
     # a plain function TF traces inside janus's graph would freeze `s.scale`
     stats = assert_same(map_with_nested_fn, [_same] * 4 + [_bump] * 3, make_state=Scaled)
     assert stats.graph_calls >= 3
+
+
+# -- a functools.partial of the program's code as a callback (F264) ----------------------
+
+class Branch:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def __call__(self, x):
+        return x * self.scale
+
+
+SHIFT = 1.0
+
+
+def _shifted(x, k):
+    return x + SHIFT * k
+
+
+class Branches:
+    def __init__(self):
+        self.b, self.c = Branch(2.0), Branch(3.0)
+
+
+def partial_branches(s, x):
+    taken = tf.cond(tf.reduce_sum(x) > 0, functools.partial(s.b, x),
+                    functools.partial(s.c, x))
+    return taken + tf.map_fn(functools.partial(_shifted, k=2.0), x)
+
+
+def partial_branch_written_first(s, x, k):
+    s.b.scale = k
+    return tf.cond(tf.reduce_sum(x) > 0, functools.partial(s.b, x), lambda: x)
+
+
+def _changed(i):
+    def call(s):
+        s.b.scale = float(i // 3)  # (the caller's changes, between calls)
+        globals()["SHIFT"] = float(i // 4)
+        return s, tf.constant([1.0 - 2 * (i % 2)])
+    return call
+
+
+def test_a_partial_of_a_callable_object_as_a_branch_keeps_its_reads_guarded():
+    try:
+        stats = assert_same(partial_branches, [_changed(i) for i in range(10)],
+                            make_state=Branches)
+    finally:
+        globals()["SHIFT"] = 1.0
+    assert stats.graph_calls >= 5
+    stats = assert_same(partial_branch_written_first,
+                        [(tf.constant([1.0 - 2 * (i % 2)]), 1.0 + i) for i in range(8)],
+                        make_state=Branches)
+    assert stats.graph_calls >= 4

@@ -100,6 +100,69 @@ def test_custom_gradients_reading_constants_stay_graphs_and_see_changes():
         GRL_SCALE, ARGS.grl_lambda = 0.3, 0.5
 
 
+@tf.custom_gradient
+def scaled_in_a_lambda(x):
+    def grad(dy):
+        scale = lambda v: v * GRL_SCALE  # noqa: E731
+        return scale(dy) + ARGS.grl_lambda * dy
+    return tf.identity(x), grad
+
+
+def make_noting(m):
+    @tf.custom_gradient
+    def noting(x):
+        def grad(dy):
+            def note():
+                m.notes += 1
+                return dy
+            return -note()
+        return tf.identity(x), grad
+    return noting
+
+
+class Noting(Model):
+    def __init__(self):
+        super().__init__()
+        self.notes = 0
+        self.noting = make_noting(self)
+
+
+def nested_gradients(m, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(scaled_in_a_lambda(x) * 3.0) + tf.reduce_sum(m.grl(x) * 2.0)
+    return tape.gradient(y, x)
+
+
+def noted_gradient(m, x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(m.noting(x) * 3.0)
+    return tape.gradient(y, x), m.notes
+
+
+def test_custom_gradients_with_nested_code():
+    """Session 29 (one bytecode reader, graphgen/held_bytecode.py: F259): a lambda inside
+    the gradient reading a module float, guarded by value (a graph, changes seen); a
+    counter written in a nested function refuses (it counts every call)."""
+    global GRL_SCALE
+
+    def entry(i):
+        def make(m):
+            global GRL_SCALE
+            if i in (4, 7):
+                GRL_SCALE = 0.1 * i
+                ARGS.grl_lambda = 0.05 * i
+            return (m, X * float(i + 1))
+        return make
+    try:
+        stats = assert_same(nested_gradients, [entry(i) for i in range(10)], make_state=Model)
+        assert stats.graph_calls >= 5, stats
+        assert_same(noted_gradient, [(X,) for _ in range(5)], make_state=Noting)
+    finally:
+        GRL_SCALE, ARGS.grl_lambda = 0.3, 0.5
+
+
 class SquaredError(keras.losses.Loss):
     def __init__(self):
         super().__init__(name="mse")
