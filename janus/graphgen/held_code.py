@@ -14,17 +14,19 @@ A trace runs Keras' code as it is, and the program's functions Keras holds (a la
 tracing: what they read of globals, closures or their object's attributes is folded
 into the graph; their prints and heap writes happen once, at trace time, not per call.
 
-`reason(fn)` looks, before a traced call of a Keras layer, optimizer, loss or model
-method, at the program's functions the object holds (its layers', variables', compiled
-losses' and metrics', and its learning rate's) and at what their code does (the
+`reason(fn, tracer)` looks, before a traced call of a Keras layer, optimizer, loss or
+model method, at the program's functions the object holds (its layers', variables',
+compiled losses' and metrics', and its learning rate's) and at what their code does (the
 functions they call of the program's too): the call is refused (it runs plainly) when
-that code reads a global or closure variable holding data (not a module, function or
-class), an attribute of its object no setting guard sees (a private one, a nested
-object, a list), or prints, or writes an attribute, item, global or closure variable, or
-changes a container in place. Code reading only its arguments, modules and functions
-(`def act(x): return tf.tanh(x)`) and the public numbers of a Keras schedule, regularizer
-or constraint of the program's class (guarded with the object's settings:
-graphgen/keras_settings.py) stays in the graph.
+that code reads an attribute of its object no setting guard sees (a private one, a
+nested object of the program's), or prints, or writes an attribute, item, global or
+closure variable, or changes a container in place. What it reads of globals, closures,
+modules, classes and its parameters' defaults, in its nested code too, is checked as
+graphgen/unconverted_reads.py checks it: an immutable value (`HP.alpha`, `C.ALPHA`, a
+closure's `cfg.temp`) guarded by value, data (`os.environ`, a dict) refused. Code reading
+only its arguments, modules, functions and constants (`def act(x): return tf.tanh(x)`)
+and the public numbers of a Keras schedule, regularizer or constraint of the program's
+class (guarded with the object's settings: graphgen/keras_settings.py) stays in the graph.
 """
 from __future__ import annotations
 
@@ -32,9 +34,12 @@ import functools
 import sys
 import types
 
+import tensorflow as tf
+
+from janus.graphgen import unconverted_reads
 from janus.graphgen.held_bytecode import instructions
 from janus.graphgen.keras_settings import SETTING_TYPES, held_by_layer, held_classes, \
-    held_state, library_object
+    held_state, library_object, numbers, settings_dict
 from janus.transform.runtime import is_user_code
 
 _CODE_VALUES = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
@@ -58,6 +63,15 @@ def _keras_classes():
     return Layer, BaseOptimizer, Loss
 
 
+class _Seen(set):
+    """The ids of the objects and functions one `reason` looked at, and the program's
+    functions among them (`functions`: their reads are checked by unconverted_reads)."""
+
+    def __init__(self):
+        super().__init__()
+        self.functions: list = []
+
+
 def _user_function(value):
     """The program's Python function behind `value` (a `tf.function`, a wrapper), or None."""
     for _ in range(4):
@@ -75,20 +89,33 @@ def _user_function(value):
 
 
 def _attribute_reason(owner, name: str, value) -> str:
-    """Why reading `owner.name` (the object Keras calls) in its code is not guarded."""
+    """Why reading `owner.name` (the object Keras calls) in its code is not guarded: what
+    keras_settings guards with a held object's settings (its public numbers, lists and
+    dicts of them, tensors, the Keras schedules it holds in turn) is."""
     if isinstance(value, _CODE_VALUES):
         return ""
     guarded = isinstance(owner, held_classes()) and not name.startswith("_") and (
-        type(value) in SETTING_TYPES or held_state(value) or
-        type(value) is tuple and all(type(v) in SETTING_TYPES for v in value))
+        type(value) in SETTING_TYPES or held_state(value) or numbers(value) or
+        settings_dict(value) or isinstance(value, held_classes()))
     return "" if guarded else f"reads `self.{name}`, which no guard sees"
 
 
-def _code_reason(function, owner, seen: set, depth: int = 0) -> str:
-    """What `function`'s code (bound to `owner`, or None) does that a graph cannot keep."""
+def _self_read(op: str, before, before_name, this, code, where) -> bool:
+    """The instruction reads an attribute of the object the code is bound to (`self.x`;
+    in a lambda or comprehension nested in it, `self` is a free variable)."""
+    return this is not None and op in ("LOAD_ATTR", "LOAD_METHOD") and \
+        before_name == this and before in ("LOAD_FAST", "LOAD_DEREF") and \
+        (where is code or this in where.co_freevars and this in code.co_cellvars)
+
+
+def _code_reason(function, owner, seen: _Seen, depth: int = 0) -> str:
+    """What `function`'s code (bound to `owner`, or None) does that a graph cannot keep
+    (its reads of globals, closures and defaults are left to unconverted_reads: the
+    functions looked at are noted in `seen.functions`)."""
     if id(function) in seen or depth > 4:
         return ""
     seen.add(id(function))
+    seen.functions.append(function)
     code, glob = function.__code__, function.__globals__
     cells = dict(zip(code.co_freevars, function.__closure__ or ()))
     this = code.co_varnames[0] if owner is not None and code.co_argcount else None
@@ -110,24 +137,10 @@ def _code_reason(function, owner, seen: set, depth: int = 0) -> str:
                 value = cells[name].cell_contents
             except ValueError:
                 continue
-        elif op in ("LOAD_ATTR", "LOAD_METHOD") and this is not None and \
-                before == "LOAD_FAST" and before_name == this and where is code:
-            attrs = getattr(owner, "__dict__", {})
-            if name in attrs:
-                value = attrs[name]
-                reason = _attribute_reason(owner, name, value)
-                if reason:
-                    return reason
-            else:
-                value = getattr(type(owner), name, None)
-                if value is not None and not isinstance(value, (*_CODE_VALUES, property)) \
-                        and not callable(value):
-                    return f"reads the class attribute `{name}`, which no guard sees"
-            inner = _user_function(value)
-            if inner is not None:
-                reason = _code_reason(inner, owner, seen, depth + 1)
-                if reason:
-                    return reason
+        elif _self_read(op, before, before_name, this, code, where):
+            reason = _self_attribute_reason(owner, name, seen, depth)
+            if reason:
+                return reason
             continue
         else:
             continue
@@ -136,12 +149,32 @@ def _code_reason(function, owner, seen: set, depth: int = 0) -> str:
             reason = _code_reason(inner, None, seen, depth + 1)
             if reason:
                 return reason
-        elif not isinstance(value, _CODE_VALUES):
-            return f"reads `{name}`, which may change between calls"
     return ""
 
 
-def _callable_reason(value, seen: set) -> str:
+def _self_attribute_reason(owner, name: str, seen: _Seen, depth: int) -> str:
+    """Why `owner.name`, read in the code Keras calls, is not guarded (a method or a Keras
+    schedule it holds: what their code does)."""
+    attrs = getattr(owner, "__dict__", {})
+    if name in attrs:
+        value = attrs[name]
+        reason = _attribute_reason(owner, name, value)
+        if reason:
+            return reason
+        if isinstance(value, held_classes()):  # (a schedule holding a schedule)
+            return _callable_reason(value, seen)
+    else:
+        value = getattr(type(owner), name, None)
+        if value is not None and not isinstance(value, (*_CODE_VALUES, property)) \
+                and not callable(value):
+            return f"reads the class attribute `{name}`, which no guard sees"
+    inner = _user_function(value)
+    if inner is not None:
+        return _code_reason(inner, owner, seen, depth + 1)
+    return ""
+
+
+def _callable_reason(value, seen: _Seen) -> str:
     """Why the program's callable `value`, held by a Keras object, cannot be traced
     as it is ("" if it is not the program's, or can)."""
     function = _user_function(value)
@@ -161,7 +194,7 @@ def _callable_reason(value, seen: set) -> str:
     return ""
 
 
-def _held_reason(value, seen: set, depth: int) -> str:
+def _held_reason(value, seen: _Seen, depth: int) -> str:
     """The first reason among the callables `value` (an attribute of a Keras object)
     holds: itself, its items, and a library object's attributes (a compiled loss)."""
     if id(value) in seen or value is None or type(value) in SETTING_TYPES:
@@ -191,22 +224,40 @@ def _held_reason(value, seen: set, depth: int) -> str:
     return _attributes_reason(value, seen, depth + 1)
 
 
-def _attributes_reason(obj, seen: set, depth: int) -> str:
+_PASSED = frozenset({("Lambda", "arguments")})
+"""(class, attribute) of Keras' objects holding values Keras passes to the program's code
+(a Lambda's keyword arguments): settings (keras_settings.settings_dict), else refused."""
+
+
+def _passed_reason(obj, name: str, value) -> str:
+    if (type(obj).__name__, name) not in _PASSED or not library_object(obj) or \
+            settings_dict(value) or isinstance(value, dict) and all(
+                isinstance(v, tf.Variable) or type(v) in SETTING_TYPES or held_state(v)
+                for v in value.values()):
+        return ""
+    return f"is passed `{name}` holding data janus cannot check by value"
+
+
+def _attributes_reason(obj, seen: _Seen, depth: int) -> str:
     cls = type(obj)
     for name, value in list(vars(obj).items()):
         if name in ("_tracker", "_layers", "_parent_path", "_inbound_nodes",
                     "_outbound_nodes", "_variables", "_non_trainable_variables") or \
                 callable(getattr(cls, name, None)):
             continue  # (an instance's own wrapper of a method: Keras' `build`, janus's `call`)
+        reason = _passed_reason(obj, name, value)
+        if reason:
+            return f"{type(obj).__name__} {reason}"
         reason = _held_reason(value, seen, depth)
         if reason:
             return reason
     return ""
 
 
-def reason(fn) -> str:
+def reason(fn, tracer=None) -> str:
     """Why a traced call of `fn` (a Keras layer, a method of a Keras optimizer, loss or
-    model) would run code of the program's unconverted (see the module docstring)."""
+    model) would run code of the program's unconverted (see the module docstring); with
+    `tracer`, what that code reads of globals, closures and defaults is guarded."""
     classes = _keras_classes()
     if classes is None:
         return ""
@@ -214,15 +265,17 @@ def reason(fn) -> str:
         getattr(fn, "__self__", None)
     if obj is None or not isinstance(obj, classes):
         return ""
-    seen: set = set()
+    seen = _Seen()
+    found = ""
     if isinstance(obj, classes[0]):
         for layer in obj._flatten_layers(include_self=True, recursive=True):
             found = _layer_reason(layer, _keras_call(layer), seen)
             if found:
                 return _text(fn, found)
-        if obj is fn:
-            return ""
-    found = _attributes_reason(obj, seen, 1)
+    if obj is not fn:
+        found = _attributes_reason(obj, seen, 1)
+    if not found and seen.functions:
+        found = unconverted_reads.reason(seen.functions, tracer)
     return _text(fn, found) if found else ""
 
 
@@ -236,7 +289,7 @@ def _keras_call(layer) -> bool:
     return True
 
 
-def _layer_reason(layer, library_call: bool, seen: set) -> str:
+def _layer_reason(layer, library_call: bool, seen: _Seen) -> str:
     """A layer's held code: all its attributes when Keras' `call` runs (else only what
     Keras calls besides its `call`: its variables' regularizers and constraints, its
     activity regularizer)."""

@@ -109,28 +109,49 @@ def held_state(value) -> bool:
     return isinstance(value, _STATE_KINDS[0]) and not isinstance(value, _STATE_KINDS[1])
 
 
-def _numbers(value) -> bool:
+def numbers(value) -> bool:
     """A list or tuple of settings (`Discretization.bin_boundaries`)."""
     return isinstance(value, (list, tuple)) and all(type(v) in SETTING_TYPES for v in value)
 
 
+def settings_dict(value) -> bool:
+    """A dict of settings by name (a Lambda's `arguments={"k": 2.0}`): its items are
+    checked on every call (keras_contents), the dict itself by identity."""
+    return isinstance(value, dict) and all(
+        type(k) is str and (type(v) in SETTING_TYPES or type(v) is tuple and numbers(v) or
+                            held_state(v)) for k, v in value.items())
+
+
 def _own(obj) -> list:
     """obj's settings: its public numbers, text, None, functions (an activation), lists of
-    numbers, and the tensors and tables it holds (`held_state`: by identity)."""
-    return [(k, v) for k, v in vars(obj).items()
-            if held_state(v) or k in PRIVATE_READ or not k.startswith("_") and
-            k not in _NOT_SETTINGS and
-            (type(v) in SETTING_TYPES or isinstance(v, types.FunctionType) or _numbers(v))
-            ] + derived(obj)  # (private state Keras' public API sets: keras_private.py)
+    numbers, dicts of settings, and the tensors and tables it holds (`held_state`: by
+    identity); a partial (`activation=partial(tf.nn.leaky_relu, alpha=0.2)`) by identity,
+    with its keyword arguments (a dict: checked on every call)."""
+    pairs = []
+    for k, v in vars(obj).items():
+        if held_state(v) or k in PRIVATE_READ or not k.startswith("_") and \
+                k not in _NOT_SETTINGS and (type(v) in SETTING_TYPES or numbers(v) or
+                                            isinstance(v, types.FunctionType) or
+                                            settings_dict(v)):
+            pairs.append((k, v))
+        elif not k.startswith("_") and isinstance(v, functools.partial):
+            pairs.extend([(k, v), (f"{k}.func", v.func), (f"{k}.keywords", v.keywords)] +
+                         [(f"{k}.args[{i}]", a) for i, a in enumerate(v.args)])
+    return pairs + derived(obj)  # (private state Keras' public API sets: keras_private.py)
 
 
-def _held(name: str, obj, pairs: list) -> None:
-    """Append a held object (by identity) and its own public settings to `pairs`."""
+def _held(name: str, obj, pairs: list, depth: int = 0) -> None:
+    """Append a held object (by identity) and its own public settings to `pairs` (and
+    those of the Keras schedules, regularizers... it holds in turn: a warmup's `after`)."""
     if obj is None:
         return
     pairs.append((name, obj))
     if hasattr(obj, "__dict__"):
         pairs.extend((f"{name}.{k}", v) for k, v in _own(obj))
+        if depth < 3:
+            for k, v in list(vars(obj).items()):
+                if not k.startswith("_") and isinstance(v, held_classes()):
+                    _held(f"{name}.{k}", v, pairs, depth + 1)
     kwargs = getattr(obj, "_fn_kwargs", None)  # (a loss's `Huber(delta=...)`)
     if type(kwargs) is dict:
         pairs.append((f"{name}._fn_kwargs", kwargs))  # (its items checked per call: F230)
@@ -209,7 +230,8 @@ def read_by_keras(obj, name: str, value) -> bool:
         return True
     old = obj.__dict__.get(name, _ABSENT)
     return not name.startswith("_") and \
-        any(type(v) in SETTING_TYPES or callable(v) or _numbers(v) for v in (value, old))
+        any(type(v) in SETTING_TYPES or callable(v) or numbers(v) or isinstance(v, dict)
+            for v in (value, old))
 
 
 def counted_swap(prop: property, private: str, bump) -> property:
@@ -247,7 +269,8 @@ def counted_setattr(setattr_, bump, library_only: bool = True):
             elif (library or specialized(type(self))) and _state_change(self, name, value, old):
                 bump()  # (`adapt`, `set_vocabulary`: F205)
             elif library and not name.startswith("_") and (
-                    type(value) in SETTING_TYPES or callable(value) or _numbers(value)) and \
+                    type(value) in SETTING_TYPES or callable(value) or numbers(value) or
+                    isinstance(value, dict)) and \
                     not (type(old) is type(value) and type(value) in SETTING_TYPES and
                          old == value):
                 bump()

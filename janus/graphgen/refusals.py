@@ -228,7 +228,7 @@ def refuse(fn, tracer=None) -> None:
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
         output_reason(fn) or wrapped_state_reason(fn, tracer) or \
         keras_hooks_reason(fn, tracer) or keras_host_reason(fn) or frame_reason(fn) or \
-        held_code.reason(fn)
+        held_code.reason(fn, tracer)
     if reason:
         raise ConversionError(reason)
     reason = unbuilt_reason(fn)

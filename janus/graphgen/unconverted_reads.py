@@ -13,7 +13,10 @@ into the graph and their Python writes made once. Their bytecode says what they 
     self.total.assign_add(...)        a variable (the graph reads it when it runs): nothing
     G_LIST, self.hist, cfg (whole)    data janus cannot check by value: refused
     self.calls += 1, global n         a Python write (it would be made once): refused
-
+    HP.alpha (a class of the program's) an attribute of a class: guarded by value
+    def act(x, cfg=CFG): cfg["a"]     a parameter's default: guarded by value if immutable
+    print, pprint, logging.info       output (it would be made once): refused, as are a
+    os.environ, sys.stdout            library module's containers and streams
 `reason(...)` is "" when a call may be traced (the profiler asks with no tracer: a
 guardable read is no refusal there); given the tracer it also adds the guards.
 """
@@ -39,6 +42,13 @@ _WRITES = {"STORE_ATTR": "writes attribute", "DELETE_ATTR": "deletes attribute",
 _REFLECTION = frozenset({"setattr", "delattr", "vars", "globals", "locals", "exec", "eval",
                          "__dict__", "__setattr__", "__delattr__"})
 """Names through which a function reads or writes state its bytecode does not name."""
+_OUTPUT = frozenset({("builtins", "print"), ("builtins", "input"), ("builtins", "open"),
+                     ("builtins", "breakpoint"), ("pprint", "pprint"), ("pprint", "pp"),
+                     ("warnings", "warn"), ("warnings", "warn_explicit"), ("os", "system"),
+                     ("traceback", "print_exc"), ("traceback", "print_stack"),
+                     *(("logging", n) for n in ("debug", "info", "warning", "warn", "error",
+                                                "exception", "critical", "log"))})
+"""Functions making output, by (module, name): made once, while tracing."""
 _PLAIN_RECORDS = frozenset({"argparse.Namespace", "types.SimpleNamespace"})
 """Library records whose attributes are plain instance data (`args.lam`)."""
 _SELF = "self"
@@ -61,10 +71,63 @@ class Chain:
         self.root, self.attrs, self.method = root, attrs, method
 
 
+def output(value) -> bool:
+    """`value` is a function making output (`print`, `pprint.pprint`, `logging.info`)."""
+    if not isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
+        return False
+    module = getattr(value, "__module__", None) or "builtins"
+    return (module, getattr(value, "__name__", "")) in _OUTPUT
+
+
+def _library_data(value) -> bool:
+    """A library module's value that changes or makes output (`os.environ`,
+    `sys.argv`, `sys.stdout`, a logger): not a constant janus may fold into a graph."""
+    import collections.abc
+    import io
+    import logging
+    return isinstance(value, (collections.abc.MutableMapping, collections.abc.MutableSequence,
+                              collections.abc.MutableSet, io.IOBase, logging.Logger)) or \
+        hasattr(value, "write") and hasattr(value, "flush")
+
+
+def _defaulted(function: types.FunctionType) -> tuple:
+    """The parameters of `function` that have a default (positional, then keyword-only)."""
+    code = function.__code__
+    defaults = function.__defaults__ or ()
+    names = code.co_varnames[code.co_argcount - len(defaults):code.co_argcount]
+    return tuple(names) + tuple(function.__kwdefaults__ or ())
+
+
+_FUNCTION_CELLS: dict = {}  # id(function) -> (function, a cell holding it): its defaults'
+# source (`CELL[k].__defaults__[i]`), one per function
+
+
+def _default_source(function: types.FunctionType, name: str) -> Source:
+    found = _FUNCTION_CELLS.get(id(function))
+    if found is None or found[0] is not function:
+        found = _FUNCTION_CELLS[id(function)] = (function, types.CellType(function))
+    source = closure(0, found[1])
+    code = function.__code__
+    if name in (function.__kwdefaults__ or ()):
+        return source.attr("__kwdefaults__").item(name)
+    first = code.co_argcount - len(function.__defaults__ or ())
+    return source.attr("__defaults__").item(code.co_varnames.index(name) - first)
+
+
+def _default(function: types.FunctionType, name: str):
+    if name in (function.__kwdefaults__ or ()):
+        return function.__kwdefaults__[name]
+    code = function.__code__
+    first = code.co_argcount - len(function.__defaults__ or ())
+    return function.__defaults__[code.co_varnames.index(name) - first]
+
+
 @functools.lru_cache(maxsize=512)
-def _chains(code: types.CodeType, self_name: str | None) -> tuple[tuple, tuple]:
+def _chains(code: types.CodeType, self_name: str | None, defaulted: tuple = ()
+            ) -> tuple[tuple, tuple]:
     """The Python writes `code` (and the functions nested in it) makes, and the chains it
-    reads (its free variables are the cells: a nested function's own are its locals)."""
+    reads (its free variables are the cells: a nested function's own are its locals; its
+    parameters with a default, `defaulted`, read the default where not passed)."""
     writes, chains = [], []
     root, attrs, where = None, [], None
     outer_free = code.co_freevars
@@ -99,6 +162,10 @@ def _chains(code: types.CodeType, self_name: str | None) -> tuple[tuple, tuple]:
             root = (_SELF,)
         elif op in ("LOAD_DEREF", "LOAD_CLASSDEREF") and name in outer_free:
             root = ("cell", name)
+        elif op == "LOAD_FAST" and name in defaulted and each is code or \
+                op == "LOAD_DEREF" and name in defaulted and name in code.co_cellvars and \
+                (each is code or name in each.co_freevars):
+            root = ("default", name)
     close()
     return tuple(writes), tuple(chains)
 
@@ -117,7 +184,8 @@ class _Reads:
         if len(self.seen) >= _MAX_FUNCTIONS:
             return f"calls more than {_MAX_FUNCTIONS} functions of the program's"
         self.seen.add(id(function))
-        writes, chains = _chains(function.__code__, self_name)
+        writes, chains = _chains(function.__code__, self_name,
+                                 tuple(n for n in _defaulted(function) if n != self_name))
         if writes:
             return writes[0]
         for chain in chains:
@@ -132,9 +200,14 @@ class _Reads:
             return self.self_chain(chain)
         name = chain.root[1]
         ledger = self.tracer.ledger if self.tracer is not None else None
+        if kind == "default":
+            return self.value(name, _default(function, name), _default_source(function, name),
+                              chain.attrs, chain.method)
         if kind == "global":
             namespace = function.__globals__
             if name not in namespace:
+                if output(getattr(builtins, name, None)):
+                    return f"calls `{name}` (its output would be made once, while tracing)"
                 return "" if hasattr(builtins, name) else f"reads `{name}`, which is unbound"
             if ledger is not None and ledger.get_global(namespace, name) is not MISSING:
                 return f"reads the global `{name}`, which the call wrote before"
@@ -153,7 +226,14 @@ class _Reads:
 
     def value(self, name: str, value, source: Source, attrs: tuple, method: bool) -> str:
         """A global's or cell's value read through `attrs`."""
+        if output(value):
+            return f"calls `{name}` (its output would be made once, while tracing)"
         if isinstance(value, types.ModuleType):
+            if attrs and not is_user_module(value):
+                found = vars(value).get(attrs[0])
+                if output(found) or _library_data(found):
+                    return (f"reads `{name}.{attrs[0]}`, output or data of a library's that "
+                            "may change between calls")
             if not attrs or not is_user_module(value) or attrs[0] not in vars(value):
                 return ""  # (a library's module: its functions and constants)
             namespace = vars(value)
@@ -165,6 +245,8 @@ class _Reads:
                               method)
         if isinstance(value, types.FunctionType) and is_user_code(value):
             return self.function(value)  # (a helper it calls runs unconverted too)
+        if isinstance(value, type) and attrs and is_user_class(value):
+            return self.class_attribute(name, value, source, attrs, method)
         if isinstance(value, _CODE_VALUES):
             return ""
         if immutable(value):
@@ -175,17 +257,40 @@ class _Reads:
             return ""
         return self.attributes(name, value, source, attrs, method)
 
+    def class_attribute(self, name: str, cls: type, source: Source, attrs: tuple,
+                        method: bool) -> str:
+        """`HP.alpha` of a class of the program's: its value read through `source`, as a
+        global's (a method it calls: followed; a classmethod reads `cls`: refused)."""
+        attr = attrs[0]
+        where = next((c for c in cls.__mro__ if attr in vars(c)), None)
+        if where is None or type(cls) is not type:
+            return "" if where is None and type(cls) is type else \
+                f"reads `{name}.{attr}`, which janus cannot locate"
+        found = vars(where)[attr]
+        if isinstance(found, staticmethod):
+            found = found.__func__
+        if isinstance(found, (classmethod, property)) or hasattr(type(found), "__get__") and \
+                not isinstance(found, (types.FunctionType, type)):
+            return f"reads `{name}.{attr}` through a descriptor"
+        if isinstance(found, types.FunctionType):
+            return self.function(found) if is_user_code(found) else ""
+        if self.tracer is not None and any(
+                self.tracer.ledger.get_attr(c, attr) is not MISSING for c in cls.__mro__):
+            return f"reads `{name}.{attr}`, which the call wrote before"
+        self.guards.append(("id", source, cls))
+        return self.value(f"{name}.{attr}", found, source.attr(attr), attrs[1:], method)
+
     def attributes(self, name: str, value, source: Source, attrs: tuple, method: bool) -> str:
         """`cfg.lr` of a plain object (its instance dict, no descriptor): the end of the
         chain guarded by value, each object on the way by type."""
         for i, attr in enumerate(attrs):
             cls = type(value)
+            record = f"{cls.__module__}.{cls.__qualname__}" in _PLAIN_RECORDS
             if method and i == len(attrs) - 1 or attr not in getattr(value, "__dict__", ()) \
-                    or hasattr(cls, attr) or cls.__getattribute__ is not \
-                    object.__getattribute__ or not (
-                        is_user_class(cls) or
-                        f"{cls.__module__}.{cls.__qualname__}" in _PLAIN_RECORDS):
-                break
+                    or hasattr(cls, attr) or not record and (
+                        cls.__getattribute__ is not object.__getattribute__ or
+                        not is_user_class(cls)):
+                break  # (a SimpleNamespace's own __getattribute__ is the generic one)
             if self.tracer is not None and \
                     self.tracer.ledger.get_attr(value, attr) is not MISSING:
                 return f"reads `{name}.{attr}`, which the call wrote before"

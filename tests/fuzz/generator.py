@@ -156,7 +156,8 @@ class Gen:
                                 rules_s28_edges, rules_s28_frames, rules_s28_heap_calls,
                                 rules_s28_held_state, rules_s28_kept_graphs,
                                 rules_s28_library_state, rules_s28_split_churn,
-                                rules_s29_entry, rules_s29_handoffs, rules_s29_settings)
+                                rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
+                            rules_s29_held)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -199,7 +200,8 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
                             rules_s28_edges, rules_s28_frames, rules_s28_heap_calls,
                             rules_s28_held_state, rules_s28_kept_graphs,
                             rules_s28_library_state, rules_s28_split_churn,
-                            rules_s29_entry, rules_s29_handoffs, rules_s29_settings)
+                            rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
+                            rules_s29_held)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

@@ -3,6 +3,11 @@ Dense's `activation`, a `Lambda`'s function, a LearningRateSchedule, Regularizer
 Constraint subclass, a compiled or wrapped loss function. Reading a global, a closure or
 an unguarded attribute, printing, or writing state, they run plainly; reading only their
 arguments, modules and a schedule's public numbers, they stay in the graph."""
+import builtins
+import os
+import types
+from pprint import pprint
+
 import keras
 import tensorflow as tf
 from keras.src.losses.losses import LossFunctionWrapper
@@ -248,3 +253,135 @@ def test_a_functional_model_of_the_program_s_layers_keeps_its_graph():
     calls = [(model, tf.constant([[float(i), 1.0, -1.0]])) for i in range(8)]
     stats = assert_same(_predict, calls)
     assert stats.graph_calls >= 4, stats
+
+
+# -- session 29 (F280): reads held code makes through a class, a module, nested code, a
+# default, and output by another name; guarded by value where immutable, else refused
+
+class HP:
+    alpha = 0.5
+
+
+HELD_CFG = types.ModuleType("held_cfg")  # (a config module of the program's: `C.ALPHA`)
+HELD_CFG.ALPHA = 0.5
+CFG = {"alpha": 0.5}
+
+
+def _with_hp(i, s, *args):
+    HP.alpha = HELD_CFG.ALPHA = CFG["alpha"] = 0.5 if i < 5 else 2.0
+    os.environ["JANUS_TEST_ACT"] = "tanh" if i < 6 else "relu"
+    return (s, *args)
+
+
+def by_class(x):
+    return tf.tanh(x * HP.alpha)
+
+
+def by_module(x):
+    return tf.tanh(x * HELD_CFG.ALPHA)
+
+
+def by_default(x, cfg=CFG):
+    return tf.tanh(x * cfg["alpha"])
+
+
+def by_environ(x):
+    return tf.tanh(x) if os.environ.get("JANUS_TEST_ACT") == "tanh" else tf.nn.relu(x)
+
+
+def by_pprint(x):
+    pprint({"activation": "ran"})
+    return tf.tanh(x)
+
+
+def by_builtins(x):
+    builtins.print("activation ran")
+    return tf.tanh(x)
+
+
+def _hp_calls(n=9):
+    return [(lambda s, i=i: _with_hp(i, s, tf.random.stateless_normal((5, 3), (i, 0))))
+            for i in range(n)]
+
+
+def _annealed(cfg):
+    return lambda h: tf.stack([t / cfg.temp for t in tf.unstack(h)])
+
+
+class Annealed:
+    def __init__(self):
+        self.cfg = types.SimpleNamespace(temp=1.0)
+        keras.utils.set_random_seed(0)
+        self.model = keras.Sequential([keras.Input((3,)), keras.layers.Lambda(
+            _annealed(self.cfg))])
+
+
+def _temp_change(i, s):
+    if i == 5:
+        s.cfg.temp = 2.0
+    return (s, tf.random.stateless_normal((5, 3), (i, 0)))
+
+
+def test_held_code_reading_a_class_or_module_attribute_sees_its_changes():
+    for activation in (by_class, by_module):
+        stats = assert_same(forward, _hp_calls(), lambda a=activation: Model(a))
+        assert stats.graph_calls >= 5, stats  # (guarded by value)
+
+
+def test_held_code_reading_a_closure_in_nested_code_sees_its_changes():
+    stats = assert_same(forward, [lambda s, i=i: _temp_change(i, s) for i in range(9)],
+                        Annealed)
+    assert stats.graph_calls >= 5, stats
+
+
+def test_held_code_reading_a_default_or_the_environment_runs_per_call():
+    assert_same(forward, _hp_calls(), lambda: Model(by_default))
+    assert_same(forward, _hp_calls(), lambda: Model(by_environ))
+
+
+def test_held_code_printing_by_another_name_prints_per_call():
+    for activation in (by_pprint, by_builtins):
+        assert_same(forward, _hp_calls(), lambda a=activation: Model(plain_tanh, a))
+
+
+# -- session 29 (F282): writes by setattr in held code; a schedule's public list
+
+class SetattrSchedule(keras.optimizers.schedules.LearningRateSchedule):
+    def __init__(self, how):
+        self.calls, self.how = 0, how
+
+    def __call__(self, step):
+        if self.how == "setattr":
+            setattr(self, "calls", self.calls + 1)
+        else:
+            object.__setattr__(self, "calls", self.calls + 1)
+        return 0.1 / tf.sqrt(tf.cast(step, tf.float32) + 1.0)
+
+
+class MultiStep(keras.optimizers.schedules.LearningRateSchedule):
+    def __init__(self, milestones):
+        self.milestones = milestones
+
+    def __call__(self, step):
+        step = tf.cast(step, tf.float32)
+        k = tf.add_n([tf.cast(step >= m, tf.float32) for m in self.milestones])
+        return 0.1 * tf.pow(0.5, k)
+
+
+def _restart(i, s):
+    if i == 6:
+        s.schedule.milestones[1] = 3
+    return (s, *_batch(i))
+
+
+def test_a_schedule_writing_by_setattr_runs_per_call_without_regenerating():
+    for how in ("setattr", "object"):
+        stats = assert_same(train, _train_calls(), lambda h=how: Trainer(SetattrSchedule(h)),
+                            observe=lambda s: s.schedule.calls)
+        assert stats.generations <= 1, stats
+
+
+def test_a_schedule_of_a_public_list_stays_in_the_graph():
+    stats = assert_same(train, _train_calls(10, before=_restart),
+                        lambda: Trainer(MultiStep([2, 8])))
+    assert stats.graph_calls >= 5, stats

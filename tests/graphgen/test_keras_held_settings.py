@@ -2,6 +2,8 @@
 inside the call through the optimizer's property (F190), an optimizer update run as its
 own graph by mixed mode (F191), a callable or swapped learning rate (F192), the settings of
 regularizers, constraints and losses (F193). Compared with plain Python call by call."""
+import functools
+
 import keras
 import numpy as np
 import tensorflow as tf
@@ -203,3 +205,63 @@ def test_held_lists_and_dicts_changed_in_place_between_calls():
     stats = assert_same(held_in_place, [lambda s, i=i: _change_held(s, i) for i in range(10)],
                         HeldContainers)
     assert stats.graph_calls >= 3
+
+
+# -- session 29 (F281): what Keras holds beyond numbers and functions: a Lambda's
+# `arguments`, a partial activation, a schedule holding a schedule
+
+def scale_shift(x, k, b):
+    return x * k + b
+
+
+def leaky(x, alpha):
+    return tf.nn.leaky_relu(x, alpha=alpha)
+
+
+class WarmUp(keras.optimizers.schedules.LearningRateSchedule):
+    """BERT's shape: a warmup, then the schedule it holds."""
+
+    def __init__(self, after, warmup):
+        self.after, self.warmup = after, warmup
+
+    def __call__(self, step):
+        s = tf.cast(step, tf.float32)
+        return tf.cond(s < self.warmup, lambda: 0.1 * (s + 1.0) / self.warmup,
+                       lambda: self.after(step))
+
+
+class Wrapped:
+    def __init__(self):
+        keras.utils.set_random_seed(0)
+        self.lam = keras.layers.Lambda(scale_shift, arguments={"k": 2.0, "b": 0.0})
+        self.lib = keras.layers.Dense(2, activation=functools.partial(tf.nn.leaky_relu,
+                                                                      alpha=0.1))
+        self.mine = keras.layers.Dense(2, activation=functools.partial(leaky, alpha=0.1))
+        self.v = tf.Variable([1.0, -2.0])
+        self.sched = WarmUp(keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5), 2.0)
+        self.opt = keras.optimizers.SGD(self.sched)
+        self.opt.build([self.v])
+
+
+def wrapped_step(s, x):
+    _descend(s, x[0])
+    return s.lam(x) + s.lib(x) + s.mine(x) + s.v[0]
+
+
+def _wrapped_change(i, s):
+    change = {3: lambda: s.lam.arguments.__setitem__("k", 5.0),
+              4: lambda: setattr(s.lam, "arguments", {"k": 3.0, "b": 1.0}),
+              5: lambda: setattr(s.lib, "activation",
+                                 functools.partial(tf.nn.leaky_relu, alpha=0.5)),
+              6: lambda: s.mine.activation.keywords.__setitem__("alpha", 0.7),
+              7: lambda: setattr(s.sched.after, "initial_learning_rate", 1.0),
+              8: lambda: setattr(s.sched, "after",
+                                 keras.optimizers.schedules.ExponentialDecay(2.0, 5, 0.9))}
+    change.get(i, lambda: None)()
+    return (s, tf.constant([[-1.0, 2.0]]))
+
+
+def test_keras_held_arguments_partials_and_nested_schedules_changed_between_calls():
+    calls = [lambda s, i=i: _wrapped_change(i, s) for i in range(12)]
+    stats = assert_same(wrapped_step, calls, Wrapped)
+    assert stats.graph_calls >= 3, stats
