@@ -9,6 +9,7 @@ jit would not trace, so results stay those of plain Python.
 """
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Callable
 
@@ -114,6 +115,7 @@ class MixedRunner:
         self.pays = False    # a graph ran in one of its calls
         self.plain = False
         self.whole = whole_trial.WholeTrial(kind="mixed") if tried else None
+        self._trial_lock = threading.Lock()  # (threads share the runner: its bookkeeping)
 
     def __call__(self, *args, **kwargs):
         if self.plain:
@@ -148,7 +150,8 @@ class MixedRunner:
         try:
             may_try = self.jit.profile.collective_strategy is None and \
                 not tf.distribute.has_strategy()
-            return whole.turn(may_try, True), self.work()
+            with self._trial_lock:
+                return whole.turn(may_try, True), self.work()
         except Exception as exc:  # noqa: BLE001 - janus's: the call runs mixed
             self._trial_failed(exc)
             return None, None
@@ -160,8 +163,9 @@ class MixedRunner:
 
     def _trial_ran(self, kind, seconds: float, before: tuple) -> None:
         try:
-            if self.whole.ran(kind, seconds, self.work() != before) == "plain":
-                self.plain = True
+            with self._trial_lock:
+                if self.whole.ran(kind, seconds, self.work() != before) == "plain":
+                    self.plain = True
         except Exception as exc:  # noqa: BLE001 - janus's: the result stands
             self._trial_failed(exc)
 
