@@ -22,12 +22,14 @@ import time
 import weakref
 
 from janus import events
+from janus.cache import portable, warm
 from janus.cache import record as rec
-from janus.cache import warm
 from janus.cache.config import settings
 from janus.cache.files import UnsafeEntry
 from janus.cache.store import (CacheBusy, CacheStore, add_counters, current_store,
                                empty_spec_counters, forget_stores, warn_once)
+from janus.graphgen import xla_trial
+from janus.transform import convert
 
 log = logging.getLogger("janus.cache")
 _STAT_NUMBERS = ("calls", "graph_calls", "profile_calls", "fallback_calls", "generations",
@@ -271,7 +273,6 @@ class Recorder:
         spec_state = self._specs.get(id(spec))
         if spec_state is not None and settings.is_enabled():
             spec_state.xla = str(spec.xla)[:200]  # written with the next counter flush
-            from janus.graphgen import xla_trial
             decision = xla_trial.decision(spec)  # (and into the warm state; the last made
             if decision is not None:             # stands while it is measured again)
                 spec_state.decision = decision
@@ -371,7 +372,6 @@ class Recorder:
         if state.identity is None:
             if converted is None:
                 try:
-                    from janus.transform import convert
                     converted = convert(state.fn)
                 except Exception:  # noqa: BLE001
                     converted = None
@@ -400,7 +400,6 @@ class Recorder:
         state = warm.encode_state(profile, plan, spec.inputs)
         if state is None:
             return None
-        from janus.cache import portable
         graph, entry = portable.export(spec), None
         if graph is not None:
             try:

@@ -31,7 +31,10 @@ from janus.cache import record as rec
 from janus.cache.config import settings
 from janus.cache.record import CorruptEntry
 from janus.cache.store import current_store, reject, warn_once
+from janus.graphgen.plan import Plan
 from janus.graphgen.sources import from_record
+from janus.profiler.profile import Profile
+from janus.transform import convert
 
 log = logging.getLogger("janus.warm")
 _warm: "weakref.WeakSet" = weakref.WeakSet()
@@ -65,8 +68,6 @@ def encode_state(profile, plan, inputs=()) -> dict | None:
 
 
 def decode_state(state: dict):
-    from janus.graphgen.plan import Plan
-    from janus.profiler.profile import Profile
     profile = rec.decode(state["profile"])
     if type(profile) is not Profile:
         raise ValueError("not a profile")
@@ -82,7 +83,7 @@ def decode_inputs(state: dict) -> list:
     are validated paths (SourceError, a ValueError, for anything else)."""
     inputs = []
     for source, kind, dtype, shape in state.get("inputs", []):
-        if kind not in ("tensor", "stack", "table") or type(dtype) is not str or \
+        if kind not in rec.INPUT_KINDS or type(dtype) is not str or \
                 not all(d is None or type(d) is int for d in shape):
             raise ValueError("malformed graph inputs")
         inputs.append((from_record(source), kind, (dtype, tuple(shape))))
@@ -129,7 +130,6 @@ def decode_graphs(state: dict) -> list:
     """[(record id, plan, graph)] a warm start offers, the latest first: those of other
     processes (and this one's with `warm_start_same_process`). The graphs themselves are
     validated when loaded (portable.load); an entry that does not decode is left out."""
-    from janus.graphgen.plan import Plan
     out = []
     graphs = state.get("graphs")
     for entry in reversed(graphs if isinstance(graphs, list) else []):
@@ -182,7 +182,6 @@ def warm_start(fn, store=None) -> bool:
         return False
     _tried.add(jit)
     try:
-        from janus.transform import convert
         converted = convert(jit.fn)
     except Exception:  # noqa: BLE001 - unconvertible: it runs eagerly anyway
         return False
@@ -202,7 +201,6 @@ def warm_start(fn, store=None) -> bool:
     if state.get("process") == PROCESS and not settings.warm_start_same_process:
         return False   # recorded by this very process: it behaves as without a cache
     try:
-        from janus.graphgen.plan import Plan
         profile, plan = decode_state(state)
         inputs = decode_inputs(state)
         graphs, xla_decisions = decode_graphs(state), decode_xla(state)
@@ -236,7 +234,6 @@ def on_generation_failed(jit, reason: str) -> None:
     """A warm-started function whose first graph fails goes back to profiling."""
     if jit in _warm and not jit.specializations:
         _warm.discard(jit)
-        from janus.profiler.profile import Profile
         jit.profile = Profile(jit.config.max_profile_values)
         jit.plan = None
         jit.plan_history = []
