@@ -24,6 +24,10 @@ def next_plan(plan: Plan, guard, value, spec):
     if guard.kind == "len" and expr in spec.appended_only:
         # (and every list of its role: `s.losses[n].append(x)`, one list per key of a dict)
         return plan.with_append_only(guard.source.role)
+    if guard.kind == "len" and expr in getattr(spec, "length_only", ()) and \
+            guard.source.role not in plan.kept:
+        # its length alone read (`len(s.history)`): fed, as the list grows
+        return plan.with_fed_length(guard.source.role)
     if guard.kind == "value" and is_fed_number(guard.expected) and \
             type(value) is type(guard.expected):
         # every value of the same role (this field of every item of the container) at once

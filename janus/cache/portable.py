@@ -23,6 +23,7 @@ from tensorflow.python.eager import record
 from tensorflow.python.framework.ops import EagerTensor
 from tensorflow.python.ops.resource_variable_ops import variable_accessed
 
+from janus.cache.record import INPUT_KINDS
 from janus.cache.store import warn_once
 from janus.graphgen import keras_records
 from janus.graphgen.guards import Guard, GuardSet
@@ -452,7 +453,7 @@ def _parse(data: dict) -> dict:
         guards.append((kind, from_record(source), expected, where))
     inputs = []
     for source, kind, dtype, shape in data["inputs"]:
-        _require(kind in ("tensor", "stack", "table") and type(dtype) is str and
+        _require(kind in INPUT_KINDS and type(dtype) is str and
                  isinstance(shape, list) and all(d is None or type(d) is int for d in shape),
                  "a graph input")
         inputs.append((from_record(source), kind, (dtype, tuple(shape))))

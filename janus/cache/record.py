@@ -32,6 +32,9 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 # Ops that call into another function of the library (or will, once graphgen emits them).
 CALL_OPS = ("SubGraph", "InvokeOp", "PartitionedCall", "StatefulPartitionedCall", "While",
             "StatelessWhile", "If", "StatelessIf", "Case", "StatelessCase")
+# How a recorded graph input is read (graphgen/specialize._compile_feed): a tensor, a list
+# stacked, a recursion's node table, a list's length.
+INPUT_KINDS = ("tensor", "stack", "table", "length")
 
 
 # -- files (see files.py: private, owned, sealed, atomic) -------------------------------

@@ -209,7 +209,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         tracer.read(owner)
     if not any(fn is f for f in _NOT_READING):
         for value in list(args) + list(kwargs.values()):
-            tracer.read(value)
+            tracer.read(value, length=fn is len)
     container_writes.refuse_around(tracer, fn, args)  # (`object.__setattr__(o, ...)`)
     targets = container_writes.mutated(fn, owner, args)
     for target in targets:  # (`s.hist.append(t)`, `heapq.heappush(s.queue, item)`)

@@ -2,8 +2,8 @@
 
 Plans only ever grow more general (the ladder): a tensor dimension becomes
 dynamic, a list of varying length (of tensors or of Python numbers) becomes one stacked
-tensor iterated by
-`tf.while_loop`, a tensor-valued branch becomes `tf.cond`.
+tensor iterated by `tf.while_loop`, a list only appended to goes unassumed (or, when its
+length is read, has its length fed), a tensor-valued branch becomes `tf.cond`.
 """
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ class Plan:
     general_branches: frozenset = frozenset()  # (function, site id) built as tf.cond
     append_only: frozenset = frozenset()  # heap lists only appended to: length not guarded
     #                                       (source exprs or roles)
+    fed_lengths: frozenset = frozenset()  # heap lists appended to whose length alone is
+    #                                       read: the length fed as a scalar (roles)
     write_only: frozenset = frozenset()   # heap dicts only written, with keys the graph
     #                                       computes (graphgen/keyed_writes.py)
     read_dicts: frozenset = frozenset()   # heap dicts that were read after such a write:
@@ -54,7 +56,16 @@ class Plan:
 
     def with_kept(self, roles) -> "Plan":
         return dataclasses.replace(self, scalars=self.scalars - set(roles),
+                                   fed_lengths=self.fed_lengths - set(roles),
                                    kept=self.kept | set(roles))
+
+    def is_fed_length(self, source) -> bool:
+        """Whether the heap list at `source` is taken as only appended to with its length
+        fed (`len(s.history)` read, its items never): one graph as the list grows."""
+        return source.role in self.fed_lengths or source.expr in self.fed_lengths
+
+    def with_fed_length(self, role: str) -> "Plan":
+        return dataclasses.replace(self, fed_lengths=self.fed_lengths | {role})
 
     def is_append_only(self, source) -> bool:
         """Whether the heap list at `source` is taken as only appended to (its expr or its
@@ -80,6 +91,8 @@ class Plan:
         lines += [f"branch {f}#{s}: tf.cond / tf.while_loop" for f, s in sorted(self.general_branches)]
         lines += [f"list {e} is only appended to: its length is not assumed"
                   for e in sorted(self.append_only)]
+        lines += [f"list {e} is only appended to: its length is fed as a scalar tensor"
+                  for e in sorted(self.fed_lengths)]
         lines += [f"dict {e} is only written, with keys the graph computes"
                   for e in sorted(self.write_only)]
         lines += [f"number {e} is fed as a scalar tensor" for e in sorted(self.scalars)]

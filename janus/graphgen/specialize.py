@@ -54,6 +54,7 @@ class Specialization:
     plain_retry_at: int = -1  # a close graph decision is measured again at this call
     plain_calls: int = 0      # calls it ran plainly (trial calls included)
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
+    length_only: frozenset = frozenset()  # heap lists whose length alone this graph reads
     functions: tuple = ()     # every ConvertedFunction traced into the graph
     loop_gradients: tuple = ()  # what its loops' lists' gradients became (loop_gradients.py)
     tables: dict = dataclasses.field(default_factory=dict)  # recursion: fn -> (roots, cases)
@@ -182,6 +183,8 @@ def _compile_feed(inputs, globals_: dict, cells: tuple, tables: dict, guards=(),
             env[f"E{index}"] = tf.as_dtype(dtype).as_datatype_enum
             lines.append(f"        to_tensor({table_vars[function]}"
                          f"[{str.__repr__(str(name))}], E{index}),")
+        elif kind == "length":  # a list's length (plan.fed_lengths)
+            lines.append(f"        checked(len({_code(source)}), D{index}, S{index}),")
         elif kind == "draws":  # a numpy RNG's uniforms, drawn ahead (graphgen/host_draws.py)
             env[f"K{index}"] = int(draws[source.expr])
             lines.append(f"        ahead({_code(source)}, K{index}),")
@@ -372,14 +375,16 @@ def _generate(recorder, spec_id: int, converted, plan: Plan, profile, args: tupl
                 # feeding these roles failed (an index, a count...): their values stay guarded
                 plan, promoted = plan.with_kept(promoted), set()
                 continue
-            if misuse is not None and plan.scalars and not misuse.from_graph:
+            if misuse is not None and (plan.scalars or plan.fed_lengths) and \
+                    not misuse.from_graph:
                 # a number the ladder fed is used as a count (`range(depth)`): it stays
                 # guarded, one graph per value, and the plan remembers (no second failure)
                 # (not for a tensor's value, `round(float(t))`: no number kept guarded
                 # makes that one a constant; keeping them all made a graph per value of
                 # a step counter, each failing again where the value is needed: zoo p19)
-                known = misuse.role in plan.scalars
-                plan = plan.with_kept({misuse.role} if known else plan.scalars)
+                known = misuse.role in plan.scalars or misuse.role in plan.fed_lengths
+                plan = plan.with_kept({misuse.role} if known else
+                                      plan.scalars | plan.fed_lengths)
                 continue
             raise
         if _general_exits(tracer) and traces < _MAX_TRACES and \
@@ -433,7 +438,8 @@ def _generate(recorder, spec_id: int, converted, plan: Plan, profile, args: tupl
         generation_time=time.perf_counter() - start, converted=converted,
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
                         for fn, (_, cases) in tables.items()),
-        appended_only=tracer.appended_only(), functions=tuple(tracer.functions.values()),
+        appended_only=tracer.appended_only(), length_only=tracer.length_only(),
+        functions=tuple(tracer.functions.values()),
         loop_gradients=tuple(tracer.loop_gradients),
         tables=tables, distributed=tracer.distributed,
         collective_strategy=tracer.collective_strategy,

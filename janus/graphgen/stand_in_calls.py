@@ -96,6 +96,9 @@ def answer(fn, args: tuple, kwargs: dict):
         return dynamic_length(args[0])
     if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], Accumulator):
         return grown_length(args[0])
+    if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], AppendOnlyList) \
+            and args[0].base is not None:  # (`len(s.history)`: plan.fed_lengths)
+        return args[0].length()
     if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
         return dynamic_zip(fn, args, kwargs)
     return UNANSWERED

@@ -78,6 +78,7 @@ class Tracer(SiteTests):
         self.local_writes = 0  # in-place changes of the call's own lists/dicts/objects
         self.copy_sources: dict[int, Source] = {}
         self.read_copies: set[int] = set()  # heap list copies whose items or length were used
+        self.length_reads: set[int] = set()  # ... whose length alone was (`len(s.history)`)
         self.guards: dict[tuple, Guard] = {}
         self.in_graph: list[InGraphGuard] = []
         self.assert_ops: list = []
@@ -387,16 +388,24 @@ class Tracer(SiteTests):
         if self.stop_at_varying_role and not self.callback_depth:
             raise VaryingRole(role)
 
-    def read(self, value) -> None:
-        """Note that a copied heap list's items or length were used."""
+    def read(self, value, length: bool = False) -> None:
+        """Note that a copied heap list's items or (`length`: `len()` alone) length were
+        used."""
         if id(value) in self.copy_sources:
-            self.read_copies.add(id(value))
+            (self.length_reads if length else self.read_copies).add(id(value))
             if isinstance(value, WriteOnlyDict):
                 value._refuse("a read")
 
     def appended_only(self) -> frozenset:
         """Sources of heap lists this trace appended to but never read."""
         return frozenset(self.copy_sources[i].expr for i in self.ledger.dirty
+                         if i not in self.read_copies and i in self.copy_sources
+                         and i not in self.length_reads)
+
+    def length_only(self) -> frozenset:
+        """Sources of heap lists this trace read only through `len()` (appended to or
+        not): their length can be fed (plan.fed_lengths)."""
+        return frozenset(self.copy_sources[i].expr for i in self.length_reads
                          if i not in self.read_copies and i in self.copy_sources)
 
     def format_marker(self, value, conversion: str, spec: str) -> str:
@@ -414,9 +423,14 @@ class Tracer(SiteTests):
     def _import_list(self, value: list, source: Source, kind: type = list):
         """A list (`kind`: its type, a list Keras tracks too): only appended to (no
         length assumed), fed stacked, or copied item by item."""
-        if self.plan.is_append_only(source):
+        fed_length = self.plan.is_fed_length(source) and source.role not in self.plan.kept
+        if self.plan.is_append_only(source) or fed_length:
             self.guard("type", source, kind)
-            proxy = self.ledger.copy_of(value, source, lambda _: AppendOnlyList())
+            base = None
+            if fed_length:  # (`len(s.history)` as the list grows: one graph)
+                fed = self.input(source, "length", ("int64", ()))
+                base = SymbolicScalar(fed, int, source.role, FED_INT_BOUND)
+            proxy = self.ledger.copy_of(value, source, lambda _: AppendOnlyList(base))
             self._imported(proxy, source)
             self.copy_sources[id(proxy)] = source
             return proxy

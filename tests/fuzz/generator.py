@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 75
+GENERATOR_VERSION = 76
 
 HEADER = '''\
 import functools
@@ -157,7 +157,7 @@ class Gen:
                                 rules_s28_held_state, rules_s28_kept_graphs,
                                 rules_s28_library_state, rules_s28_split_churn,
                                 rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
-                            rules_s29_held)
+                                rules_s29_held, rules_s30_lengths)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -201,7 +201,7 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
                             rules_s28_held_state, rules_s28_kept_graphs,
                             rules_s28_library_state, rules_s28_split_churn,
                             rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
-                            rules_s29_held)
+                            rules_s29_held, rules_s30_lengths)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)
