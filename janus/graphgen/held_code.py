@@ -18,15 +18,16 @@ into the graph; their prints and heap writes happen once, at trace time, not per
 model method, at the program's functions the object holds (its layers', variables',
 compiled losses' and metrics', and its learning rate's) and at what their code does (the
 functions they call of the program's too): the call is refused (it runs plainly) when
-that code reads an attribute of its object no setting guard sees (a private one, a
-nested object of the program's), or prints, or writes an attribute, item, global or
+that code reads an attribute of its object no setting guard sees (a nested object of
+the program's, a private one holding other than a number), or prints, or writes an attribute, item, global or
 closure variable, or changes a container in place. What it reads of globals, closures,
 modules, classes and its parameters' defaults, in its nested code too, is checked as
 graphgen/unconverted_reads.py checks it: an immutable value (`HP.alpha`, `C.ALPHA`, a
 closure's `cfg.temp`) guarded by value, data (`os.environ`, a dict) refused. Code reading
 only its arguments, modules, functions and constants (`def act(x): return tf.tanh(x)`)
-and the public numbers of a Keras schedule, regularizer or constraint of the program's
-class (guarded with the object's settings: graphgen/keras_settings.py) stays in the graph.
+and the numbers of a Keras schedule, regularizer or constraint of the program's class
+(guarded with the object's settings: graphgen/keras_settings.py; a private one it reads,
+`self._warmup`, joins them: keras_settings.note_private_number) stays in the graph.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ import tensorflow as tf
 from janus.graphgen import unconverted_reads
 from janus.graphgen.held_bytecode import instructions
 from janus.graphgen.keras_settings import SETTING_TYPES, held_by_layer, held_classes, \
-    held_state, library_object, numbers, settings_dict
+    held_state, library_object, note_private_number, numbers, settings_dict
 from janus.transform.runtime import is_user_code
 
 _CODE_VALUES = (types.ModuleType, types.FunctionType, type, types.BuiltinFunctionType)
@@ -94,9 +95,16 @@ def _attribute_reason(owner, name: str, value) -> str:
     dicts of them, tensors, the Keras schedules it holds in turn) is."""
     if isinstance(value, _CODE_VALUES):
         return ""
-    guarded = isinstance(owner, held_classes()) and not name.startswith("_") and (
-        type(value) in SETTING_TYPES or held_state(value) or numbers(value) or
-        settings_dict(value) or isinstance(value, held_classes()))
+    if not isinstance(owner, held_classes()):
+        return f"reads `self.{name}`, which no guard sees"
+    if name.startswith("_"):  # (`self._warmup` of the program's schedule: F297)
+        if library_object(owner) or not (type(value) in SETTING_TYPES or
+                                         type(value) is tuple and numbers(value)):
+            return f"reads `self.{name}`, which no guard sees"
+        note_private_number(type(owner), name)  # (a setting of its objects from now on)
+        return ""
+    guarded = type(value) in SETTING_TYPES or held_state(value) or numbers(value) or \
+        settings_dict(value) or isinstance(value, held_classes())
     return "" if guarded else f"reads `self.{name}`, which no guard sees"
 
 

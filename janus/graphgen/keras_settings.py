@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import functools
 import types
+import weakref
 
+from janus.graphgen import held_partials
 from janus.graphgen.keras_private import PRIVATE_READ, derived
 
 SETTING_TYPES = (int, float, bool, str, type(None))
@@ -38,6 +40,22 @@ loss's keyword arguments, a variable's regularizer): a new object there moves th
 
 _LIBRARY_MODULES = ("keras", "tf_keras", "tensorflow")
 _ABSENT = object()
+
+_PRIVATE_NUMBERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# class of the program's (a LearningRateSchedule's subclass) -> the private attributes its
+# held code reads that hold numbers (`self._warmup`): settings of its objects
+
+
+def note_private_number(cls: type, name: str) -> None:
+    """The program's held code of `cls` (a schedule's `__call__`: graphgen/held_code.py)
+    reads `self.name`, a private attribute holding a number: a setting of its objects
+    (compared by value; setting it moves the epoch, as a public one does)."""
+    _PRIVATE_NUMBERS.setdefault(cls, set()).add(name)
+
+
+def private_numbers(cls: type) -> frozenset | set:
+    """The private attributes of `cls`'s objects that are settings (`note_private_number`)."""
+    return _PRIVATE_NUMBERS.get(cls, frozenset()) if _PRIVATE_NUMBERS else frozenset()
 
 
 class Settings(tuple):
@@ -125,16 +143,20 @@ def settings_dict(value) -> bool:
 def _own(obj) -> list:
     """obj's settings: its public numbers, text, None, functions (an activation), lists of
     numbers, dicts of settings, and the tensors and tables it holds (`held_state`: by
-    identity); a partial (`activation=partial(tf.nn.leaky_relu, alpha=0.2)`) by identity,
-    with its keyword arguments (a dict: checked on every call)."""
+    identity); a partial (`activation=partial(tf.nn.leaky_relu, alpha=0.2)`) by its
+    function, arguments and keywords (graphgen/held_partials.py: an equal new one is the
+    same setting)."""
     pairs = []
+    private = private_numbers(type(obj))
     for k, v in vars(obj).items():
-        if held_state(v) or k in PRIVATE_READ or not k.startswith("_") and \
+        if held_state(v) or k in PRIVATE_READ or k in private or not k.startswith("_") and \
                 k not in _NOT_SETTINGS and (type(v) in SETTING_TYPES or numbers(v) or
                                             isinstance(v, types.FunctionType) or
                                             settings_dict(v)):
             pairs.append((k, v))
-        elif not k.startswith("_") and isinstance(v, functools.partial):
+        elif not k.startswith("_") and held_partials.plain_partial(v):
+            pairs.extend(held_partials.settings(obj, k, v))
+        elif not k.startswith("_") and isinstance(v, functools.partial):  # (a subclass)
             pairs.extend([(k, v), (f"{k}.func", v.func), (f"{k}.keywords", v.keywords)] +
                          [(f"{k}.args[{i}]", a) for i, a in enumerate(v.args)])
     return pairs + derived(obj)  # (private state Keras' public API sets: keras_private.py)
@@ -221,7 +243,8 @@ def read_by_keras(obj, name: str, value) -> bool:
     if name in PRIVATE_SETTINGS:
         return True
     if isinstance(obj, held_classes()):
-        return not name.startswith("_") or _state_change(obj, name, value)
+        return not name.startswith("_") or name in private_numbers(type(obj)) or \
+            _state_change(obj, name, value)
     from keras.src.layers.layer import Layer
     from keras.src.optimizers.base_optimizer import BaseOptimizer
     if not library_object(obj) or not isinstance(obj, (Layer, BaseOptimizer)):
@@ -264,10 +287,14 @@ def counted_setattr(setattr_, bump, library_only: bool = True):
         elif not isinstance(getattr(type(self), name, None), property):
             old = self.__dict__.get(name, _ABSENT)
             library = not library_only or library_object(self)
-            if old is value:
-                pass
+            if old is value or held_partials.equal(old, value):
+                pass  # (an equal new partial: held_partials.py)
             elif (library or specialized(type(self))) and _state_change(self, name, value, old):
                 bump()  # (`adapt`, `set_vocabulary`: F205)
+            elif name in private_numbers(type(self)):  # (a held schedule's `_warmup`)
+                if not (type(old) is type(value) and type(value) in SETTING_TYPES and
+                        old == value):
+                    bump()
             elif library and not name.startswith("_") and (
                     type(value) in SETTING_TYPES or callable(value) or numbers(value) or
                     isinstance(value, dict)) and \

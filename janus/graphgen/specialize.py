@@ -14,8 +14,8 @@ from janus.errors import BuildsOnFirstCall, ConversionError
 from janus.fallback import heap
 from janus.graphgen import ambient_summary
 from janus.graphgen import adopted_trace, bias_gradients, calls, checks, conversion_functions, dead_ends, \
-    external_effects, host_draws, keras_state, keyed_writes, number_lists, random_draws, \
-    trace_warnings
+    external_effects, host_draws, keras_state, keyed_writes, leftover_tensors, number_lists, \
+    random_draws, trace_warnings
 from janus.graphgen.caller_tape import TapeView
 from janus.graphgen.defaults import check_defaults, guard_own_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
@@ -279,9 +279,16 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     """Trace `converted` on this call's arguments under `plan` into a graph (`blocked`:
     plans whose graphs failed, which the trace does not generalize into again)."""
     recorder = trace_warnings.Recorder()
+    watch = leftover_tensors.Watch(converted.original, args, kwargs, env)
     try:
-        made = _generate(recorder, spec_id, converted, plan, profile, args, kwargs, env,
-                         expected_inputs, blocked)
+        made = _generate(recorder, watch, spec_id, converted, plan, profile, args, kwargs,
+                         env, expected_inputs, blocked)
+    except BaseException:
+        recorder.forget()
+        watch.after_failed_trace()  # (the trace's tensors left in the heap: undone)
+        raise
+    try:
+        watch.check()  # (a tensor of the trace left in the heap: refused, undone)
     except BaseException:
         recorder.forget()
         raise
@@ -289,9 +296,9 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     return made
 
 
-def _generate(recorder, spec_id: int, converted, plan: Plan, profile, args: tuple,
-              kwargs: dict, env: tuple, expected_inputs: list, blocked: frozenset
-              ) -> Specialization:
+def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, plan: Plan,
+              profile, args: tuple, kwargs: dict, env: tuple, expected_inputs: list,
+              blocked: frozenset) -> Specialization:
     start = time.perf_counter()
     runtime = TraceRuntime.for_function(converted)
     instance = converted.instantiate(runtime)
@@ -309,6 +316,7 @@ def _generate(recorder, spec_id: int, converted, plan: Plan, profile, args: tupl
 
         def body(*flat):
             tracer.bind_inputs(flat)
+            watch.traced(tracer)  # (its graph and the objects it imports: checked after)
             ambient_summary.entered(tracer)  # (tf.summary's state as the call starts)
             with tracer.active():
                 call_args = tuple(tracer.import_value(a, arg(i)) for i, a in enumerate(args))

@@ -21,8 +21,8 @@ from janus import user_attributes
 from janus.errors import ConversionError
 from janus.fallback.heap import MARKER, HeapLedger, is_namedtuple
 from janus.fallback.variables import VariableShadow, shadowing
-from janus.graphgen import fed_floats, global_settings, heap_aliases, host_arrays, \
-    host_scalars, number_lists
+from janus.graphgen import fed_floats, global_settings, heap_aliases, held_numbers, \
+    host_arrays, host_scalars, number_lists
 from janus.graphgen.implicit_calls import ImplicitCalls
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText, install_format_hooks
@@ -123,6 +123,9 @@ class Tracer(SiteTests):
         self.role_values: dict[str, object] = {}
         self.varying_roles: set[str] = set()
         self.stop_at_varying_role = False  # the first trace of a generation stops early
+        # (Holder, role) of the fed numbers put where unconverted code reads them, put
+        # back when the trace ends (graphgen/held_numbers.py)
+        self.held_numbers: list = []
 
     def recursion_group(self, function: str) -> dict:
         return self.recursion.setdefault(function, {"roots": []})
@@ -137,7 +140,7 @@ class Tracer(SiteTests):
         install_format_hooks()
         host = HostState()
         try:
-            with running(self), shadowing(self.shadow):
+            with running(self), shadowing(self.shadow), held_numbers.installed(self):
                 yield self
         finally:
             self.implicit_calls.close()

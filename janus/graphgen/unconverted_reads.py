@@ -30,8 +30,10 @@ import tensorflow as tf
 
 from janus.fallback.heap import MISSING
 from janus.graphgen.guards import EAGER_TENSOR
+from janus.graphgen import held_numbers
 from janus.graphgen.held_bytecode import instructions
 from janus.graphgen.sources import Source, closure, global_
+from janus.graphgen.values import GraphValueInPython
 from janus.transform.runtime import is_user_class, is_user_code, is_user_module
 
 _IMMUTABLE = (bool, int, float, complex, str, bytes, type(None))
@@ -176,6 +178,7 @@ class _Reads:
     def __init__(self, tracer, owner):
         self.tracer, self.owner = tracer, owner
         self.guards: list[tuple[str, Source, object]] = []
+        self.fed: list[tuple[Source, tuple]] = []  # (source, (place, key)): held_numbers
         self.seen: set[int] = set()
 
     def function(self, function: types.FunctionType, self_name: str | None = None) -> str:
@@ -200,7 +203,7 @@ class _Reads:
             return self.self_chain(chain)
         name = chain.root[1]
         ledger = self.tracer.ledger if self.tracer is not None else None
-        if kind == "default":
+        if kind == "default":  # (not fed: a tuple janus would have to rebuild)
             return self.value(name, _default(function, name), _default_source(function, name),
                               chain.attrs, chain.method)
         if kind == "global":
@@ -212,7 +215,7 @@ class _Reads:
             if ledger is not None and ledger.get_global(namespace, name) is not MISSING:
                 return f"reads the global `{name}`, which the call wrote before"
             source = global_(name, namespace.get("__name__"), namespace)
-            value = namespace[name]
+            value, place = namespace[name], (namespace, name)
         else:
             cell = function.__closure__[function.__code__.co_freevars.index(name)]
             try:
@@ -221,11 +224,13 @@ class _Reads:
                 return ""  # (NameError when it runs, as in Python)
             if ledger is not None and ledger.get_cell(cell) is not MISSING:
                 return f"reads `{name}`, which the call wrote before"
-            source = closure(0, cell)
-        return self.value(name, value, source, chain.attrs, chain.method)
+            source, place = closure(0, cell), (cell, None)
+        return self.value(name, value, source, chain.attrs, chain.method, place)
 
-    def value(self, name: str, value, source: Source, attrs: tuple, method: bool) -> str:
-        """A global's or cell's value read through `attrs`."""
+    def value(self, name: str, value, source: Source, attrs: tuple, method: bool,
+              place: tuple | None = None) -> str:
+        """A global's or cell's value read through `attrs` (`place`: where it is held, if
+        janus may put a stand-in there: held_numbers)."""
         if output(value):
             return f"calls `{name}` (its output would be made once, while tracing)"
         if isinstance(value, types.ModuleType):
@@ -242,7 +247,7 @@ class _Reads:
                 return f"reads `{name}.{attrs[0]}`, which the call wrote before"
             source = global_(attrs[0], value.__name__, namespace)
             return self.value(f"{name}.{attrs[0]}", namespace[attrs[0]], source, attrs[1:],
-                              method)
+                              method, (namespace, attrs[0]))
         if isinstance(value, types.FunctionType) and is_user_code(value):
             return self.function(value)  # (a helper it calls runs unconverted too)
         if isinstance(value, type) and attrs and is_user_class(value):
@@ -250,8 +255,7 @@ class _Reads:
         if isinstance(value, _CODE_VALUES):
             return ""
         if immutable(value):
-            self.guard(source, value)
-            return ""
+            return self.number(name, source, value, place)
         if _fixed_object(value):
             self.guards.append(("id", source, value))
             return ""
@@ -278,7 +282,8 @@ class _Reads:
                 self.tracer.ledger.get_attr(c, attr) is not MISSING for c in cls.__mro__):
             return f"reads `{name}.{attr}`, which the call wrote before"
         self.guards.append(("id", source, cls))
-        return self.value(f"{name}.{attr}", found, source.attr(attr), attrs[1:], method)
+        return self.value(f"{name}.{attr}", found, source.attr(attr), attrs[1:], method,
+                          (where, attr))
 
     def attributes(self, name: str, value, source: Source, attrs: tuple, method: bool) -> str:
         """`cfg.lr` of a plain object (its instance dict, no descriptor): the end of the
@@ -295,10 +300,10 @@ class _Reads:
                     self.tracer.ledger.get_attr(value, attr) is not MISSING:
                 return f"reads `{name}.{attr}`, which the call wrote before"
             self.guards.append(("type", source, cls))
+            place = (vars(value), attr)
             value, source, name = vars(value)[attr], source.attr(attr), f"{name}.{attr}"
             if immutable(value):
-                self.guard(source, value)
-                return ""
+                return self.number(name, source, value, place)
             if _fixed_object(value):  # (`self.w1` of a lambda closing over `self`)
                 self.guards.append(("id", source, value))
                 return ""
@@ -348,7 +353,28 @@ class _Reads:
         if any(tracer.ledger.get_attr(o, name) is not MISSING
                for o in (self.owner,) + type(self.owner).__mro__):
             return f"reads `{name}`, which the call wrote before"
-        self.guard(source.attr(name), value)
+        return self.number(f"self.{name}", source.attr(name), value, None)
+
+    def number(self, name: str, source: Source, value, place: tuple | None) -> str:
+        """An immutable value read: guarded by value; a number the ladder feeds (its value
+        guard failed: `plan.scalars`) fed through a stand-in at `place`; one whose feeding
+        failed (`plan.kept`), or that has no such place, guarded by value until traces saw
+        a few values of it, then refused (graphgen/held_numbers.py)."""
+        tracer = self.tracer
+        if tracer is not None and type(value) in (int, float):
+            plan, role = tracer.plan, source.role
+            unfed = role in plan.kept or held_numbers.unfed(tracer, role)
+            if plan.is_scalar(source) and place is not None and not unfed:
+                self.fed.append((source, place))
+                return ""
+            if (unfed or plan.is_scalar(source)) and \
+                    held_numbers.changing(tracer, role, value):
+                # (no graph fits every call: split here, not a graph per value)
+                raise GraphValueInPython(
+                    f"calls code of the program's a library runs unconverted, which reads "
+                    f"`{name}`, a number that changes between calls, as Python (janus "
+                    "cannot feed it to that code)")
+        self.guard(source, value)
         return ""
 
     def guard(self, source: Source, value) -> None:
@@ -388,4 +414,6 @@ def reason(functions: list, tracer=None, owner=None, self_names: dict | None = N
     if tracer is not None:
         for kind, source, expected in reads.guards:
             tracer.guard(kind, source, expected)
+        held_numbers.feed(tracer, [(source, held_numbers.Holder(*place))
+                                   for source, place in reads.fed])
     return ""

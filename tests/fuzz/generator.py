@@ -157,7 +157,8 @@ class Gen:
                                 rules_s28_held_state, rules_s28_kept_graphs,
                                 rules_s28_library_state, rules_s28_split_churn,
                                 rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
-                                rules_s29_held, rules_s30_lengths)
+                                rules_s29_held, rules_s30_lengths, rules_s30_held,
+                                rules_s30_trace_state)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -201,7 +202,8 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
                             rules_s28_held_state, rules_s28_kept_graphs,
                             rules_s28_library_state, rules_s28_split_churn,
                             rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
-                            rules_s29_held, rules_s30_lengths)
+                            rules_s29_held, rules_s30_lengths, rules_s30_held,
+                            rules_s30_trace_state)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

@@ -385,3 +385,43 @@ def test_a_schedule_of_a_public_list_stays_in_the_graph():
     stats = assert_same(train, _train_calls(10, before=_restart),
                         lambda: Trainer(MultiStep([2, 8])))
     assert stats.graph_calls >= 5, stats
+
+
+# -- session 30 (F297): a schedule's private numbers (BERT's `WarmUp`, a warmup-cosine
+# storing `self._peak`): settings by value, as its public ones
+
+class PrivateWarmup(keras.optimizers.schedules.LearningRateSchedule):
+    def __init__(self, peak, warmup):
+        self._peak = peak
+        self._warmup_steps = warmup
+        self._seen = 0  # (a counter its `__call__` never reads: no setting)
+
+    def __call__(self, step):
+        step = tf.cast(step, tf.float32) + 1.0
+        return self._peak * tf.minimum(step / self._warmup_steps, 1.0)
+
+
+def _private_change(i, s):
+    s.schedule._seen += 1
+    if i == 6:
+        s.schedule._peak = 0.5
+    if i == 9:
+        s.schedule._warmup_steps = 2.0
+    return (s, *_batch(i))
+
+
+def train_writing_peak(s, x, y):
+    loss = train(s, x, y)
+    s.schedule._peak = s.schedule._peak * 0.5
+    return loss
+
+
+def test_a_schedule_of_private_numbers_stays_in_the_graph_and_sees_their_changes():
+    stats = assert_same(train, _train_calls(12, before=_private_change),
+                        lambda: Trainer(PrivateWarmup(0.1, 4.0)),
+                        observe=lambda s: (s.schedule._peak, s.schedule._seen))
+    assert stats.graph_calls >= 6, stats
+    assert stats.generations <= 3, stats  # (not one per call for `_seen`)
+    assert_same(train_writing_peak, _train_calls(6, before=lambda i, s: (s, *_batch(i))),
+                lambda: Trainer(PrivateWarmup(0.1, 4.0)),
+                observe=lambda s: s.schedule._peak)

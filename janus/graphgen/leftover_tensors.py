@@ -1,0 +1,341 @@
+"""Tensors of a trace left in long-lived Python state by code janus does not convert.
+
+    norm.adapt(data)               Keras' `finalize_state`: `norm.mean = <trace tensor>`
+    self.add_loss(l)  (in Keras)   the layer's `_losses` list keeps the trace's `l`
+    tf.nest.map_structure(LOG.append, y)    a library calls the list's method: LOG
+                                   keeps the trace's tensor
+
+The program's own writes are deferred (fallback/heap.py: written back after the graph
+ran), but library code the trace runs as it is writes to the objects it is handed at
+once: where plain Python keeps an EagerTensor, the heap keeps a symbolic tensor of a
+graph that is gone, and every later read of it fails ("... is out of scope and cannot
+be used here"); a graph would never write it again either (F276 refused `adapt` by
+name; this is the general check, F300).
+
+`Watch` snapshots, before a generation traces, the state the trace can reach: the
+`__dict__`s of the objects reachable from the call's arguments, the globals the
+function's code names and its closure cells (Keras layers, tf.Modules, the program's
+objects; bounded: `MAX_OBJECTS`, `MAX_ITEMS`), and the lists, dicts and sets in them.
+After the trace (and before its graph is used) it looks in that state, and in every
+object the trace imported, for a tensor of a graph the trace made. One found: every
+change the trace made to the snapshot's state is undone (the call then runs plainly,
+and makes its own), and the trace is refused (a ConversionError located at the
+program's line whose call made the tensor, from its op's traceback: the segmented
+fallback runs that line in Python, the rest of the step stays graphs). Once per trace,
+never per call.
+"""
+from __future__ import annotations
+
+import collections
+import types
+
+import tensorflow as tf
+from tensorflow.python.framework.composite_tensor import CompositeTensor
+from tensorflow.python.framework.ops import EagerTensor
+
+from janus.errors import ConversionError
+from janus.transform.runtime import is_user_class, is_user_code
+
+MAX_OBJECTS = 2000
+"""Objects (and containers) a snapshot or a scan looks at, at most."""
+MAX_ITEMS = 512
+"""Items of one list, dict or set looked at, at most."""
+
+_ABSENT = object()
+_CONTAINERS = (list, dict, set)
+_IMMUTABLE = (tuple, frozenset)
+_SKIPPED = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
+            types.MethodType, str, bytes, int, float, complex, bool, type(None),
+            tf.Tensor, tf.Variable)
+
+
+_OTHER, _TENSOR, _HOLDS, _COMPOSITE = "other", "tensor", "holds", "composite"
+_KINDS: dict = {}  # type -> its kind (isinstance of TF's ABCs costs ~10 us a type)
+
+
+def _kind(cls: type) -> str:
+    kind = _KINDS.get(cls)
+    if kind is None:
+        if issubclass(cls, tf.Tensor):
+            kind = _OTHER if issubclass(cls, EagerTensor) else _TENSOR
+        elif issubclass(cls, _IMMUTABLE):
+            kind = _HOLDS
+        elif issubclass(cls, CompositeTensor) and not issubclass(cls, tf.Variable):
+            kind = _COMPOSITE
+        else:
+            kind = _OTHER
+        if len(_KINDS) < 4096:
+            _KINDS[cls] = kind
+    return kind
+
+
+def _walked(value) -> bool:
+    """Objects whose `__dict__` the trace's library code may write: Keras objects, a
+    tf.Module, the program's own objects (not TF's internals: a tf.function's traces
+    hold graph tensors by design)."""
+    if isinstance(value, _SKIPPED) or not hasattr(value, "__dict__"):
+        return False
+    if isinstance(value, tf.Module):
+        return True
+    cls = type(value)
+    root = (cls.__module__ or "").split(".")[0]
+    if root in ("keras", "tf_keras"):
+        return not any(base.__name__ == "Variable" for base in cls.__mro__)
+    return root not in ("tensorflow", "numpy", "builtins") and is_user_class(cls)
+
+
+def _items(holder) -> list:
+    """The values a holder keeps (bounded)."""
+    if isinstance(holder, types.CellType):
+        try:
+            return [holder.cell_contents]
+        except ValueError:
+            return []
+    if isinstance(holder, dict):
+        return [v for _, v in zip(range(MAX_ITEMS), holder.values())]
+    if isinstance(holder, (list, set)):
+        return [v for _, v in zip(range(MAX_ITEMS), holder)]
+    return [v for _, v in zip(range(MAX_ITEMS), vars(holder).values())]
+
+
+def _reachable(roots) -> list:
+    """Holders (objects, lists, dicts, sets, cells) reachable from `roots`, breadth
+    first, tuples looked through; at most `MAX_OBJECTS`."""
+    seen: set = set()
+    found: list = []
+    queue = collections.deque(roots)
+    while queue and len(found) < MAX_OBJECTS:
+        value = queue.popleft()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, _IMMUTABLE):
+            queue.extend(v for _, v in zip(range(MAX_ITEMS), value))
+            continue
+        if not (isinstance(value, (_CONTAINERS, types.CellType)) or _walked(value)):
+            continue
+        found.append(value)
+        try:
+            queue.extend(_items(value))
+        except Exception:  # noqa: BLE001 - a container whose iteration fails: not followed
+            continue
+    return found
+
+
+def _copy(holder):
+    if isinstance(holder, types.CellType):
+        items = _items(holder)
+        return items[0] if items else _ABSENT
+    if isinstance(holder, dict):
+        return dict(holder.items())
+    if isinstance(holder, list):
+        return list(holder)
+    if isinstance(holder, set):
+        return set(holder)
+    return dict(vars(holder))
+
+
+def _code_names(code: types.CodeType, depth: int = 0) -> set:
+    names = set(code.co_names)
+    if depth < 4:
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                names |= _code_names(const, depth + 1)
+    return names
+
+
+MAX_FUNCTIONS = 32
+"""The program's functions whose globals a snapshot takes (the traced one, the ones it
+names, theirs...)."""
+
+
+def _globals_read(function, globals_: dict) -> list:
+    """(namespace, name, value) of the globals the function's code names, and those of
+    the program's functions it names (helpers: `tkept()` reading `TBOX`), bounded."""
+    found: list = []
+    seen: set = set()
+    queue = collections.deque([(function, globals_)])
+    while queue and len(seen) < MAX_FUNCTIONS:
+        fn, namespace = queue.popleft()
+        code = getattr(fn, "__code__", None)
+        if code is None or id(code) in seen:
+            continue
+        seen.add(id(code))
+        for name in sorted(_code_names(code) & namespace.keys()):
+            value = namespace[name]
+            found.append((namespace, name, value))
+            if isinstance(value, types.FunctionType) and is_user_code(value):
+                queue.append((value, value.__globals__))
+    return found
+
+
+class Watch:
+    """The state a generation's traces can reach, and the graphs they make."""
+
+    def __init__(self, function, args: tuple, kwargs: dict, env: tuple):
+        self.function = function
+        globals_ = env[2] if len(env) > 2 and isinstance(env[2], dict) else {}
+        self.global_values = _globals_read(function, globals_)
+        roots = list(args) + list(kwargs.values()) + \
+            [value for _, _, value in self.global_values] + \
+            [cell for cell in (env[3] if len(env) > 3 else ()) or ()]
+        self.saved = {id(h): (h, _copy(h)) for h in _reachable(roots)}
+        self.roots = roots
+        self.graphs: list = []
+        self.tracers: list = []
+
+    def traced(self, tracer) -> None:
+        """Note a trace (called in its body, with its graph the default one)."""
+        self.graphs.append(tf.compat.v1.get_default_graph())
+        self.tracers.append(tracer)
+
+    # -- after the traces
+    def check(self) -> None:
+        """After a generation's traces made a graph: refuse it (a ConversionError) when
+        a tensor of theirs was left in the heap, undoing the trace's changes first."""
+        found = self._leftover()
+        if found is None:
+            return
+        where, tensor = found
+        restored = self._restore()
+        function, filename, lineno = self._site(tensor)
+        raise ConversionError(
+            f"code janus does not convert left a tensor of the trace in {where} (plain "
+            "Python keeps its value there; a graph would never write it again)"
+            + ("" if restored else "; janus could not undo it"),
+            function=function, filename=filename, lineno=lineno)
+
+    def after_failed_trace(self) -> None:
+        """After a generation that failed: undo the trace's changes if it left one of
+        its tensors in the heap (the call runs plainly and makes its own)."""
+        if self.graphs and self._leftover() is not None:
+            self._restore()
+
+    def _in_trace(self, graph) -> bool:
+        graphs = self.graphs
+        for _ in range(64):
+            if graph is None:
+                return False
+            if any(graph is g for g in graphs):
+                return True
+            graph = getattr(graph, "outer_graph", None)
+        return False
+
+    def _trace_tensor(self, value, depth: int = 0):
+        """The trace's tensor `value` is or holds (through tuples), or None."""
+        kind = _kind(type(value))
+        if kind is _OTHER:
+            return None
+        if kind is _TENSOR:
+            return value if self._in_trace(value.graph) else None
+        if kind is _HOLDS and depth < 3:
+            for _, item in zip(range(MAX_ITEMS), value):
+                found = self._trace_tensor(item, depth + 1)
+                if found is not None:
+                    return found
+        elif kind is _COMPOSITE:
+            try:
+                parts = tf.nest.flatten(value, expand_composites=True)
+            except Exception:  # noqa: BLE001 - not flattened: not looked into
+                return None
+            for part in parts[:MAX_ITEMS]:
+                found = self._trace_tensor(part, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def _leftover(self):
+        """(where, tensor): the first tensor of the traces found in the state they
+        reached, or None."""
+        roots = list(self.roots)
+        for tracer in self.tracers:  # (not its copies of heap lists and dicts, its
+            # stand-ins: the trace's own, written back through the ledger)
+            roots += [v for v in tracer.keepalive[:MAX_ITEMS] if id(v) not in tracer.imported]
+        for namespace, name, value in self.global_values:
+            if namespace.get(name, _ABSENT) is not value:
+                tensor = self._trace_tensor(namespace.get(name))
+                if tensor is not None:
+                    return f"the global `{name}`", tensor
+        for holder in _reachable(roots):
+            if isinstance(holder, dict):
+                entries = list(holder.items())[:MAX_ITEMS]
+            elif isinstance(holder, (list, set, types.CellType)):
+                entries = list(enumerate(_items(holder)))
+            else:
+                entries = list(vars(holder).items())[:MAX_ITEMS]
+            for key, value in entries:
+                tensor = self._trace_tensor(value)
+                if tensor is not None:
+                    return _describe(holder, key), tensor
+        return None
+
+    def _restore(self) -> bool:
+        """Put the snapshot's state back as it was (identity by identity); whether
+        every holder of a trace tensor found then was in the snapshot."""
+        for namespace, name, value in self.global_values:
+            if namespace.get(name, _ABSENT) is not value:
+                namespace[name] = value
+        for holder, saved in self.saved.values():
+            try:
+                _put_back(holder, saved)
+            except Exception:  # noqa: BLE001 - a holder that refuses: left (the rerun)
+                continue
+        return self._leftover() is None
+
+    def _site(self, tensor) -> tuple:
+        """(function, file, line) of the traced function's line whose call made
+        `tensor` (its op's traceback), or the function's first line."""
+        code = getattr(self.function, "__code__", None)
+        qualname = getattr(self.function, "__qualname__", "?")
+        if code is None:
+            return qualname, "?", 0
+        last = max((line for _, _, line in code.co_lines() if line), default=0)
+        try:
+            frames = list(tensor.op.traceback)
+        except Exception:  # noqa: BLE001 - no traceback: the function's first line
+            frames = []
+        for frame in frames:  # (outermost first)
+            if frame.filename == code.co_filename and \
+                    code.co_firstlineno < frame.lineno <= last:
+                return qualname, code.co_filename, frame.lineno
+        return qualname, code.co_filename, code.co_firstlineno
+
+
+def _put_back(holder, saved) -> None:
+    if isinstance(holder, types.CellType):
+        if saved is not _ABSENT and _items(holder)[:1] != [saved]:
+            holder.cell_contents = saved
+        return
+    if isinstance(holder, dict):
+        if len(holder) != len(saved) or any(
+                holder.get(k, _ABSENT) is not v for k, v in saved.items()):
+            holder.clear()
+            holder.update(saved)
+        return
+    if isinstance(holder, list):
+        if len(holder) != len(saved) or any(a is not b for a, b in zip(holder, saved)):
+            holder[:] = saved
+        return
+    if isinstance(holder, set):
+        if holder != saved:
+            holder.clear()
+            holder.update(saved)
+        return
+    state = vars(holder)
+    for name in [n for n in state if n not in saved]:
+        del state[name]
+    for name, value in saved.items():
+        if state.get(name, _ABSENT) is not value:
+            state[name] = value
+
+
+def _describe(holder, key) -> str:
+    if isinstance(holder, types.CellType):
+        return "a closure cell"
+    if isinstance(holder, dict):
+        return f"a dict's item {key!r:.40}"
+    if isinstance(holder, (list, set)):
+        return f"item {key} of a {type(holder).__name__}"
+    name = getattr(holder, "name", None)
+    label = f" {name!r:.40}" if isinstance(name, str) else ""
+    return f"the attribute `{key}` of the {type(holder).__name__}{label}"

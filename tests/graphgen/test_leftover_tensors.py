@@ -1,0 +1,99 @@
+"""A tensor of the trace left in long-lived Python state by code janus does not convert
+(F300, graphgen/leftover_tensors.py): a library calling `setattr` or a container's
+method on an object of the heap while janus traces left the trace's symbolic tensor
+there, where plain Python keeps an EagerTensor (every later read failed, "out of
+scope"); the trace is refused and its changes undone, the call runs plainly."""
+import functools
+
+import keras
+import tensorflow as tf
+
+import janus
+from tests.differential import assert_same
+
+
+class Box:
+    def __init__(self):
+        self.last = None
+        self.log = []
+
+
+class Holder(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.box = Box()
+
+
+def _state():
+    return {"box": Box(), "w": tf.Variable(1.0)}
+
+
+def setattr_by_a_library(s, x):
+    y = x * s["w"]
+    tf.nest.map_structure(functools.partial(setattr, s["box"], "last"), y)
+    s["w"].assign_add(0.5)
+    return y + 1.0
+
+
+def test_an_attribute_a_library_sets_keeps_plain_python_s_value():
+    calls = [(tf.constant([float(n), 2.0]),) for n in range(6)]
+    assert_same(setattr_by_a_library, calls, make_state=_state)
+
+
+def _module_state():
+    return {"holder": Holder(), "w": tf.Variable(2.0)}
+
+
+def module_attribute(s, x):
+    y = x * s["w"]
+    tf.nest.map_structure(functools.partial(setattr, s["holder"].box, "last"), y)
+    return y
+
+
+def test_an_attribute_of_an_object_a_module_holds():
+    calls = [(tf.constant([float(n)]),) for n in range(6)]
+    assert_same(module_attribute, calls, make_state=_module_state)
+
+
+def _layer_state():
+    layer = keras.layers.Dense(1, kernel_initializer="ones", name="dense_kept")
+    layer(tf.zeros((1, 2)))
+    return {"layer": layer}
+
+
+def layer_attribute(s, x):
+    y = s["layer"](x)
+    tf.nest.map_structure(functools.partial(setattr, s["layer"], "cached"), y)
+    return y
+
+
+def test_a_keras_layer_s_attribute_set_by_a_library_is_readable_after_the_call():
+    def run(fn, s):
+        out = []
+        for n in range(6):
+            y = fn(s, tf.constant([[float(n), 1.0]]))
+            out.append((y.numpy().tolist(), s["layer"].cached.numpy().tolist()))
+        return out
+
+    assert run(janus.jit(layer_attribute), _layer_state()) == \
+        run(layer_attribute, _layer_state())
+
+
+def steps_around_it(s, x):
+    h = x
+    for k in range(4):
+        h = tf.tanh(tf.matmul(h, s["m"]) + float(k))
+    tf.nest.map_structure(functools.partial(setattr, s["box"], "last"), h * 2.0)
+    for k in range(4):
+        h = tf.tanh(tf.matmul(h, s["m"]) - float(k))
+    return tf.reduce_sum(h)
+
+
+def _matrix_state():
+    return {"box": Box(), "m": tf.Variable(tf.eye(32) * 0.5)}
+
+
+def test_the_rest_of_the_step_still_runs_as_graphs():
+    calls = [(tf.fill((16, 32), float(n)),) for n in range(12)]
+    stats = assert_same(steps_around_it, calls, make_state=_matrix_state)
+    assert stats.segment_graph_calls > 0  # (the line runs in Python, the rest as graphs)
