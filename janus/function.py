@@ -123,6 +123,8 @@ class JitFunction(EagerRuns, Generation):
         self._busy = False  # a thread is profiling or generating (see the module docstring)
         self._limit_quiet = 0  # calls at the specialization limit run at once (generation.py)
         self._limit_misses = 0
+        self._churn_retry = (0, 0, 0)  # (call from which a churning function generates
+        # once more, the wait after that one, retries made: generation.py's `_churning`)
         self._limit_skip = None  # [config epoch, events epoch, calls left, reason, calls
         # left below which a call that returns ends it, calls it applies to (`call_key`,
         # None: all)]: calls run plainly at once (generation.py)

@@ -61,6 +61,10 @@ class RaisedInTrace(_Eager):
         self.error = error
 
 
+CHURN_RETRIES = 4
+"""Generations a function whose graphs are not reused still tries, each after twice the
+wait of the one before (`_churning`)."""
+
 MAX_BUILDS = 4
 """Traces that met a Keras object building its variables (the call runs plainly and
 builds it; the next call traces again) before such a trace counts as failed."""
@@ -365,7 +369,8 @@ class Generation(GuardFailures, Outcomes):
             if self.plan != Plan():  # if the general graph fails, retreat to specialized ones
                 self.plan_history = [Plan()]
         if misses and self._limit_quiet > 0 and \
-                len(self.specializations) >= cfg.max_specializations:
+                len(self.specializations) >= cfg.max_specializations and \
+                (self._stale(cfg) is None or self._churn_state(cfg) == "wait"):
             self._limit_quiet -= 1  # (at the limit: learning from each miss only slows)
             self._limit_misses += 1
             if self._limit_misses >= LIMIT_QUIET and not cfg.strict and \
@@ -379,7 +384,7 @@ class Generation(GuardFailures, Outcomes):
             spec, failed = self._miss_to_learn_from(misses, args, kwargs)
             self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
         if len(self.specializations) >= cfg.max_specializations:
-            self._drop_outdated()
+            self._drop_outdated(cfg)
         if len(self.specializations) >= cfg.max_specializations:
             self._warn_once("limit", f"{self.__qualname__}: {cfg.max_specializations} "
                             "specializations made and none fits this call; it runs eagerly. "
@@ -412,19 +417,55 @@ class Generation(GuardFailures, Outcomes):
     def _churning(self, cfg: Config) -> bool:
         """Whether graphs are made and dropped: `max_specializations` generations or more,
         fewer than two calls each ran as graphs (a generation costs a thousand calls of a
-        small function: janus would make it slower than plain Python)."""
-        generations = self.stats.generations
-        return generations >= cfg.max_specializations and \
-            self.stats.graph_calls < 2 * generations
+        small function: janus would make it slower than plain Python). Such a function
+        generates once more after `2 * max_specializations` calls, then after twice as
+        many, `CHURN_RETRIES` times (a program that moved on to a steady state, an
+        annealed value stepped stage by stage, gets its graph; one that keeps churning
+        pays a few generations more, then none)."""
+        state = self._churn_state(cfg)
+        if state == "retry":
+            at, wait, tries = self._churn_retry
+            self._churn_retry = (self.stats.calls + wait, 2 * wait, tries + 1)
+        return state == "wait"
 
-    def _drop_outdated(self):
+    def _churn_state(self, cfg: Config) -> str:
+        """"no" (graphs are reused), "wait" (churning, no generation now) or "retry"
+        (churning, its next generation due; the first one `2 * max_specializations` calls
+        after the churn was seen)."""
+        generations = self.stats.generations
+        if generations < cfg.max_specializations or self.stats.graph_calls >= 2 * generations:
+            return "no"
+        if self._churn_retry[0] == 0:
+            self._churn_retry = (self.stats.calls + 2 * cfg.max_specializations,
+                                 4 * cfg.max_specializations, 0)
+        at, _, tries = self._churn_retry
+        return "retry" if self.stats.calls >= at and tries < CHURN_RETRIES else "wait"
+
+    def _drop_outdated(self, cfg: Config):
         """At the limit, the least recently used specialization traced under a plan the
-        function has since generalized makes room (the current plan's graphs stay)."""
+        function has since generalized makes room (the current plan's graphs stay); else
+        the least recently used one, if no call ran it for `2 * max_specializations`
+        calls (a program that moved on: an annealed value stepped stage by stage, a
+        curriculum; a function whose graphs are not reused stops generating instead:
+        `_churning`)."""
         for spec in reversed(self.specializations):
             if spec.plan != self.plan:
                 self.specializations.remove(spec)
                 events.emit("dropped", self, spec)
                 return
+        oldest = self._stale(cfg)
+        if oldest is not None:
+            self.specializations.remove(oldest)
+            events.emit("dropped", self, oldest)
+
+    def _stale(self, cfg: Config):
+        """The least recently used specialization, if no call ran it for
+        `2 * max_specializations` calls, else None."""
+        oldest = self.specializations[-1] if self.specializations else None
+        if oldest is not None and not oldest.runs_plain and \
+                self.stats.calls - oldest.last_call >= 2 * cfg.max_specializations:
+            return oldest
+        return None
 
     # -- XLA variants of a specialization (graphgen/xla.py, graphgen/xla_trial.py)
     def _after_graph_call(self, spec, runner, trial, elapsed: float, total: float,

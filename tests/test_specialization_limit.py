@@ -30,16 +30,48 @@ def test_calls_past_the_limit_equal_plain_python_and_fitting_ones_run_graphs_aga
 
 def test_a_config_change_ends_the_skipped_calls():
     jitted = janus.jit(step, max_specializations=2)
-    for n in range(generation.LIMIT_QUIET + 20):
+    for n in range(generation.LIMIT_QUIET + 60):  # (past the churn rule's retries)
         jitted(X, n)
     assert jitted._limit_skip is not None and jitted._limit_skip[2] > 0
     before = janus.config.strict
+    graphs = janus.stats(jitted).graph_calls
     janus.config.strict = True
     try:
         jitted(X, 1000)
     except janus.JanusFallbackError:
         pass
-    else:
-        raise AssertionError("a skipped call ignored strict mode")
+    else:  # (or the churn rule's retry was due: the call ran a graph of its own)
+        assert janus.stats(jitted).graph_calls == graphs + 1, "a skipped call ignored strict mode"
     finally:
         janus.config.strict = before
+
+
+class Stage:
+    def __init__(self):
+        self.mode = ""
+
+
+def staged(s, x):
+    y = tf.tanh(x) * 1.1
+    if s.mode.endswith("3"):  # (text: a graph per value, never fed)
+        y = y + 1.0
+    return y * len(s.mode)
+
+
+def test_a_program_that_moved_on_to_a_steady_stage_gets_its_graph_back():
+    # ten stages of two calls each fill the limit and look like churn; the steady stage
+    # after them gets a graph (a stale graph makes room, the churn rule tries again)
+    modes = [f"stage{d}" for d in range(10) for _ in range(2)] + ["steady"] * 40
+
+    def call(i):
+        def make(s):
+            s.mode = modes[i]
+            return (s, X)
+        return make
+    jitted = janus.jit(staged, max_specializations=4)
+    counts = []
+    stats = assert_same(staged, [call(i) for i in range(len(modes))], make_state=Stage,
+                        jitted=jitted,
+                        observe=lambda _: counts.append(janus.stats(jitted).graph_calls))
+    assert counts[-1] - counts[29] >= 20, (counts, janus.explain(jitted))
+    assert stats.generations <= 12, stats

@@ -134,6 +134,7 @@ class Recorder:
         self._flush_lock = threading.RLock()  # one flush at a time
         self._states: dict[int, _JitState] = {}
         self._specs: dict[int, _SpecState] = {}   # id(Specialization) -> its counters
+        self._dropped: list[_SpecState] = []  # of graphs janus dropped: forgotten once written
         self._thread = None
         self._wake = threading.Event()
         self._stopping = False
@@ -163,7 +164,8 @@ class Recorder:
                 ("guard_failed", self.on_guard_failed),
                 ("fallback", self.on_fallback), ("generation_failed", self.on_generation_failed),
                 ("gave_up", self.on_gave_up), ("generalized", self.on_generalized),
-                ("xla_decided", self.on_xla_decided), ("plain_decided", self.on_plain_decided)]
+                ("xla_decided", self.on_xla_decided), ("plain_decided", self.on_plain_decided),
+                ("dropped", self.on_dropped)]
 
     def close(self) -> None:
         """Stop the writer thread and write everything (registered with atexit)."""
@@ -226,6 +228,14 @@ class Recorder:
             self._specs[id(spec)] = spec_state
             state.pending.append((spec, spec_state, jit.profile, spec.plan))
         self._start()
+
+    def on_dropped(self, jit, spec) -> None:
+        """A graph janus no longer keeps (at the limit): its counters are forgotten once
+        written, so the recorder stays bounded as graphs come and go."""
+        with self._lock:
+            spec_state = self._specs.pop(id(spec), None)
+            if spec_state is not None:
+                self._dropped.append(spec_state)
 
     def on_graph_run(self, jit, spec, seconds) -> None:
         """The only hot-path callback: two additions in memory."""
@@ -358,8 +368,15 @@ class Recorder:
                                   keep=new_ids)
             if evicted:
                 log.info("janus cache: evicted %d least used specialization(s)", len(evicted))
-        # Forget functions that are gone and fully written.
+        # Forget functions that are gone and fully written, and dropped graphs' counters.
         with self._lock:
+            for spec_state in list(self._dropped):
+                if spec_state.current() == spec_state.snapshot and not any(
+                        s is spec_state for state in self._states.values()
+                        for _, s, _, _ in state.pending):
+                    self._dropped.remove(spec_state)
+                    for state in self._states.values():
+                        state.specs[:] = [s for s in state.specs if s is not spec_state]
             for key, state in list(self._states.items()):
                 if state.ref() is None and not state.pending and not state.notes and \
                         all(s.current() == s.snapshot for s in state.specs):

@@ -5,7 +5,10 @@ run), except that calls into other user functions go through their own
 `janus.jit` (each with its own profile, guards and graphs), and an optimizer's
 `apply_gradients` runs as one graph of the optimizer's own update ops instead of
 hundreds of eager ops. Nothing of the user's code is traced here that its own
-jit would not trace, so results stay those of plain Python.
+jit would not trace, so results stay those of plain Python: an optimizer of a class
+of the program's that defines more than its construction (`update_step` reading
+`self.scale`, an `apply_gradients` counting its calls: F310) runs its update plainly,
+since a graph of it would keep what its code read and did once, at the trace.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from janus.graphgen import calls, held_code, keras_settings, keras_state
 from janus.graphgen.defaults import follow_defaults
 from janus.transform import user_frames
 from janus.transform.autograph_callbacks import for_autograph
-from janus.transform.runtime import Runtime, user_function
+from janus.transform.runtime import Runtime, is_user_class, user_function
 
 make_jit: Callable | None = None
 """The JitFunction class, set by janus.function (which imports this module)."""
@@ -44,8 +47,10 @@ class _Mixed(Runtime):
         self.updates = 0  # optimizer updates run as a graph
 
     def call(self, site, fn, /, *args, **kwargs):
-        if user_attributes.get(fn, "__name__", "") == "apply_gradients" and args and \
-                not kwargs and _is_optimizer(user_attributes.get(fn, "__self__")):
+        if user_attributes.get(fn, "__name__", "") == "apply_gradients" and \
+                _is_optimizer(user_attributes.get(fn, "__self__")):
+            if not args or kwargs or not _library_update(fn.__self__):
+                return fn(*args, **kwargs)  # (the program's optimizer code: plainly, F310)
             before = calls.graph_runs
             try:
                 return _apply_gradients_as_graph(fn.__self__, args[0])
@@ -194,6 +199,26 @@ def _callee_jit(fn):
 def _is_optimizer(obj) -> bool:
     import keras
     return isinstance(obj, keras.optimizers.Optimizer)
+
+
+_CONSTRUCTION = frozenset({"__init__", "get_config", "from_config", "__module__",
+                           "__qualname__", "__doc__", "__dict__", "__weakref__",
+                           "__annotations__", "__firstlineno__", "__static_attributes__",
+                           "__classcell__", "__orig_bases__", "__parameters__"})
+"""What a class of the program's may define and its optimizer's update still be made a
+graph of: only what runs when it is made or saved, never during `apply_gradients`."""
+
+
+def _library_update(obj) -> bool:
+    """`obj` is an optimizer whose `apply_gradients` runs only Keras's code: no class of
+    the program's in its MRO defines a method or attribute the update may use
+    (`update_step`, `build`, `apply_gradients`, a class constant: F310)."""
+    if not _is_optimizer(obj):
+        return False
+    for cls in type(obj).__mro__:
+        if is_user_class(cls) and not _CONSTRUCTION.issuperset(vars(cls)):
+            return False
+    return True
 
 
 _update_graphs: dict = {}

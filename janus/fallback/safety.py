@@ -169,6 +169,7 @@ _watch = threading.local()
 _PURE_BUILTINS = frozenset({len, isinstance, issubclass, range, int, float, bool, str, repr,
                             abs, min, max, tuple, type, hasattr, id, round, divmod, enumerate,
                             zip, format, callable, hash, slice, complex})
+_PURE_BUILTIN_IDS = frozenset(map(id, _PURE_BUILTINS))  # (by identity: no user __eq__/__hash__)
 _STATEFUL_NAMES = ("print", "assign", "random", "numpy_function", "py_function", "py_func",
                    "variable", "scatter", "iterator", "next", "summary", "write", "save",
                    "load", "shuffle", "seed", "stateful", "callback", "function", "run",
@@ -202,11 +203,8 @@ def _effect() -> None:
 
 def _pure_call(fn) -> bool:
     """A call that cannot change anything outside itself (conservative)."""
-    try:
-        if fn in _PURE_BUILTINS:
-            return True
-    except TypeError:  # unhashable callable
-        return False
+    if id(fn) in _PURE_BUILTIN_IDS:
+        return True
     if isinstance(fn, type) and issubclass(fn, BaseException):
         return True  # making the exception a `raise` statement raises
     owner = user_attributes.get(fn, "__self__")

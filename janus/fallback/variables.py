@@ -54,9 +54,13 @@ class VariableShadow:
         return [value for _, value in self.values.values()]
 
     def commit(self, guard_ops: list) -> list:
-        """Assign every local copy to its variable after all `guard_ops` ran."""
+        """Assign every local copy to its variable after all `guard_ops` ran and every
+        new value exists: a new value that fails when the graph runs (`w[0:2].assign(x)`
+        of a shape that does not fit, a `tf.gather` out of range) changes no variable,
+        not even one updated before it (the call's plain rerun updates it: F305)."""
         ops = []
-        with tf.control_dependencies(guard_ops):
+        values = [value for _, value in self.values.values()]
+        with tf.control_dependencies(list(guard_ops) + values):
             for var, value in self.values.values():
                 ops.append(_original(var, "assign")(var, value, read_value=False))
         return ops

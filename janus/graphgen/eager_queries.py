@@ -75,7 +75,7 @@ def answer(tracer, fn, args: tuple, kwargs: dict):
         except TypeError:
             return UNANSWERED  # (raised as Python raises it)
         return _differs(tracer, graph, eager, "isinstance(t, ...)")
-    if fn in (hasattr, getattr) and len(args) in (2, 3) and not kwargs and \
+    if (fn is hasattr or fn is getattr) and len(args) in (2, 3) and not kwargs and \
             isinstance(args[1], str):
         name = args[1]
         graph, eager = hasattr(value, name), hasattr(_eager_tensor(), name)

@@ -241,11 +241,8 @@ def _stores_or_asks(fn) -> bool:
         return True
     if type(owner) is str:
         return user_attributes.get(fn, "__name__", "") in ("join", "format")
-    try:
-        if fn in _THROUGH_METHODS:
-            return True
-    except TypeError:  # (an unhashable callable)
-        return False
+    if any(fn is f for f in _THROUGH_METHODS):  # (identity: never a user __eq__)
+        return True
     return _user_class(fn)
 
 

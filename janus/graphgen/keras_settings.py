@@ -25,6 +25,7 @@ import types
 import weakref
 
 from janus.graphgen import held_partials
+from janus.graphgen.held_bytecode import instructions
 from janus.graphgen.keras_private import PRIVATE_READ, derived
 
 SETTING_TYPES = (int, float, bool, str, type(None))
@@ -82,6 +83,28 @@ def specialized(cls) -> bool:
         if (base.__module__ or "").split(".")[0] in _LIBRARY_MODULES:
             return base.__name__ not in _GENERIC
     return False
+
+
+_WRITTEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def program_written(cls) -> frozenset:
+    """Attributes the program's classes in `cls`'s MRO store on their objects outside
+    `__init__`/`build` (state their own code updates, a temperature annealed in `call`:
+    read through janus's hooks, fed where it changes; not a setting the inherited
+    library code reads, which would make a graph per value)."""
+    found = _WRITTEN.get(cls)
+    if found is None:
+        names = set()
+        for base in cls.__mro__:
+            if (base.__module__ or "").split(".")[0] in _LIBRARY_MODULES:
+                continue
+            for name, fn in vars(base).items():
+                if name not in ("__init__", "build") and isinstance(fn, types.FunctionType):
+                    names.update(found[1] for found in instructions(fn.__code__)
+                                 if found[0] == "STORE_ATTR")
+        found = _WRITTEN[cls] = frozenset(names)
+    return found
 
 
 def library_descriptor(obj, name: str):
@@ -214,8 +237,9 @@ def settings(obj) -> Settings:
         for layer in obj._flatten_layers(include_self=True, recursive=True):
             if library_object(layer):
                 pairs.extend(_own(layer))
-            elif specialized(type(layer)):  # (its inherited code reads them: F205)
-                pairs.extend((k, v) for k, v in vars(layer).items() if held_state(v))
+            elif specialized(type(layer)):  # (its inherited code reads them: F205, F323)
+                written = program_written(type(layer))
+                pairs.extend((k, v) for k, v in _own(layer) if k not in written)
             for name, held in held_by_layer(layer):
                 _held(name, held, pairs)
         return Settings(pairs)
@@ -295,7 +319,8 @@ def counted_setattr(setattr_, bump, library_only: bool = True):
                 if not (type(old) is type(value) and type(value) in SETTING_TYPES and
                         old == value):
                     bump()
-            elif library and not name.startswith("_") and (
+            elif (library or specialized(type(self)) and
+                  name not in program_written(type(self))) and not name.startswith("_") and (
                     type(value) in SETTING_TYPES or callable(value) or numbers(value) or
                     isinstance(value, dict)) and \
                     not (type(old) is type(value) and type(value) in SETTING_TYPES and

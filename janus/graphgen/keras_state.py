@@ -14,7 +14,8 @@ Sequential's `add`) and the flags of the `BatchNormalization` layers among them 
 `trainable` writes is made under them (graphgen/keras_writes.py).
 
 A `tf.Module`'s `trainable_variables` (computed from its attributes) is read in the same
-guard; graphgen/module_epoch.py counts its changes. What stays unguarded: Keras state
+guard; graphgen/module_epoch.py counts its changes, graphgen/module_dicts.py finds those
+made past its hooks (`object.__setattr__(net, "b", v)`). What stays unguarded: Keras state
 changed behind Keras' API (`layer._trainable = False`, a private store list appended to).
 """
 from __future__ import annotations
@@ -26,13 +27,13 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus import user_attributes
-from janus.graphgen import keras_contents, module_epoch
+from janus.graphgen import keras_contents, module_dicts, module_epoch
 from janus.graphgen.keras_contents import held_items, same_items, setting_key
 from janus.graphgen.guards import Guard
 from janus.graphgen.keras_epoch import EPOCH, _epoch, _flag_owner, _keras, _tracked, bump
 from janus.graphgen.keras_settings import SETTING_TYPES, Settings, held_classes, \
     python_learning_rate, settings
-from janus.graphgen.keras_writes import as_written, pending, relevant
+from janus.graphgen.keras_writes import as_written, held_written, pending, relevant
 from janus.graphgen.sources import arg
 
 SETTINGS = "settings"  # the public settings a called layer's or optimizer's code reads
@@ -124,6 +125,7 @@ class KerasReads:
         self.settings: list = []  # (reader of a library-wide setting, its value's key)
         self.seen = epoch
         self._seen: dict = {}  # key of a read -> its value (a layer called in a loop: once)
+        self.watch = None  # the dicts of the tf.Modules read (graphgen/module_dicts.py)
 
     def add(self, tracer, obj, what: str, value, writes: tuple) -> None:
         """Record a read (`writes`: the pending writes it was made under); the objects
@@ -169,8 +171,18 @@ class KerasReads:
                 again = read(obj, what)
             if not _same(again, value):
                 return False
+        if self.watch is not None:  # (the modules the walks reach now)
+            self.watch.refresh()
         self.seen = epoch
         return True
+
+    def watch_modules(self) -> None:
+        """Watch the dicts of the tf.Modules whose variable lists were read (a change past
+        their hooks moves the epoch: graphgen/module_dicts.py)."""
+        modules = [obj for obj, _, _, _ in self.reads if isinstance(obj, tf.Module)]
+        if modules and (self.watch is None or
+                        {id(m) for m in modules} != {id(m) for m in self.watch.roots}):
+            self.watch = module_dicts.Watch(modules)
 
     def test(self, index: int, value_of, env: dict) -> str:
         """The guard's Python test: its owners are the traced objects and the epoch did
@@ -184,7 +196,12 @@ class KerasReads:
         if self.containers or self.settings:  # (graphgen/keras_contents.py: compiled)
             env[f"{name}_c"] = keras_contents.Contents(self.containers, self.settings).check
             tests.append(f"{name}_c()")
-        return " and ".join(tests + [f"(EPOCH.n == {name}.seen or {name}.recheck())"])
+        self.watch_modules()  # (a record loaded from the cache: its modules' dicts)
+        epoch = f"EPOCH.n == {name}.seen"
+        if self.watch is not None:  # (a module's dict changed past the hooks: moves EPOCH)
+            env[f"{name}_w"] = self.watch
+            epoch = f"{name}_w.check() and {epoch}"
+        return " and ".join(tests + [f"({epoch} or {name}.recheck())"])
 
     def describe(self) -> str:
         located = {id(obj): str(source) for source, obj in self.owners}
@@ -310,11 +327,17 @@ def calling(tracer, fn):
             raise ConversionError(f"calls a {type(layer).__name__} whose learning rate is a "
                                   "Python callable (Keras calls it while janus traces; it "
                                   "reads Python state no guard sees: F192)")
-        reads_of(tracer, _epoch()).add(tracer, layer, SETTINGS, settings(layer), ())
+        configured = settings(layer)
+        held_written(tracer, configured)
+        reads_of(tracer, _epoch()).add(tracer, layer, SETTINGS, configured, ())
         return contextlib.nullcontext()
-    held = fn if isinstance(fn, held_classes()) else None
-    if held is not None:  # (`huber(y, p)`: its reduction, its `delta`; `schedule(step)`)
-        reads_of(tracer, _epoch()).add(tracer, held, SETTINGS, settings(held), ())
+    held = fn if isinstance(fn, held_classes()) else \
+        layer if isinstance(layer, held_classes()) else None
+    if held is not None:  # (`huber(y, p)`: its reduction, its `delta`; `schedule(step)`;
+        # a method of one: `schedule.get_config()`)
+        configured = settings(held)
+        held_written(tracer, configured)
+        reads_of(tracer, _epoch()).add(tracer, held, SETTINGS, configured, ())
         return contextlib.nullcontext()
     if not isinstance(layer, keras[0]):
         return contextlib.nullcontext()
@@ -323,6 +346,7 @@ def calling(tracer, fn):
     with as_written(writes):
         called = _called(layer)
         configured = settings(layer)
+    held_written(tracer, configured)
     reads = reads_of(tracer, epoch)
     reads.add(tracer, layer, CALLED, called, writes)
     reads.add(tracer, layer, SETTINGS, configured, writes)
@@ -352,5 +376,7 @@ def module_variables(tracer, obj, name: str, value):
         raise ConversionError(f"reads `{name}` of a {type(obj).__name__} after this call "
                               f"changed {pending} (applied only after the graph ran)")
     epoch = EPOCH.n
-    reads_of(tracer, epoch).add(tracer, obj, name, tuple(value), ())
+    reads = reads_of(tracer, epoch)
+    reads.add(tracer, obj, name, tuple(value), ())
+    reads.watch_modules()  # (its dict as read: changes past the hooks from now on)
     return value

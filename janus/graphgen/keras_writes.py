@@ -10,6 +10,14 @@ writes: graphgen/keras_state.py). A traced call of a layer those writes reach ru
 them too. Other writes inside the call that change Keras' structure (a layer assigned to
 a model's attribute) refuse the reads after them (`pending`); a write whose setter is
 library code, or that Keras' own code reads, refuses at once (`wrote`).
+
+The lists and dicts Keras objects hold are settings too (graphgen/keras_settings.py): a
+write to one in the call goes to the trace's copy, while Keras' own code, traced as it
+is, reads the object itself. A traced call of the object holding it after such a write
+refuses (`held_written`, F320):
+
+    sched.boundaries[0] = 4 + n % 2      (the copy; the write-back comes after the graph)
+    lr = sched(step)                     refused: Keras reads the list before the write
 """
 from __future__ import annotations
 
@@ -57,6 +65,23 @@ def wrote(tracer, obj, name: str, value, deleted: bool = False) -> None:
     if name == "trainable" and _flag_owner(obj, keras) or _tracked(obj, keras) and (
             deleted or _trackable(value, keras)):
         tracer.keras_writes[(id(obj), name)] = obj
+
+
+def held_written(tracer, configured) -> None:
+    """ConversionError if the trace wrote (to its copy: deferred) a list or dict among the
+    `configured` settings of a Keras object it is about to call (keras_settings.settings:
+    a schedule's `boundaries`, a loss's `_fn_kwargs`, a Lambda's `arguments`), which
+    Keras' own code would read as it was before the write."""
+    ledger = tracer.ledger
+    if not ledger.dirty:
+        return
+    for name, value in configured:
+        if isinstance(value, (list, dict)):
+            entry = ledger.copies.get(id(value))
+            if entry is not None and id(entry[0]) in ledger.dirty:
+                raise ConversionError(
+                    f"calls Keras code reading `{name}` after this call changed it "
+                    "(applied only after the graph ran: F320)")
 
 
 def pending(tracer) -> tuple:

@@ -29,7 +29,7 @@ import types
 
 from janus import user_attributes
 from janus.errors import ConversionError, JanusInternalError
-from janus.transform.runtime import is_user_code
+from janus.transform.runtime import is_user_class, is_user_code
 
 _JANUS_ERRORS = (ConversionError, JanusInternalError)
 
@@ -86,6 +86,30 @@ def converted_calls(runtime, site, fn):
         for each in shadowed:
             if each.__dict__.get("call") is not None:
                 object.__delattr__(each, "call")
+
+
+def base_call(layer, fn) -> bool:
+    """Whether `fn` is `super().call` from the converted `call` of `layer` (a layer of the
+    program's class that Keras is calling: its `call` shadowed): Keras's own `call` of a
+    base class (`Dense.call`), which reads the layer's Keras state as it does for a
+    library layer (guarded by keras_state's settings), with no property, descriptor or
+    `__getattr__` of the program's classes in front of the attributes it reads."""
+    func = user_attributes.get(fn, "__func__", None)
+    if user_attributes.get(fn, "__name__", "") != "call" or \
+            not isinstance(func, types.FunctionType) or is_user_code(func):
+        return False
+    shadow = getattr(layer, "__dict__", {}).get("call")
+    if getattr(shadow, "__wrapped__", None) is None:
+        return False
+    for cls in type(layer).__mro__:
+        if not is_user_class(cls):
+            continue
+        for name, value in vars(cls).items():
+            if name in ("__getattr__", "__getattribute__") or \
+                    hasattr(type(value), "__get__") and \
+                    not isinstance(value, (types.FunctionType, staticmethod, classmethod)):
+                return False
+    return True
 
 
 def _locate(tracer, layer) -> None:

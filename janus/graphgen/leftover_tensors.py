@@ -4,6 +4,8 @@
     self.add_loss(l)  (in Keras)   the layer's `_losses` list keeps the trace's `l`
     tf.nest.map_structure(LOG.append, y)    a library calls the list's method: LOG
                                    keeps the trace's tensor
+    pb.add(1)  (keras.utils.Progbar)   library code counts in Python (`_seen_so_far`):
+                                   the trace counts once, a graph never again
 
 The program's own writes are deferred (fallback/heap.py: written back after the graph
 ran), but library code the trace runs as it is writes to the objects it is handed at
@@ -14,14 +16,20 @@ name; this is the general check, F300).
 
 `Watch` snapshots, before a generation traces, the state the trace can reach: the
 `__dict__`s of the objects reachable from the call's arguments, the globals the
-function's code names and its closure cells (Keras layers, tf.Modules, the program's
-objects; bounded: `MAX_OBJECTS`, `MAX_ITEMS`), and the lists, dicts and sets in them.
+function's code names and its closure cells (Keras objects, tf.Modules, the program's
+objects, other libraries' objects — not TensorFlow's, numpy's, the interpreter's;
+bounded: `MAX_OBJECTS`, `MAX_ITEMS`; F313), and the lists, dicts, sets and deques in
+them.
 After the trace (and before its graph is used) it looks in that state, and in every
 object the trace imported, for a tensor of a graph the trace made. One found: every
 change the trace made to the snapshot's state is undone (the call then runs plainly,
 and makes its own), and the trace is refused (a ConversionError located at the
 program's line whose call made the tensor, from its op's traceback: the segmented
-fallback runs that line in Python, the rest of the step stays graphs). Once per trace,
+fallback runs that line in Python, the rest of the step stays graphs). A trace that
+changed that state with plain values (the program's own writes are deferred: only code
+janus runs as it is does that) is refused the same way: plain Python repeats the change
+on every call, a graph never (F314). A trace that fails puts back whatever it changed
+there: the call runs plainly and makes its own changes once (F315). Once per trace,
 never per call.
 """
 from __future__ import annotations
@@ -42,7 +50,7 @@ MAX_ITEMS = 512
 """Items of one list, dict or set looked at, at most."""
 
 _ABSENT = object()
-_CONTAINERS = (list, dict, set)
+_CONTAINERS = (list, dict, set, collections.deque)
 _IMMUTABLE = (tuple, frozenset)
 _SKIPPED = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
             types.MethodType, str, bytes, int, float, complex, bool, type(None),
@@ -69,10 +77,18 @@ def _kind(cls: type) -> str:
     return kind
 
 
+_UNWALKED_ROOTS = frozenset((
+    "tensorflow", "numpy", "builtins", "janus", "logging", "threading", "weakref",
+    "abc", "typing", "absl", "google", "h5py", "optree", "ml_dtypes"))
+"""Libraries whose objects the trace's library code does not write (TF's internals: a
+tf.function's traces hold graph tensors by design), or that reach the whole process
+(a logger: every logger)."""
+
+
 def _walked(value) -> bool:
     """Objects whose `__dict__` the trace's library code may write: Keras objects, a
-    tf.Module, the program's own objects (not TF's internals: a tf.function's traces
-    hold graph tensors by design)."""
+    tf.Module, the program's own objects, other libraries' objects (a Progbar, a
+    namespace)."""
     if isinstance(value, _SKIPPED) or not hasattr(value, "__dict__"):
         return False
     if isinstance(value, tf.Module):
@@ -81,7 +97,7 @@ def _walked(value) -> bool:
     root = (cls.__module__ or "").split(".")[0]
     if root in ("keras", "tf_keras"):
         return not any(base.__name__ == "Variable" for base in cls.__mro__)
-    return root not in ("tensorflow", "numpy", "builtins") and is_user_class(cls)
+    return root not in _UNWALKED_ROOTS or is_user_class(cls)
 
 
 def _items(holder) -> list:
@@ -93,7 +109,7 @@ def _items(holder) -> list:
             return []
     if isinstance(holder, dict):
         return [v for _, v in zip(range(MAX_ITEMS), holder.values())]
-    if isinstance(holder, (list, set)):
+    if isinstance(holder, (list, set, collections.deque)):
         return [v for _, v in zip(range(MAX_ITEMS), holder)]
     return [v for _, v in zip(range(MAX_ITEMS), vars(holder).values())]
 
@@ -128,7 +144,7 @@ def _copy(holder):
         return items[0] if items else _ABSENT
     if isinstance(holder, dict):
         return dict(holder.items())
-    if isinstance(holder, list):
+    if isinstance(holder, (list, collections.deque)):
         return list(holder)
     if isinstance(holder, set):
         return set(holder)
@@ -195,7 +211,15 @@ class Watch:
         a tensor of theirs was left in the heap, undoing the trace's changes first."""
         found = self._leftover()
         if found is None:
-            return
+            changed = self._changed()
+            if changed is None:
+                return
+            self._restore()
+            function, filename, lineno = self._site(None)
+            raise ConversionError(
+                f"code janus does not convert changed {changed} while janus traced it "
+                "(plain Python changes it on every call; a graph would never change it)",
+                function=function, filename=filename, lineno=lineno)
         where, tensor = found
         restored = self._restore()
         function, filename, lineno = self._site(tensor)
@@ -206,10 +230,22 @@ class Watch:
             function=function, filename=filename, lineno=lineno)
 
     def after_failed_trace(self) -> None:
-        """After a generation that failed: undo the trace's changes if it left one of
-        its tensors in the heap (the call runs plainly and makes its own)."""
-        if self.graphs and self._leftover() is not None:
+        """After a generation that failed: undo what the traces changed in the state
+        they reached (the call runs plainly and makes its own changes, once)."""
+        if self.graphs and (self._changed() is not None or self._leftover() is not None):
             self._restore()
+
+    def _changed(self) -> str | None:
+        """What the traces changed in the snapshot's state (a holder whose items are
+        not the same objects any more), described; or None."""
+        for holder, saved in self.saved.values():
+            key = _change(holder, saved)
+            if key is not _ABSENT:
+                return _describe(holder, key)
+        for namespace, name, value in self.global_values:
+            if namespace.get(name, _ABSENT) is not value:
+                return f"the global `{name}`"
+        return None
 
     def _in_trace(self, graph) -> bool:
         graphs = self.graphs
@@ -250,7 +286,9 @@ class Watch:
         roots = list(self.roots)
         for tracer in self.tracers:  # (not its copies of heap lists and dicts, its
             # stand-ins: the trace's own, written back through the ledger)
-            roots += [v for v in tracer.keepalive[:MAX_ITEMS] if id(v) not in tracer.imported]
+            # (nor the objects the call made: graphgen/made_objects.py makes them anew)
+            roots += [v for v in tracer.keepalive[:MAX_ITEMS] if id(v) not in tracer.imported
+                      and id(v) not in tracer.local_objects]
         for namespace, name, value in self.global_values:
             if namespace.get(name, _ABSENT) is not value:
                 tensor = self._trace_tensor(namespace.get(name))
@@ -259,7 +297,7 @@ class Watch:
         for holder in _reachable(roots):
             if isinstance(holder, dict):
                 entries = list(holder.items())[:MAX_ITEMS]
-            elif isinstance(holder, (list, set, types.CellType)):
+            elif isinstance(holder, (list, set, collections.deque, types.CellType)):
                 entries = list(enumerate(_items(holder)))
             else:
                 entries = list(vars(holder).items())[:MAX_ITEMS]
@@ -291,7 +329,7 @@ class Watch:
             return qualname, "?", 0
         last = max((line for _, _, line in code.co_lines() if line), default=0)
         try:
-            frames = list(tensor.op.traceback)
+            frames = list(tensor.op.traceback) if tensor is not None else []
         except Exception:  # noqa: BLE001 - no traceback: the function's first line
             frames = []
         for frame in frames:  # (outermost first)
@@ -316,6 +354,11 @@ def _put_back(holder, saved) -> None:
         if len(holder) != len(saved) or any(a is not b for a, b in zip(holder, saved)):
             holder[:] = saved
         return
+    if isinstance(holder, collections.deque):
+        if len(holder) != len(saved) or any(a is not b for a, b in zip(holder, saved)):
+            holder.clear()
+            holder.extend(saved)
+        return
     if isinstance(holder, set):
         if holder != saved:
             holder.clear()
@@ -329,12 +372,45 @@ def _put_back(holder, saved) -> None:
             state[name] = value
 
 
+_PLAIN = (bool, int, float, complex, str, bytes, type(None))
+
+
+def _same(now, before) -> bool:
+    """Whether `now` stands for `before` (the same object, or an equal plain value)."""
+    if now is before:
+        return True
+    return type(now) is type(before) and isinstance(now, _PLAIN) and now == before
+
+
+def _change(holder, saved):
+    """The key (index, name) of an item of `holder` the traces changed or removed, or
+    `_ABSENT`. What they only added is not a change: a cache filled once (AdamW's
+    `_exclude_from_weight_decay_cache`), which plain Python's first call fills the same
+    way and later calls keep; a tensor among it is `_leftover`'s."""
+    if isinstance(holder, types.CellType):
+        same = saved is _ABSENT or _same(_items(holder)[0] if _items(holder) else _ABSENT,
+                                         saved)
+        return _ABSENT if same else 0
+    if isinstance(holder, set):
+        return _ABSENT if holder >= saved else 0
+    if isinstance(holder, (list, collections.deque)):
+        for index, (a, b) in enumerate(zip(holder, saved)):
+            if not _same(a, b):
+                return index
+        return _ABSENT if len(holder) == len(saved) else min(len(holder), len(saved))
+    state = holder if isinstance(holder, dict) else vars(holder)
+    for key, value in saved.items():
+        if not _same(state.get(key, _ABSENT), value):
+            return key
+    return _ABSENT
+
+
 def _describe(holder, key) -> str:
     if isinstance(holder, types.CellType):
         return "a closure cell"
     if isinstance(holder, dict):
         return f"a dict's item {key!r:.40}"
-    if isinstance(holder, (list, set)):
+    if isinstance(holder, (list, set, collections.deque)):
         return f"item {key} of a {type(holder).__name__}"
     name = getattr(holder, "name", None)
     label = f" {name!r:.40}" if isinstance(name, str) else ""

@@ -26,7 +26,7 @@ from janus.errors import ConversionError
 from janus.fallback import heap
 from janus.graphgen import ambient_summary, container_writes, formatted_text, \
     global_settings, handle_writes, host_draws, host_scalars, identity, keras_state, \
-    layer_calls, past_hooks, refusals, rounded, tensor_arrays
+    layer_calls, past_hooks, plain_records, refusals, rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.value_kinds import is_symbolic
@@ -167,7 +167,12 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     if setting is not global_settings.UNREAD:
         return setting
     refusals.refuse(fn, tracer)
-    past_hooks.refuse(tracer, fn, args, kwargs)  # (`dataclasses.asdict(cfg)`, `ev.is_set()`)
+    through = plain_records.through_hooks(  # (`"{0.lr}".format(cfg)`: reads `cfg.lr`)
+        tracer, fn, args, kwargs, runtime.ld_attr,
+        lambda value: past_hooks.located_by_type(tracer, value))
+    if through is not None:
+        fn, args, kwargs = through
+    past_hooks.refuse(tracer, fn, args, kwargs)  # (`ev.is_set()`, `pickle.dumps(cfg)`)
     if args and any(fn is f for f in refusals.ITERATING):
         for value in args:
             refusals.refuse_data_iteration(value)

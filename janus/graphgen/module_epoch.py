@@ -11,8 +11,9 @@ and the mutators of the list and dict wrappers it stores, which move
     net.step = net.step + 1            (no variable or module: no bump)
 
 `read` records the list with the trace's Keras reads (one guard: the epoch compare per
-call; when it moved, the list is computed again and compared by identity). Unguarded:
-changes behind those (`net.__dict__["b"] = v`, `object.__setattr__`).
+call; when it moved, the list is computed again and compared by identity). Changes behind
+those (`net.__dict__["b"] = v`, `object.__setattr__`) are found by graphgen/module_dicts.py,
+which the wrapped `__setattr__`/`__delattr__` tell what they wrote.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import threading
 
 import tensorflow as tf
 
+from janus.graphgen import module_dicts
 
 _installed = False
 _lock = threading.Lock()
@@ -49,6 +51,7 @@ def _counted_setattr(setattr_, bump):
         finally:
             if old is not value and (_structural(value) or _structural(old)):
                 bump()
+            module_dicts.wrote(self, name)
     return counted
 
 
@@ -61,6 +64,7 @@ def _counted_delattr(delattr_, bump):
         finally:
             if _structural(old):
                 bump()
+            module_dicts.wrote(self, name)
     return counted
 
 
@@ -117,6 +121,7 @@ def install(bump) -> None:
             return
         from tensorflow.python.trackable import autotrackable, base, data_structures as ds
         global _KINDS
+        module_dicts.install(bump)
         _KINDS = ((list, tuple, ds.ListWrapper), (dict, ds._DictWrapper),
                   (tf.Variable, tf.Module, base.Trackable), ds.TrackableDataStructure)
         cls = autotrackable.AutoTrackable

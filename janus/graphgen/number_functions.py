@@ -59,7 +59,7 @@ def handles(fn, args: tuple, kwargs: dict) -> bool:
     if fn is np.array or fn is np.asarray:
         return type(args[0]) in (list, tuple) and set(kwargs) <= {"dtype"} and \
             any(isinstance(v, (SymbolicScalar, HostScalar)) for v in args[0])
-    return not kwargs and _FUNCTIONS.get(fn) is not None and \
+    return not kwargs and any(fn is f for f in _FUNCTIONS) and \
         isinstance(args[0], (SymbolicScalar, HostScalar))
 
 
@@ -140,7 +140,7 @@ def call(fn, x) -> SymbolicScalar:
                               "(its vectorized kernel rounds otherwise)")
     value = _as_python_float(x)
     result = op(value)
-    if fn in _NORMAL_IN_RANGE and exact_numbers.items_by_range(value):
+    if any(fn is f for f in _NORMAL_IN_RANGE) and exact_numbers.items_by_range(value):
         return SymbolicScalar(result, float)
     if fn is math.fabs:
         checks.require_each(_no_overflow, result, value)

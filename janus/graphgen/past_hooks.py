@@ -1,8 +1,9 @@
 """Library code that would read the program's objects past janus's hooks.
 
     x, y = batch                     (a namedtuple: imported item by item, tracer.py)
-    settings = dataclasses.asdict(cfg)        refused: copies `cfg`'s fields in C
-    "{0.lr}".format(cfg)                       refused: reads `cfg.lr` in C
+    settings = dataclasses.asdict(cfg)        its fields read through the hooks instead
+    "{0.lr}".format(cfg)                       (graphgen/plain_records.py, before this)
+    pickle.dumps({"c": cfg})                   refused: reads `cfg`'s fields in C
     if trainer.stop.is_set():                  refused: `threading.Event`'s own method
     float(price)                               refused: a `Decimal` subclass's `__float__`
     isinstance(t, Scalable)                    refused: an ABC's registry may answer (F219)
@@ -12,9 +13,11 @@ attributes are read, and guarded, through the hooks of converted code (`cfg.lr`)
 code handed it reads them itself: the trace's values would be folded into the graph,
 unguarded. So a library call refuses (that line runs in Python) when it is one that reads
 an object's contents (`copy`, `dataclasses.asdict`, `pickle`, `operator`'s getters,
-`str.format`, `inspect.getmembers`; also as a `key=`) handed such an object, or when the
-object's class has library code of its own (a `threading.Event`, a `UserList` subclass,
-an `argparse.Namespace`) and the call is one of its methods or takes it as an argument
+`str.format`, `inspect.getmembers`; also as a `key=`) handed such an object (also in a
+list, tuple or dict it is handed; graphgen/plain_records.py first makes the calls that
+read fields of a plain record holding numbers and text read them through the hooks), or
+when the object's class has library code of its own (a `threading.Event`, a `UserList`
+subclass, an `argparse.Namespace`) and the call is one of its methods or takes it as an argument
 (`float(d)`, `repr(ns)`, `sum(buf)`), except calls that only look at its identity or type.
 """
 from __future__ import annotations
@@ -26,6 +29,7 @@ import typing
 
 from janus import user_attributes
 from janus.errors import ConversionError
+from janus.graphgen import layer_calls, plain_records
 from janus.graphgen.value_kinds import is_opaque
 from janus.tensors import is_tensor
 from janus.transform.runtime import is_user_class
@@ -99,14 +103,15 @@ def refuse(tracer, fn, args: tuple, kwargs: dict) -> None:
     name = user_attributes.get(fn, "__qualname__", None) or type(fn).__name__
     values = list(args) + list(kwargs.values())
     if _reads_contents(fn) or any(_reads_contents(v) for v in kwargs.values()):
-        for value in values + [item for v in values if type(v) in (list, tuple) for item in v]:
+        for value in plain_records.held(values):  # (in a list, tuple or dict too: F290)
             if located_by_type(tracer, value):
                 raise ConversionError(f"hands a {type(value).__name__} "
                                       f"({tracer.source_of(value).expr}) to {name}, which "
                                       "reads its contents past janus's hooks")
     owner = user_attributes.get(fn, "__self__", None)
     if owner is not None and not isinstance(owner, types.ModuleType) and \
-            located_by_type(tracer, owner) and library_based(owner):
+            located_by_type(tracer, owner) and library_based(owner) and \
+            not layer_calls.base_call(owner, fn):  # (`super().call(x)` of a layer)
         raise ConversionError(f"calls {name} of a {type(owner).__name__} "
                               f"({tracer.source_of(owner).expr}): library code reading its "
                               "state past janus's hooks")

@@ -43,6 +43,11 @@ def impure_reason(fn) -> str:
 _LOGGING = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical",
                       "fatal", "log"})
 _WRITES = frozenset({"write", "writelines"})
+_LIBRARY_LOGGING = frozenset({"absl.logging", "tensorflow.python.platform.tf_logging"})
+_LIBRARY_LOGGING_CALLS = _LOGGING | {"vlog", "log_every_n", "log_every_n_seconds",
+                                     "log_first_n", "log_if"}
+"""absl's and TF's logging functions (`absl.logging.log_every_n`, `tf.compat.v1.logging.info`):
+a record made, or a per-line counter moved, while tracing (F317)."""
 
 
 def output_reason(fn) -> str:
@@ -57,6 +62,8 @@ def output_reason(fn) -> str:
     name = user_attributes.get(fn, "__name__", "")
     if isinstance(owner, (logging.Logger, logging.LoggerAdapter, logging.Handler)) or \
             user_attributes.get(fn, "__module__", None) == "logging" and name in _LOGGING or \
+            user_attributes.get(fn, "__module__", None) in _LIBRARY_LOGGING and \
+            name in _LIBRARY_LOGGING_CALLS or \
             name in _WRITES and (isinstance(owner, io.IOBase) or owner is not None and any(
                 owner is stream for stream in (sys.stdout, sys.stderr, sys.__stdout__,
                                                sys.__stderr__))) or \
@@ -250,7 +257,7 @@ def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:
     if user_attributes.get(fn, "__name__", "") == "numpy" and \
             type(user_attributes.get(fn, "__self__")) is EagerTensor:
         return "reads a tensor's value with .numpy() (it exists only when the graph runs)"
-    if fn in (float, int, complex) and args and type(args[0]) is EagerTensor:
+    if (fn is float or fn is int or fn is complex) and args and type(args[0]) is EagerTensor:
         return f"converts a tensor to a Python {fn.__name__} (its value exists only when " \
             "the graph runs)"
     return ""

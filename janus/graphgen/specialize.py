@@ -240,6 +240,13 @@ def _refuse_stale_captures(concrete) -> None:
                               "function kept a value of an earlier trace)")
 
 
+def _promoted(plan: Plan, roles: set) -> Plan:
+    """`plan` feeding the number roles a trace found varying."""
+    for role in sorted(roles):
+        plan = plan.with_scalar(role)
+    return plan
+
+
 def _general_exits(tracer) -> set:
     """Loop exits the trace found tensor-valued that its plan does not generalize."""
     return tracer.symbolic_exits - tracer.plan.general_branches
@@ -395,17 +402,19 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
                                       plan.scalars | plan.fed_lengths)
                 continue
             raise
+        new_roles = tracer.varying_roles - plan.scalars
         if _general_exits(tracer) and traces < _MAX_TRACES and \
                 _with_general_exits(plan, tracer) not in blocked:
             traces += 1
             plan = _with_general_exits(plan, tracer)
+            if new_roles and promotions < _MAX_PROMOTIONS:  # (both at once: one trace less)
+                plan, promotions = _promoted(plan, new_roles), promotions + 1
+                promoted |= new_roles
             continue
-        new_roles = tracer.varying_roles - plan.scalars
         if new_roles and promotions < _MAX_PROMOTIONS:
             promotions += 1
             promoted |= new_roles
-            for role in sorted(new_roles):
-                plan = plan.with_scalar(role)
+            plan = _promoted(plan, new_roles)
             continue
         if new_roles:  # bounded: what still varies stays guarded
             plan = plan.with_kept(new_roles)

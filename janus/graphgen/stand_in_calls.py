@@ -73,7 +73,7 @@ def answer(fn, args: tuple, kwargs: dict):
         if kind is not None:
             return kind
         return UNANSWERED
-    if fn in (int, float, bool) and len(args) == 1 and not kwargs:
+    if (fn is int or fn is float or fn is bool) and len(args) == 1 and not kwargs:
         value = args[0]
         if isinstance(value, HostScalar) or is_symbolic(value) and \
                 host_scalars.readable(value):  # (transform/breaks.in_graph_reads)
@@ -99,7 +99,7 @@ def answer(fn, args: tuple, kwargs: dict):
     if fn is len and len(args) == 1 and not kwargs and isinstance(args[0], AppendOnlyList) \
             and args[0].base is not None:  # (`len(s.history)`: plan.fed_lengths)
         return args[0].length()
-    if fn in (zip, enumerate) and any(isinstance(a, DynamicList) for a in args):
+    if (fn is zip or fn is enumerate) and any(isinstance(a, DynamicList) for a in args):
         return dynamic_zip(fn, args, kwargs)
     return UNANSWERED
 

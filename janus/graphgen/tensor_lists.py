@@ -20,7 +20,7 @@ def stack_args(fn, args):
     """TF list-taking ops applied to a DynamicList, as ops on the stacked tensor."""
     if not args or not isinstance(args[0], DynamicList):
         return None
-    if fn in (tf.constant, tf.convert_to_tensor) and args[0].kind is not None:
+    if (fn is tf.constant or fn is tf.convert_to_tensor) and args[0].kind is not None:
         def constant(dtype=None, shape=None, name=None, dtype_hint=None):
             if shape is not None:
                 raise ConversionError(f"{fn.__name__} of a list of Python numbers of varying "
@@ -33,7 +33,7 @@ def stack_args(fn, args):
             return number_lists.constant(args[0], dtype)
         return constant
     if args[0].kind is not None:
-        if fn in (tf.stack, tf.add_n, tf.concat):
+        if fn is tf.stack or fn is tf.add_n or fn is tf.concat:
             raise ConversionError(f"{fn.__name__} of a list of Python numbers of varying length")
         return None
     stacked = args[0].stacked

@@ -32,7 +32,7 @@ def _kept_read(converted, site: int, fn, args: tuple) -> bool:
     tensor at a line where a graph keeps the value as a tensor
     (transform/breaks.in_graph_reads), or a `.numpy()` a numpy draw takes as its `p`
     (breaks.probability_reads): no refusal."""
-    if fn in (int, float, bool):
+    if fn is int or fn is float or fn is bool:  # (identity: never the callee's __eq__)
         tensor = args[0] if len(args) == 1 else None
     elif user_attributes.get(fn, "__name__", "") == "numpy" and not args:
         tensor = user_attributes.get(fn, "__self__")
@@ -53,7 +53,7 @@ def _kept_read(converted, site: int, fn, args: tuple) -> bool:
             frozenset() for ids in (kept, arrays))
     lineno = converted.sites[site].lineno
     return lineno in lines[0] if tensor.shape.rank == 0 else \
-        fn not in (int, float, bool) and lineno in lines[1]
+        not (fn is int or fn is float or fn is bool) and lineno in lines[1]
 
 
 class ProfileRuntime(Runtime):

@@ -10,7 +10,10 @@ caller is janus's frame, not the user's:
 A logging call or a warning made through a hook is given the `stacklevel` that reaches
 the user's frame: janus's own frames are skipped, and the converted code keeps the
 user's file, lines and function name (also in the functions janus makes of the user's
-blocks, transform/pipeline.py). A function that reads frames itself (`FRAME_READS`) is
+blocks, transform/pipeline.py). absl's logging finds its caller itself
+(`ABSLLogger.findCaller`, which also keys `log_every_n`/`log_first_n`'s counters by the
+caller's file and line): janus's frames of the call are registered with it as frames to
+skip for the call's duration (F317). A function that reads frames itself (`FRAME_READS`) is
 not converted (transform/effects.py): it runs as the Python it is, its own frame the
 user's; a trace refuses the frame functions reached by another name (F231).
 """
@@ -87,6 +90,36 @@ def _logging_call(fn) -> bool:
         owner is None and user_attributes.get(fn, "__module__", None) == "logging")
 
 
+def _absl_skips(fn) -> set | None:
+    """For a function of `absl.logging` or a method of its logger (ABSLLogger): the set
+    of frames ABSLLogger.findCaller skips; None for any other callable."""
+    absl_logging = sys.modules.get("absl.logging")
+    if absl_logging is None:
+        return None
+    owner = user_attributes.get(fn, "__self__", None)
+    if owner is None and user_attributes.get(fn, "__module__", None) != "absl.logging" or \
+            owner is not None and not isinstance(owner, getattr(absl_logging, "ABSLLogger", ())):
+        return None
+    skip = getattr(getattr(absl_logging, "ABSLLogger", None), "_frames_to_skip", None)
+    return skip if isinstance(skip, set) else None
+
+
+def _skipping_janus(fn, args: tuple, kwargs: dict, skip: set):
+    """`fn(*args, **kwargs)` with janus's frames from here out to the user's registered
+    in absl's `skip` (ABSLLogger's frames to skip) for the call."""
+    frames, frame = set(), sys._getframe()
+    while frame is not None and _janus(frame):
+        code = frame.f_code
+        frames.add((code.co_filename, code.co_name, code.co_firstlineno))
+        frame = frame.f_back
+    added = frames - skip
+    skip |= added
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        skip -= added
+
+
 def _distance(start, target, internal) -> int:
     """The `stacklevel` naming `target` from a call made in frame `start` (1)."""
     level, frame = 1, start
@@ -105,6 +138,9 @@ def _logging_internal(frame) -> bool:
 def call(fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` made for converted code: a logging call or a warning names
     the user's frame (at the `stacklevel` the user gave), as it does in plain Python."""
+    skip = _absl_skips(fn)
+    if skip is not None:
+        return _skipping_janus(fn, args, kwargs, skip)
     if _logging_call(fn):
         level = kwargs.get("stacklevel", 1)
         here = sys._getframe()

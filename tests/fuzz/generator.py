@@ -158,7 +158,9 @@ class Gen:
                                 rules_s28_library_state, rules_s28_split_churn,
                                 rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
                                 rules_s29_held, rules_s30_lengths, rules_s30_held,
-                                rules_s30_trace_state)
+                                rules_s30_trace_state, rules_s30_modules,
+                                rules_s30_layers, rules_s30_optimizers,
+                                rules_s30_library_objects, rules_s30_frames)
         from tests.fuzz.rules import statement
 
         self.scopes.append({})
@@ -203,7 +205,9 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
                             rules_s28_library_state, rules_s28_split_churn,
                             rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
                             rules_s29_held, rules_s30_lengths, rules_s30_held,
-                            rules_s30_trace_state)
+                            rules_s30_trace_state, rules_s30_modules,
+                            rules_s30_layers, rules_s30_optimizers,
+                            rules_s30_library_objects, rules_s30_frames)
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)

@@ -38,11 +38,13 @@ def test_program(seed):
 def test_a_good_fraction_ran_as_graphs():
     """A fuzzer where janus always falls back proves little (runs after the programs).
     The share depends on the generator's mix of rules (v46: over 25%, v47: 24.6% of these 200
-    programs' calls, most of the rest in programs using constructs janus runs eagerly);
+    programs' calls, most of the rest in programs using constructs janus runs eagerly;
+    v76: 19.5% — the session-30 janus on v75's code made 20.7% of the same programs'
+    calls graphs with five of them diverging; F314/F320's refusals run a few plainly);
     a janus that stopped making graphs would fall far below the floor."""
     if _TOTALS["programs"] < QUICK_N // 2:
         pytest.skip("run together with test_program")
-    assert _TOTALS["graph_calls"] >= 0.2 * _TOTALS["calls"], _TOTALS
+    assert _TOTALS["graph_calls"] >= 0.18 * _TOTALS["calls"], _TOTALS
 
 
 PLAIN_SEEDS = range(470000, 470012)  # (plain mode: runner._plain_mode)

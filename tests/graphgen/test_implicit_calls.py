@@ -191,3 +191,87 @@ def test_a_user_eq_or_hash_run_by_a_builtin_reads_the_call_s_heap(name):
         return s, tf.constant(1.0)
 
     assert_same(step, [lambda s, i=i: call(s, i) for i in range(8)], make_state=Tags)
+
+
+# -- janus's own tables of callables test the program's callable by identity (F316)
+
+class CountingScaler:
+    """A callable whose `__eq__` and `__hash__` count: plain Python never runs them."""
+
+    def __init__(self, k):
+        self.k = k
+        self.compared = 0
+        self.hashed = 0
+
+    def __eq__(self, other):
+        self.compared += 1
+        return isinstance(other, CountingScaler) and other.k == self.k
+
+    def __hash__(self):
+        self.hashed += 1
+        return 7
+
+    def __call__(self, x):
+        return sum(x) * self.k if isinstance(x, list) else x * self.k
+
+
+class NaiveAct:
+    """An activation object whose `__eq__` reads `other.name` (AttributeError for a
+    builtin): legitimate, as plain Python never compares it."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __eq__(self, other):
+        return self.name == other.name
+
+    __hash__ = object.__hash__
+
+    def __call__(self, x):
+        return tf.nn.relu(x) if self.name == "relu" else tf.tanh(x)
+
+
+class Callables:
+    def __init__(self):
+        self.f = CountingScaler(2.0)
+        self.act = NaiveAct("relu")
+
+
+CALLED = {
+    "a tensor": lambda s, x, n: s.f(x),
+    "a Python float": lambda s, x, n: x + s.f(1.5),
+    "a fed int": lambda s, x, n: x + float(s.f(n)),
+    "a list grown in a loop": lambda s, x, n: x + s.f([float(i) for i in range(n)]),
+    "a naive __eq__": lambda s, x, n: tf.reduce_sum(s.act(x)),
+    "twice, nested": lambda s, x, n: s.f(s.act(x)),
+}
+
+
+@pytest.mark.parametrize("name", list(CALLED))
+def test_calling_a_user_callable_never_runs_its_eq_or_hash(name):
+    called = CALLED[name]
+
+    def step(s, x, n):
+        return tf.reduce_sum(called(s, x, n))
+
+    stats = assert_same(step, [lambda s, i=i: (s, tf.constant([float(i), -1.0]), 2 + i % 2)
+                               for i in range(10)], make_state=Callables)
+    assert stats.internal_errors == 0
+    assert stats.graph_calls >= 4, stats
+
+
+class HoldsVariable:
+    def __init__(self):
+        import keras
+        self.v = keras.Variable(1.0)
+
+
+def test_calling_a_keras_variable_raises_as_plain_python():
+    # (`.value()` where Keras 3's `value` is a property: refusals.call_reason compared
+    # the variable with `float`, running its `__eq__`, an internal error)
+    def step(s, x):
+        return x + s.v.value()
+
+    stats = assert_same(step, [(tf.constant(float(i)),) for i in range(6)],
+                        make_state=HoldsVariable)
+    assert stats.internal_errors == 0

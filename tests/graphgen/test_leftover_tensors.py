@@ -3,9 +3,11 @@
 method on an object of the heap while janus traces left the trace's symbolic tensor
 there, where plain Python keeps an EagerTensor (every later read failed, "out of
 scope"); the trace is refused and its changes undone, the call runs plainly."""
+import argparse
 import functools
 
 import keras
+import numpy as np
 import tensorflow as tf
 
 import janus
@@ -97,3 +99,72 @@ def test_the_rest_of_the_step_still_runs_as_graphs():
     calls = [(tf.fill((16, 32), float(n)),) for n in range(12)]
     stats = assert_same(steps_around_it, calls, make_state=_matrix_state)
     assert stats.segment_graph_calls > 0  # (the line runs in Python, the rest as graphs)
+
+
+# -- session 30 (F313-F315): other libraries' objects, plain changes, failed traces --
+
+def _progbar_state():
+    return argparse.Namespace(pb=keras.utils.Progbar(20, verbose=0), w=tf.Variable(1.0))
+
+
+def _progbar_seen(s):
+    values = {k: [float(v) for v in pair] for k, pair in s.pb._values.items()}
+    return s.pb._seen_so_far, values
+
+
+def progbar_in_a_namespace(s, x):
+    loss = tf.reduce_mean(x * x) * s.w
+    s.pb.update(3, values=[("loss", loss)])
+    return loss
+
+
+def test_a_library_object_held_by_another_library_s_object_is_reached():
+    # (F313: an argparse.Namespace was not looked into: the Progbar kept the trace's
+    # tensor, which janus found but could not undo; the next read failed)
+    calls = [(tf.constant([float(n), 1.0]),) for n in range(6)]
+    assert_same(progbar_in_a_namespace, calls, make_state=_progbar_state,
+                observe=_progbar_seen)
+
+
+def progbar_counts(s, x):
+    loss = tf.reduce_mean(x * x) * s.w
+    s.pb.add(1)
+    return loss
+
+
+def test_library_code_counting_in_python_while_traced_is_refused():
+    # (F314: `Progbar.add` moved `_seen_so_far` once, in the trace; graphs never again)
+    calls = [(tf.constant([float(n), 1.0]),) for n in range(6)]
+    assert_same(progbar_counts, calls, make_state=_progbar_state, observe=_progbar_seen)
+
+
+def progbar_counts_then_fails(s, x):
+    loss = tf.reduce_mean(x * x) * s.w
+    s.pb.add(1)
+    return np.asarray(loss) + 1.0
+
+
+def test_a_failed_trace_puts_back_what_library_code_changed():
+    # (F315: the refused trace counted once, the plain rerun again: twice a call)
+    calls = [(tf.constant([float(n), 1.0]),) for n in range(6)]
+    assert_same(progbar_counts_then_fails, calls, make_state=_progbar_state,
+                observe=_progbar_seen)
+
+
+class Excluding:
+    def __init__(self):
+        keras.utils.set_random_seed(0)
+        self.w = tf.Variable(tf.ones((2,)), name="bias")
+        self.opt = keras.optimizers.AdamW(0.1, weight_decay=0.5)
+
+
+def decayed_step(s, g):
+    s.opt.apply_gradients([(g, s.w)])
+    return s.w + 0.0
+
+
+def test_a_cache_library_code_fills_while_traced_keeps_graphs():
+    # (AdamW fills `_exclude_from_weight_decay_cache` once: added, not changed)
+    calls = [(tf.constant([0.1, -0.1]) * n,) for n in range(10)]
+    stats = assert_same(decayed_step, calls, make_state=Excluding)
+    assert stats.graph_calls >= 5

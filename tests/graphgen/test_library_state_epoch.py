@@ -245,3 +245,97 @@ def bound_inside(m, x, n):
 
 def test_a_variable_bound_inside_the_call_is_in_the_list_read_after_it():
     assert_same(bound_inside, [(tf.constant(1.0), n) for n in range(8)], Grown)
+
+
+# -- F265: a tf.Module's attributes changed past its `__setattr__`
+
+SPARE = [tf.Variable(10.0), tf.Variable(100.0)]
+
+
+def _past_the_hooks(i, m, how):
+    """At call 4, `how` changes m's variables past AutoTrackable.__setattr__ (at call 6,
+    an ordinary write after it)."""
+    if i == 4:
+        if how == "object.__setattr__":
+            object.__setattr__(m, "b", tf.Variable(10.0))
+        elif how == "vars.update":
+            vars(m).update(b=tf.Variable(10.0))
+        elif how == "__dict__ item":
+            m.__dict__["b"] = tf.Variable(10.0)
+        elif how == "replaced":
+            m.__dict__["w"] = tf.Variable(-5.0)
+        elif how == "deleted":
+            del m.__dict__["ws"]
+        elif how == "a number became one":
+            m.__dict__["steps"] = tf.Variable(3.0)
+        elif how == "submodule replaced":
+            object.__setattr__(m, "sub", tf.Module())
+            object.__setattr__(m.sub, "v", tf.Variable(7.0))
+        elif how == "submodule's":
+            m.sub.__dict__["v"] = tf.Variable(7.0)
+        elif how == "submodule added, then its variable":
+            object.__setattr__(m, "more", tf.Module())
+        elif how == "plain list":
+            m.__dict__["raw"] = []
+        elif how == "popped":
+            vars(m).pop("w")
+    if i == 6:
+        if how == "submodule added, then its variable":
+            m.more.__dict__["v"] = tf.Variable(9.0)
+        if how == "plain list":
+            m.raw.append(tf.Variable(2.0))
+        m.steps = i  # (an ordinary write: the watched dict stays current)
+    return (m, tf.constant(1.0))
+
+
+PAST_THE_HOOKS = ("object.__setattr__", "vars.update", "__dict__ item", "replaced", "deleted",
+                  "a number became one", "submodule replaced", "submodule's",
+                  "submodule added, then its variable", "plain list", "popped")
+
+
+def test_variables_changed_past_setattr_between_calls():
+    for how in PAST_THE_HOOKS:
+        calls = [(lambda m, i=i: _past_the_hooks(i, m, how)) for i in range(9)]
+        assert assert_same(total, calls, Grown).graph_calls >= 4, how
+
+
+def changed_in_the_call(m, x, i):
+    if i == 3:
+        object.__setattr__(m, "b", SPARE[0])  # (runs in Python)
+    if i == 5:
+        m.sub.__dict__["q"] = SPARE[1]
+    if i == 7:
+        del m.sub.__dict__["q"]
+    return x * tf.add_n(m.trainable_variables)
+
+
+def test_variables_changed_past_setattr_in_a_call_janus_runs_in_python():
+    assert assert_same(changed_in_the_call, [(tf.constant(1.0), i) for i in range(11)],
+                       Grown).graph_calls >= 2
+
+
+def written_every_call(m, x):
+    m.steps = m.steps + 1
+    m.last = x * 2.0
+    return x * tf.add_n(m.trainable_variables)
+
+
+def test_a_watched_module_s_ordinary_writes_keep_the_graph():
+    """A module whose attributes the step writes through `__setattr__` (the LSTM LM's
+    `self.hidden = state`): the watch follows them, the epoch stays."""
+    import janus
+    from janus.graphgen import keras_epoch
+
+    stats = assert_same(written_every_call, [(tf.constant(float(i)),) for i in range(8)],
+                        Grown)
+    assert stats.graph_calls >= 4
+    step, module = janus.jit(written_every_call), Grown()
+    for i in range(4):
+        step(module, tf.constant(1.0))
+    before = keras_epoch.EPOCH.n
+    for i in range(4):
+        step(module, tf.constant(1.0))
+    assert keras_epoch.EPOCH.n == before
+    module.__dict__["b"] = tf.Variable(3.0)
+    assert float(step(module, tf.constant(1.0))) == 1.0 + 2.0 + 3.0 + 0.0 + 3.0
+    assert keras_epoch.EPOCH.n > before

@@ -129,3 +129,75 @@ def aliased_stack(x):
 def test_a_frame_read_through_a_module_alias_sees_its_own_frame():
     # (fuzz v74, seed 2810027: `_inspect.stack()` was converted, its frame janus's)
     assert_same(aliased_stack, [(tf.constant(float(i)),) for i in range(4)])
+
+
+# -- absl's logging finds its caller itself (ABSLLogger.findCaller): its records and the
+# counters of `log_every_n`/`log_first_n` (keyed by the caller's file and line) (F317)
+
+from absl import logging as absl_logging  # noqa: E402
+
+
+class AbslLogged:
+    """A variable the step reads with .numpy() (janus splits the step there) and the
+    records absl's logger made during this side's calls."""
+
+    def __init__(self):
+        self.v = tf.Variable(0.0)
+        self.records = []
+        self.counters = {}  # (absl's counters per call site: one per side)
+
+
+def _absl_side(fn):
+    """`fn(state, ...)` with absl's counters the state's and its records kept in it."""
+    def run(state, *args):
+        class Keep(logging.Handler):
+            def emit(self, record):
+                state.records.append((record.funcName, record.lineno, record.module,
+                                      record.getMessage()))
+        keep, absl_logger = Keep(), absl_logging.get_absl_logger()
+        saved = absl_logging._log_counter_per_token
+        absl_logging._log_counter_per_token = state.counters
+        absl_logger.addHandler(keep)
+        try:
+            return fn(state, *args)
+        finally:
+            absl_logger.removeHandler(keep)
+            absl_logging._log_counter_per_token = saved
+    return run
+
+
+def absl_logs(state, x):
+    state.v.assign_add(x)
+    val = state.v.numpy()
+    absl_logging.log_every_n(absl_logging.WARNING, "every2 %.1f", 2, val)
+    absl_logging.log_every_n(absl_logging.WARNING, "every3 %.1f", 3, val)
+    absl_logging.log_first_n(absl_logging.WARNING, "first1 %.1f", 1, val)
+    if val > 2:
+        absl_logging.log_if(absl_logging.WARNING, "big %.1f", val > 4, val)
+        absl_logging.warning("warning %.1f", val)
+    for i in range(2):
+        absl_logging.log_every_n(absl_logging.WARNING, "loop %d", 3, i)
+    absl_logging.get_absl_logger().warning("logger %.1f", val)
+    return val * 2.0
+
+
+def test_absl_logging_names_the_user_s_line_and_counts_per_line():
+    jitted = janus.jit(absl_logs)
+    assert_same(_absl_side(absl_logs), [(tf.constant(1.0),) for _ in range(10)],
+                AbslLogged, jitted=_absl_side(jitted), stats_of=jitted)
+
+
+def absl_logs_in_a_graph(state, x):
+    y = x * 2.0
+    absl_logging.log_if(absl_logging.WARNING, "if %s", state.records is not None, 1)
+    absl_logging.log_every_n(absl_logging.WARNING, "every2", 2)
+    if len(state.records) < 4:
+        absl_logging.warning("few")
+    return y + 1.0
+
+
+def test_absl_logging_in_a_step_janus_traces_logs_on_every_call():
+    # (absl's functions were traced: a record made while tracing, none when the graph ran)
+    jitted = janus.jit(absl_logs_in_a_graph)
+    assert_same(_absl_side(absl_logs_in_a_graph), [(tf.constant(float(i)),) for i in range(8)],
+                AbslLogged, jitted=_absl_side(jitted), stats_of=jitted)
