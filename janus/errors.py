@@ -77,3 +77,16 @@ class JanusInternalError(RuntimeError):
     `janus.config.raise_internal_errors` is on (`JANUS_RAISE_INTERNAL=1`; the test suite
     sets it) or where hiding it would need running user code twice (see
     janus/fallback/safety.py). Chained to the original exception."""
+
+
+def cause_of(exc: BaseException, kinds):
+    """The exception of `kinds` behind `exc` (raised by code janus traced and wrapped by
+    a library or TensorFlow on its way out), or None: `__cause__`/`__context__` followed
+    once each."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, kinds):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None

@@ -37,7 +37,7 @@ from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
 from janus.events import CHANGES as _EVENT_CHANGES
 from janus.fallback import agreement, heap, mixed, safety, segmented
 from janus.eager_runs import EagerRuns
-from janus.generation import QUIET_AFTER_RAISE, Generation, RaisedInTrace, call_key
+from janus.generation import QUIET_AFTER_RAISE, ChurnRetries, Generation, RaisedInTrace, call_key
 from janus.outcomes import BLOCKED_REGENERATIONS
 from janus.graphgen.plan import Plan
 from janus.graphgen import calls, distribute, plain_trial, xla_trial
@@ -123,8 +123,7 @@ class JitFunction(EagerRuns, Generation):
         self._busy = False  # a thread is profiling or generating (see the module docstring)
         self._limit_quiet = 0  # calls at the specialization limit run at once (generation.py)
         self._limit_misses = 0
-        self._churn_retry = (0, 0, 0)  # (call from which a churning function generates
-        # once more, the wait after that one, retries made: generation.py's `_churning`)
+        self._churn_retries = ChurnRetries()  # (generation.py's `_churning`)
         self._limit_skip = None  # [config epoch, events epoch, calls left, reason, calls
         # left below which a call that returns ends it, calls it applies to (`call_key`,
         # None: all)]: calls run plainly at once (generation.py)

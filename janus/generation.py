@@ -63,7 +63,35 @@ class RaisedInTrace(_Eager):
 
 CHURN_RETRIES = 4
 """Generations a function whose graphs are not reused still tries, each after twice the
-wait of the one before (`_churning`)."""
+wait of the one before (`ChurnRetries`)."""
+
+
+class ChurnRetries:
+    """When a churning function (`Generation._churning`) generates again: the first retry
+    `2 * max_specializations` calls after the churn was first seen, each next one after
+    twice the wait of the one before, `CHURN_RETRIES` in all (a program that moved on to
+    a steady state, an annealed value stepped stage by stage, gets its graph; one that
+    keeps churning pays a few generations more, then none)."""
+
+    __slots__ = ("next_call", "wait", "tries")
+
+    def __init__(self):
+        self.next_call: int | None = None  # (None: churn not seen yet)
+        self.wait = 0
+        self.tries = 0
+
+    def start(self, calls: int, cfg: Config) -> None:
+        """The schedule, from the call where the churn is first seen."""
+        if self.next_call is None:
+            self.next_call = calls + 2 * cfg.max_specializations
+            self.wait = 4 * cfg.max_specializations
+
+    def due(self, calls: int) -> bool:
+        return self.tries < CHURN_RETRIES and calls >= self.next_call
+
+    def take(self, calls: int) -> None:
+        self.next_call, self.wait, self.tries = calls + self.wait, 2 * self.wait, self.tries + 1
+
 
 MAX_BUILDS = 4
 """Traces that met a Keras object building its variables (the call runs plainly and
@@ -370,7 +398,7 @@ class Generation(GuardFailures, Outcomes):
                 self.plan_history = [Plan()]
         if misses and self._limit_quiet > 0 and \
                 len(self.specializations) >= cfg.max_specializations and \
-                (self._stale(cfg) is None or self._churn_state(cfg) == "wait"):
+                (self._stale(cfg) is None or self._churn_waits(cfg)):
             self._limit_quiet -= 1  # (at the limit: learning from each miss only slows)
             self._limit_misses += 1
             if self._limit_misses >= LIMIT_QUIET and not cfg.strict and \
@@ -417,29 +445,28 @@ class Generation(GuardFailures, Outcomes):
     def _churning(self, cfg: Config) -> bool:
         """Whether graphs are made and dropped: `max_specializations` generations or more,
         fewer than two calls each ran as graphs (a generation costs a thousand calls of a
-        small function: janus would make it slower than plain Python). Such a function
-        generates once more after `2 * max_specializations` calls, then after twice as
-        many, `CHURN_RETRIES` times (a program that moved on to a steady state, an
-        annealed value stepped stage by stage, gets its graph; one that keeps churning
-        pays a few generations more, then none)."""
-        state = self._churn_state(cfg)
-        if state == "retry":
-            at, wait, tries = self._churn_retry
-            self._churn_retry = (self.stats.calls + wait, 2 * wait, tries + 1)
-        return state == "wait"
+        small function: janus would make it slower than plain Python), and no retry is
+        due (`ChurnRetries`). A retry due is taken: this call may generate."""
+        if not self._churns(cfg):
+            return False
+        retries = self._churn_retries
+        retries.start(self.stats.calls, cfg)
+        if retries.due(self.stats.calls):
+            retries.take(self.stats.calls)
+            return False
+        return True
 
-    def _churn_state(self, cfg: Config) -> str:
-        """"no" (graphs are reused), "wait" (churning, no generation now) or "retry"
-        (churning, its next generation due; the first one `2 * max_specializations` calls
-        after the churn was seen)."""
+    def _churn_waits(self, cfg: Config) -> bool:
+        """`_churning`'s answer without taking a due retry."""
+        if not self._churns(cfg):
+            return False
+        self._churn_retries.start(self.stats.calls, cfg)
+        return not self._churn_retries.due(self.stats.calls)
+
+    def _churns(self, cfg: Config) -> bool:
         generations = self.stats.generations
-        if generations < cfg.max_specializations or self.stats.graph_calls >= 2 * generations:
-            return "no"
-        if self._churn_retry[0] == 0:
-            self._churn_retry = (self.stats.calls + 2 * cfg.max_specializations,
-                                 4 * cfg.max_specializations, 0)
-        at, _, tries = self._churn_retry
-        return "retry" if self.stats.calls >= at and tries < CHURN_RETRIES else "wait"
+        return generations >= cfg.max_specializations and \
+            self.stats.graph_calls < 2 * generations
 
     def _drop_outdated(self, cfg: Config):
         """At the limit, the least recently used specialization traced under a plan the

@@ -6,6 +6,7 @@ import inspect
 import tensorflow as tf
 
 import janus
+from janus.errors import cause_of
 
 RATE = 0.5
 
@@ -33,3 +34,24 @@ def test_a_refusal_names_the_function_file_and_line():
                                                    "(a tuple target of a global: refused)")
     where = f"decay ({__file__}:{line})"
     assert where in jitted.last_failure_reason, jitted.last_failure_reason
+
+
+def test_cause_of_follows_causes_and_contexts_and_stops_on_a_cycle():
+    class Wanted(Exception):
+        pass
+
+    inner = Wanted("inner")
+    try:
+        try:
+            raise inner
+        except Wanted:
+            raise KeyError("wrapped")  # (context: inner)
+    except KeyError as exc:
+        outer = RuntimeError("outer")
+        outer.__cause__ = exc
+    assert cause_of(outer, Wanted) is inner
+    assert cause_of(outer, (ValueError, KeyError)) is outer.__cause__
+    looped = ValueError("a")
+    looped.__context__ = TypeError("b")
+    looped.__context__.__context__ = looped
+    assert cause_of(looped, Wanted) is None

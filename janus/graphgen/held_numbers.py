@@ -29,7 +29,7 @@ import numbers
 import types
 import weakref
 
-from janus.errors import ConversionError
+from janus.errors import ConversionError, cause_of
 from janus.graphgen.values import FedScalarMisuse, SymbolicScalar
 
 
@@ -134,7 +134,7 @@ def installed(tracer):
         held = tracer.held_numbers
         if held:
             roles = [role for _, role in held]
-            misuse = _misuse(exc)
+            misuse = cause_of(exc, FedScalarMisuse)  # (a library may raise another in its place)
             role = misuse.role if misuse is not None and misuse.role in roles else \
                 roles[0] if misuse is None and not isinstance(exc, ConversionError) else None
             if role is not None:
@@ -156,13 +156,4 @@ def _note_unfed(tracer, role: str) -> None:
         pass
 
 
-def _misuse(exc: BaseException):
-    """The FedScalarMisuse behind `exc` (a library may raise another in its place)."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, FedScalarMisuse):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return None
 

@@ -10,7 +10,7 @@ import time
 
 import tensorflow as tf
 
-from janus.errors import BuildsOnFirstCall, ConversionError
+from janus.errors import BuildsOnFirstCall, ConversionError, cause_of
 from janus.fallback import heap
 from janus.graphgen import ambient_summary
 from janus.graphgen import adopted_trace, bias_gradients, calls, checks, conversion_functions, dead_ends, \
@@ -211,23 +211,6 @@ def _code(source) -> str:
     return source.code()
 
 
-def _cause(exc: BaseException, kinds):
-    """The exception of `kinds` behind `exc` (raised by user code, wrapped by TF), if any."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, kinds):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return None
-
-
-def _fed_scalar_misuse(exc: BaseException):
-    """The FedScalarMisuse behind `exc`, if any."""
-    return _cause(exc, FedScalarMisuse)
-
-
-
 
 def _refuse_stale_captures(concrete) -> None:
     """A graph that captured a symbolic tensor of another graph (a library function
@@ -371,7 +354,7 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
                 traces += 1
                 plan = _with_general_exits(plan, tracer)
                 continue
-            keyed = _cause(exc, (keyed_writes.KeyedWrite, keyed_writes.WriteOnlyDictRead))
+            keyed = cause_of(exc, (keyed_writes.KeyedWrite, keyed_writes.WriteOnlyDictRead))
             if keyed is not None:
                 # a heap dict written with a key the graph computes: write-only; read
                 # after all: copied again, its key's number guarded as before (at most
@@ -381,11 +364,11 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
                 if wider != plan:
                     plan = wider
                     continue
-            wrapped = _cause(exc, (WrappedByTracker,))
+            wrapped = cause_of(exc, (WrappedByTracker,))
             if wrapped is not None and plan.with_append_only(wrapped.expr) != plan:
                 plan = plan.with_append_only(wrapped.expr)  # (its calls replayed on it)
                 continue
-            misuse = _fed_scalar_misuse(exc)
+            misuse = cause_of(exc, FedScalarMisuse)
             if promoted:
                 # feeding these roles failed (an index, a count...): their values stay guarded
                 plan, promoted = plan.with_kept(promoted), set()
