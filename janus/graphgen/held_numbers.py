@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import contextlib
 import numbers
+import operator
+import threading
 import types
 import weakref
 
@@ -35,9 +37,50 @@ from janus.graphgen.values import FedScalarMisuse, SymbolicScalar
 
 class HeldScalar(SymbolicScalar):
     """A fed Python number as code janus does not convert reads it: a `numbers.Real`,
-    so TensorFlow's `float(v)` of an op's attribute meets its misuse, not a TypeError."""
+    so TensorFlow's `float(v)` of an op's attribute meets its misuse, not a TypeError.
+
+    It stands where the program's state is for the trace's length: another thread that
+    reads it meanwhile (a data loader, a logger reading the same setting) gets the real
+    number's answer for every operation (`HP.alpha * 2`, `float(HP.alpha)`, `f"{...}"`);
+    only its type tells (`type(HP.alpha) is float` is False there)."""
+
+    def __init__(self, tensor, kind: type, role, bound, real):
+        super().__init__(tensor, kind, role, bound)
+        self.real, self.thread = real, threading.get_ident()
 
 
+_BINARY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
+           "truediv": operator.truediv, "floordiv": operator.floordiv, "mod": operator.mod,
+           "pow": operator.pow}
+_COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
+            "gt": operator.gt, "ge": operator.ge}
+_UNARY = {"neg": operator.neg, "hash": hash, "bool": bool, "index": operator.index,
+          "int": int, "float": float, "repr": repr, "str": str}
+
+
+def _answering_other_threads(name: str, real_op):
+    traced = getattr(SymbolicScalar, name)
+
+    def method(self, *args):
+        if threading.get_ident() != self.thread:
+            return real_op(self.real, *args)
+        return traced(self, *args)
+    method.__name__ = name
+    return method
+
+
+def _reflected(op):
+    return lambda real, other: op(other, real)
+
+
+for _name, _op in _BINARY.items():
+    setattr(HeldScalar, f"__{_name}__", _answering_other_threads(f"__{_name}__", _op))
+    setattr(HeldScalar, f"__r{_name}__",
+            _answering_other_threads(f"__r{_name}__", _reflected(_op)))
+for _name, _op in {**_COMPARE, **_UNARY}.items():
+    setattr(HeldScalar, f"__{_name}__", _answering_other_threads(f"__{_name}__", _op))
+HeldScalar.__round__ = _answering_other_threads("__round__", round)
+HeldScalar.__format__ = _answering_other_threads("__format__", format)
 numbers.Real.register(HeldScalar)
 
 
@@ -64,8 +107,14 @@ class Holder:
         else:
             self.place[self.key] = value
 
-    def restore(self) -> None:
-        self.put(self.old)
+    def restore(self, stand_in) -> None:
+        """Put the old value back, unless another thread wrote there meanwhile (its
+        write stays, as it would without janus)."""
+        try:
+            if self._get() is stand_in:
+                self.put(self.old)
+        except KeyError:  # (deleted meanwhile: stays deleted)
+            pass
 
 
 def feed(tracer, fed: list) -> None:
@@ -73,13 +122,14 @@ def feed(tracer, fed: list) -> None:
     (the tracer imports the number: its input, and a guard on its type)."""
     installed = tracer.held_numbers
     for source, holder in fed:
-        if any(h.place is holder.place and h.key == holder.key for h, _ in installed):
+        if any(h.place is holder.place and h.key == holder.key for h, _, _ in installed):
             continue  # (read again in the same trace: the stand-in is in place)
         scalar = tracer.import_value(holder.old, source)
         if not isinstance(scalar, SymbolicScalar):
             continue  # (not fed after all: guarded by value by the import)
-        installed.append((holder, source.role))
-        holder.put(HeldScalar(scalar.tensor, scalar.kind, scalar.role, scalar.bound))
+        stand_in = HeldScalar(scalar.tensor, scalar.kind, scalar.role, scalar.bound, holder.old)
+        installed.append((holder, source.role, stand_in))
+        holder.put(stand_in)
 
 
 _UNFED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -133,7 +183,7 @@ def installed(tracer):
     except Exception as exc:
         held = tracer.held_numbers
         if held:
-            roles = [role for _, role in held]
+            roles = [role for _, role, _ in held]
             misuse = cause_of(exc, FedScalarMisuse)  # (a library may raise another in its place)
             role = misuse.role if misuse is not None and misuse.role in roles else \
                 roles[0] if misuse is None and not isinstance(exc, ConversionError) else None
@@ -145,8 +195,8 @@ def installed(tracer):
         raise
     finally:
         held, tracer.held_numbers = tracer.held_numbers, []
-        for holder, _ in reversed(held):
-            holder.restore()
+        for holder, _, stand_in in reversed(held):
+            holder.restore(stand_in)
 
 
 def _note_unfed(tracer, role: str) -> None:

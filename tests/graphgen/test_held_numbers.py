@@ -4,11 +4,14 @@
 no fed value fits) runs that call in Python after a few values, never a graph per value
 until the specialization limit."""
 import math
+import threading
 import types
 
 import keras
 import tensorflow as tf
 
+import janus
+from janus.graphgen.held_numbers import HeldScalar, Holder
 from tests.differential import assert_same
 
 
@@ -82,3 +85,60 @@ def test_a_held_number_changed_once_keeps_its_graphs():
              for i in range(12)]
     stats = assert_same(forward, calls, lambda: Model(leaky))
     assert stats.graph_calls >= 7, stats
+
+
+def test_another_thread_reading_a_held_number_during_the_trace_gets_the_real_one():
+    """The stand-in is where the program's state is while janus traces: a data loader or
+    logger thread reading the same setting then must see plain Python's number."""
+    seen, stop = [], threading.Event()
+
+    def reader():
+        while not stop.is_set():
+            value = HP.alpha
+            try:
+                seen.append((type(value * 2), f"{value:.3f}" == f"{float(value):.3f}"))
+            except Exception as exc:  # noqa: BLE001 - a stand-in's misuse: the failure
+                seen.append((type(exc), False))
+
+    step = janus.jit(forward)
+    state = Model(scaled)
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        for call in _calls(8):
+            step(*call(state))
+    finally:
+        stop.set()
+        thread.join()
+    assert janus.stats(step).graph_calls >= 3, janus.stats(step)
+    assert seen and all(kind is float and same for kind, same in seen), \
+        {kind for kind, _ in seen}
+
+
+def test_a_held_stand_in_answers_other_threads_and_keeps_their_writes():
+    HP.alpha = 0.5
+    with tf.Graph().as_default():
+        holder = Holder(HP, "alpha")
+        stand_in = HeldScalar(tf.compat.v1.placeholder(tf.float64, []), float, "r", None,
+                              holder.old)
+        holder.put(stand_in)
+        try:
+            answers = {}
+            thread = threading.Thread(target=lambda: answers.update(
+                product=HP.alpha * 2, reflected=2 - HP.alpha, compared=HP.alpha < 1,
+                number=float(HP.alpha), text=f"{HP.alpha:.1f}", rounded=round(HP.alpha, 1)))
+            thread.start()
+            thread.join()
+            assert answers == dict(product=1.0, reflected=1.5, compared=True, number=0.5,
+                                   text="0.5", rounded=0.5)
+            assert not isinstance(HP.alpha * 2, float)  # (the tracing thread: symbolic)
+        finally:
+            holder.restore(stand_in)
+        assert HP.alpha == 0.5
+        holder.put(stand_in)
+        thread = threading.Thread(target=lambda: setattr(HP, "alpha", 0.7))
+        thread.start()
+        thread.join()
+        holder.restore(stand_in)  # (another thread wrote meanwhile: its write stays)
+        assert HP.alpha == 0.7
+    HP.alpha = 0.5
