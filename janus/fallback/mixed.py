@@ -6,9 +6,12 @@ run), except that calls into other user functions go through their own
 `apply_gradients` runs as one graph of the optimizer's own update ops instead of
 hundreds of eager ops. Nothing of the user's code is traced here that its own
 jit would not trace, so results stay those of plain Python: an optimizer of a class
-of the program's that defines more than its construction (`update_step` reading
-`self.scale`, an `apply_gradients` counting its calls: F310) runs its update plainly,
-since a graph of it would keep what its code read and did once, at the trace.
+of the program's that defines more than its construction has the code of its class
+looked at (graphgen/held_code.program_methods): one that only reads what can be
+checked before each run (`self.scale` in its `update_step`, a LARS's `eta` and slot
+list, `type(self).SCALE`) keeps the graph, made again when those change (F332); one
+that writes (an `apply_gradients` counting its calls), prints or reads a global runs
+its update plainly (F310), since a graph of it would keep what its code did once.
 """
 from __future__ import annotations
 
@@ -23,9 +26,10 @@ from janus.fallback import safety, whole_trial
 from janus.fallback.safety import EffectWatch
 from janus.graphgen import calls, held_code, keras_settings, keras_state
 from janus.graphgen.defaults import follow_defaults
+from janus.graphgen.program_classes import program_definitions
 from janus.transform import user_frames
 from janus.transform.autograph_callbacks import for_autograph
-from janus.transform.runtime import Runtime, is_user_class, user_function
+from janus.transform.runtime import Runtime, user_function
 
 make_jit: Callable | None = None
 """The JitFunction class, set by janus.function (which imports this module)."""
@@ -49,11 +53,12 @@ class _Mixed(Runtime):
     def call(self, site, fn, /, *args, **kwargs):
         if user_attributes.get(fn, "__name__", "") == "apply_gradients" and \
                 _is_optimizer(user_attributes.get(fn, "__self__")):
-            if not args or kwargs or not _library_update(fn.__self__):
+            reads = _update_reads(fn.__self__)
+            if not args or kwargs or reads is None:
                 return fn(*args, **kwargs)  # (the program's optimizer code: plainly, F310)
             before = calls.graph_runs
             try:
-                return _apply_gradients_as_graph(fn.__self__, args[0])
+                return _apply_gradients_as_graph(fn.__self__, args[0], reads)
             finally:
                 self.updates += calls.graph_runs != before
                 _note_callee(before)
@@ -213,10 +218,27 @@ def _library_update(obj) -> bool:
     """`obj` is an optimizer whose `apply_gradients` runs only Keras's code: no class of
     the program's in its MRO defines a method or attribute the update may use
     (`update_step`, `build`, `apply_gradients`, a class constant: F310)."""
-    if not _is_optimizer(obj):
-        return False
-    for cls in type(obj).__mro__:
-        if is_user_class(cls) and not _CONSTRUCTION.issuperset(vars(cls)):
+    return _is_optimizer(obj) and not any(program_definitions(type(obj), _CONSTRUCTION))
+
+
+def _update_reads(obj) -> dict | None:
+    """What a graph of `obj`'s update keeps of the program's code its optimizer class
+    defines (held_code.program_methods: `self.scale` read by its `update_step`, F332):
+    {} for Keras's own code only, None when that code cannot be a graph (it writes,
+    counts, prints, reads a global...: the update runs plainly, F310)."""
+    if _library_update(obj):
+        return {}
+    reason, reads = held_code.program_methods(obj, _CONSTRUCTION)
+    return None if reason else reads
+
+
+def _reads_hold(optimizer, reads: dict) -> bool:
+    """The values the update's graph kept of what the program's code reads are current."""
+    state = optimizer.__dict__
+    for key, kept in reads.items():
+        now = vars(key[0]).get(key[1], _UNBUILT) if isinstance(key, tuple) else \
+            state.get(key, _UNBUILT)
+        if not held_code.same_kept(now, kept):
             return False
     return True
 
@@ -231,10 +253,11 @@ _UNBUILT = object()
 class _Update:
     """An optimizer update's graph and the settings it was made with (F191)."""
 
-    __slots__ = ("graph", "watched", "made")
+    __slots__ = ("graph", "watched", "made", "reads")
 
-    def __init__(self, graph, watched, made: int):
+    def __init__(self, graph, watched, made: int, reads: dict):
         self.graph, self.watched, self.made = graph, watched, made
+        self.reads = reads  # (what the program's code of its class read: `_update_reads`)
 
 
 def _apply_eagerly(optimizer, pairs):
@@ -243,7 +266,7 @@ def _apply_eagerly(optimizer, pairs):
     return optimizer.apply_gradients(pairs)
 
 
-def _apply_gradients_as_graph(optimizer, grads_and_vars):
+def _apply_gradients_as_graph(optimizer, grads_and_vars, reads: dict):
     """`optimizer.apply_gradients` as a graph of its update ops, made again when the
     optimizer's settings changed (keras_state's epoch, as F188's guard), eagerly when it
     cannot be made or keeps changing."""
@@ -262,7 +285,8 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
     if update is None:  # its graph could not be built: apply eagerly
         return _apply_eagerly(optimizer, pairs)
     made = 0
-    if update is not _UNBUILT and not update.watched.holds():
+    if update is not _UNBUILT and not (update.watched.holds() and
+                                       _reads_hold(optimizer, update.reads)):
         made = update.made
         if made > _MAX_RETRACES:
             _update_graphs[key] = None
@@ -271,7 +295,7 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
     if update is _UNBUILT:
         if len(_update_graphs) >= _MAX_UPDATE_GRAPHS and key not in _update_graphs:
             return _apply_eagerly(optimizer, pairs)
-        update = _make_update(optimizer, variables, grads, made)
+        update = _make_update(optimizer, variables, grads, made, reads)
         _update_graphs[key] = update
         global update_builds
         update_builds += 1
@@ -282,7 +306,7 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars):
     return optimizer.iterations
 
 
-def _make_update(optimizer, variables, grads, made: int):
+def _make_update(optimizer, variables, grads, made: int, reads: dict):
     """The update's graph with the settings it read (as they are after its trace, which
     may build the optimizer), or None if it cannot be made."""
     specs = [tf.TensorSpec(g.shape, g.dtype) for g in grads]
@@ -299,4 +323,4 @@ def _make_update(optimizer, variables, grads, made: int):
     except Exception:  # noqa: BLE001 - tracing failed before any update ran
         return None
     graph.janus_keepalive = (optimizer, variables)
-    return _Update(graph, keras_state.Watched(optimizer), made + 1)
+    return _Update(graph, keras_state.Watched(optimizer), made + 1, reads)

@@ -39,6 +39,7 @@ import tensorflow as tf
 
 from janus.graphgen import unconverted_reads
 from janus.graphgen.held_bytecode import instructions
+from janus.graphgen.program_classes import program_definitions
 from janus.graphgen.keras_settings import SETTING_TYPES, held_by_layer, held_classes, \
     held_state, library_object, note_private_number, numbers, settings_dict
 from janus.transform.runtime import is_user_code
@@ -66,11 +67,14 @@ def _keras_classes():
 
 class _Seen(set):
     """The ids of the objects and functions one `reason` looked at, and the program's
-    functions among them (`functions`: their reads are checked by unconverted_reads)."""
+    functions among them (`functions`: their reads are checked by unconverted_reads);
+    `reads`: for `program_methods`, the object's attributes its methods read (kept by
+    the graph, checked by the caller), else None."""
 
-    def __init__(self):
+    def __init__(self, reads: dict | None = None):
         super().__init__()
         self.functions: list = []
+        self.reads = reads
 
 
 def _user_function(value):
@@ -166,6 +170,9 @@ def _self_attribute_reason(owner, name: str, seen: _Seen, depth: int) -> str:
     attrs = getattr(owner, "__dict__", {})
     if name in attrs:
         value = attrs[name]
+        if seen.reads is not None and _kept(value) is not None:  # (checked by the caller)
+            seen.reads[name] = _kept(value)
+            return ""
         reason = _attribute_reason(owner, name, value)
         if reason:
             return reason
@@ -312,3 +319,95 @@ def _text(fn, found: str) -> str:
     owner = fn if not hasattr(fn, "__self__") else fn.__self__
     return (f"calls a {type(owner).__name__} that calls the program's {found}: Keras runs "
             "it unconverted, once, while tracing")
+
+
+# -- the program's methods of an optimizer whose update is made a graph (F332)
+
+_GLOBAL_LOADS = frozenset({"LOAD_GLOBAL", "LOAD_NAME"})
+_ACCESSORS = frozenset({"__getattr__", "__getattribute__", "__setattr__", "__delattr__"})
+
+
+def _kept(value):
+    """What a graph made of code reading `value` keeps of it, to compare before each run
+    (`same_kept`): a setting's value, a variable (by identity), a list or tuple of
+    variables (its items); None: not kept soundly (refused)."""
+    if type(value) in SETTING_TYPES or _variable(value):
+        return value
+    if isinstance(value, (list, tuple)) and len(value) <= 256 and \
+            (type(value) in (list, tuple) or library_object(value)) and \
+            all(map(_variable, value)):  # (Keras' TrackedList of a `self.moms = [...]`)
+        return (type(value), value, tuple(value))
+    return None
+
+
+def _variable(value) -> bool:
+    """A tf.Variable or a Keras variable (read when the graph runs, kept by identity)."""
+    return isinstance(value, tf.Variable) or \
+        (type(value).__module__ or "").startswith("keras") and hasattr(value, "assign")
+
+
+def same_kept(now, kept) -> bool:
+    """Whether the value `now` is still what `_kept` made `kept` of."""
+    if type(kept) is tuple:
+        kind, held, items = kept
+        return now is held and len(now) == len(items) and \
+            all(a is b for a, b in zip(now, items))
+    if _variable(kept):
+        return now is kept
+    return type(now) is type(kept) and now == kept
+
+
+def _global_reason(function) -> str:
+    """Why a function's reads of globals and closure cells (other than modules, classes
+    and functions) cannot be kept by a graph made without a trace's guards."""
+    glob = function.__globals__
+    cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
+    for op, name, _, _, where in instructions(function.__code__):
+        if op in _GLOBAL_LOADS and name in glob and not isinstance(glob[name], _CODE_VALUES):
+            return f"reads the global `{name}`"
+        if op in ("LOAD_DEREF", "LOAD_CLASSDEREF") and where is function.__code__ and \
+                name in cells and name != "__class__":
+            try:
+                value = cells[name].cell_contents
+            except ValueError:
+                continue
+            if not isinstance(value, _CODE_VALUES):
+                return f"reads the closure variable `{name}`"
+    return ""
+
+
+def program_methods(obj, construction: frozenset) -> tuple:
+    """(reason, reads) for an optimizer of the program's class whose `apply_gradients`
+    is made one graph outside a trace (fallback/mixed.py: F310, F332): why the code of
+    the methods its program classes define (but `construction`; `build` once built)
+    cannot be kept in a graph — it writes, prints, changes a container, reads a global,
+    a descriptor of the program's — ("" if it can), and what the graph keeps of what it
+    reads: {name: kept} of the object's own attributes (`self.scale`, `self.moms`) and
+    {(class, name): value} of the classes' constants (`type(self).SCALE`), which the
+    caller compares before each run (`same_kept`)."""
+    reads: dict = {}
+    seen = _Seen(reads)
+    skipped = construction | ({"build"} if getattr(obj, "built", False) else frozenset())
+    for cls, name, value in program_definitions(type(obj), skipped):
+        if name in _ACCESSORS:
+            return f"{cls.__qualname__} defines `{name}`", {}
+        function = value.__func__ if isinstance(value, (staticmethod, classmethod)) \
+            else value
+        if isinstance(function, types.FunctionType):
+            owner = obj if isinstance(value, types.FunctionType) else None
+            found = _code_reason(function, owner, seen)
+            if found:
+                return f"{function.__qualname__} {found}", {}
+            continue
+        if hasattr(type(value), "__get__"):
+            return f"{cls.__qualname__} defines the descriptor `{name}`", {}
+        if name.startswith("__") and name.endswith("__"):
+            continue  # (class metadata)
+        if _kept(value) is None:
+            return f"{cls.__qualname__}.{name} holds data janus cannot check by value", {}
+        reads[(cls, name)] = _kept(value)
+    for function in seen.functions:
+        found = _global_reason(function)
+        if found:
+            return f"{function.__qualname__} {found}", {}
+    return "", reads

@@ -27,6 +27,7 @@ import weakref
 from janus.graphgen import held_partials
 from janus.graphgen.held_bytecode import instructions
 from janus.graphgen.keras_private import PRIVATE_READ, derived
+from janus.graphgen.program_classes import program_definitions
 
 SETTING_TYPES = (int, float, bool, str, type(None))
 """Types of a layer's or optimizer's settings (`rate`, `momentum`, `clipnorm`...)."""
@@ -96,13 +97,10 @@ def program_written(cls) -> frozenset:
     found = _WRITTEN.get(cls)
     if found is None:
         names = set()
-        for base in cls.__mro__:
-            if (base.__module__ or "").split(".")[0] in _LIBRARY_MODULES:
-                continue
-            for name, fn in vars(base).items():
-                if name not in ("__init__", "build") and isinstance(fn, types.FunctionType):
-                    names.update(found[1] for found in instructions(fn.__code__)
-                                 if found[0] == "STORE_ATTR")
+        for _, _, fn in program_definitions(cls, frozenset({"__init__", "build"})):
+            if isinstance(fn, types.FunctionType):
+                names.update(found[1] for found in instructions(fn.__code__)
+                             if found[0] == "STORE_ATTR")
         found = _WRITTEN[cls] = frozenset(names)
     return found
 

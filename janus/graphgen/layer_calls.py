@@ -29,7 +29,8 @@ import types
 
 from janus import user_attributes
 from janus.errors import ConversionError, JanusInternalError
-from janus.transform.runtime import is_user_class, is_user_code
+from janus.graphgen.program_classes import program_definitions
+from janus.transform.runtime import is_user_code
 
 _JANUS_ERRORS = (ConversionError, JanusInternalError)
 
@@ -101,14 +102,11 @@ def base_call(layer, fn) -> bool:
     shadow = getattr(layer, "__dict__", {}).get("call")
     if getattr(shadow, "__wrapped__", None) is None:
         return False
-    for cls in type(layer).__mro__:
-        if not is_user_class(cls):
-            continue
-        for name, value in vars(cls).items():
-            if name in ("__getattr__", "__getattribute__") or \
-                    hasattr(type(value), "__get__") and \
-                    not isinstance(value, (types.FunctionType, staticmethod, classmethod)):
-                return False
+    for _, name, value in program_definitions(type(layer)):
+        if name in ("__getattr__", "__getattribute__") or \
+                hasattr(type(value), "__get__") and \
+                not isinstance(value, (types.FunctionType, staticmethod, classmethod)):
+            return False
     return True
 
 

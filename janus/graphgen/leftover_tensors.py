@@ -26,22 +26,31 @@ change the trace made to the snapshot's state is undone (the call then runs plai
 and makes its own), and the trace is refused (a ConversionError located at the
 program's line whose call made the tensor, from its op's traceback: the segmented
 fallback runs that line in Python, the rest of the step stays graphs). A trace that
-changed that state with plain values (the program's own writes are deferred: only code
-janus runs as it is does that) is refused the same way: plain Python repeats the change
-on every call, a graph never (F314). A trace that fails puts back whatever it changed
-there: the call runs plainly and makes its own changes once (F315). Once per trace,
-never per call.
+changed or added to that state with plain values (the program's own writes are
+deferred: only code janus runs as it is does that) gets a second look: undone, the
+call runs plainly (BuildsOnFirstCall) and the next call traces again, comparing the
+state it changed after each library call: changed again (a counter, a log keyed by the
+step: plain Python repeats it on every call, a graph never: F314, F330) refuses the
+trace at that call's line (F331); nothing changed is a cache the plain call filled
+(AdamW's `_exclude_from_weight_decay_cache`): the graph is kept. A trace that fails
+puts back whatever it changed there: the call runs plainly and makes its own changes
+once (F315). Once per trace, never per call.
+
+    tf.nest.map_structure(s.lg.log, v)   a library's `self.history[len(...)] = v`
+    steplog.LOGGER.log(v)                a library's object its module holds
+                                         (module attributes the code names: snapshot)
 """
 from __future__ import annotations
 
 import collections
 import types
+import weakref
 
 import tensorflow as tf
 from tensorflow.python.framework.composite_tensor import CompositeTensor
 from tensorflow.python.framework.ops import EagerTensor
 
-from janus.errors import ConversionError
+from janus.errors import BuildsOnFirstCall, ConversionError
 from janus.transform.runtime import is_user_class, is_user_code
 
 MAX_OBJECTS = 2000
@@ -177,12 +186,41 @@ def _globals_read(function, globals_: dict) -> list:
         if code is None or id(code) in seen:
             continue
         seen.add(id(code))
-        for name in sorted(_code_names(code) & namespace.keys()):
+        names = _code_names(code)
+        for name in sorted(names & namespace.keys()):
             value = namespace[name]
             found.append((namespace, name, value))
             if isinstance(value, types.FunctionType) and is_user_code(value):
                 queue.append((value, value.__globals__))
+            elif isinstance(value, types.ModuleType) and \
+                    (value.__name__ or "").split(".")[0] not in _UNWALKED_ROOTS:
+                # (`steplog.LOGGER.log(v)`: a library's object its module holds, F330)
+                attributes = vars(value)
+                found += [(attributes, n, attributes[n])
+                          for n in sorted(names & attributes.keys())[:MAX_ITEMS]]
     return found
+
+
+_LOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""function -> {key: holder} its last trace changed (undone, the call run plainly):
+the next trace's second look (`Watch._second_look`)."""
+
+
+def _weakable(function) -> bool:
+    try:
+        weakref.ref(function)
+    except TypeError:
+        return False
+    return True
+
+
+def after_library_call(tracer, runtime, site_id) -> None:
+    """Note a library call of the trace at a site of `runtime`'s function
+    (`Watch.after_library_call`)."""
+    watch = getattr(tracer, "library_watch", None)
+    if watch is not None and watch.suspects and watch.located is None:
+        site = runtime._site(site_id)
+        watch.after_library_call((site.function, site.filename, site.lineno))
 
 
 class Watch:
@@ -199,27 +237,30 @@ class Watch:
         self.roots = roots
         self.graphs: list = []
         self.tracers: list = []
+        looked = _LOOKS.get(function) if _weakable(function) else None
+        self.suspects = [  # (what the previous trace changed: `after_library_call`)
+            (key, holder, holder.get(key[1], _ABSENT) if isinstance(key, tuple)
+             else self.saved[key][1])
+            for key, holder in (looked or {}).items()
+            if isinstance(key, tuple) or key in self.saved]
+        self.located: tuple | None = None
 
     def traced(self, tracer) -> None:
         """Note a trace (called in its body, with its graph the default one)."""
         self.graphs.append(tf.compat.v1.get_default_graph())
         self.tracers.append(tracer)
+        tracer.library_watch = self
 
     # -- after the traces
     def check(self) -> None:
         """After a generation's traces made a graph: refuse it (a ConversionError) when
-        a tensor of theirs was left in the heap, undoing the trace's changes first."""
+        a tensor of theirs was left in the heap, or when they changed or added to the
+        snapshot's state a second time running (the first: BuildsOnFirstCall, a second
+        look), undoing the trace's changes first."""
         found = self._leftover()
         if found is None:
-            changed = self._changed()
-            if changed is None:
-                return
-            self._restore()
-            function, filename, lineno = self._site(None)
-            raise ConversionError(
-                f"code janus does not convert changed {changed} while janus traced it "
-                "(plain Python changes it on every call; a graph would never change it)",
-                function=function, filename=filename, lineno=lineno)
+            self._second_look()
+            return
         where, tensor = found
         restored = self._restore()
         function, filename, lineno = self._site(tensor)
@@ -229,23 +270,72 @@ class Watch:
             + ("" if restored else "; janus could not undo it"),
             function=function, filename=filename, lineno=lineno)
 
+    def _second_look(self) -> None:
+        """A trace that changed, or added to, the snapshot's state with plain values: a
+        cache filled once (AdamW's `_exclude_from_weight_decay_cache`) or a change plain
+        Python makes on every call (a counter, a log keyed by the step: F314, F330)?
+        The first time, undone and the call run plainly (which makes its own change,
+        once); the next call's trace tells: the same state changed again is refused,
+        at the line whose library call changed it (`after_library_call`); none is a
+        cache the plain call filled, and the graph is kept."""
+        touched = self._touched()
+        previous = _LOOKS.pop(self.function, None) if _weakable(self.function) else None
+        if not touched:
+            return
+        changed = touched[0][2]
+        self._restore()
+        keys = {key for key, _, _ in touched}
+        if previous is None or not keys & previous.keys():
+            if _weakable(self.function):
+                _LOOKS[self.function] = {key: holder for key, holder, _ in touched[:16]}
+            raise BuildsOnFirstCall(
+                f"code janus does not convert changed {changed} while janus traced it: "
+                "that call runs plainly, and the next one is traced again to tell a cache "
+                "filled once from a change on every call")
+        located = self.located or self._site(None)
+        raise ConversionError(
+            f"code janus does not convert changed {changed} while janus traced it, again "
+            "on the next call (plain Python changes it on every call; a graph would "
+            "never change it)", function=located[0], filename=located[1],
+            lineno=located[2])
+
+    def _touched(self) -> list:
+        """(key, holder, description) of each holder of the snapshot's state the traces
+        changed or added to, and of each global they rebound (bounded)."""
+        found = []
+        for holder, saved in self.saved.values():
+            key = _change(holder, saved)
+            if key is _ABSENT:
+                added = _added(holder, saved)
+                key = added[0] if added else _ABSENT
+            if key is not _ABSENT:
+                found.append((id(holder), holder, _describe(holder, key)))
+        for namespace, name, value in self.global_values:
+            if namespace.get(name, _ABSENT) is not value:
+                found.append(((id(namespace), name), namespace, f"the global `{name}`"))
+        return found
+
+    def after_library_call(self, location: tuple) -> None:
+        """After a library call of the trace at `location` (function, file, line): the
+        first call that changed the state the previous trace changed is the line a
+        refusal names (janus.explain points there; a line of the function's own is
+        split off, run in Python, the rest stays graphs)."""
+        if self.located is not None or not self.suspects:
+            return
+        for key, holder, saved in self.suspects:
+            if isinstance(key, tuple):
+                if holder.get(key[1], _ABSENT) is not saved:
+                    self.located = location
+                    return
+            elif _change(holder, saved) is not _ABSENT or _added(holder, saved):
+                self.located = location
+                return
+
     def after_failed_trace(self) -> None:
         """After a generation that failed: undo what the traces changed in the state
         they reached (the call runs plainly and makes its own changes, once)."""
-        if self.graphs and (self._changed() is not None or self._leftover() is not None):
+        if self.graphs and (self._touched() or self._leftover() is not None):
             self._restore()
-
-    def _changed(self) -> str | None:
-        """What the traces changed in the snapshot's state (a holder whose items are
-        not the same objects any more), described; or None."""
-        for holder, saved in self.saved.values():
-            key = _change(holder, saved)
-            if key is not _ABSENT:
-                return _describe(holder, key)
-        for namespace, name, value in self.global_values:
-            if namespace.get(name, _ABSENT) is not value:
-                return f"the global `{name}`"
-        return None
 
     def _in_trace(self, graph) -> bool:
         graphs = self.graphs
@@ -403,6 +493,18 @@ def _change(holder, saved):
         if not _same(state.get(key, _ABSENT), value):
             return key
     return _ABSENT
+
+
+def _added(holder, saved) -> list:
+    """The keys (indexes, names, set members) the traces added to `holder` (bounded)."""
+    if isinstance(holder, types.CellType):
+        return []
+    if isinstance(holder, set):
+        return [v for _, v in zip(range(MAX_ITEMS), holder - saved)]
+    if isinstance(holder, (list, collections.deque)):
+        return list(range(len(saved), len(holder)))[:MAX_ITEMS]
+    state = holder if isinstance(holder, dict) else vars(holder)
+    return [k for _, k in zip(range(MAX_ITEMS), (k for k in state if k not in saved))]
 
 
 def _describe(holder, key) -> str:

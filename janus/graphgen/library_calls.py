@@ -26,7 +26,7 @@ from janus.errors import ConversionError
 from janus.fallback import heap
 from janus.graphgen import ambient_summary, container_writes, formatted_text, \
     global_settings, handle_writes, host_draws, host_scalars, identity, keras_state, \
-    layer_calls, past_hooks, plain_records, refusals, rounded, tensor_arrays
+    layer_calls, leftover_tensors, past_hooks, plain_records, refusals, rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.value_kinds import is_symbolic
@@ -233,6 +233,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         scope.set_caching_device(caching_device)
         raise
     refusals.refuse_layer_losses(losses)
+    leftover_tensors.after_library_call(tracer, runtime, site)  # (which line changed it)
     handle_writes.check(tracer, since, fn, args, kwargs)
     for copy in container_writes.changed(watched):  # (a call that changed a copy it got)
         runtime._touched(copy)

@@ -15,14 +15,14 @@ from janus.fallback import heap
 from janus.graphgen import ambient_summary
 from janus.graphgen import adopted_trace, bias_gradients, calls, checks, conversion_functions, dead_ends, \
     external_effects, host_draws, keras_state, keyed_writes, leftover_tensors, number_lists, \
-    random_draws, trace_warnings
+    random_draws, trace_warnings, varying_numbers
 from janus.graphgen.caller_tape import TapeView
 from janus.graphgen.defaults import check_defaults, guard_own_defaults
 from janus.graphgen.guards import GuardSet, InGraphGuard, call_guard
 from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
 from janus.graphgen.sources import Source, arg, environment, kwarg
-from janus.graphgen.tracer import Tracer, VaryingRole
+from janus.graphgen.tracer import VaryingRole
 from janus.graphgen.values import FedScalarMisuse, WrappedByTracker
 from janus.recursion.subgraph import SubGraph
 from janus.recursion.table import compile_builder
@@ -296,8 +296,9 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
     tables: dict = {}
     promoted: set = set()  # roles fed since the first trace saw their values differ
     traces = promotions = 0
+    feeding = varying_numbers.Feeding(profile)  # (numbers the profile saw change)
     while True:
-        tracer = Tracer(plan, profile, inputs, tables)
+        tracer = feeding.tracer(plan, inputs, tables, env, args, kwargs)
         tracer.stop_at_varying_role = not promotions  # later traces collect every role
         tracer.top_function = converted.original
         tracer.host_arrays = True  # an array read by a graph is fed, never folded (F16)
@@ -349,6 +350,10 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
         except VaryingRole:
             pass
         except Exception as exc:  # noqa: BLE001 - retried below, or raised
+            retreat = feeding.retreat(plan, tracer, exc, cause_of(exc, FedScalarMisuse))
+            if retreat is not None:  # feeding a number the profile saw change failed
+                plan = retreat  # (a count, a shape...): traced with it guarded
+                continue
             if _general_exits(tracer) and traces < _MAX_TRACES and \
                     _with_general_exits(plan, tracer) not in blocked:
                 traces += 1
@@ -385,6 +390,10 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
                                       plan.scalars | plan.fed_lengths)
                 continue
             raise
+        wider = feeding.traced(plan, tracer, blocked)  # (numbers the profile saw change)
+        if wider is None:  # (fed, their graph failed before: traced again without them)
+            continue
+        plan = wider
         new_roles = tracer.varying_roles - plan.scalars
         if _general_exits(tracer) and traces < _MAX_TRACES and \
                 _with_general_exits(plan, tracer) not in blocked:

@@ -19,7 +19,7 @@ from janus.graphgen import layer_calls, refusals
 from janus.profiler.profile import Profile
 from janus.recursion.cases import CaseRecorder
 from janus.tensors import is_tensor
-from janus import source as source_mod, user_attributes
+from janus import number_reads, source as source_mod, user_attributes
 from janus.transform import breaks, convert, user_frames
 from janus.transform.autograph_callbacks import for_autograph
 from janus.transform.pipeline import leave_to_janus
@@ -159,6 +159,8 @@ class ProfileRuntime(Runtime):
         current = ProfileRuntime._current
         if not isinstance(obj, types.ModuleType):
             current.profile.record_attribute(obj, name, value, write=False)
+        if number_reads.is_number(value) or type(value) is list:
+            _read_number(current.profile, number_reads.holder_of(obj), name, value)
         # A read belongs to the innermost invocation of a recursive function (and the
         # helpers it called), not to its ancestors.
         for function, recorder in reversed(current.frames):
@@ -166,6 +168,19 @@ class ProfileRuntime(Runtime):
                 recorder.read(obj, name, value)
             if function in current.profile.recursive:
                 break
+        return value
+
+    def ld_global(self, name, value):
+        if (number_reads.is_number(value) or type(value) is list) and self._profiling():
+            _read_number(ProfileRuntime._current.profile,
+                         self.function.original.__globals__, name, value)
+        return super().ld_global(name, value)
+
+    def ld_item(self, obj, key):
+        value = super().ld_item(obj, key)
+        if type(obj) is dict and (number_reads.is_number(value) or type(value) is list) and \
+                self._profiling():
+            _read_number(ProfileRuntime._current.profile, obj, key, value)
         return value
 
     def st_attr(self, obj, name, value):
@@ -258,6 +273,13 @@ def profile_call(converted, profile: Profile, args: tuple, kwargs: dict,
         current.profile = previous
         current.sequences = previous_sequences
         current.frames = previous_frames
+
+
+def _read_number(profile: Profile, holder, name, value) -> None:
+    """A heap number (or list: its length) the profiled call read (janus/number_reads.py)."""
+    if type(value) is list:
+        name, value = (number_reads.LENGTH, name), len(value)
+    number_reads.of(profile).read(profile.calls, holder, name, value)
 
 
 def _node_argument(args: tuple):

@@ -4,7 +4,11 @@ A step janus runs mixed (split by `.numpy()`) makes a library optimizer's
 `apply_gradients` one graph of its update ops (fallback/mixed.py). A subclass of the
 program's whose `update_step` reads `self.scale`, or whose `apply_gradients` counts its
 calls, would run that code once, at the graph's trace: its update must run plainly.
-A subclass defining only its construction keeps the graph.
+A subclass defining only its construction keeps the graph. So, since F332, does one
+whose methods only read what a guard checks before each run (held_code.program_methods:
+`self.scale`, a LARS's `eta` and slot list, a class constant): the graph is made again
+when they change; one that writes (counts its calls), prints or reads a global runs
+plainly.
 """
 import keras
 import numpy as np
@@ -153,3 +157,41 @@ def test_a_library_optimizer_and_a_construction_only_subclass_keep_the_update_gr
     plain, jitted = _step_of(PresetAdam, lambda o: None)
     np.testing.assert_allclose(jitted.w.numpy(), plain.w.numpy(), rtol=1e-5, atol=1e-6)
     assert mixed.update_builds > before
+
+
+def _const_sgd():
+    class ConstSGD(keras.optimizers.SGD):  # (a class per side: its constant changes)
+        SCALE = 1.0
+
+        def update_step(self, grad, var, lr):
+            self.assign_sub(var, tf.cast(lr, var.dtype) * type(self).SCALE * grad)
+    return ConstSGD(0.01, name="const_sgd")
+
+
+@pytest.mark.parametrize("make_optimizer, change", [
+    (lambda: ScaledSGD(0.01), lambda o: setattr(o, "scale", 100.0)),
+    (lambda: MomentumLars(0.5), lambda o: setattr(o, "eta", 0.05)),
+    (_const_sgd, lambda o: setattr(type(o), "SCALE", 7.0)),
+])
+def test_a_program_optimizer_whose_reads_are_guarded_keeps_the_update_graph(
+        make_optimizer, change):
+    # (F332: its update ran plainly; now a graph, made again when what it read changed)
+    before = mixed.update_builds
+    plain, jitted = _step_of(make_optimizer, change)
+    np.testing.assert_allclose(jitted.w.numpy(), plain.w.numpy(), rtol=1e-5, atol=1e-6)
+    assert mixed.update_builds - before == 2  # (before and after the change)
+
+
+G_SCALE = {"s": 1.0}
+
+
+class GlobalSGD(keras.optimizers.SGD):
+    def update_step(self, grad, var, lr):
+        self.assign_sub(var, tf.cast(lr, var.dtype) * G_SCALE["s"] * grad)
+
+
+def test_a_program_optimizer_reading_a_global_still_runs_its_update_plainly():
+    before = mixed.update_builds
+    plain, jitted = _step_of(lambda: GlobalSGD(0.01), lambda o: G_SCALE.update(s=5.0))
+    np.testing.assert_allclose(jitted.w.numpy(), plain.w.numpy(), rtol=1e-5, atol=1e-6)
+    assert mixed.update_builds == before

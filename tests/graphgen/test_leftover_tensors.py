@@ -4,10 +4,12 @@ method on an object of the heap while janus traces left the trace's symbolic ten
 there, where plain Python keeps an EagerTensor (every later read failed, "out of
 scope"); the trace is refused and its changes undone, the call runs plainly."""
 import argparse
+import sys
 import functools
 
 import keras
 import numpy as np
+import pytest
 import tensorflow as tf
 
 import janus
@@ -168,3 +170,85 @@ def test_a_cache_library_code_fills_while_traced_keeps_graphs():
     calls = [(tf.constant([0.1, -0.1]) * n,) for n in range(10)]
     stats = assert_same(decayed_step, calls, make_state=Excluding)
     assert stats.graph_calls >= 5
+
+
+# -- session 31 (F330, F331): a log library code adds to each call; the line that changed it
+
+_STEPLOG = '''
+class Logger:
+    def __init__(self):
+        self.history = {}
+
+    def log(self, value):
+        self.history[len(self.history)] = value
+
+
+LOGGER = Logger()
+'''
+
+
+@pytest.fixture
+def steplog(tmp_path, monkeypatch):
+    """A library module (under a `site-packages` directory: not the program's code)."""
+    root = tmp_path / "site-packages"
+    root.mkdir()
+    (root / "probe_steplog.py").write_text(_STEPLOG)
+    monkeypatch.syspath_prepend(str(root))
+    import probe_steplog
+    yield probe_steplog
+    sys.modules.pop("probe_steplog", None)
+
+
+def _logged(s):
+    return sorted(s.lg.history.items()), sorted(s.module.LOGGER.history.items())
+
+
+def test_a_log_library_code_adds_to_each_call_keeps_growing(steplog):
+    # (F330: `self.history[len(self.history)] = v` by a library's bound method handed to
+    # tf.nest, or by a library's object its module holds: taken for a cache filled once,
+    # the trace added once and the graphs never again: plain 8 items, janus 5)
+    def make():
+        steplog.LOGGER = steplog.Logger()  # (per side)
+        return argparse.Namespace(lg=steplog.Logger(), module=steplog, w=tf.Variable(1.0))
+
+    def step(s, x):
+        y = tf.reduce_sum(x) * s.w
+        tf.nest.map_structure(s.lg.log, 1.0)
+        return y
+
+    def step_of_a_module_s_object(s, x):
+        y = tf.reduce_sum(x) * s.w
+        probe_steplog.LOGGER.log(2.0)
+        return y
+
+    probe_steplog = steplog  # (the global the function names)
+    calls = [(tf.constant([float(n)]),) for n in range(8)]
+    assert_same(step, calls, make_state=make, observe=_logged)
+    assert_same(step_of_a_module_s_object, calls, make_state=make, observe=_logged)
+
+
+def test_a_change_on_every_call_is_refused_at_its_line():
+    # (F331: the refusal named the function's first line; the next trace finds which
+    # library call changed it: that line runs in Python, the rest as graphs)
+    def make():
+        return {"look": keras.layers.StringLookup(vocabulary=["a", "b"]),
+                "m": tf.Variable(tf.eye(16) * 0.5)}
+
+    def step(s, x):
+        h = tf.tanh(tf.matmul(x, s["m"]))
+        h = tf.tanh(tf.matmul(h, s["m"]) + 1.0)
+        h = tf.tanh(tf.matmul(h, s["m"]) + 2.0)
+        s["look"].set_vocabulary(["a", "b", "c"])
+        h = tf.tanh(tf.matmul(h, s["m"]) - 1.0)
+        h = tf.tanh(tf.matmul(h, s["m"]) - 2.0)
+        return tf.reduce_sum(h)
+
+    calls = [(tf.fill((8, 16), float(n)),) for n in range(12)]
+    fn = janus.jit(step)
+    s = make()
+    for x, in calls:
+        fn(s, x)
+    line = step.__code__.co_firstlineno + 4
+    assert f"py:{line})" in janus.explain(fn)  # (the line, not the function's first)
+    stats = assert_same(step, calls, make_state=make)
+    assert stats.segment_graph_calls > 0
