@@ -108,6 +108,10 @@ class Outcomes:
                 self.specializations.remove(spec)
             if plan not in self.blocked_plans and plan != self.plan and \
                     guard.key[1:] not in self.refused_branches:
+                # (its graph waits: should the general graph fail — a print in the
+                # branch — the plan retreats and its next graph brings this outcome's
+                # back, not a trace again: F326)
+                self.parked = [p for p in self.parked if p is not spec] + [spec]
                 self._generalize(plan)
                 return None
             # its general graph failed (or the plan has it general and the graph still

@@ -10,7 +10,8 @@ against 4.5 s plain (zoo p96). The whole-function bound (generation.py `_churnin
 F139) does not see segments. Here:
 
 - a graph is *unreused* when it ran no call after the one that made it, by the time
-  its segment made another graph or was dropped;
+  its segment made another graph or was dropped (unless an in-graph guard of it failed:
+  the graph of one outcome of a test, kept for when that outcome comes back);
 - a segment whose last two graphs are both unreused makes no third (a specialized graph
   and the generalized one that follows its failed guard are the usual two): the call
   that would make it runs plainly and the segment is dropped, inline in Python;
@@ -115,4 +116,9 @@ class Credit:
 
 
 def _unreused(spec) -> bool:
-    return spec.calls <= 1
+    """A graph that ran only the call that made it, and not for want of its outcome: one
+    whose in-graph guard failed is the graph of one outcome of a test kept per outcome
+    (`if s.i % 5 == 1: print(...)`), run again when that outcome comes back (janus/
+    outcomes.py: F326), not a sign of inputs that keep changing."""
+    return spec.calls <= 1 and not any(g.describe() in spec.failures
+                                       for g in getattr(spec, "in_graph", ()))

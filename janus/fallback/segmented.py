@@ -214,7 +214,12 @@ class Segmented:
             follow_defaults(self.outer, self.fn)  # (rebound since it was built: F273)
             kind, before = self._trial_turn()
         if before is None:
-            return runner(*args, **kwargs)
+            if kind != "kept":
+                return runner(*args, **kwargs)
+            start = whole_trial.clock()  # (its cost may drift: whole_trial.py `watch`)
+            result = runner(*args, **kwargs)
+            self._watched(whole_trial.clock() - start)
+            return result
         start = whole_trial.clock()
         result = (self.fn if kind == "plain" else runner)(*args, **kwargs)
         seconds = whole_trial.clock() - start
@@ -225,9 +230,11 @@ class Segmented:
     # -- whether the split pays as a whole (fallback/whole_trial.py)
     def _trial_turn(self) -> tuple:
         """(how this call runs in the split's trial — "plain", "split" or None —, janus's
-        work so far), or (None, None) when the split is not watched."""
+        work so far), or (None or "kept": a kept split, timed on, None) when it is not
+        tried."""
         if self.whole.state in ("kept", "plain") or self.runner is self.fn:
-            return None, None
+            return ("kept" if self.whole.state == "kept" and self.runner is not self.fn
+                    else None), None
         try:
             mixed = isinstance(self.runner, MixedRunner) and self.runner.pays and \
                 not self.runner.plain
@@ -261,6 +268,13 @@ class Segmented:
                 self.pending_unhoist, self.pending_inline = set(), set()
         except Exception as exc:  # noqa: BLE001 - janus's: the result stands
             self._trial_failed(exc)
+
+    def _watched(self, seconds: float) -> None:
+        with self._lock:
+            try:
+                self.whole.watch(seconds)
+            except Exception as exc:  # noqa: BLE001 - janus's: the result stands
+                self._trial_failed(exc)
 
     def _trial_failed(self, exc: Exception) -> None:
         """janus's own bookkeeping of the split's trial failed: the split stays as it is."""

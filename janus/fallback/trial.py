@@ -15,7 +15,8 @@ janus/fallback/segmented.py) decides, call by call, whether its graph pays:
   TensorFlow's own threads, which the calling thread's CPU time does not see (`x * 2 + 1`
   as a graph: 0.143 ms wall but 0.072 ms of the caller's CPU, vs 0.079 ms eager);
 - it stops being tried after `MAX_TRIAL_GENERATIONS` graphs or `MAX_TRIAL_MISSES` calls
-  missing its graph, and a kept graph that keeps missing (`MAX_MISSES`) is dropped;
+  missing its graph, and a kept graph that keeps missing (`MAX_MISSES` calls, over
+  `MISS_SHARE` of its calls since kept) is dropped;
 - graphs it makes and does not reuse are bounded per segment and per function
   (janus/fallback/churn.py): two in a row, and it makes no third; the function's limit
   spent, no segment of it generates again;
@@ -65,7 +66,15 @@ MIN_PLAIN_S = 0.0005
 """A segment whose plain run takes less than this runs inline without a trace: a graph
 call costs about as much (0.3-0.5 ms here)."""
 MAX_MISSES = 4
-"""A kept segment whose jit regenerates/profiles/falls back this often runs eagerly."""
+"""A kept segment whose jit regenerates/profiles/falls back this often (and in at least
+`MISS_SHARE` of its calls since it was kept) runs eagerly."""
+MISS_SHARE = 1 / 3
+"""The share of a kept segment's calls that may miss its graphs. Below it the graphs
+still pay (a miss costs about a plain run, a graph call saves most of one) and the misses
+are what learning a test kept per outcome costs (`s.i += 1; if s.i % 10 == 1: print(...)`
+before a break: the failed generalization to a tf.cond, then a graph per outcome, as a
+whole function keeps them: zoo10-F62; dropping the segment at its 4th miss left it eager
+for good, F326). A generation needs credit on its own (fallback/churn.py)."""
 MAX_TRIAL_MISSES = 12
 """Calls of a segment on trial that may miss its graph before it runs eagerly."""
 MAX_TRIAL_GENERATIONS = 4
@@ -101,7 +110,8 @@ class Segment:
         self.state = "measuring"  # -> "graph" -> "kept" | "eager"
         self.why_eager = ""
         self.plain_time = float("inf")
-        self.misses_when_kept = 0
+        self.kept_calls = 0  # calls since it was kept
+        self.kept_misses = 0  # of those, the calls its graphs did not run (not refused)
         self.calls = 0
         self.structures: list = []  # of the arguments of its plain runs
         self.appended = frozenset(i for i, name in enumerate(stretch.inputs)
@@ -148,16 +158,26 @@ class Segment:
         result = self.jit(*args)
         try:
             self.recent.note(self.jit, made, self.owner.budget)
+            self.kept_calls += 1
             if stats.graph_calls > before:
                 self.owner.stats.segment_graph_calls += 1
             elif self.recent.churning() and self.refused_why:
                 self.drop(self.refused_why)
-            elif _misses(stats) - self.refusals - self.misses_when_kept >= MAX_MISSES:
-                self.drop(f"its graph kept missing ({MAX_MISSES} calls regenerated, "
-                          "profiled or ran eagerly after it was kept)")
+            elif not self.refused_why and self._missed():
+                self.drop(f"its graph kept missing ({MAX_MISSES} calls or more, over "
+                          f"{MISS_SHARE:.0%} of its calls, regenerated, profiled or ran "
+                          "eagerly after it was kept)")
         except Exception as exc:  # noqa: BLE001 - janus's: the result stands
             self._internal_error(exc)
         return result
+
+    def _missed(self) -> bool:
+        """A call since it was kept ran none of its graphs (it regenerated, profiled or
+        ran eagerly; not a call the churn bounds refused a graph): whether it misses
+        too often now (`MAX_MISSES` such calls, in at least `MISS_SHARE` of its calls)."""
+        self.kept_misses += 1
+        return self.kept_misses >= MAX_MISSES and \
+            self.kept_misses >= MISS_SHARE * self.kept_calls
 
     def refused_generation(self) -> str:
         """Why its jit makes no graph for the call it is deciding, or "" (the churn
@@ -298,7 +318,6 @@ class Segment:
                    f"in {rounds} interleaved rounds: a gain of {gain:.2f}x"
         if gain >= _required():
             self.state = "kept"
-            self.misses_when_kept = _misses(self.jit.stats)
             self.credit = churn.Credit.kept(self.jit.stats, graph, plain)
         else:
             self.drop(f"does not pay ({measured}; needs {_required():.2f}x)")

@@ -184,3 +184,83 @@ def test_a_mixed_run_that_does_not_pay_runs_plainly_for_good(monkeypatch, slower
         assert jitted._settled is not None
     else:
         assert not runner.plain and runner.whole.state == "kept", runner.whole
+
+
+# -- a kept split whose calls' cost drifts is tried again (F327)
+
+def test_a_kept_split_whose_calls_drift_is_tried_again_within_bounds():
+    trial = WholeTrial()
+    _steady(trial)
+    assert _run_rounds(trial, plain=0.010, split=0.004) == "" and trial.state == "kept"
+    for _ in range(3 * whole_trial.WATCH):  # (steady: not tried again)
+        trial.watch(0.005)
+    assert trial.state == "kept" and trial.drift_trials == 0
+    for _ in range(whole_trial.WATCH):  # slower: not tried again
+        trial.watch(0.05)
+    assert trial.state == "kept"
+    for _ in range(whole_trial.WATCH):  # the path changed: 100x faster now
+        trial.watch(0.00004)
+    assert trial.state == "waiting" and trial.drift_trials == 1
+    _steady(trial)
+    assert _run_rounds(trial, plain=0.00001, split=0.00004) == "plain"
+    trial = WholeTrial()  # bounded: `MAX_DRIFT_TRIALS`, each after a `DRIFT`-fold change
+    _steady(trial)
+    for n in range(whole_trial.MAX_DRIFT_TRIALS + 2):
+        assert _run_rounds(trial, plain=0.010, split=0.004 / 8 ** n) == ""
+        for _ in range(whole_trial.WATCH):
+            trial.watch(0.004 / 8 ** (n + 1))
+        _steady(trial)
+    assert trial.drift_trials == whole_trial.MAX_DRIFT_TRIALS and trial.state == "kept"
+
+
+def stopping_step(s, x):
+    """Early stopping: after `stopped` the step returns at once (probe c03)."""
+    if s["stopped"]:
+        return None
+    h = tf.tanh(tf.matmul(x, s["w"]))
+    m = float(tf.reduce_sum(h).numpy())
+    y = tf.matmul(h, s["w"]) * 2.0 + tf.reduce_mean(h) * m
+    s["w"].assign_add(0.001 * tf.ones([8, 8]) * tf.reduce_mean(y))
+    s["n"] += 1
+    if s["n"] >= 40:
+        s["stopped"] = True
+    return tf.reduce_sum(tf.sin(y))
+
+
+def _stopping_state():
+    return dict(_state(), n=0, stopped=False)
+
+
+def test_f327_a_split_kept_before_early_stopping_runs_plainly_after_it(any_size,
+                                                                        monkeypatch):
+    monkeypatch.setattr(whole_trial, "MAX_TRIALS", 3)
+    ran = WholeTrial.ran
+
+    def first_trial_plain_slow(self, kind, seconds, changed):
+        if kind == "plain" and not self.drift_trials:  # (kept at first; real times after)
+            seconds = 10.0
+        return ran(self, kind, seconds, changed)
+    monkeypatch.setattr(WholeTrial, "ran", first_trial_plain_slow)
+    jitted = janus.jit(stopping_step)
+    assert_same(stopping_step, _calls(90), make_state=_stopping_state, jitted=jitted)
+    split = jitted.segmented
+    assert split.whole.state == "plain", split.whole
+    assert split.whole.drift_trials >= 1, split.whole
+    assert_same(stopping_step, _calls(4), make_state=_stopping_state, jitted=jitted)
+
+
+@pytest.mark.parametrize("phase", [0, 1, 2])
+def test_f328_calls_of_different_cost_every_third_call_are_measured_fairly(phase):
+    """An update every 3rd call costs 3x (probe b03b); janus's run is 1.2x plain on
+    every path. Two rounds could put both costly calls on plain's side."""
+    trial = WholeTrial()
+    _steady(trial)
+    call = phase
+    for _ in range(40):
+        kind = trial.turn(may_try=True, decided=True)
+        if kind is None:
+            break
+        cost = (0.09 if call % 3 == 0 else 0.03) * (1.2 if kind == "janus" else 1.0)
+        call += 1
+        trial.ran(kind, cost, changed=False)
+    assert trial.state == "plain", trial.why
