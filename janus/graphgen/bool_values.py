@@ -19,7 +19,10 @@
 Where the tf.cond cannot be (results of two kinds, a branch that prints, writes the heap
 or a variable, raises while traced, or recurses into the same site), the same trace
 forgets what the attempt recorded (`HeapLedger.rollback`) and specializes the test; a
-branch that raised (`t or xs[5]`) makes the graph take the other outcome, guarded.
+branch that raised (`t or xs[5]`) makes the graph take the other outcome, guarded; not
+where the raise is the trace's own (`t or divmod(k, 3)[1]` of a fed `k`: a stand-in's
+TypeError) and profiling saw Python evaluate that branch: the trace fails there instead of
+guarding an outcome those calls do not have (F338).
 """
 from __future__ import annotations
 
@@ -29,9 +32,10 @@ from janus.errors import ConversionError
 from janus.graphgen import identity
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.exits import _condition, _predicate
+from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.value_kinds import is_symbolic
-from janus.graphgen.values import MixedBool, SymbolicScalar
+from janus.graphgen.values import DynamicList, MixedBool, SymbolicScalar
 from janus.tensors import is_tensor
 
 _NUMBERS = (bool, int, float)
@@ -156,17 +160,31 @@ class BoolValues:
         except _NotGeneral:
             if tracer.callback_depth or not _undone(tracer, state):
                 raise  # (inside a branch: the outer tf.cond specializes instead)
-            raised = failure_at[0] if failure_at else None
+            raised = failure_at[0] if failure_at else None  # (branch index, exception)
         finally:
             building.discard((self.key, site))
         if raised is None:
             return if_true() if self.test(site, test) else if_false()
         # one branch raised while traced (`t or xs[5]`): the graph takes the other, guarded
+        outcome = raised[0] == 1
+        self._refuse_own_raise(site, not outcome, raised[1])
         predicate = _condition(_predicate(test))
-        outcome = raised == 1
         tracer.assume(self._site(site), self.key,
                       predicate if outcome else tf.logical_not(predicate), outcome)
         return if_true() if outcome else if_false()
+
+    def _refuse_own_raise(self, site, taken: bool, error: Exception) -> None:
+        """The branch of outcome `taken` raised `error` while traced. Where the raise is
+        the trace's own (a stand-in's TypeError: `abs(dv3)`, `divmod(k, 3)` of a number
+        janus feeds, where Python has a float or an int) and the profile saw Python take
+        that branch, a graph guarding the other outcome would fail its guard on the calls
+        the profile saw, every time (F338): the trace fails instead."""
+        record = self.tracer.profile.sites.get((self.key, site))
+        if record is not None and record.outcomes.get(taken, 0) > 0 and _own_raise(error):
+            where = self._site(site)
+            raise ConversionError(f"an operand after `{where.text}` raised while traced "
+                                  f"({type(error).__name__}: {error}), where Python "
+                                  "evaluated it while profiling", **where.location())
 
     def _traced_cond(self, test, if_true, if_false, failure_at: list):
         """tf.cond of two thunks whose results are of one kind; each runs in its branch
@@ -188,7 +206,7 @@ class BoolValues:
                 except ConversionError as error:  # (a test in it, say: specialized instead)
                     raise _NotGeneral(error.reason) from error
                 except Exception as error:  # noqa: BLE001 - `t or xs[9]`: where Python runs it
-                    failure_at.append(index)
+                    failure_at.append((index, error))
                     raise _NotGeneral(f"{type(error).__name__}: {error}") from error
                 finally:
                     tracer.callback_depth -= 1
@@ -279,6 +297,19 @@ def _copied(graph, ops: list, inputs) -> tf.Tensor:
             attrs=dict(op.node_def.attr))
         made.update((t.ref(), c) for t, c in zip(op.outputs, copy.outputs))
     return made[graph.outputs[0].ref()]
+
+
+_STAND_INS = tuple(f"'{cls.__name__}'" for cls in (
+    SymbolicScalar, MixedBool, HostScalar, HostArray, DynamicList)) + ("'SymbolicTensor'",)
+
+
+def _own_raise(error: Exception) -> bool:
+    """Whether `error` is the trace's, not Python's: TF's refusal of a graph tensor's
+    Python truth, or a TypeError naming a value janus stands in with (Python's operators
+    name the operand's type: "bad operand type for abs(): 'SymbolicScalar'")."""
+    if isinstance(error, tf.errors.OperatorNotAllowedInGraphError):
+        return True
+    return isinstance(error, TypeError) and any(name in str(error) for name in _STAND_INS)
 
 
 def _undone(tracer, state: tuple) -> bool:

@@ -13,6 +13,8 @@ the guards:
                                                     automatic control dependencies would
                                                     order it after the print)
     float(t) janus checks exactly    CheckNumerics (a check of janus's: the same)
+    tf.debugging.Assert(ok, [k])     Assert        (the program's own: the same; a failed
+                                                    one reruns the call plainly too)
 
 One whose output a guard reads (a cond that prints and returns the value a later test
 reads) cannot wait for it: the trace refuses (that code runs in Python).
@@ -43,33 +45,39 @@ def _functions(attrs) -> list[str]:
     return names
 
 
-def _runs_external(graph, names: list[str], seen: dict) -> bool:
-    """Whether any of the functions `names` (in `graph`'s library) runs an EXTERNAL op."""
+def _runs(kinds: frozenset, graph, names: list[str], seen: dict) -> bool:
+    """Whether any of the functions `names` (in `graph`'s library) runs an op of `kinds`."""
     for name in names:
         if name not in seen:
             seen[name] = False
             function = graph._get_function(name)  # pylint: disable=protected-access
             if function is None:
                 continue
-            seen[name] = any(node.op in EXTERNAL or _runs_external(graph, _functions(
+            seen[name] = any(node.op in kinds or _runs(kinds, graph, _functions(
                 node.attr), seen) for node in function.cached_definition.node_def)
         if seen[name]:
             return True
     return False
 
 
-def external_ops(graph) -> list:
-    """The ops of `graph` that have an external effect or run a function that has."""
+def _ops_running(kinds: frozenset, graph) -> list:
+    """The ops of `graph` of `kinds`, or running a function (a cond's branch, a loop's
+    body, a call) that runs one."""
     seen: dict = {}
     found = []
     for op in graph.get_operations():
-        if op.type in EXTERNAL:
+        if op.type in kinds:
             found.append(op)
         elif op._is_stateful:  # pylint: disable=protected-access
             names = _functions(op.node_def.attr)
-            if names and _runs_external(graph, names, seen):
+            if names and _runs(kinds, graph, names, seen):
                 found.append(op)
     return found
+
+
+def external_ops(graph) -> list:
+    """The ops of `graph` that have an external effect or run a function that has."""
+    return _ops_running(EXTERNAL, graph)
 
 
 def _ancestors(ops: list) -> set:
@@ -83,6 +91,16 @@ def _ancestors(ops: list) -> set:
         stack.extend(t.op for t in op.inputs)
         stack.extend(op.control_inputs)
     return found
+
+
+_ASSERT = frozenset({"Assert"})
+
+
+def _program_asserts(graph) -> list:
+    """The program's (and its libraries') own assertions, or the cond, loop or call that
+    runs one: one that fails makes the call rerun plainly, which would print or write
+    again what the graph already did (F307)."""
+    return _ops_running(_ASSERT, graph)
 
 
 def _janus_checks(graph) -> list:
@@ -100,7 +118,10 @@ def after_guards(asserts: list) -> None:
     effects = external_ops(graph)
     if not effects:
         return
-    asserts = [op for op in list(asserts) + _janus_checks(graph) if op.graph is graph and
+    effect_ids = {id(op) for op in effects}  # (a cond that prints and asserts: its own)
+    asserts = [op for op in dict.fromkeys(list(asserts) + _janus_checks(graph) +
+                                          _program_asserts(graph))
+               if op.graph is graph and id(op) not in effect_ids and
                op._control_flow_context is None]  # pylint: disable=protected-access
     # (a guard made inside a loop's body or frame cannot order an op outside it)
     if not asserts:
@@ -108,8 +129,9 @@ def after_guards(asserts: list) -> None:
     before = _ancestors(asserts)
     for op in effects:
         if id(op) in before:
-            raise ConversionError(f"a test janus guards reads the result of an op that "
-                                  f"prints or writes outside TensorFlow ({op.type}): a "
+            raise ConversionError(f"a test janus guards (or an assertion) reads the result "
+                                  f"of an op that prints or writes outside TensorFlow "
+                                  f"({op.type}): a "
                                   "failed guard's rerun would print or write it twice")
     manager = getattr(graph, "experimental_acd_manager", None)
     if manager is None:

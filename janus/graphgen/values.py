@@ -388,6 +388,14 @@ class SymbolicScalar:
         result, bound = exact_numbers.negate(tensor, self.kind, self.bound)
         return SymbolicScalar(result, float if self.kind is float else int, bound=bound)
 
+    def __abs__(self):
+        # (`abs(dv3) > 1e6`; before, a TypeError at the trace: F338)
+        if self.kind is float:
+            return SymbolicScalar(tf.abs(self.tensor), float)
+        tensor = tf.cast(self.tensor, tf.int64) if self.kind is bool else self.tensor
+        negated, bound = exact_numbers.negate(tensor, int, self.bound)
+        return SymbolicScalar(tf.where(tensor < 0, negated, tensor), int, bound=bound)
+
     def __hash__(self):
         # A dict key, a set member, `k in d`, `d.get(k)`: Python hashes the number's value,
         # which the trace does not know; an identity hash made janus's stand-in the key

@@ -159,3 +159,46 @@ def test_tf_print_keeps_its_place_among_python_prints_and_prints_once():
         x = tf.constant(value)
         assert _captured_fd1(jitted, x) == _captured_fd1(print_both, x), value
     assert janus.stats(jitted).graph_calls > 0
+
+
+def print_then_own_assert(s, x):
+    loss = tf.reduce_sum(x * s.w)
+    tf.print("loss", loss, output_stream="file://" + s.path)
+    tf.debugging.Assert(loss < 4.5, [loss])    # the program's own: fails on some calls
+    return loss
+
+
+def _checked(loss):
+    with tf.control_dependencies([tf.debugging.assert_less(loss, 4.5)]):
+        return tf.identity(loss)
+
+
+def summary_then_assert_in_a_cond(s, x):
+    loss = tf.reduce_sum(x * s.w)
+    with s.writer.as_default():
+        tf.summary.write("loss", loss, step=s.step)
+    s.step.assign_add(1)
+    return tf.cond(loss > 0.5, lambda: _checked(loss), lambda: loss)
+
+
+class Events(Log):
+    """A log with a summary writer (its directory not on the heap either)."""
+
+    def __init__(self):
+        super().__init__()
+        _PATHS[(id(self), "events")] = tempfile.mkdtemp()
+        self.writer = tf.summary.create_file_writer(_PATHS[(id(self), "events")])
+        self.step = tf.Variable(0, dtype=tf.int64)
+
+    def events(self):
+        self.writer.flush()
+        return _events(_PATHS[(id(self), "events")])
+
+
+def test_a_print_before_the_program_s_failing_assertion_prints_once():
+    """F307: an assertion of the program's failed after the graph printed; the plain
+    rerun printed again (the event or line twice)."""
+    stats = assert_same(print_then_own_assert, _xs(14), Log, observe=Log.text)
+    assert stats.graph_calls > 0, stats
+    stats = assert_same(summary_then_assert_in_a_cond, _xs(14), Events, observe=Events.events)
+    assert stats.graph_calls > 0, stats
