@@ -21,6 +21,7 @@ import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor
 
 from janus.errors import ConversionError
+from janus.graphgen.library_modes import EAGER_ANSWERS
 from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import FedScalarMisuse
 
@@ -28,8 +29,9 @@ UNANSWERED = object()
 """`answer`'s result for a call it does not answer."""
 
 _EAGER = {id(tf.executing_eagerly): True, id(tf.compat.v1.executing_eagerly): True,
-          id(tf.inside_function): False}
-"""The mode questions and their eager answer."""
+          id(tf.inside_function): False, **EAGER_ANSWERS}
+"""The mode questions and their eager answer (also as the stand-ins library code is
+answered by while a traced library call runs: graphgen/library_modes.py)."""
 
 _probe: list = []
 

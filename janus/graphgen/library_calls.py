@@ -26,7 +26,8 @@ from janus.errors import ConversionError
 from janus.fallback import heap
 from janus.graphgen import ambient_summary, container_writes, formatted_text, \
     global_settings, handle_writes, host_draws, host_scalars, identity, keras_state, \
-    layer_calls, leftover_tensors, past_hooks, plain_records, refusals, rounded, tensor_arrays
+    layer_calls, leftover_tensors, library_modes, past_hooks, plain_records, refusals, \
+    rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.value_kinds import is_symbolic
@@ -227,6 +228,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     losses = refusals.layer_losses(fn)
     try:  # (an error of the library call is the user's, not janus's: raised as it is)
         with keras_state.calling(tracer, fn), ambient_summary.calling(tracer, fn), \
+                library_modes.answering(tracer), \
                 layer_calls.converted_calls(runtime, site, fn):  # (a layer of the user's)
             result = formatted_text.call(fn, args, kwargs)  # (`len(str(n))`...)
     except BaseException:
