@@ -26,9 +26,11 @@ asks for that path (F147). Per output, for the inputs the tapes watch:
 `TapeView.inexact` also gathers the other reasons a graph is not Python's view under a
 tape: a branch or loop on a path (connectivity.unconditional), an item of a list the
 feed stacks but the graph may not read (connectivity.every_item_reached), an op without
-a gradient on a path from an input to an output, rows of an input a loop gathers (an
-embedding lookup per time step: eagerly IndexedSlices, a row per lookup, through TF's
-loop one dense tensor, which Adam and RMSprop apply otherwise: F161).
+a gradient on a path from an input to an output, a gradient function of the program's
+reading its state (run when the tape first asks: graphgen/python_gradients.py), rows of
+an input a loop gathers (an embedding lookup per time step: eagerly IndexedSlices, a row
+per lookup, through TF's loop one dense tensor, which Adam and RMSprop apply otherwise:
+F161).
 """
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ import tensorflow as tf
 from tensorflow.python.eager import record
 from tensorflow.python.ops.resource_variable_ops import variable_accessed
 
-from janus.graphgen import connectivity
+from janus.graphgen import connectivity, python_gradients
 from janus.graphgen.traced_gradients import gathered_in_loops
 
 
@@ -53,7 +55,8 @@ class TapeView:
             self.captured = list(concrete.captured_inputs)
             self.variables = list(graph.variables)
         self.exact = connectivity.unconditional(graph, visible) and \
-            connectivity.lacking_gradient(graph) is None
+            connectivity.lacking_gradient(graph) is None and \
+            not python_gradients.reads_state(graph)  # (F341)
         gathered = gathered_in_loops(graph)  # (F161: IndexedSlices eagerly, dense here; a
         # list the feed stacks is read item by item eagerly: dense there too)
         self.gathered = [k for k, p in enumerate(graph.inputs)

@@ -17,7 +17,7 @@ from tensorflow.python.framework.ops import EagerTensor
 from janus import draws, user_attributes
 from janus.graphgen import held_code
 from janus.errors import BuildsOnFirstCall, ConversionError
-from janus.graphgen import unconverted_reads
+from janus.graphgen import made_closures, unconverted_reads
 from janus.transform import user_frames
 from janus.transform.runtime import is_user_code
 
@@ -129,11 +129,13 @@ def wrapped_state_reason(fn, tracer=None) -> str:
     TensorFlow, once while tracing: its reads of globals and closures would be folded into
     the graph, its heap writes made once (a gradient-reversal layer's annealed lambda).
     Reads of immutable values (`GRL_SCALE = 0.3`, a closure's `lam`, `args.lam`) are
-    guarded by value instead (graphgen/unconverted_reads.py)."""
-    functions = _wrapped_user_functions(fn)
+    guarded by value instead (graphgen/unconverted_reads.py). So are those of the Python
+    function of a `tf.function` the call made (graphgen/made_closures.py)."""
+    wrapped = _wrapped_user_functions(fn)
+    functions = wrapped or made_closures.made_tf_function(tracer, fn)
     if not functions:
         return ""
-    found = unconverted_reads.reason(functions, tracer)
+    found = unconverted_reads.reason(functions, tracer, gradient=bool(wrapped))
     if found:
         return (f"calls {found} (it runs unconverted through a library decorator while "
                 "tracing; janus cannot check that on each call)")

@@ -30,10 +30,12 @@ import tensorflow as tf
 
 from janus.fallback.heap import MISSING
 from janus.graphgen.guards import EAGER_TENSOR
-from janus.graphgen import held_numbers
+from janus.graphgen import held_numbers, made_closures, python_gradients
 from janus.graphgen.held_bytecode import instructions
 from janus.graphgen.sources import Source, closure, global_
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import GraphValueInPython
+from janus.transform.templates import RUNTIME
 from janus.transform.runtime import is_user_class, is_user_code, is_user_module
 
 _IMMUTABLE = (bool, int, float, complex, str, bytes, type(None))
@@ -203,7 +205,12 @@ class _Reads:
             return self.self_chain(chain)
         name = chain.root[1]
         ledger = self.tracer.ledger if self.tracer is not None else None
+        if name.startswith(RUNTIME):
+            return ""  # (janus's own runtime in converted code: its reads are hooked)
         if kind == "default":  # (not fed: a tuple janus would have to rebuild)
+            if made_closures.made_in_call(self.tracer, function):
+                return self.trace_value(name, _default(function, name), chain.attrs,
+                                        chain.method)
             return self.value(name, _default(function, name), _default_source(function, name),
                               chain.attrs, chain.method)
         if kind == "global":
@@ -224,8 +231,36 @@ class _Reads:
                 return ""  # (NameError when it runs, as in Python)
             if ledger is not None and ledger.get_cell(cell) is not MISSING:
                 return f"reads `{name}`, which the call wrote before"
+            made = made_closures.cell_made_in_call(self.tracer, function, cell)
+            if not chain.attrs and made_closures.hooked(function) and \
+                    (made or self.tracer is None):
+                return ""  # (handed to janus's hooks, which guard what they read)
+            if made:
+                return self.trace_value(name, value, chain.attrs, chain.method)
             source, place = closure(0, cell), (cell, None)
         return self.value(name, value, source, chain.attrs, chain.method, place)
+
+    def trace_value(self, name: str, value, attrs: tuple, method: bool) -> str:
+        """A value the call itself put in a cell or default (graphgen/made_closures.py):
+        read through the heap source it came from, else a value of the trace."""
+        source = made_closures.heap_source(self.tracer, value)
+        if source is not None:
+            return self.value(name, value, source, attrs, method)
+        if isinstance(value, types.FunctionType) and is_user_code(value):
+            return self.function(value)
+        if isinstance(value, (types.ModuleType, types.BuiltinFunctionType)) or \
+                output(value):
+            return self.value(name, value, None, attrs, method)
+        if not attrs and (immutable(value) or is_symbolic(value) or _fixed_object(value)):
+            return ""  # (computed by the trace from what it guarded, or in its graph)
+        if attrs and made_closures.made_object(self.tracer, value) and not method:
+            attr, cls = attrs[0], type(value)
+            if attr in getattr(value, "__dict__", ()) and not hasattr(cls, attr) and \
+                    is_user_class(cls) and cls.__getattribute__ is object.__getattribute__:
+                return self.trace_value(f"{name}.{attr}", vars(value)[attr], attrs[1:],
+                                        method)
+        return (f"reads `{name}`, a {type(value).__name__} the call made that janus cannot "
+                "locate on each call")
 
     def value(self, name: str, value, source: Source, attrs: tuple, method: bool,
               place: tuple | None = None) -> str:
@@ -401,10 +436,13 @@ def _variables(value) -> bool:
         all(_variables(v) for v in value)
 
 
-def reason(functions: list, tracer=None, owner=None, self_names: dict | None = None) -> str:
+def reason(functions: list, tracer=None, owner=None, self_names: dict | None = None,
+           gradient: bool = False) -> str:
     """Why `functions` (run unconverted while tracing) cannot be traced ("" if they can);
     with `tracer`, their guardable reads are guarded. `self_names`: id(function) -> the
-    name of its object's parameter (a Keras hook's `self`, read through `owner`)."""
+    name of its object's parameter (a Keras hook's `self`, read through `owner`).
+    `gradient`: code behind a gradient decorator, which may also run after the trace
+    (graphgen/python_gradients.py)."""
     reads = _Reads(tracer, owner)
     for function in functions:
         self_name = (self_names or {}).get(id(function))
@@ -416,4 +454,6 @@ def reason(functions: list, tracer=None, owner=None, self_names: dict | None = N
             tracer.guard(kind, source, expected)
         held_numbers.feed(tracer, [(source, held_numbers.Holder(*place))
                                    for source, place in reads.fed])
+        if gradient and (reads.guards or reads.fed):
+            python_gradients.note(tracer.graph)
     return ""
