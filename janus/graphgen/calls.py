@@ -18,6 +18,8 @@ from tensorflow.python.eager import context as _context
 from tensorflow.python.framework.ops import EagerTensor
 from tensorflow.python.ops import gen_array_ops
 
+from janus.graphgen import quiet_aborts
+
 try:  # the flat call: TF's own, without the signature binding (see the module docstring)
     from tensorflow.python.eager.polymorphic_function.concrete_function import \
         ConcreteFunction as _ConcreteFunction
@@ -45,16 +47,19 @@ def calls_flat(concrete) -> bool:
 def call_graph(concrete, inputs: list, captured: list | None = None):
     """`concrete(*inputs)` for inputs the feed made (tensors of the traced dtypes/shapes),
     run as eager code would compute it (`eager_kernels`); `captured`: its captured inputs
-    (`calls_flat` graphs only)."""
+    (`calls_flat` graphs only). TensorFlow's warning that a failing call aborts its
+    rendezvous stays off the user's stderr (graphgen/quiet_aborts.py)."""
     ctx = _context.context()
     options = ctx.function_call_options
     ctx.function_call_options = eager_kernels(options)
+    quiet_aborts.quiet()
     try:
         if _FLAT and isinstance(concrete, _ConcreteFunction):
             return concrete._call_flat(
                 inputs, concrete.captured_inputs if captured is None else captured)
         return concrete(*inputs)
     finally:
+        quiet_aborts.loud()
         ctx.function_call_options = options
 
 

@@ -10,6 +10,9 @@ copy of it on another), so those objects join the trace's "aliases" guard:
     d["w"] = d["w"] + x        args[0] and G['D'] read, args[0] written: the guard holds
     return D["w"]              where `args[0] is G['D']` is as the trace saw it
 
+So do the objects whose identity the trace observed (`node is LAST[0]`, a key of the
+call's own dict: graphgen/heap_identity.py, `tracer.identity_reads`).
+
 `note` records each path a trace reads an object through; `objects` gives the
 (sources, spec) entries graphgen/guards.aliases_guard takes.
 """
@@ -27,7 +30,8 @@ def note(tracer, value, source) -> None:
 
 def objects(tracer) -> list:
     """[(sources, spec)] of the heap objects whose identity the graph assumes: each read
-    through two paths, and each the call wrote with the others of its type it read."""
+    through two paths, and each the call wrote or whose identity it observed with the
+    others of its type it read (`{n: i for n in kids}`, hashed past the hooks)."""
     ledger = tracer.ledger
     written = {oid for oid, (copy, _) in ledger.copies.items() if id(copy) in ledger.dirty}
     written |= {id(obj) for obj, _, _ in ledger.attrs.values()}
@@ -38,7 +42,8 @@ def objects(tracer) -> list:
     for oid, (value, sources) in tracer.heap_objects.items():
         if len(sources) > 1:
             kept.add(oid)
-        if oid in written and len(by_type[type(value)]) > 1:
+        if (oid in written or oid in tracer.identity_reads) and \
+                len(by_type[type(value)]) > 1:
             kept.update(by_type[type(value)])
     return [(tracer.heap_objects[oid][1], (f"object {id(type(tracer.heap_objects[oid][0]))}",
                                            ())) for oid in sorted(kept)]

@@ -8,9 +8,10 @@ and shape). It does only what gives exactly the array's result:
   - TensorFlow ops consume it (`tf.matmul(a, w)`, `tensor - a`): numpy hands them the
     same values as a constant of the same dtype (float arrays cast to a requested float
     dtype, as TF does when converting an array);
-  - `a[idx]` with an int array, `a[i:j]`, `a[:, 0]`, `a[3]` on 2-D arrays: numpy's
-    indexing (negative indices wrap; out of range fails the graph op, and the call
-    reruns plainly, where numpy raises);
+  - `a[idx]` with an int array, `a[i:j]`, `a[:, 0]`, `a[3]` on 2-D arrays, `a[t]` /
+    `a[t, 0]` with a fed Python int `t` (a per-call index: `abar[t]` of a diffusion
+    schedule, one graph for every t): numpy's indexing (negative indices wrap; out of
+    range fails the graph, and the call reruns plainly, where numpy raises);
   - `a + b`, `a * 0.5`, `-a` on float32/float64 arrays with float arrays of the same
     dtype or Python numbers: numpy's float arithmetic, where the graph fails when TF's
     answer would differ or numpy would warn (exact_numbers.array_arithmetic); an op with a
@@ -102,23 +103,53 @@ class HostArray:
                 if not all(v is None or type(v) is int or _symbolic_int(v)
                            for v in (part.start, part.stop)) or part.step is not None:
                     _refuse("a slice other than a[i:j] with Python ints")
-            elif type(part) is not int and part is not None:  # (None: numpy's newaxis)
-                _refuse(f"indexing with {type(part).__name__}")
+            elif type(part) is not int and part is not None and not _symbolic_int(part):
+                _refuse(f"indexing with {type(part).__name__}")  # (None: numpy's newaxis)
         if any(isinstance(p, slice) and (_symbolic_int(p.start) or _symbolic_int(p.stop))
                for p in parts):  # a varying Python int as a bound (Python's slice rules)
             key = tuple(slice(_tensor_of(p.start), _tensor_of(p.stop)) if isinstance(p, slice)
                         else p for p in parts)
-        ints = sum(type(p) is int for p in parts)
+        ints = sum(type(p) is int or _symbolic_int(p) for p in parts)
         if len([p for p in parts if p is not None]) > self.ndim:
             _refuse("indexing with more indices than dimensions")
-        if ints == self.ndim == len(parts):  # `a[3]`, `a[1, 2]`: a numpy scalar
-            if any(not -n <= i < n for i, n in zip(parts, self.shape)):
-                raise IndexError(f"index {key} is out of bounds for an array of shape "
-                                 f"{self.shape}")
+        key = self._checked_indices(key if isinstance(key, tuple) else (key,))
+        if ints == self.ndim == len(parts):  # `a[3]`, `a[1, 2]`, `a[t]`: a numpy scalar
             return HostScalar(self.tensor[key])
         if ints >= self.ndim:
             _refuse("indexing down to a numpy scalar")
         return HostArray(fed_floats.same_items(self.tensor[key], self.tensor), self.dtype)
+
+    def _checked_indices(self, parts: tuple) -> tuple:
+        """`parts` with each fed Python int (`a[t]`, `a[t, 0]`, `a[i, j:k]`), and each
+        literal one out of range, an index tensor numpy's way: a negative one counts
+        from the end; one out of range fails the graph (the call reruns plainly, where
+        numpy raises IndexError: a trace raising it would be janus's own error)."""
+        dims = self.tensor.shape.as_list()
+
+        def out_of_range(axis: int, part) -> bool:
+            return type(part) is int and axis < len(dims) and dims[axis] is not None and \
+                not -dims[axis] <= part < dims[axis]
+
+        if not any(_symbolic_int(p) or out_of_range(axis, p) for axis, p in enumerate(parts)):
+            return parts
+        if any(p is None for p in parts):
+            _refuse("a fed or out-of-range int index next to numpy's newaxis")
+        checked = []
+        for axis, part in enumerate(parts):
+            if _symbolic_int(part):
+                i = tf.cast(part.tensor, tf.int64)
+            elif out_of_range(axis, part):
+                i = tf.constant(part, tf.int64)
+            else:
+                checked.append(part)
+                continue
+            n = tf.constant(dims[axis], tf.int64) if dims[axis] is not None else \
+                tf.shape(self.tensor, out_type=tf.int64)[axis]
+            checks.require(tf.logical_and(i >= -n, i < n))
+            # (clipped: never out of range where the graph is built; it fails first)
+            checked.append(tf.clip_by_value(tf.where(i < 0, i + n, i), 0,
+                                            tf.maximum(n - 1, 0)))
+        return tuple(checked)
 
     def __iter__(self):
         """`x, v = a` / `for item in a` over a 1-D array of a fixed length: its numpy

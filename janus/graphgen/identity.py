@@ -29,6 +29,7 @@ from tensorflow.python.eager import record
 
 from janus import user_attributes
 from janus.errors import ConversionError
+from janus.graphgen import heap_identity
 from janus.graphgen.merge_paths import CONTROL_FLOW, branch_inputs, merge_output
 from janus.graphgen.value_kinds import is_symbolic
 
@@ -86,9 +87,11 @@ def built(tracer, outputs) -> None:
 
 def check_call(tracer, fn, args: tuple, kwargs: dict) -> None:
     """A call whose answer depends on a tensor's identity: `id(t)`, `t.ref()`, a tape's
-    watch / gradient / jacobian."""
+    watch / gradient / jacobian; of a heap object: graphgen/heap_identity.py."""
     if fn is id and len(args) == 1:
         check_own_identity(args[0], "`id()`")
+    heap_identity.check_call(tracer, fn, args, kwargs)
+    if fn is id:
         return
     owner = user_attributes.get(fn, "__self__")
     if owner is None:

@@ -193,6 +193,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
             return None
     if (user_attributes.get(fn, "__module__", None) or type(fn).__module__ or "").startswith("keras"):
         global_settings.keras_call(tracer)  # (Keras' code reads `epsilon()` itself)
+    handed = list(args) + list(kwargs.values())  # (as the user's: before lists are packed)
     if _is_tensorflow(fn):  # `labels=[tree.label]` with the label fed: a tensor list
         args = tuple(pack_scalars(host_scalars.pack_list(a)) for a in args)
         kwargs = {k: pack_scalars(host_scalars.pack_list(v)) for k, v in kwargs.items()}
@@ -213,8 +214,9 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     if not (id(owner) in tracer.copy_sources and
             user_attributes.get(fn, "__name__", "") in ("append", "extend")):
         tracer.read(owner)
-    if not any(fn is f for f in _NOT_READING):
-        for value in list(args) + list(kwargs.values()):
+    if not any(fn is f for f in _NOT_READING):  # (a list handed to a TF op: its items
+        # read, also where it was packed into a tensor, or held in a list handed: F348)
+        for value in handed if fn is len else plain_records.held(handed):
             tracer.read(value, length=fn is len)
     container_writes.refuse_around(tracer, fn, args)  # (`object.__setattr__(o, ...)`)
     targets = container_writes.mutated(fn, owner, args)

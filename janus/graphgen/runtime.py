@@ -19,6 +19,7 @@ from janus.graphgen import dynamic_sizes, eager_functions, eager_queries, identi
     keyed_writes, keys, library_calls, namespaces, past_hooks, refusals, stand_in_calls, \
     tapes, traced_gradients, truth_folds, user_classes
 from janus.graphgen import attributes
+from janus.graphgen import heap_identity
 from janus.graphgen.attributes import AttributeHooks
 from janus.graphgen.bool_values import BoolValues, truth
 from janus.graphgen.defaults import check_defaults, guard_defaults
@@ -176,6 +177,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         tracer.read(obj)
         if not is_tensor(obj):
             keys.check(key, tracer)
+            heap_identity.key(tracer, obj, key)  # (`memo[node]`: by identity)
         value = obj[tensor_index(key) if is_tensor(obj) else key]
         source = tracer.source_of(obj)
         if source is not None and isinstance(key, (int, str)) and id(obj) not in tracer.copy_sources:
@@ -197,6 +199,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             return
         keyed_writes.refuse_computed_key(obj, key, self.tracer)
         keys.check(key, self.tracer)
+        heap_identity.key(self.tracer, obj, key)  # (`memo[node] = h`: by identity)
         container = isinstance(obj, (list, dict))
         if container:  # (before: one janus cannot copy refuses unchanged)
             self._touched(obj)
@@ -212,6 +215,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
                 implicit_calls.UNHANDLED:
             return
         keys.check(key, self.tracer)
+        heap_identity.key(self.tracer, obj, key)  # (`del memo[node]`: by identity)
         container = isinstance(obj, (list, dict))
         if container:
             self._touched(obj)
@@ -400,6 +404,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
                 # (`max(a, c) is a`: which number object Python hands on is not traced)
                 raise ConversionError("`is` between numbers janus feeds")
         identity.check_is(left, right)
+        heap_identity.compared(self.tracer, left, right)  # (`node is LAST[0]`: guarded)
         return left is right
 
     def test(self, site, value):

@@ -104,6 +104,9 @@ class Tracer(SiteTests):
         # id(list, dict or object of the heap) -> (it, every source it was read from): a
         # write through one path is seen through another only where they are one object
         self.heap_objects: dict[int, tuple[object, list[Source]]] = {}
+        # ids (heap_objects' keys) of the heap objects whose identity the trace observed
+        # (`a is b`, a key of the call's own dict): graphgen/heap_identity.py
+        self.identity_reads: set[int] = set()
         self.importing: set[int] = set()  # ids of the lists and dicts being copied in
         self.graph = None  # the graph being traced (set by `bind_inputs`)
         self.callback_depth = 0  # > 0 while TF traces a user callback in a nested graph

@@ -161,7 +161,8 @@ class Gen:
                                 rules_s30_trace_state, rules_s30_modules,
                                 rules_s30_layers, rules_s30_optimizers,
                                 rules_s30_library_objects, rules_s30_frames,
-                                rules_s31_closures, rules_s31_library_state,
+                                rules_s31_arrays, rules_s31_closures,
+                                rules_s31_identity, rules_s31_library_state,
                                 rules_s31_modes, rules_s31_segments,
                                 rules_s31_tests, rules_s31_varying)
         from tests.fuzz.rules import statement
@@ -211,7 +212,8 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
                             rules_s30_trace_state, rules_s30_modules,
                             rules_s30_layers, rules_s30_optimizers,
                             rules_s30_library_objects, rules_s30_frames,
-                            rules_s31_closures, rules_s31_library_state,
+                            rules_s31_arrays, rules_s31_closures,
+                            rules_s31_identity, rules_s31_library_state,
                             rules_s31_modes, rules_s31_segments,
                             rules_s31_tests, rules_s31_varying)
     from tests.fuzz.rules import statement

@@ -107,3 +107,36 @@ def keyed(s, x):
 def test_lengths_used_otherwise_agree():
     for fn in (counted, bounded_buffer, last_item, every_tenth, keyed):
         assert_same(fn, _calls(14), make_state=Log)
+
+
+class Embedder:
+    def __init__(self):
+        self.emb = tf.Variable(tf.reshape(tf.range(180, dtype=tf.float32) / 90.0, [30, 6]))
+        self.steps = 0
+
+
+def lookup_and_length(s, words):
+    n = len(words)
+    x = tf.nn.embedding_lookup(s.emb, words)
+    out = [tf.reduce_sum(x[i]) for i in range(n)]
+    s.steps += 1
+    return tf.add_n(out)
+
+
+def lookup_in_a_nested_list(s, words):
+    n = len(words)
+    x = tf.gather(s.emb, tf.constant(0) + tf.stack([words])[0])
+    s.steps += n
+    return tf.reduce_sum(x) * float(n)
+
+
+def test_a_list_read_by_len_and_handed_to_a_tf_op_keeps_its_items():
+    """(F348, probe round h3's R3) `len(words)` and `words` handed to a TF op: TF packed
+    the list into a tensor before janus noted its read, so it was taken for a list read
+    only through `len()`, its length fed, and each trace of that plan failed (graph=1,
+    fallback=11): a graph per length now (the plan of a list whose length varies
+    still retreats: a comprehension over it)."""
+    calls = [([1, 5, 7, 2, 9][: 2 + i % 3] + [i % 30],) for i in range(14)]
+    stats = assert_same(lookup_and_length, calls, Embedder)
+    assert stats.graph_calls >= 7, stats
+    assert_same(lookup_in_a_nested_list, calls, Embedder)
