@@ -15,7 +15,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 76
+GENERATOR_VERSION = 77
 
 HEADER = '''\
 import functools
