@@ -17,6 +17,7 @@ from janus.fallback import safety, segmented, settled
 from janus.fallback.mixed import MixedRunner
 from janus.generation import RaisedInTrace, call_key
 from janus.profiler import profile_call
+from janus.recursion import limits
 from janus.transform import convert
 
 
@@ -70,7 +71,7 @@ class EagerRuns:
                 try:
                     converted = self._converted_quietly()
                     if converted is None:
-                        return self.fn(*args, **kwargs)
+                        return limits.plain_call(self.fn, args, kwargs)
                     return safety.run_watched(self, "profiling a fallback", lambda: profile_call(
                         converted, self.profile, args, kwargs, safety.WatchedProfileRuntime),
                         args, kwargs)
@@ -94,7 +95,7 @@ class EagerRuns:
                             self, converted, "running mixed", self.fn)
                 if runner is not None:
                     return runner(*args, **kwargs)
-            return self.fn(*args, **kwargs)
+            return limits.plain_call(self.fn, args, kwargs)  # (plain Python's room: F349)
         finally:
             with self._lock:
                 self.stats.time_fallback += time.perf_counter() - start

@@ -66,6 +66,7 @@ from janus.errors import ConversionError, JanusFallbackError, JanusInternalError
 from janus.fallback.heap import MARKER
 from janus.graphgen import formatted_text
 from janus.profiler.runtime import ProfileRuntime
+from janus.recursion import limits
 from janus.tensors import is_tensor
 from janus.transform import convert
 from janus.transform.runtime import user_function
@@ -297,20 +298,34 @@ def run_watched(jit, phase: str, run, args, kwargs):
     user's or janus's by the profiling rules of the module docstring."""
     with watching() as watch:
         try:
-            return run()
+            with limits.converted_room():  # (janus's frames per level: F349)
+                result = run()
         except (JanusInternalError, JanusFallbackError):
             raise
         except Exception as exc:  # noqa: BLE001 - classified below
             error = exc
+        else:
+            if not limits.seen() or watch.effects:
+                return result
+            # the user's code caught a RecursionError, raised at another depth than
+            # plain Python's: nothing happened yet, plain Python decides
+            return limits.plain_call(jit.fn, args, kwargs)
+    if isinstance(error, RecursionError):
+        # deeper than the room janus gave (recursion/limits.py): not janus's bug, and
+        # only this call's refusal; with effects, plain Python (with fewer frames per
+        # level) would have met it too
+        if watch.effects:
+            raise error
+        return limits.plain_call(jit.fn, args, kwargs)
     if raised_by_janus(error) and not misbound(error, jit.fn, args, kwargs):
         if watch.effects:  # cannot rerun: the user's code already changed things
             jit.report_internal(phase, error, always_raise=True)
         jit.report_internal(phase, error)
-        return jit.fn(*args, **kwargs)
+        return limits.plain_call(jit.fn, args, kwargs)
     if watch.effects:
         raise error  # the user's own exception, from the converted copy of their line
     try:  # nothing happened yet: plain Python decides whether it is the user's
-        result = jit.fn(*args, **kwargs)
+        result = limits.plain_call(jit.fn, args, kwargs)
     except Exception as plain:
         if type(plain) is not type(error):
             jit.report_internal(phase, error, note=f"plain Python raised {type(plain).__name__} "

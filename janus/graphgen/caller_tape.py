@@ -38,7 +38,7 @@ import tensorflow as tf
 from tensorflow.python.eager import record
 from tensorflow.python.ops.resource_variable_ops import variable_accessed
 
-from janus.graphgen import connectivity, python_gradients
+from janus.graphgen import calls, connectivity, python_gradients
 from janus.graphgen.traced_gradients import gathered_in_loops
 
 
@@ -48,6 +48,7 @@ class TapeView:
 
     def __init__(self, concrete, visible: int | None, stacked: list[int]):
         graph = concrete.graph
+        self.concrete = concrete
         if hasattr(concrete, "handles"):  # (a graph loaded from the cache: cache/portable.py)
             self.captured = [*concrete.handles, *concrete.function.captured_inputs]
             self.variables = list(concrete.variables)
@@ -84,12 +85,27 @@ class TapeView:
         Python's gradients."""
         if not self.exact:
             return True
+        if not self._recordable(inputs):
+            return True
         if not self.stacked_exact and record.should_record_backprop(
                 [inputs[k] for k in self.stacked]):
             return True
         feed = len(inputs)  # (a gathered variable: watched once the call reads it)
         return any(k >= feed or record.should_record_backprop([inputs[k]])
                    for k in self.gathered)
+
+    def _recordable(self, inputs: list) -> bool:
+        """Whether TF can build what a tape recording this call needs (calls.py
+        `build_tape_functions`: built now, before anything runs); if not, no call of this
+        graph is recorded from now on (each runs plainly, as the caller's tape sees it)."""
+        for variable in self.variables:  # (accessed first, as TF's call does)
+            variable_accessed(variable)
+        try:
+            calls.build_tape_functions(self.concrete, inputs, self.captured)
+        except Exception:  # noqa: BLE001 - TF could not differentiate the graph (F336)
+            self.exact = False
+            return False
+        return True
 
     def detach(self, results, inputs: list) -> list:
         """`results` with the outputs that reach no watched input replaced by copies no

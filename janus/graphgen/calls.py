@@ -16,7 +16,7 @@ import tensorflow as tf
 from tensorflow.core.protobuf import config_pb2, rewriter_config_pb2
 from tensorflow.python.eager import context as _context
 from tensorflow.python.framework.ops import EagerTensor
-from tensorflow.python.ops import gen_array_ops
+from tensorflow.python.ops import gen_array_ops, gradients_util
 
 from janus.graphgen import quiet_aborts
 
@@ -61,6 +61,23 @@ def call_graph(concrete, inputs: list, captured: list | None = None):
     finally:
         quiet_aborts.loud()
         ctx.function_call_options = options
+
+
+def build_tape_functions(concrete, inputs: list, captured: list) -> None:
+    """Build the forward and backward functions TF's flat call of `concrete` needs while
+    the tapes now open watch `inputs` or `captured` (TF caches them: the call then finds
+    them built), raising what TF's build raises. Nothing runs. TF builds them before its
+    call runs anything, and some graphs it cannot differentiate although every op has a
+    gradient (a `SelectV2` between two TensorArray flows: its gradient makes zeros of
+    the variant dtype, F336): the caller asks first, so such a call can run plainly."""
+    if not calls_flat(concrete) or \
+            not hasattr(concrete, "_select_forward_and_backward_functions"):
+        return
+    args = [*inputs, *captured]
+    kind = gradients_util.PossibleTapeGradientTypes(args)
+    if kind == gradients_util.POSSIBLE_GRADIENT_TYPES_NONE:
+        return
+    concrete._select_forward_and_backward_functions(args, kind, True).forward()
 
 
 _EAGER_KERNELS: dict = {}  # (executor type, the thread's config) -> options without fusion

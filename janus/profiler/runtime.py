@@ -17,6 +17,7 @@ from janus.errors import ConversionError, JanusInternalError
 from janus.fallback.agreement import multi_worker_strategy
 from janus.graphgen import layer_calls, refusals
 from janus.profiler.profile import Profile
+from janus.recursion import limits
 from janus.recursion.cases import CaseRecorder
 from janus.tensors import is_tensor
 from janus import number_reads, source as source_mod, user_attributes
@@ -235,6 +236,9 @@ class ProfileRuntime(Runtime):
                 result = instance(bound_self, *args, **kwargs)
             else:
                 result = instance(*args, **kwargs)
+        except RecursionError:
+            limits.note()  # (the user's code may catch it: recursion/limits.py)
+            raise
         finally:
             frames.pop()
         if recorder is not None and name in current.profile.recursive:

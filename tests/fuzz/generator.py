@@ -162,8 +162,9 @@ class Gen:
                                 rules_s30_layers, rules_s30_optimizers,
                                 rules_s30_library_objects, rules_s30_frames,
                                 rules_s31_arrays, rules_s31_closures,
-                                rules_s31_identity, rules_s31_library_state,
-                                rules_s31_modes, rules_s31_segments,
+                                rules_s31_deep_recursion, rules_s31_identity,
+                                rules_s31_library_state, rules_s31_modes,
+                                rules_s31_segments, rules_s31_tape_arrays,
                                 rules_s31_tests, rules_s31_varying)
         from tests.fuzz.rules import statement
 
@@ -213,8 +214,9 @@ def generate(seed: int, n_calls: int | None = None) -> Program:
                             rules_s30_layers, rules_s30_optimizers,
                             rules_s30_library_objects, rules_s30_frames,
                             rules_s31_arrays, rules_s31_closures,
-                            rules_s31_identity, rules_s31_library_state,
-                            rules_s31_modes, rules_s31_segments,
+                            rules_s31_deep_recursion, rules_s31_identity,
+                            rules_s31_library_state, rules_s31_modes,
+                            rules_s31_segments, rules_s31_tape_arrays,
                             rules_s31_tests, rules_s31_varying)
     from tests.fuzz.rules import statement
 

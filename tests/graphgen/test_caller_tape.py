@@ -198,3 +198,59 @@ def test_an_input_read_only_for_a_dropped_value_has_none():
                         for g in tape.gradient(out, [x, y])])
         assert got[0] == got[1], (i, got)
     assert janus.stats(jitted).graph_calls >= 3
+
+
+def array_size_dropped(x, n):
+    acc = x * 0.5
+    sizes = []
+    ta = tf.TensorArray(acc.dtype, size=0, dynamic_size=True)
+    for t in range(n % 3 + 2):
+        acc = acc + 1.0
+        if tf.reduce_sum(acc) > 2.5:  # (an exit on a tensor: the flow goes through a select)
+            break
+        ta = ta.write(t, acc)
+    sizes.append(ta.size())
+    return (acc * W,)
+
+
+def array_stacked(x, n):
+    acc = x * 0.5
+    ta = tf.TensorArray(acc.dtype, size=0, dynamic_size=True)
+    for t in range(n + 3):
+        acc = acc * 1.5
+        if tf.reduce_sum(acc) > 8.0:
+            break
+        ta = ta.write(t, acc)
+    return acc, tf.reduce_sum(ta.stack()) + 0.0 * tf.reduce_sum(acc), ta.size()
+
+
+def _values_and_gradients(fn, args, persistent: bool):
+    with tf.GradientTape(persistent=persistent) as tape:
+        tape.watch(args[0])
+        outputs = fn(*args)
+    targets = [o for o in outputs if o.dtype.is_floating]
+    grads = tape.gradient(targets, [args[0], W])
+    return [o.numpy().tolist() for o in outputs], \
+        [None if g is None else g.numpy().tolist() for g in grads]
+
+
+def test_a_graph_tf_cannot_differentiate_runs_plainly_under_a_tape():
+    """F336: a TensorArray written in a loop that exits on a tensor test: its flow (a
+    variant) goes through a `SelectV2`, whose gradient TF cannot build (`zeros` of the
+    variant dtype: TypeError in TF's flat call under a caller's tape, which reached the
+    user as janus's internal error). Such a call runs plainly under a tape (persistent or
+    not); without a tape the graph runs."""
+    for fn in (array_size_dropped, array_stacked):
+        jitted = janus.jit(fn)
+        for i in range(10):
+            args = (c([0.5 * (i % 3), -1.0]), i % 2)
+            if i % 3 == 2:
+                assert [o.numpy().tolist() for o in jitted(*args)] == \
+                    [o.numpy().tolist() for o in fn(*args)], (fn.__name__, i)
+                continue
+            persistent = i % 2 == 1
+            assert _values_and_gradients(jitted, args, persistent) == \
+                _values_and_gradients(fn, args, persistent), (fn.__name__, i)
+        stats = janus.stats(jitted)
+        assert stats.internal_errors == 0, jitted.internal_errors
+        assert stats.graph_calls >= 1, (fn.__name__, stats)
