@@ -5,7 +5,7 @@ import pytest
 import tensorflow as tf
 
 import janus
-from janus.graphgen import adopted_trace, specialize
+from janus.graphgen import adopted_trace, varying_numbers
 from tests.differential import assert_same
 
 
@@ -13,7 +13,7 @@ from tests.differential import assert_same
 def traces(monkeypatch):
     """How many traces janus started, and how many were kept by adoption."""
     counts = {"traces": 0, "adopted": 0}
-    tracer, adopt = specialize.Tracer, adopted_trace.adopt
+    tracer, adopt = varying_numbers.FeedingTracer, adopted_trace.adopt  # (every trace's)
 
     class Counting(tracer):
         def __init__(self, *args, **kwargs):
@@ -25,7 +25,7 @@ def traces(monkeypatch):
         counts["adopted"] += made is not None
         return made
 
-    monkeypatch.setattr(specialize, "Tracer", Counting)
+    monkeypatch.setattr(varying_numbers, "FeedingTracer", Counting)
     monkeypatch.setattr(adopted_trace, "adopt", counting_adopt)
     return counts
 

@@ -109,7 +109,9 @@ def bookkeeping(b, x):
 def test_numbers_and_lengths_that_change_together_are_fed_in_one_generation():
     calls = [(tf.constant([1.0, 2.0 + i]),) for i in range(10)]
     stats = assert_same(bookkeeping, calls, make_state=Book)
-    assert stats.generations == 2 and stats.graph_calls >= 7, stats
+    # (the profiled calls saw them change: fed from the first graph, F334/F335; before,
+    # the first graph guarded them and a second fed them)
+    assert stats.generations == 1 and stats.graph_calls >= 8, stats
 
 
 class Depths:
