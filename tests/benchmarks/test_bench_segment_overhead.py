@@ -15,11 +15,13 @@ def _split(w, x):
 
 
 def test_a_split_function_gets_per_segment_call_rows(monkeypatch):
-    from janus.fallback import trial
+    from janus.fallback import trial, whole_trial
     from janus.transform import segments
     monkeypatch.setattr(segments, "TINY_OPS", 0)  # every stretch a kept graph (any size)
     monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)
     monkeypatch.setattr(trial, "PAYS", float("inf"))
+    monkeypatch.setattr(whole_trial, "MIN_GAIN", float("inf"))  # (the split kept against plain,
+    # however small: all six rounds of its whole trial run since F328)
     w = tf.Variable(np.full((3, 2), 0.3, np.float32))
     x = tf.constant(np.ones((4, 3), np.float32))
     fn = janus.jit(_split)

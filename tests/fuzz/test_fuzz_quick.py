@@ -40,14 +40,18 @@ def test_a_good_fraction_ran_as_graphs():
     The share depends on the generator's mix of rules (v46: over 25%, v47: 24.6% of these 200
     programs' calls, most of the rest in programs using constructs janus runs eagerly;
     v76: 19.5% — the session-30 janus on v75's code made 20.7% of the same programs'
-    calls graphs with five of them diverging; F314/F320's refusals run a few plainly);
-    a janus that stopped making graphs would fall far below the floor."""
+    calls graphs with five of them diverging; F314/F320's refusals run a few plainly;
+    v77: 17.3%, 277 of 1600 — the session-31 start's janus made 269 of 1560 of the same
+    programs' calls graphs with eight diverging: the new rules' programs, recursion and
+    identity, run more of their calls plainly); a janus that stopped making graphs would
+    fall far below the floor."""
     if _TOTALS["programs"] < QUICK_N // 2:
         pytest.skip("run together with test_program")
-    assert _TOTALS["graph_calls"] >= 0.18 * _TOTALS["calls"], _TOTALS
+    assert _TOTALS["graph_calls"] >= 0.16 * _TOTALS["calls"], _TOTALS
 
 
-PLAIN_SEEDS = range(470000, 470012)  # (plain mode: runner._plain_mode)
+PLAIN_SEEDS = range(470012, 470024)  # (plain mode: runner._plain_mode; v77 moved 470000-
+# 470011 to programs janus runs eagerly (try/except, .numpy(), add_loss): no plain turns)
 
 
 @pytest.mark.parametrize("seed", PLAIN_SEEDS)
