@@ -11,6 +11,7 @@ is adding one entry there. Every program terminates: loops are bounded by counte
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 
 from tests.fuzz import inputs
@@ -147,26 +148,7 @@ class Gen:
     # -- statements
     def block(self, count: int | None = None) -> list[str]:
         """A nested block of statements in a new scope (names bound in it stay in it)."""
-        from tests.fuzz import (rules_boolvals, rules_deferred, rules_exact,  # noqa: F401
-                                rules_exits, rules_extra, rules_identity, rules_keras,
-                                rules_loops, rules_more, rules_more9, rules_raising, rules_rng,
-                                rules_sizes, rules_slow, rules_tapes, rules_sums,
-                                rules_s27, rules_s27_keras, rules_s27_state, rules_zoo,
-                                rules_zoo2, rules_zoo3, rules_zoo4,  # (register)
-                                rules_s28_edges, rules_s28_frames, rules_s28_heap_calls,
-                                rules_s28_held_state, rules_s28_kept_graphs,
-                                rules_s28_library_state, rules_s28_split_churn,
-                                rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
-                                rules_s29_held, rules_s30_lengths, rules_s30_held,
-                                rules_s30_trace_state, rules_s30_modules,
-                                rules_s30_layers, rules_s30_optimizers,
-                                rules_s30_library_objects, rules_s30_frames,
-                                rules_s31_arrays, rules_s31_closures,
-                                rules_s31_deep_recursion, rules_s31_identity,
-                                rules_s31_library_state, rules_s31_modes,
-                                rules_s31_segments, rules_s31_tape_arrays,
-                                rules_s31_tests, rules_s31_varying)
-        from tests.fuzz.rules import statement
+        from tests.fuzz.rules import statement  # (rules registered by generate)
 
         self.scopes.append({})
         self.depth += 1
@@ -197,27 +179,34 @@ METHOD_RUN = """\
 """
 
 
+# The rule modules, in registration order: a rule's place in the registry decides which
+# program a seed makes, so a new module goes at the end (and GENERATOR_VERSION moves).
+RULE_MODULES = (
+    "rules_boolvals", "rules_deferred", "rules_exact", "rules_exits", "rules_extra",
+    "rules_identity", "rules_keras", "rules_loops", "rules_more", "rules_more9",
+    "rules_raising", "rules_rng", "rules_slow", "rules_sizes", "rules_tapes", "rules_sums",
+    "rules_zoo", "rules_zoo2", "rules_zoo3", "rules_zoo4", "rules_s27", "rules_s27_keras",
+    "rules_s27_state", "rules_s28_edges", "rules_s28_frames", "rules_s28_heap_calls",
+    "rules_s28_held_state", "rules_s28_kept_graphs", "rules_s28_library_state",
+    "rules_s28_split_churn", "rules_s29_entry", "rules_s29_handoffs", "rules_s29_settings",
+    "rules_s29_held", "rules_s30_lengths", "rules_s30_held", "rules_s30_trace_state",
+    "rules_s30_modules", "rules_s30_layers", "rules_s30_optimizers",
+    "rules_s30_library_objects", "rules_s30_frames", "rules_s31_arrays",
+    "rules_s31_closures", "rules_s31_deep_recursion", "rules_s31_identity",
+    "rules_s31_library_state", "rules_s31_modes", "rules_s31_segments",
+    "rules_s31_tape_arrays", "rules_s31_tests", "rules_s31_varying",
+)
+
+
+def register_rules() -> None:
+    """Import every rule module (each registers its rules), in RULE_MODULES' order."""
+    for name in RULE_MODULES:
+        importlib.import_module(f"tests.fuzz.{name}")
+
+
 def generate(seed: int, n_calls: int | None = None) -> Program:
     """The program and call sequence of `seed` (deterministic for a generator version)."""
-    from tests.fuzz import (rules_boolvals, rules_deferred, rules_exact,  # noqa: F401
-                            rules_exits, rules_extra, rules_identity, rules_keras, rules_loops,
-                            rules_more, rules_more9, rules_raising, rules_rng, rules_slow,
-                            rules_sizes, rules_tapes, rules_sums, rules_zoo,
-                            rules_zoo2, rules_zoo3, rules_zoo4,
-                            rules_s27, rules_s27_keras, rules_s27_state,  # (register rules)
-                            rules_s28_edges, rules_s28_frames, rules_s28_heap_calls,
-                            rules_s28_held_state, rules_s28_kept_graphs,
-                            rules_s28_library_state, rules_s28_split_churn,
-                            rules_s29_entry, rules_s29_handoffs, rules_s29_settings,
-                            rules_s29_held, rules_s30_lengths, rules_s30_held,
-                            rules_s30_trace_state, rules_s30_modules,
-                            rules_s30_layers, rules_s30_optimizers,
-                            rules_s30_library_objects, rules_s30_frames,
-                            rules_s31_arrays, rules_s31_closures,
-                            rules_s31_deep_recursion, rules_s31_identity,
-                            rules_s31_library_state, rules_s31_modes,
-                            rules_s31_segments, rules_s31_tape_arrays,
-                            rules_s31_tests, rules_s31_varying)
+    register_rules()
     from tests.fuzz.rules import statement
 
     rng = random.Random(seed)
