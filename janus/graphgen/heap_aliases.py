@@ -11,12 +11,17 @@ copy of it on another), so those objects join the trace's "aliases" guard:
     return D["w"]              where `args[0] is G['D']` is as the trace saw it
 
 So do the objects whose identity the trace observed (`node is LAST[0]`, a key of the
-call's own dict: graphgen/heap_identity.py, `tracer.identity_reads`).
+call's own dict: graphgen/heap_identity.py, `tracer.identity_reads`), and the objects of
+a class without its own `__eq__` and `__hash__`, whose identity code the hooks do not see
+may observe (`a == b`, `x in [a, b]`, `xs.index(a)`, `{a, b}`: F355), each with the
+others of its type the trace read.
 
 `note` records each path a trace reads an object through; `objects` gives the
 (sources, spec) entries graphgen/guards.aliases_guard takes.
 """
 from __future__ import annotations
+
+from janus.graphgen import heap_identity
 
 
 def note(tracer, value, source) -> None:
@@ -42,8 +47,8 @@ def objects(tracer) -> list:
     for oid, (value, sources) in tracer.heap_objects.items():
         if len(sources) > 1:
             kept.add(oid)
-        if (oid in written or oid in tracer.identity_reads) and \
-                len(by_type[type(value)]) > 1:
+        if (oid in written or oid in tracer.identity_reads or
+                heap_identity.compared_past_hooks(value)) and len(by_type[type(value)]) > 1:
             kept.update(by_type[type(value)])
     return [(tracer.heap_objects[oid][1], (f"object {id(type(tracer.heap_objects[oid][0]))}",
                                            ())) for oid in sorted(kept)]

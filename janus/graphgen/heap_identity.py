@@ -12,6 +12,9 @@ enough (another Node passes it), so the observation becomes a guard:
     sorted(nodes, key=id)             output): `args[1] is <that Node>`, a graph per object
     s.cache[node]                     a key of a heap dict: its keys are the traced
                                       objects, so the key is pinned to the traced one too
+    a == b, x in [a, b], {a, b}       past the hooks (F355): every object of a class
+    xs.index(a), xs.count(a)          compared by identity (`compared_past_hooks`) joins
+                                      the aliases guard with the others of its type read
 
 Refused (the line runs in Python): `id()` of what the trace holds in place of the heap's
 object (the copy of a heap list or dict, a tuple rebuilt item by item, an input tensor,
@@ -50,6 +53,15 @@ def hashed_by_identity(value) -> bool:
     """Whether `hash(value)` (and so a dict's or set's lookup) is `value`'s identity."""
     return type(value).__hash__ is object.__hash__ and not is_tensor(value) and \
         not isinstance(value, _SCALARS + NUMPY_NUMBERS + STAND_INS)
+
+
+def compared_past_hooks(value) -> bool:
+    """Whether `value`'s identity is what `==`, `in`, `xs.index()`, a set or a dict find
+    it by (a class without its own `__eq__` or `__hash__`): code the hooks do not see
+    (`a == b`, `x in [a, b]`, `{a, b}`) may observe which heap objects are one (F355)."""
+    kind = type(value)
+    return (kind.__eq__ is object.__eq__ or kind.__hash__ is object.__hash__) and \
+        not is_tensor(value) and not isinstance(value, _SCALARS + NUMPY_NUMBERS + STAND_INS)
 
 
 def compared(tracer, left, right) -> None:

@@ -29,6 +29,11 @@ or a branch or body nested in it) to be, as the eager tensor it stands for is:
                                 Softmax and the output no EagerTensor: in a graph it
                                 computed from the logits (27.0 where eagerly the clipped
                                 probability gives 16.1, and other gradients)
+
+and for its value (F354): `.numpy` of such a tensor, asked by library code, is the value
+read on the host where it is the graph's state (a table's size: graphgen/library_reads.py,
+checked in the graph), so `vocabulary_size()` is the Python int it is eagerly; a value
+the call's data computes has no `.numpy`, as before.
 """
 from __future__ import annotations
 
@@ -37,10 +42,11 @@ import sys
 import threading
 
 import tensorflow as tf
-from tensorflow.python.framework.ops import EagerTensor
+from tensorflow.python.framework.ops import EagerTensor, SymbolicTensor
 from tensorflow.python.ops.control_flow_v2_func_graphs import ControlFlowFuncGraph
 
 from janus.errors import ConversionError
+from janus.graphgen import library_reads
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -132,6 +138,29 @@ class EagerTensorStandIn(metaclass=_EagerTensorKind):
     """`tf.__internal__.EagerTensor` while a traced library call runs."""
 
 
+_tensor_getattr = SymbolicTensor.__getattr__  # (tf.Tensor's: numpy-like names' message)
+
+
+def _tensor_attribute(tensor, name: str):
+    """A graph tensor's missing attribute while a traced library call runs: `.numpy` of a
+    tensor of the trace asked by library code is its value read on the host, where the
+    value is the graph's state (F354)."""
+    calls = getattr(_local, "calls", None)
+    if name != "numpy" or not calls or not _from_library(sys._getframe(1)):
+        return _tensor_getattr(tensor, name)
+    call = calls[-1]
+    graph = getattr(tensor, "graph", None)
+    if graph is not call.tracer.graph or tf.compat.v1.get_default_graph() is not graph or \
+            call.tracer.callback_depth:
+        return _tensor_getattr(tensor, name)
+    value = library_reads.held_value(graph, tensor)
+    if value is None:
+        return _tensor_getattr(tensor, name)
+    call.tracer.assert_ops.append(library_reads.check_holds(tensor, value))
+    call.answered = call.answered or "`.numpy()` of a tensor of the graph's state"
+    return lambda: value
+
+
 _QUESTIONS = ((tf.executing_eagerly, True, "tf.executing_eagerly()"),
               (tf.compat.v1.executing_eagerly, True, "tf.compat.v1.executing_eagerly()"),
               (tf.inside_function, False, "tf.inside_function()"))
@@ -148,6 +177,10 @@ EAGER_ANSWERS = {id(stand_in): answer for (original, answer, _), stand_in in
 """The eager answer of each stand-in (the program's converted code may look one up)."""
 
 
+_MISSING = object()
+"""The original of a class attribute the class itself did not have (deleted again)."""
+
+
 def _public_places() -> list:
     """(module, attribute, stand-in, original) for every public API module holding a
     mode question or EagerTensor (`tf`, `tf.compat.v1`, `tf.__internal__`...; not
@@ -162,6 +195,8 @@ def _public_places() -> list:
             stand_in = _STANDING_IN.get(original) if original is not None else None
             if stand_in is not None:
                 places.append((module, attribute, stand_in, original))
+    places.append((SymbolicTensor, "__getattr__", _tensor_attribute,
+                   SymbolicTensor.__dict__.get("__getattr__", _MISSING)))
     return places
 
 
@@ -182,7 +217,10 @@ def _uninstall() -> None:
         _users -= 1
         if not _users:
             for module, attribute, _, original in _patched:
-                setattr(module, attribute, original)
+                if original is _MISSING:
+                    delattr(module, attribute)
+                else:
+                    setattr(module, attribute, original)
 
 
 @contextlib.contextmanager

@@ -9,6 +9,7 @@ call; all fail on the code before the fix but `dag_children_one_object` (two pat
 one object: graphgen/heap_aliases.py already) and the heap dict keyed by the object (not
 converted).
 """
+import pytest
 import tensorflow as tf
 
 from tests.differential import assert_same
@@ -166,3 +167,86 @@ def cache_by_id_of_the_input(s, x):
 def test_id_of_an_input_tensor():
     seq = [0, 1, 2, 0, 3, 1, 1, 2, 0, 3, 3, 2, 1, 0]
     assert_same(cache_by_id_of_the_input, [(BATCHES[i],) for i in seq], State)
+
+
+# -- identity observed past the hooks (F355): `==` of objects without `__eq__`, `in` a
+# list, tuple, set or dict, `xs.index/count/remove`, a set's size: objects distinct while
+# tracing are one object on later calls (or the other way round)
+
+class Pair:
+    def __init__(self):
+        self.p, self.q, self.r = Node(1.0), Node(2.0), Node(3.0)
+        self.items = [self.q, self.r]
+
+
+def made_one(s, i):
+    """From the 8th call on, `q` is `p` (and the heap list holds `p`)."""
+    if i >= 8:
+        s.q = s.p
+        s.items = [s.p, s.r] if i % 2 else [s.r, s.p]
+    return (s,)
+
+
+def equal_by_identity(s):
+    return tf.constant(2.0 if s.p == s.q else 1.0), tf.constant(1.0 if s.p != s.q else 0.0)
+
+
+def in_a_list_display(s):
+    return tf.constant(3.0 if s.p in [s.q, s.r] else 4.0) + \
+        (1.0 if s.p in (s.q, s.r) else 0.0) + (10.0 if s.p in {s.q, s.r} else 0.0)
+
+
+def in_a_heap_list(s):
+    return tf.constant(3.0 if s.p in s.items else 4.0)
+
+
+def index_and_count(s):
+    xs = [s.q, s.p, s.r]
+    return tf.constant(float(xs.index(s.p) * 10 + xs.count(s.p)))
+
+
+def removed(s):
+    xs = [s.q, s.p, s.r]
+    xs.remove(s.p)
+    return tf.constant(xs[0].x * 10.0 + xs[1].x)
+
+
+def distinct_in_a_set(s):
+    seen = {s.q: 1.0}
+    return tf.constant(float(len({s.p, s.q, s.r}))) + (2.0 if s.p in seen else 0.0)
+
+
+def visited_walk(s):
+    visited, total = [], tf.constant(0.0)
+    for n in [s.p, s.q, s.r]:
+        if n in visited:
+            continue
+        visited.append(n)
+        total = total + n.x
+    return total
+
+
+@pytest.mark.parametrize("fn", [equal_by_identity, in_a_list_display, in_a_heap_list,
+                                index_and_count, removed, distinct_in_a_set, visited_walk],
+                         ids=lambda fn: fn.__name__)
+def test_identity_compared_past_the_hooks(fn):
+    calls = [(lambda s, i=i: made_one(s, i)) for i in range(14)]
+    stats = assert_same(fn, calls, Pair)
+    assert stats.graph_calls >= 6, stats
+
+
+def test_one_object_while_tracing_distinct_later():
+    def split(s, i):
+        if i >= 8 and s.q is s.p:
+            s.q = Node(2.0)
+        return (s,)
+
+    def shared():
+        s = Pair()
+        s.q = s.p
+        return s
+
+    calls = [(lambda s, i=i: split(s, i)) for i in range(14)]
+    for fn in (equal_by_identity, in_a_list_display, index_and_count):
+        stats = assert_same(fn, calls, shared)
+        assert stats.graph_calls >= 6, (fn.__name__, stats)

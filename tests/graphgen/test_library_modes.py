@@ -31,7 +31,38 @@ def test_vocabulary_size_is_a_python_int():
         m = vectorize.vocabulary_size()
         return tf.reduce_sum(x) * 2.0, n, m, type(n).__name__, n + 1
 
-    assert_same(step, CALLS)
+    stats = assert_same(step, CALLS)
+    assert stats.graph_calls >= 3  # (F354: the table's size read on the host, checked)
+
+
+def test_vocabulary_size_keeps_its_graph_and_follows_a_new_vocabulary():
+    class State:
+        def __init__(self):
+            self.lookup = keras.layers.StringLookup(vocabulary=["a", "b", "c"])
+            self.w = tf.Variable(tf.ones((6, 1)))
+
+    def step(s, tokens):
+        depth = s.lookup.vocabulary_size()
+        hot = tf.one_hot(s.lookup(tokens), depth)
+        return tf.reduce_sum(tf.matmul(hot, s.w[:depth])), depth, depth * 2
+
+    def grown(s):  # (the vocabulary changes between calls: the graph's check fails)
+        s.lookup.set_vocabulary(["a", "b", "c", "d", "e"])
+        return s, tf.constant(["a", "e", "z"])
+
+    tokens = tf.constant(["a", "z", "b"])
+    calls = [(tokens,)] * 7 + [grown] + [(tf.constant(["d", "e"]),)] * 7
+    stats = assert_same(step, calls, State)
+    assert stats.graph_calls >= 6
+
+
+def test_a_librarys_numpy_of_the_calls_data_takes_its_graph_path():
+    def step(x, n):
+        return keras.ops.tile(x, [n * 1, tf.size(x) // 2]), keras.ops.tile(x, [tf.constant(2), 1])
+
+    x = tf.constant([[1.0, 2.0]])
+    stats = assert_same(step, [(x, tf.constant(1 + i % 2)) for i in range(8)])
+    assert stats.graph_calls >= 4
 
 
 def test_vocabulary_size_as_a_one_hot_depth_with_a_periodic_print():
