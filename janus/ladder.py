@@ -1,6 +1,6 @@
 """The generalization ladder: the more general plan that follows a host guard which keeps
-failing (append-only lists, Python numbers fed as tensors, dynamic dimensions, lists of
-varying length). A number is generalized by role: `args[1][3].label` failing feeds
+failing (append-only lists, lists a graph never touches, Python numbers fed as tensors,
+dynamic dimensions, lists of varying length). A number is generalized by role: `args[1][3].label` failing feeds
 `args[1][*].label`, the label of every item."""
 from __future__ import annotations
 
@@ -24,6 +24,14 @@ def next_plan(plan: Plan, guard, value, spec):
     if guard.kind == "len" and expr in spec.appended_only:
         # (and every list of its role: `s.losses[n].append(x)`, one list per key of a dict)
         return plan.with_append_only(guard.source.role)
+    if guard.kind == "len" and expr in getattr(spec, "untouched", ()) and \
+            isinstance(value, list) and guard.source.role not in plan.kept:
+        # a list this graph never reads nor changes (copied with the dict holding it) that
+        # grew: another outcome of a branch appends to it (`if s.step % k == 0:
+        # s.hist["g"].append(gl)`), so it is taken as only appended to, its length fed
+        # (that outcome may read it), not as a stacked tensor, which that outcome's graph
+        # could not append to (F356)
+        return plan.with_fed_length(expr)
     if guard.kind == "len" and expr in getattr(spec, "length_only", ()) and \
             guard.source.role not in plan.kept:
         # its length alone read (`len(s.history)`): fed, as the list grows

@@ -25,10 +25,12 @@ BLOCKED_REGENERATIONS, BLOCKED_WINDOW = 4, 24
 def changes_on(guard, spec) -> bool:
     """A guard whose value, once changed, most likely changes on every call: a Python
     number's value, the length of a list the function only appends to or reads the
-    length of alone."""
+    length of alone (or one the graph never touches: another outcome of a branch appends
+    to it, F356; not assuming it costs nothing)."""
     return guard.kind == "value" and ladder.is_fed_number(guard.expected) or \
         guard.kind == "len" and (guard.source.expr in spec.appended_only or
-                                 guard.source.expr in spec.length_only)
+                                 guard.source.expr in spec.length_only or
+                                 guard.source.expr in spec.untouched)
 
 
 def _occurrence(spec, guard) -> tuple:

@@ -150,9 +150,14 @@ def element(value, what: str):
 def choose(stop, x, y):
     """`tf.where(stop, x, y)`, without the op where both are one value (the same tensor,
     equal constants, equal Python numbers): an op per carried name and exit test on every
-    iteration otherwise."""
+    iteration otherwise. A TensorArray's flow (a variant) is chosen by a `tf.cond`: the
+    gradient of a select makes zeros of the variant dtype, which TF cannot, so a caller's
+    tape could not record the graph (F336; it ran plainly: F357); a cond's gradient
+    passes the chosen branch's on."""
     if x is y or _same_constant(x, y):
         return y
+    if is_tensor(x) and is_tensor(y) and x.dtype == tf.variant:
+        return tf.cond(tf.reshape(stop, []), lambda: tf.identity(x), lambda: tf.identity(y))
     return tf.where(stop, x, y)
 
 

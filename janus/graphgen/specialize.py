@@ -55,6 +55,7 @@ class Specialization:
     plain_calls: int = 0      # calls it ran plainly (trial calls included)
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
     length_only: frozenset = frozenset()  # heap lists whose length alone this graph reads
+    untouched: frozenset = frozenset()  # heap lists copied, never read nor changed
     functions: tuple = ()     # every ConvertedFunction traced into the graph
     loop_gradients: tuple = ()  # what its loops' lists' gradients became (loop_gradients.py)
     tables: dict = dataclasses.field(default_factory=dict)  # recursion: fn -> (roots, cases)
@@ -448,6 +449,7 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)
                         for fn, (_, cases) in tables.items()),
         appended_only=tracer.appended_only(), length_only=tracer.length_only(),
+        untouched=tracer.untouched(),
         functions=tuple(tracer.functions.values()),
         loop_gradients=tuple(tracer.loop_gradients),
         tables=tables, distributed=tracer.distributed,

@@ -408,6 +408,14 @@ class Tracer(SiteTests):
                          if i not in self.read_copies and i in self.copy_sources
                          and i not in self.length_reads)
 
+    def untouched(self) -> frozenset:
+        """Sources of heap lists this trace copied (the values of a dict it read, say) but
+        never read, measured nor changed: the graph assumes nothing of them (graph per
+        outcome of a branch that appends to one: janus/ladder.py)."""
+        return frozenset(source.expr for i, source in self.copy_sources.items()
+                         if i not in self.ledger.dirty and i not in self.read_copies
+                         and i not in self.length_reads)
+
     def length_only(self) -> frozenset:
         """Sources of heap lists this trace read only through `len()` (appended to or
         not): their length can be fed (plan.fed_lengths)."""

@@ -234,15 +234,30 @@ def _values_and_gradients(fn, args, persistent: bool):
         [None if g is None else g.numpy().tolist() for g in grads]
 
 
-def test_a_graph_tf_cannot_differentiate_runs_plainly_under_a_tape():
+def two_arrays(x, n):
+    # (two TensorArrays, both carried through the exit select)
+    acc = x * 0.5
+    ta = tf.TensorArray(acc.dtype, size=0, dynamic_size=True)
+    tb = tf.TensorArray(acc.dtype, size=0, dynamic_size=True)
+    ta, tb = ta.write(0, acc), tb.write(0, acc * 2.0)
+    for t in range(n + 3):
+        acc = acc * 1.5 + 0.25
+        if tf.reduce_max(acc) > 2.0:
+            break
+        ta, tb = ta.write(t + 1, acc), tb.write(t + 1, acc * acc)
+    return acc * W, tf.reduce_sum(ta.stack()) + tf.reduce_sum(tb.stack(), 0)[0], tb.size()
+
+
+def test_a_tensor_array_with_a_tensor_exit_stays_a_graph_under_a_tape():
     """F336: a TensorArray written in a loop that exits on a tensor test: its flow (a
-    variant) goes through a `SelectV2`, whose gradient TF cannot build (`zeros` of the
+    variant) went through a `SelectV2`, whose gradient TF cannot build (`zeros` of the
     variant dtype: TypeError in TF's flat call under a caller's tape, which reached the
-    user as janus's internal error). Such a call runs plainly under a tape (persistent or
-    not); without a tape the graph runs."""
-    for fn in (array_size_dropped, array_stacked):
+    user as janus's internal error); such calls then ran plainly under a tape (F357). The
+    flow is now chosen by a tf.cond (graphgen/loop_values.choose): the graph runs under a
+    tape (persistent or not) with Python's gradients; without a tape too."""
+    for fn in (array_size_dropped, array_stacked, two_arrays):
         jitted = janus.jit(fn)
-        for i in range(10):
+        for i in range(12):
             args = (c([0.5 * (i % 3), -1.0]), i % 2)
             if i % 3 == 2:
                 assert [o.numpy().tolist() for o in jitted(*args)] == \
@@ -253,4 +268,4 @@ def test_a_graph_tf_cannot_differentiate_runs_plainly_under_a_tape():
                 _values_and_gradients(fn, args, persistent), (fn.__name__, i)
         stats = janus.stats(jitted)
         assert stats.internal_errors == 0, jitted.internal_errors
-        assert stats.graph_calls >= 1, (fn.__name__, stats)
+        assert stats.graph_calls >= 9, (fn.__name__, stats)

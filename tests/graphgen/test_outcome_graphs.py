@@ -28,3 +28,66 @@ def test_both_outcomes_keep_their_graphs():
     stats = assert_same(log_every_4, calls, make_state=State)
     assert stats.generations <= 5, stats
     assert stats.graph_calls >= 28, stats
+
+
+# F356: a history list only the rare outcome appends to, held with others the graph reads
+# (a dict of histories, a list of them): the other outcome's graph copied it without
+# touching it and guarded its length; when it grew, the ladder fed it as a stacked tensor,
+# which the appending outcome cannot append to (the function ran plainly: 8% graphs).
+# Now a list a graph never touches goes unassumed (as a list only appended to, its length
+# fed). (The list of lists kept its graphs before too: each list is an item guarded alone.)
+
+class Histories:
+    def __init__(self):
+        self.step = 0
+        self.hist = {"d": [], "g": []}
+        self.lists = [[], []]
+        self.w = tf.Variable(1.0)
+
+
+def every_k_in_a_dict(s, x, k):
+    s.step += 1
+    d = tf.reduce_sum(x * s.w)
+    s.hist["d"].append(d)
+    if s.step % k == 0:
+        s.hist["g"].append(tf.reduce_sum(x * 3.0))
+    return d
+
+
+def every_k_in_a_list(s, x, k):
+    s.step += 1
+    d = tf.reduce_sum(x * s.w)
+    s.lists[0].append(d)
+    if s.step % k == 0:
+        s.lists[1].append(d * 2.0)
+        s.w.assign_add(0.5)
+    return d
+
+
+def every_k_read_later(s, x, k):
+    # the rare outcome reads the list's length too: the other outcome's graph feeds it
+    s.step += 1
+    d = tf.reduce_sum(x * s.w)
+    s.hist["d"].append(d)
+    if s.step % k == 0:
+        s.hist["g"].append(d + float(len(s.hist["g"])))
+    return d
+
+
+def _calls(n=30):
+    return [(tf.constant([float(i), 1.0]), 3) for i in range(n)]
+
+
+def test_a_list_only_the_rare_outcome_appends_to_keeps_graphs():
+    stats = assert_same(every_k_in_a_dict, _calls(), make_state=Histories)
+    assert stats.graph_calls >= 20, stats
+
+
+def test_a_list_of_lists_only_the_rare_outcome_appends_to_keeps_graphs():
+    stats = assert_same(every_k_in_a_list, _calls(), make_state=Histories)
+    assert stats.graph_calls >= 20, stats
+
+
+def test_a_list_the_rare_outcome_reads_the_length_of_keeps_graphs():
+    stats = assert_same(every_k_read_later, _calls(), make_state=Histories)
+    assert stats.graph_calls >= 20, stats
