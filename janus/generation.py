@@ -28,6 +28,7 @@ from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
 from janus.guard_failures import GuardFailures
 from janus.outcomes import Outcomes
+from janus.recursion.self_calls import UnlearnedRecursion
 from janus.transform import convert
 
 _AT_LIMIT = _Eager(FallbackCategory.LIMIT, "specialization limit reached")
@@ -211,6 +212,13 @@ class Generation(GuardFailures, Outcomes):
                 with self._lock:
                     self.builds += 1
                 return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "plain")
+            if isinstance(exc, UnlearnedRecursion) and exc.key not in self.reprofiled:
+                # (whatever the plan: the recursion is learned by profiling this call,
+                # asked once per function, Profile.self_calls: recursion/self_calls.py)
+                with self._lock:
+                    self.reprofiled.add(exc.key)
+                    self.profile.self_calls.add(exc.key[1])
+                return _Eager(FallbackCategory.UNSUPPORTED, exc.describe(), "profiled")
             if isinstance(exc, Unprofiled) and len(self.reprofiled) < MAX_REPROFILES and \
                     exc.key not in self.reprofiled and not self.plan_history and \
                     not cache.is_warm(self):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import collections
 import threading
 
-from janus import ladder
+from janus import events, ladder
 from janus.config import Config
 from janus.errors import ConversionError, EagerRun as _Eager, FallbackCategory
 
@@ -70,6 +70,11 @@ _retrying = _Retrying()
 class Outcomes:
     """Mixed into Generation: the in-graph guard failures of graphs kept per outcome."""
 
+    # (the id the next graph gets, the in-graph guard's (test key, occurrence), its
+    # expected outcome) when a failure of that guard made janus drop its graph to trace
+    # the next one (`_regenerated_alike`)
+    regenerating: tuple | None = None
+
     def _in_graph_guard(self, spec, index: int, args, kwargs, cfg: Config):
         """`spec`'s in-graph guard `index` failed (nothing was committed): the graph of
         another outcome runs the call, or it reruns plainly (profiled)."""
@@ -104,6 +109,9 @@ class Outcomes:
             # the call takes a branch that raises (`if loss > limit: raise ...`): its plain
             # rerun raises; no graph would do better, the graph stays for the other calls
             return None
+        failed = (_occurrence(spec, guard), guard.expected)
+        if spec.calls == 0 and self.regenerating == (spec.id, *failed):
+            return self._regenerated_alike(spec, guard, cfg)
         if count >= cfg.failures_to_generalize:
             plan = self.plan.with_general_branch(guard.key[1:])
             if spec in self.specializations:
@@ -115,6 +123,7 @@ class Outcomes:
                 # back, not a trace again: F326)
                 self.parked = [p for p in self.parked if p is not spec] + [spec]
                 self._generalize(plan)
+                self.regenerating = (self._next_id, *failed)
                 return None
             # its general graph failed (or the plan has it general and the graph still
             # guards it: a test janus keeps specialized, such as `while <tensor> and
@@ -135,6 +144,7 @@ class Outcomes:
                 self.specializations.remove(waiting)
             self.parked = [p for p in self.parked if p is not spec and p not in same_case] + \
                 [spec] + same_case
+            self.regenerating = (self._next_id, *failed)
             recent = self.blocked_regenerations
             recent.append(self.stats.calls)
             if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
@@ -143,6 +153,24 @@ class Outcomes:
                 self._generation_failed(ConversionError(
                     f"the tensor-valued test {guard.describe()} changes from call to call "
                     "and its generalized graph failed"), cfg, final=True)
+        return None
+
+    def _regenerated_alike(self, spec, guard, cfg: Config):
+        """`spec`, traced after the graph it replaced failed `guard`, failed the same guard
+        (same test, occurrence and expected outcome) on its very first call: the next
+        trace would make the same graph again (F338: 6 generations in 8 calls). The
+        ladder had nothing left for the test (a graph is replaced on such a failure once
+        the test is general in the plan, or cannot be: `_in_graph_guard_failed`), so
+        janus gives the site up to Python at once (the function runs split there, or
+        plainly), recorded for `janus.explain`. Returns None: the call reruns plainly."""
+        self.regenerating = None
+        if spec in self.specializations:
+            self.specializations.remove(spec)
+            events.emit("dropped", self, spec)
+        self._generation_failed(ConversionError(
+            f"the graph traced again for the calls failing {guard.describe()} failed it on "
+            "its first call too (the same graph would be traced again)",
+            **guard.site.location()), cfg, final=True)
         return None
 
     def _other_outcome(self, failed, args, kwargs, cfg, outcomes: dict, first: bool):

@@ -40,6 +40,7 @@ from janus.graphgen.values import (AppendOnlyList, DynamicList, MixedBool,
                                    SymbolicScalar, tensor_index)
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
+from janus.recursion import self_calls
 from janus.recursion.table import table_layout
 from janus.tensors import is_tensor
 from janus.transform import convert
@@ -319,11 +320,21 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             # `self.lr_fn = lambda: 0.1 * 0.5 ** self.step`: converted as the def it is)
             converted = convert(target)
             node_index = tracer.profile.recursive.get(converted.key)
+            if node_index is None:  # (a recursion no profiled call showed: learned first)
+                self_calls.check_unseen(tracer.profile, self.function, converted, args)
             if node_index is not None and tracer.profile.cases.get(converted.key) and \
                     node_index < len(args) and not kwargs:
+                passed = self_calls.passed_on(args, node_index, bound_self)
+                group = tracer.recursion_group(converted.key)
                 if isinstance(args[node_index], NodeProxy):
+                    if not self_calls.same_passed_on(group["passed"], passed):
+                        raise ConversionError(f"{converted.qualname} calls itself with other "
+                                              "arguments than its own besides the node")
                     return args[node_index].invoke()
-                return self._recursive_root(converted, bound_self, args, node_index)
+                # (the batched run gives every invocation its first root's other
+                # arguments: a root passing others is inlined)
+                if self_calls.same_passed_on(group.setdefault("passed", passed), passed):
+                    return self._recursive_root(converted, bound_self, args, node_index)
             runtime = TraceRuntime.for_function(converted)
             instance = runtime.function.instantiate(runtime)
             tracer.functions[id(converted)] = converted

@@ -73,6 +73,9 @@ class Profile:
         self.recursive: dict[str, int] = {}  # recursive function -> index of its node argument
         self.cases: dict[str, list] = {}     # recursive function -> [recursion.cases.Case]
         self.unbatchable: dict[str, str] = {}  # recursive function -> why it is inlined instead
+        # functions a profiled call saw calling themselves on a node (recursive or not), or
+        # whose call a trace asked to rerun profiled to see it (recursion/self_calls.py)
+        self.self_calls: set[str] = set()
         # (class name, attribute) -> {"reads": n, "writes": n, "types": [type names]}
         self.attributes: dict[tuple[str, str], dict] = {}
         # a tf.distribute strategy spanning several workers that the function called

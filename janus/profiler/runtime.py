@@ -10,7 +10,6 @@ import types
 
 import gast
 import numpy as np
-import tensorflow as tf
 
 from janus.config import config
 from janus.errors import ConversionError, JanusInternalError
@@ -19,6 +18,7 @@ from janus.graphgen import layer_calls, refusals
 from janus.profiler.profile import Profile
 from janus.recursion import limits
 from janus.recursion.cases import CaseRecorder
+from janus.recursion.self_calls import node_argument, passed_on, same_passed_on
 from janus.tensors import is_tensor
 from janus import number_reads, source as source_mod, user_attributes
 from janus.transform import breaks, convert, user_frames
@@ -222,33 +222,11 @@ class ProfileRuntime(Runtime):
                 raise JanusInternalError(f"converting {target.__qualname__} failed") from exc
             return fn(*args, **kwargs)  # either way it runs plainly
         instance = type(self).for_function(converted).function_instance()
-        name = converted.key
-        node_index = _node_argument(args)
-        frames = current.frames
-        if frames and frames[-1][0] == name and node_index is not None and \
-                name not in current.profile.unbatchable and \
-                frames[-1][1] is not None and frames[-1][1].recurse(args[node_index]):
-            current.profile.recursive[name] = node_index
-        recorder = CaseRecorder(args[node_index]) if node_index is not None else None
-        frames.append((name, recorder))
         try:
-            if bound_self is not None:
-                result = instance(bound_self, *args, **kwargs)
-            else:
-                result = instance(*args, **kwargs)
+            return _invocation(current, converted.key, instance, bound_self, args, kwargs)
         except RecursionError:
             limits.note()  # (the user's code may catch it: recursion/limits.py)
             raise
-        finally:
-            frames.pop()
-        if recorder is not None and name in current.profile.recursive:
-            try:
-                current.profile.add_case(name, recorder.case(result))
-            except (TypeError, ValueError, AttributeError) as exc:
-                # not batchable (e.g. tensors in the structure): recursion is then inlined
-                current.profile.recursive.pop(name, None)
-                current.profile.unbatchable[name] = str(exc)
-        return result
 
     def function_instance(self):
         return self.function.instantiate(self)
@@ -268,7 +246,11 @@ def profile_call(converted, profile: Profile, args: tuple, kwargs: dict,
     try:
         profile.record_call(args, kwargs)
         runtime = runtime or ProfileRuntime
-        return runtime.for_function(converted).function_instance()(*args, **kwargs)
+        # (the jitted function's own invocation is a frame too: `enc(I(L, L))` calling
+        # `enc(L)` is recursion, learned from a tree one level deep)
+        return _invocation(current, converted.key,
+                           runtime.for_function(converted).function_instance(), None,
+                           args, kwargs)
     finally:
         for key, sequence in current.sequences.items():
             record = profile.sites.get(key)
@@ -286,13 +268,40 @@ def _read_number(profile: Profile, holder, name, value) -> None:
     number_reads.of(profile).read(profile.calls, holder, name, value)
 
 
-def _node_argument(args: tuple):
-    """Index of the first argument that is a plain Python object (a tree node, say)."""
-    for index, value in enumerate(args):
-        if value is None or isinstance(value, (bool, int, float, str, list, tuple, dict)) or \
-                is_tensor(value) or isinstance(value, (tf.Variable, tf.Module)):
-            continue
-        if callable(value):
-            continue
-        return index
-    return None
+def _invocation(current, name: str, instance, bound_self, args: tuple, kwargs: dict):
+    """Run one invocation of the user function `name` as a frame of the profiled call:
+    a call by itself on a node its own node argument led to makes it recursive; a
+    recursive function's invocations each record their Case (recursion/cases.py)."""
+    profile = current.profile
+    node_index = node_argument(args)
+    frames = current.frames
+    passed = passed_on(args, node_index, bound_self) if node_index is not None else ()
+    if frames and frames[-1][0] == name and node_index is not None:
+        profile.self_calls.add(name)
+        caller = frames[-1][1]
+        if name not in profile.unbatchable and caller is not None and \
+                caller.recurse(args[node_index]):
+            if kwargs or not same_passed_on(caller.passed, passed):
+                # (a batched run gives every invocation its root's other arguments)
+                profile.recursive.pop(name, None)
+                profile.unbatchable[name] = "its recursive calls pass other arguments " \
+                    "than its own besides the node"
+            else:
+                profile.recursive[name] = node_index
+    recorder = CaseRecorder(args[node_index], passed) if node_index is not None else None
+    frames.append((name, recorder))
+    try:
+        if bound_self is not None:
+            result = instance(bound_self, *args, **kwargs)
+        else:
+            result = instance(*args, **kwargs)
+    finally:
+        frames.pop()
+    if recorder is not None and name in profile.recursive:
+        try:
+            profile.add_case(name, recorder.case(result))
+        except (TypeError, ValueError, AttributeError) as exc:
+            # not batchable (e.g. tensors in the structure): recursion is then inlined
+            profile.recursive.pop(name, None)
+            profile.unbatchable[name] = str(exc)
+    return result

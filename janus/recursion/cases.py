@@ -40,8 +40,9 @@ def _is_tensor(value) -> bool:
 class CaseRecorder:
     """Watches one invocation's reads of its node argument (during profiling)."""
 
-    def __init__(self, node):
+    def __init__(self, node, passed: tuple = ()):
         self.node = node
+        self.passed = passed  # what the invocation got besides its node (self_calls.py)
         self.paths: dict[int, str] = {id(node): ""}
         self.keep = [node]
         self.tests: dict[str, object] = {}

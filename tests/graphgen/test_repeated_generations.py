@@ -176,3 +176,32 @@ def test_a_graph_per_outcome_of_several_tests_is_found_and_reused():
     jitted = janus.jit(route)
     stats = assert_same(route, calls, make_state=Experts, jitted=jitted)
     assert stats.generations <= 7 and stats.graph_calls >= 24, (stats, janus.explain(jitted))
+
+
+def printed_branch(x):
+    """A test kept per outcome (its branch prints: its general graph fails)."""
+    y = x * 2.0
+    if tf.reduce_sum(x) > 0:
+        print("positive")
+        y = y + 1.0
+    return y
+
+
+def test_a_graph_failing_its_first_call_as_the_one_it_replaced_is_not_traced_again(
+        monkeypatch):
+    """(F353) A trace that expects the outcome the graph it replaced failed on, again (as
+    F338's stand-in bug made it, here the profile's outcome forced to True): each new
+    graph failed its first call, one generation per call until 4 in 24 calls gave up
+    (5 generations in 15 calls). Now the second such graph gives the site up to Python
+    at once, and janus.explain says why."""
+    from janus.profiler.profile import SiteProfile
+    stable = SiteProfile.stable_outcome
+    monkeypatch.setattr(SiteProfile, "stable_outcome", property(
+        lambda record: True if record.tensor_tests else stable.fget(record)))
+    pos, neg = tf.constant([1.0, 2.0]), tf.constant([-1.0, -2.0])
+    jitted = janus.jit(printed_branch)
+    stats = assert_same(printed_branch, [(pos,)] * 3 + [(neg,), (pos,), (neg,), (neg,)] * 3,
+                        jitted=jitted)
+    assert stats.generations <= 3, (stats, janus.explain(jitted))
+    assert stats.graph_calls >= 2, stats
+    assert "failed it on its first call too" in janus.explain(jitted)
