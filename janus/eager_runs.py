@@ -71,7 +71,7 @@ class EagerRuns:
                 try:
                     converted = self._converted_quietly()
                     if converted is None:
-                        return limits.plain_call(self.fn, args, kwargs)
+                        return limits.plain_call(self.fn, args, kwargs, self._own_frames)
                     return safety.run_watched(self, "profiling a fallback", lambda: profile_call(
                         converted, self.profile, args, kwargs, safety.WatchedProfileRuntime),
                         args, kwargs)
@@ -95,7 +95,7 @@ class EagerRuns:
                             self, converted, "running mixed", self.fn)
                 if runner is not None:
                     return runner(*args, **kwargs)
-            return limits.plain_call(self.fn, args, kwargs)  # (plain Python's room: F349)
+            return limits.plain_call(self.fn, args, kwargs, self._own_frames)  # (plain Python's room: F349)
         finally:
             with self._lock:
                 self.stats.time_fallback += time.perf_counter() - start

@@ -309,23 +309,23 @@ def run_watched(jit, phase: str, run, args, kwargs):
                 return result
             # the user's code caught a RecursionError, raised at another depth than
             # plain Python's: nothing happened yet, plain Python decides
-            return limits.plain_call(jit.fn, args, kwargs)
+            return limits.plain_call(jit.fn, args, kwargs, jit._own_frames)
     if isinstance(error, RecursionError):
         # deeper than the room janus gave (recursion/limits.py): not janus's bug, and
         # only this call's refusal; with effects, plain Python (with fewer frames per
         # level) would have met it too
         if watch.effects:
             raise error
-        return limits.plain_call(jit.fn, args, kwargs)
+        return limits.plain_call(jit.fn, args, kwargs, jit._own_frames)
     if raised_by_janus(error) and not misbound(error, jit.fn, args, kwargs):
         if watch.effects:  # cannot rerun: the user's code already changed things
             jit.report_internal(phase, error, always_raise=True)
         jit.report_internal(phase, error)
-        return limits.plain_call(jit.fn, args, kwargs)
+        return limits.plain_call(jit.fn, args, kwargs, jit._own_frames)
     if watch.effects:
         raise error  # the user's own exception, from the converted copy of their line
     try:  # nothing happened yet: plain Python decides whether it is the user's
-        result = limits.plain_call(jit.fn, args, kwargs)
+        result = limits.plain_call(jit.fn, args, kwargs, jit._own_frames)
     except Exception as plain:
         if type(plain) is not type(error):
             jit.report_internal(phase, error, note=f"plain Python raised {type(plain).__name__} "

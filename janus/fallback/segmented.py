@@ -42,6 +42,7 @@ from janus.config import config as global_config
 from janus.errors import ConversionError
 from janus.graphgen.defaults import follow_defaults
 from janus.graphgen.plan import Plan
+from janus.recursion import limits
 from janus.stats import Stats
 from janus.transform import breaks, host_reads, leave, liveness, scope, segments
 from janus.fallback import churn, settled, split_report, whole_trial
@@ -213,15 +214,15 @@ class Segmented:
             runner = self._prepare(args, kwargs)
             follow_defaults(self.outer, self.fn)  # (rebound since it was built: F273)
             kind, before = self._trial_turn()
-        if before is None:
+        if before is None:  # (the user's Python runs with plain Python's room: F351)
             if kind != "kept":
-                return runner(*args, **kwargs)
+                return limits.plain_call(runner, args, kwargs)
             start = whole_trial.clock()  # (its cost may drift: whole_trial.py `watch`)
-            result = runner(*args, **kwargs)
+            result = limits.plain_call(runner, args, kwargs)
             self._watched(whole_trial.clock() - start)
             return result
         start = whole_trial.clock()
-        result = (self.fn if kind == "plain" else runner)(*args, **kwargs)
+        result = limits.plain_call(self.fn if kind == "plain" else runner, args, kwargs)
         seconds = whole_trial.clock() - start
         with self._lock:
             self._trial_ran(kind, seconds, before)
@@ -380,6 +381,7 @@ class Segmented:
             seg = self._segments[key] = Segment(self, stretch, plain,
                                                 make_jit(plain, **self.jit_options))
             seg.jit.segment_of = self
+            seg.jit._own_frames = 1  # (its lines run in the function's frame plainly)
             seg.jit.plan_seed = Plan(append_only=frozenset(
                 f"args[{i}]" for i in sorted(seg.appended)),
                 general_branches=_leave_branches(plain, stretch))

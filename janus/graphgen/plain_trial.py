@@ -53,6 +53,7 @@ import time
 
 from janus import events
 from janus.graphgen import trial as trial_mod
+from janus.recursion import limits
 
 START = 2            # the first graph call (per specialization) that may start a trial
 MAX_GRAPH_S = 0.002  # graphs slower than this per call always pay: never tried
@@ -209,7 +210,7 @@ def run(jit, spec, args, kwargs):
     `JitFunction.__call__` has the same inline as its fast path."""
     start = time.perf_counter()
     try:
-        value = jit.fn(*args, **kwargs)
+        value = limits.plain_call(jit.fn, args, kwargs, jit._own_frames)
     except BaseException:
         ran(jit, spec, time.perf_counter() - start, True, True)
         raise

@@ -3,6 +3,10 @@ runtime adds frames per level of converted code (recursion/limits.py gives it ro
 RecursionError janus still meets is the call's (run plainly, never janus's internal
 error), and code catching a RecursionError gets plain Python's outcome. Compared with
 plain Python call by call."""
+import sys
+import threading
+import time
+
 import tensorflow as tf
 
 from tests.differential import assert_same
@@ -60,3 +64,83 @@ def test_a_chain_400_deep_runs_and_makes_graphs():
 def test_deep_recursion_after_an_effect_is_not_janus_s_internal_error():
     stats = assert_same(encode_logged, [(i % 3,) for i in range(6)], make_state=Log)
     assert stats.internal_errors == 0
+
+
+# -- plain Python's room on janus's plain paths (F351) -----------------------------------
+# A recursion that catches its RecursionError and says how deep it got: plainly it gets
+# exactly the levels left below the limit, so any frame janus adds above its plain run
+# shows in the count.
+
+def levels_left(n=0):
+    try:
+        return levels_left(n + 1)
+    except RecursionError:
+        return n
+
+
+def counted(x):  # (a try: janus makes no graph of it and runs it plainly for good)
+    try:
+        depth = levels_left()
+    except ValueError:
+        depth = -1
+    return x + depth
+
+
+class Counter:
+    def __init__(self):
+        self.seen = []
+
+    def count(self, x):
+        try:
+            self.seen.append(levels_left())
+        except ValueError:
+            pass
+        return x + self.seen[-1]
+
+
+def test_a_function_run_plainly_has_plain_python_s_room():
+    """Split at its first call (a split function's `__call__` counts twice), then
+    settled plain: the fast path of `JitFunction.__call__`."""
+    stats = assert_same(counted, [(1.0,)] * 8)
+    assert stats.fallback_calls == 8, stats
+
+
+def test_a_method_run_plainly_has_plain_python_s_room():
+    """Through `BoundJitFunction.__call__` (one more janus frame, counted twice)."""
+    import janus
+
+    jitted = janus.jit(Counter.count)
+    stats = assert_same(lambda c, x: Counter.count(c, x), [(1.0,)] * 6, make_state=Counter,
+                        jitted=lambda c, x: jitted.__get__(c)(x), stats_of=jitted)
+    assert stats.calls == 6, stats
+
+
+def test_a_disabled_janus_runs_with_plain_python_s_room(monkeypatch):
+    import janus
+
+    monkeypatch.setattr(janus.config, "disabled", True)
+    assert_same(counted, [(1.0,)] * 3)
+
+
+def napping(x):  # (a try: run plainly for good; the sleep lets the other thread in)
+    try:
+        time.sleep(0.0005)
+    except ValueError:
+        pass
+    return x + 1.0
+
+
+def test_threads_leave_the_recursion_limit_as_it_was():
+    """Two threads' plain runs overlapping and ending out of order (the raise of one
+    put back by the other) must not leave the limit raised."""
+    import janus
+
+    jitted, limit = janus.jit(napping), sys.getrecursionlimit()
+    threads = [threading.Thread(target=lambda: [jitted(1.0) for _ in range(200)])
+               for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sys.getrecursionlimit() == limit
+    assert jitted.stats.calls == 400
