@@ -12,10 +12,9 @@ from janus.tensors import is_tensor
 
 
 def is_fed_number(value) -> bool:
-    """A Python int or float, or a numpy number janus may feed to a graph (not a bool,
-    nor an np.float64, a Python float TF converts as one: graphgen/tracer.py)."""
-    return type(value) in (int, float) or \
-        isinstance(value, (np.integer, np.floating)) and type(value) is not np.float64
+    """A Python int or float, or a numpy number janus may feed to a graph (not a bool;
+    an np.float64 too, fed as a float64 HostScalar: F359)."""
+    return type(value) in (int, float) or isinstance(value, (np.integer, np.floating))
 
 
 def next_plan(plan: Plan, guard, value, spec):

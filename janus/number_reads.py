@@ -30,11 +30,10 @@ MAX_KEYS = 4096
 
 
 def is_number(value) -> bool:
-    """A Python int or float, or a numpy number janus feeds (not a bool, nor an
-    np.float64: janus/ladder.is_fed_number)."""
+    """A Python int or float, or a numpy number janus feeds (not a bool:
+    janus/ladder.is_fed_number)."""
     kind = type(value)
-    return kind is int or kind is float or \
-        isinstance(value, (np.integer, np.floating)) and kind is not np.float64
+    return kind is int or kind is float or isinstance(value, (np.integer, np.floating))
 
 
 def holder_of(obj):

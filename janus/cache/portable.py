@@ -26,13 +26,13 @@ from tensorflow.python.ops.resource_variable_ops import variable_accessed
 from janus.cache.record import INPUT_KINDS
 from janus.cache.store import warn_once
 from janus.graphgen import keras_records
-from janus.graphgen.guards import Guard, GuardSet
+from janus.graphgen.guards import Guard, GuardSet, WideInt
 from janus.graphgen.sources import SourceError, evaluate, from_record, is_name
 
 FORMAT = 2
 _GUARD_KINDS = ("call", "type", "id", "value", "number", "len", "keys", "tensor",
                 "tensor_list", "aliases", "keras")
-_NUMBERS = {"int": int, "float": float}
+_NUMBERS = {"int": int, "float": float, "WideInt": WideInt}
 _EFFECT_KINDS = ("setattr", "delattr", "contents", "extend", "setitems")
 _APPENDS = re.compile(r"((a|[e+][0-9]{1,9})( (a|[e+][0-9]{1,9}))*)?")
 _VALUE_TYPES = (bool, int, float, str, type(None))

@@ -325,14 +325,14 @@ def _python_divmod(x, y, divisor_known: bool = False):
     adjust = tf.logical_and(tf.not_equal(mod, 0.0), tf.not_equal(y < 0.0, mod < 0.0))
     mod = tf.where(adjust, mod + y, mod)
     div = tf.where(adjust, div - 1.0, div)
-    mod = tf.where(tf.equal(mod, 0.0), _copysign(tf.zeros_like(mod), y), mod)
+    mod = tf.where(tf.equal(mod, 0.0), copysign(tf.zeros_like(mod), y), mod)
     floor = tf.floor(div)
     floor = tf.where(div - floor > 0.5, floor + 1.0, floor)
-    floor = tf.where(tf.equal(div, 0.0), _copysign(tf.zeros_like(div), x / y), floor)
+    floor = tf.where(tf.equal(div, 0.0), copysign(tf.zeros_like(div), x / y), floor)
     return floor, mod
 
 
-def _copysign(magnitude, sign):
+def copysign(magnitude, sign):
     """`math.copysign` (the sign of a zero or nan included)."""
     negative = tf.bitcast(sign, tf.int64) < 0
     return tf.where(negative, -tf.abs(magnitude), tf.abs(magnitude))

@@ -47,8 +47,9 @@ class Guard:
         elif self.kind == "value":
             text = f"{self.source} == {exp!r}"
         elif self.kind == "number":
-            text = f"type({self.source}) is {exp.__name__}" + \
-                (" (fits int32)" if exp is int else "")
+            text = f"type({self.source}) is {'int' if exp is WideInt else exp.__name__}" + \
+                (" (fits int32)" if exp is int else
+                 " (fits int64, not int32)" if exp is WideInt else "")
         elif self.kind == "len":
             text = f"len({self.source}) == {exp}"
         elif self.kind == "keys":
@@ -125,6 +126,12 @@ def _shape_test(var: str, shape: tuple) -> str:
 
 
 INT32 = (-2 ** 31, 2 ** 31 - 1)
+INT64 = (-2 ** 63, 2 ** 63 - 1)
+
+
+class WideInt:
+    """The `number` guard's type of a Python int beyond int32 that fits int64 (a step
+    counter, a seed): fed as int64, which TF converts it to as well (F360)."""
 
 
 def _number_test(var: str, const: str, kind: type) -> str:
@@ -132,6 +139,9 @@ def _number_test(var: str, const: str, kind: type) -> str:
     such ints converts to an int32 tensor as plain Python's would (see values.py)."""
     if kind is int:
         return f"type({var}) is int and {INT32[0]} <= {var} <= {INT32[1]}"
+    if kind is WideInt:
+        return f"type({var}) is int and {INT64[0]} <= {var} <= {INT64[1]} and not " \
+               f"{INT32[0]} <= {var} <= {INT32[1]}"
     if kind is float:
         return f"type({var}) is float"
     raise ValueError(f"not a number type: {kind!r:.100}")

@@ -49,11 +49,38 @@ _FUNCTIONS = {  # math function: (TF op, the input where its result is exactly z
 _NORMAL_IN_RANGE = frozenset({math.cos, math.sin, math.tan, math.atan, math.tanh, math.fabs})
 
 
+_TESTS = {math.isnan: tf.math.is_nan, math.isinf: tf.math.is_inf,
+          math.isfinite: tf.math.is_finite}
+"""`math` tests of a float: a Python bool (of an int: False, False, True; F358)."""
+
+_TO_INT = {math.floor: tf.floor, math.ceil: tf.math.ceil, math.trunc: None}
+"""`math` functions giving a Python int of a float (ValueError of a nan, OverflowError
+of an inf: checked, the call reruns plainly; a magnitude past 2**62 too; F358)."""
+
+_OF_TWO = (math.copysign, math.fmod)
+"""`math` functions of two numbers computed exactly (F358)."""
+
+
+def _is_fed(value) -> bool:
+    return isinstance(value, (SymbolicScalar, HostScalar))
+
+
+def _plain_number(value) -> bool:
+    return type(value) in (int, float, bool) and (type(value) is not int or
+                                                   abs(value) <= exact_numbers.EXACT_FLOAT_INT)
+
+
 def handles(fn, args: tuple, kwargs: dict) -> bool:
     """Whether `fn(*args, **kwargs)` is a `math` function of one fed number, a numpy
     array made of fed numbers or `max`/`min` of fed numbers."""
     if fn is max or fn is min:
         return _extreme_items(args, kwargs) is not None
+    if any(fn is f for f in _OF_TWO):
+        return not kwargs and len(args) == 2 and any(_is_fed(a) for a in args) and \
+            all(_is_fed(a) or _plain_number(a) for a in args)
+    if not kwargs and len(args) == 1 and isinstance(args[0], SymbolicScalar) and \
+            (any(fn is f for f in _TESTS) or any(fn is f for f in _TO_INT)):
+        return args[0].kind in (int, float, bool)
     if len(args) != 1:
         return False
     if fn is np.array or fn is np.asarray:
@@ -69,7 +96,45 @@ def dispatch(fn, args: tuple, kwargs: dict):
         return pack_array(args[0], kwargs.get("dtype"))
     if fn is max or fn is min:
         return extreme(fn, _extreme_items(args, kwargs))
+    if any(fn is f for f in _OF_TWO):
+        return of_two(fn, *args)
+    if any(fn is f for f in _TESTS):
+        return test(fn, args[0])
+    if any(fn is f for f in _TO_INT):
+        return to_int(fn, args[0])
     return call(fn, args[0])
+
+
+def test(fn, x: SymbolicScalar):
+    """`math.isnan(x)` / `isinf` / `isfinite`: a Python bool (an int's is known)."""
+    if x.kind is not float:
+        return fn is math.isfinite
+    return SymbolicScalar(_TESTS[fn](x.tensor), bool)
+
+
+def to_int(fn, x: SymbolicScalar) -> SymbolicScalar:
+    """`math.floor(x)` / `ceil` / `trunc`: Python's int (an int's: itself)."""
+    if x.kind is not float:
+        return x.convert(int)
+    rounded = _TO_INT[fn](x.tensor) if _TO_INT[fn] is not None else \
+        tf.where(x.tensor < 0.0, tf.math.ceil(x.tensor), tf.floor(x.tensor))
+    # (a nan or an inf fails the check: Python raises; past 2**62, a big int)
+    checks.require(tf.abs(rounded) < float(exact_numbers.INT_LIMIT))
+    return SymbolicScalar(tf.cast(rounded, tf.int64), int, bound=exact_numbers.INT_LIMIT)
+
+
+def of_two(fn, a, b) -> SymbolicScalar:
+    """`math.copysign(a, b)` / `math.fmod(a, b)`: the Python float `math` returns (fmod:
+    ValueError of a zero divisor or an infinite dividend: checked, the call reruns
+    plainly; a divisor below 2**-900, whose remainder could be subnormal, too)."""
+    x, y = (_as_python_float(v) if _is_fed(v) else tf.constant(float(v), tf.float64)
+            for v in (a, b))
+    if fn is math.copysign:
+        return SymbolicScalar(exact_numbers.copysign(x, y), float)
+    checks.require(tf.logical_and(
+        tf.logical_or(tf.abs(y) >= 2.0 ** -900, tf.math.is_nan(y)),
+        tf.logical_or(tf.logical_not(tf.math.is_inf(x)), tf.math.is_nan(y))))
+    return SymbolicScalar(tf.truncatemod(x, y), float)
 
 
 def _extreme_items(args: tuple, kwargs: dict) -> list | None:

@@ -28,7 +28,8 @@ from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText, install_format_hooks
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
 from janus.graphgen.host_state import HostState
-from janus.graphgen.guards import EAGER_TENSOR, INT32, Guard, InGraphGuard, aliases_guard
+from janus.graphgen.guards import EAGER_TENSOR, INT32, INT64, Guard, InGraphGuard, WideInt, \
+    aliases_guard
 from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.site_tests import SiteTests
 from janus.graphgen.sources import Source
@@ -235,9 +236,9 @@ class Tracer(SiteTests):
         if isinstance(value, np.ndarray):  # 0-d, strings, objects: its values could change
             raise ConversionError(f"reads a numpy array ({value.dtype}, {value.ndim}-d) "
                                   "janus cannot feed to a graph")
-        if isinstance(value, NUMPY_NUMBERS) and type(value) is not np.float64:
-            # (np.int64(3), np.float32(0.5): by value; an np.float64 is a Python float,
-            # which TF converts as one: guarded by value below, as before)
+        if isinstance(value, NUMPY_NUMBERS):
+            # (np.int64(3), np.float32(0.5), np.float64(0.1): by value until the ladder
+            # feeds them as a tensor of their dtype, numpy's arithmetic on it: F359)
             if self.plan.is_scalar(source) and not isinstance(value, np.bool_):
                 self.guard("type", source, type(value))  # fed: numpy's arithmetic on it
                 fed = self.input(source, "tensor", (np.dtype(type(value)).name, ()))
@@ -257,6 +258,10 @@ class Tracer(SiteTests):
                     if type(value) is float:
                         fed_floats.fed_float(fed)
                     return SymbolicScalar(fed, type(value), source.role, FED_INT_BOUND)
+                elif INT64[0] <= value <= INT64[1]:  # (a step counter past int32: F360)
+                    self.guard("number", source, WideInt)
+                    fed = self.input(source, "tensor", ("int64", ()))
+                    return SymbolicScalar(fed, int, source.role, 2 ** 63, wide=True)
             self.guard("value", source, value)
             return value
         if isinstance(value, types.BuiltinFunctionType) and \

@@ -292,9 +292,10 @@ class SymbolicScalar:
     __array_ufunc__ = None  # numpy scalars/arrays defer to the reflected method below
 
     def __init__(self, tensor, kind: type, role: str | None = None, bound: int | None = None,
-                 from_graph: bool = False):
+                 from_graph: bool = False, wide: bool = False):
         self.tensor = tensor
         self.kind = kind
+        self.wide = wide  # an int fed guarded beyond int32 (TF converts it to int64: F360)
         self.role = role  # the fed role it was read from (None once computed with)
         self.from_graph = from_graph  # a graph tensor's value itself (`float(t)`)
         # a static bound of an int's magnitude (exact_numbers.py; None: unknown)
@@ -312,6 +313,17 @@ class SymbolicScalar:
                             f"of dtype {dtype.name}")
         raise ConversionError(f"a Python {self.kind.__name__} janus feeds converted to "
                               f"{dtype.name}")
+
+    def default_int(self) -> tf.Tensor:
+        """The int as TF converts the Python int when no dtype is asked: int32 if it fits,
+        else int64. A fed int beyond int32 is int64; one that may be beyond (`n * 1000`,
+        `step % 7` of such a step) is checked to fit int32 (else the call reruns
+        plainly)."""
+        if self.wide:
+            return self.tensor
+        if self.bound is None or self.bound > 2 ** 31:
+            checks.require(tf.logical_and(self.tensor >= -2 ** 31, self.tensor < 2 ** 31))
+        return tf.cast(self.tensor, tf.int32)
 
     @staticmethod
     def _dtype(kind):
@@ -375,6 +387,13 @@ class SymbolicScalar:
     def __mod__(self, o): return self._binary(o, "mod")
     def __rmod__(self, o): return self._binary(o, "mod", True)
     def __pow__(self, o): return self._binary(o, "pow")
+
+    def __divmod__(self, o):  # (Python's divmod is its `//` and `%`: F358)
+        return NotImplemented if is_tensor(o) else (self // o, self % o)
+
+    def __rdivmod__(self, o):
+        return NotImplemented if is_tensor(o) else (o // self, o % self)
+
     def __rpow__(self, o): return self._binary(o, "pow", True)
     def __eq__(self, o): return self._binary(o, tf.equal, kind=bool)
     def __ne__(self, o): return self._binary(o, tf.not_equal, kind=bool)
@@ -509,6 +528,8 @@ def _convert_scalar(value, dtype=None, name=None, as_ref=False):
     the Python number is."""
     if dtype is None and value.kind is float:
         return tf.stop_gradient(default_float(value.tensor))
+    if dtype is None and value.kind is int:
+        return tf.stop_gradient(value.default_int())
     return tf.stop_gradient(value.as_dtype(dtype or _DEFAULT_DTYPES[value.kind]))
 
 
@@ -516,7 +537,7 @@ _DEFAULT_DTYPES = {int: tf.int32, float: tf.float32, bool: tf.bool}
 _FLOATS = (tf.float32, tf.float64, tf.complex64, tf.complex128)
 _CONVERTS = {  # the dtypes a cast converts a fed number to as eager TF does
     int: (tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64,
-          tf.float16) + _FLOATS,  # (fed ints fit int32: exact in float64, one rounding)
+          tf.float16) + _FLOATS,  # (int64 to a float dtype: one rounding, as TF's)
     float: _FLOATS,  # (not float16/bfloat16: TF's cast rounds through float32 first)
     bool: (tf.bool, tf.int32, tf.float32)}
 
@@ -544,7 +565,8 @@ def pack_scalars(value):
     dtype = next((v.dtype for v in leaves if is_tensor(v)), None)
     if dtype is None:
         kinds = {v.kind if isinstance(v, SymbolicScalar) else type(v) for v in leaves}
-        wide = any(type(v) is int and not -2 ** 31 <= v < 2 ** 31 for v in leaves)
+        wide = any(type(v) is int and not -2 ** 31 <= v < 2 ** 31 or
+                   isinstance(v, SymbolicScalar) and v.wide for v in leaves)
         dtype = tf.float32 if float in kinds else tf.bool if kinds == {bool} else \
             tf.int64 if wide else tf.int32
     if dtype is tf.float32 and not any(is_tensor(v) for v in leaves):
@@ -552,6 +574,9 @@ def pack_scalars(value):
         # `tf.constant([n + 1, 0.5])`, fuzz v71 seed 2910137)
         convert = lambda v: default_float(v.tensor) if v.kind is float else \
             v.as_dtype(dtype)  # noqa: E731
+    elif dtype is tf.int32 and not any(is_tensor(v) for v in leaves):
+        # (ints TF packs to int32 only if each fits: checked, F360)
+        convert = lambda v: v.default_int() if v.kind is int else v.as_dtype(dtype)  # noqa: E731
     else:
         convert = lambda v: v.as_dtype(dtype)  # noqa: E731
     return tf.nest.map_structure(

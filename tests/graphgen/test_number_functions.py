@@ -206,3 +206,49 @@ def test_max_and_min_of_fed_bools_are_python_s_bools():
     calls = [(tf.constant([1.0, 2.0]), n) for n in (0, 4, 2, 6, 7, 3, 5, 1, 8, 0)]
     stats = assert_same(bool_extremes, calls, Schedule, observe=lambda s: repr(s.out))
     assert stats.graph_calls >= 5, stats
+
+
+# -- math tests, rounding to ints, copysign, fmod and divmod of fed numbers (F358) -------
+
+def lr_tests(s, x, lr):
+    s["out"] = (math.isnan(lr), math.isinf(lr), math.isfinite(lr), math.copysign(2.0, lr),
+                math.fmod(lr, 0.3), divmod(lr, 0.25))
+    return x * (0.0 if math.isnan(lr) else lr)
+
+
+def test_math_tests_copysign_fmod_divmod_of_a_fed_float_keep_one_graph():
+    calls = [(tf.constant([1.0, 2.0]), 0.1 * (i + 1) * (-1) ** i) for i in range(14)]
+    stats = assert_same(lr_tests, calls, _state, observe=_by_repr)
+    assert stats.internal_errors == 0 and stats.generations <= 2, stats
+    assert stats.graph_calls >= 12, stats
+    edges = [(tf.constant([1.0, 2.0]), v) for v in (-0.0, float("nan"), float("inf"), 0.5)]
+    stats = assert_same(lr_tests, calls[:6] + edges, _state, observe=_by_repr)
+    assert stats.internal_errors == 0, stats
+
+
+def to_ints(s, x, k):
+    s["out"] = (math.floor(k), math.ceil(k), math.trunc(k), math.fmod(1.0, k))
+    return x * math.floor(k)
+
+
+def test_floor_ceil_trunc_and_their_errors_are_python_s():
+    calls = [(tf.constant([1.0]), 0.7 * i - 4.3) for i in range(13)]
+    stats = assert_same(to_ints, calls, _state, observe=_by_repr)
+    assert stats.internal_errors == 0 and stats.generations <= 2, stats
+    assert stats.graph_calls >= 10, stats
+    edges = [(tf.constant([1.0]), v) for v in (float("nan"), float("inf"), 1e300, 0.0, 2.5)]
+    stats = assert_same(to_ints, calls[:5] + edges, _state, observe=_by_repr)  # (errors:
+    assert stats.internal_errors == 0, stats  # ValueError, OverflowError, fmod by 0.0)
+
+
+def int_divmod(s, x, n):
+    q, r = divmod(n, 7)
+    s["out"] = (q, r, divmod(100, n) if n else None, math.floor(n), math.isnan(n))
+    return x * r
+
+
+def test_divmod_of_fed_ints_is_python_s():
+    calls = [(tf.constant([1.0]), 5 * i - 31) for i in range(14)]
+    stats = assert_same(int_divmod, calls, _state, observe=_by_repr)
+    assert stats.internal_errors == 0 and stats.generations <= 3, stats
+    assert stats.graph_calls >= 10, stats

@@ -64,3 +64,37 @@ def test_a_numpy_zero_keeps_its_sign():
     calls = [(tf.constant([1.0]), z) for z in
              (np.float32(0.0), np.float32(-0.0), np.float32(0.0), np.float32(-0.0)) * 2]
     assert_same(signed, calls)
+
+
+# -- np.float64 numbers are fed as float64 scalars (F359) --------------------------------
+
+class Totals:
+    def __init__(self):
+        self.total = np.float64(0.0)
+        self.seen = []
+
+
+def np_float64_step(s, x, lr):
+    s.total = s.total + 1.5 * lr  # (numpy's float64 arithmetic: an np.float64 after it)
+    s.seen.append(lr * 2.0)
+    return x * lr, lr, s.total  # (the tensor converts lr to float32, as TF does)
+
+
+def test_np_float64_learning_rates_and_heap_totals_are_fed_not_guarded_per_value():
+    calls = [(tf.constant([1.0, 2.0]), np.float64(0.1 * (i + 1))) for i in range(14)]
+    stats = assert_same(np_float64_step, calls, make_state=Totals)
+    assert stats.internal_errors == 0 and stats.generations <= 2, stats
+    assert stats.graph_calls >= 10, stats
+
+
+def np_float64_compare(s, x, lr):
+    if lr > 0.5:  # (a test on the fed scalar: numpy's bool, in the graph)
+        return x * 2.0, float(lr) + 1.0
+    return x - lr, -lr
+
+
+def test_np_float64_compared_and_converted_as_numpy_does():
+    calls = [(tf.constant([1.0], tf.float64), np.float64(0.13 * i)) for i in range(14)]
+    stats = assert_same(np_float64_compare, calls, make_state=Totals)
+    assert stats.internal_errors == 0 and stats.generations <= 3, stats  # (a branch each)
+    assert stats.graph_calls >= 8, stats
