@@ -87,6 +87,7 @@ _OPERATION_HOOKS = frozenset({
     "_apply_eagerly",  # (fallback/mixed.py: the user's own optimizer step, as it is)
     "truth_fold",  # (graphgen/truth_folds.py: `all([t])` of a tensor of many elements)
     "bound",  # (transform/unbound_reads.py: a read of a local not bound yet)
+    "rows_iterate", "rows_length",  # (graphgen/tensor_rows.py: `a, b = t`, `len(t)`)
     "user_items",  # (transform/runtime.py: `next` of the user's iterator in a loop)
 })
 

@@ -6,9 +6,14 @@ runs faster plainly (`x * 2.0 + 1.0`: ~0.05 ms eager, ~0.15 ms as a graph). The 
 put on trial once, against the user's function run plainly:
 
 - When: at one of a specialization's graph calls `START` to `START + 2`, the first of
-  them (feed and write-back included) taking under `MAX_GRAPH_S`. Bigger graphs (real
-  models) always pay and are never tried: nothing is added to their calls. Not tried
-  either: a segment's graph (fallback/segmented.py decides those), graphs traced under
+  them (feed and write-back included) taking under `MAX_GRAPH_S`. A loaded machine
+  makes a trivial graph's calls spike to several ms for a while (F364: three spiked
+  calls kept a 70x slower graph for good), so one whose three calls did not is given
+  `LATER` chances: the `WINDOW` graph calls from each of the calls `LATER` are noted,
+  and a trial starts when their median is under `MAX_GRAPH_S` (a median: neither a
+  moment of load nor a lucky fast call of a bigger graph decides). Bigger graphs (real
+  models) always pay and are never tried: nothing is added to their calls (a few
+  comparisons in those windows). Not tried either: a segment's graph (fallback/segmented.py decides those), graphs traced under
   tf.distribute or with
   collectives (every worker must take the same path), recursion, a specialization with
   an XLA decision under way (one trial at a time; XLA is considered only from its 3rd
@@ -49,6 +54,7 @@ them made-up timings.
 """
 from __future__ import annotations
 
+import statistics
 import time
 
 from janus import events
@@ -57,6 +63,8 @@ from janus.recursion import limits
 
 START = 2            # the first graph call (per specialization) that may start a trial
 MAX_GRAPH_S = 0.002  # graphs slower than this per call always pay: never tried
+LATER = (8, 32, 128)  # graph calls that start a later window, when calls 2-4 were slower
+WINDOW = 8           # ... graph calls per window, whose median decides
 MAX_PLAIN_S = 0.002  # a plain run slower than this ends the trial: the graph pays
 MIN_GAIN = 1.0       # plain is chosen only when faster than this (both measures)
 MAX_RAISES = 3       # plain trial runs that raised before the trial gives up (graph)
@@ -106,16 +114,40 @@ class PlainTrial(trial_mod.Rounds):
 
 def eligible(jit, spec, seconds: float) -> bool:
     """Whether `spec` (of `jit`), whose graph call just took `seconds`, is put on trial:
-    in its first calls, or again at a close graph decision's retry."""
-    if START <= spec.calls <= START + 2 and not spec.plain:
-        pass
-    elif spec.calls != spec.plain_retry_at:
+    in its first calls or a later window's (noting `seconds` there), or again at a close
+    graph decision's retry."""
+    if not (jit.config.plain_trial and getattr(jit, "segment_of", None) is None and
+            not spec.xla and spec.trial is None and spec.accelerated is None and
+            not spec.context and not spec.distributed and spec.collective_strategy is None
+            and jit.profile.collective_strategy is None and not spec.subgraphs):
         return False
-    return seconds < MAX_GRAPH_S and \
-        jit.config.plain_trial and getattr(jit, "segment_of", None) is None and \
-        not spec.xla and spec.trial is None and spec.accelerated is None and \
-        not spec.context and not spec.distributed and spec.collective_strategy is None \
-        and jit.profile.collective_strategy is None and not spec.subgraphs
+    if START <= spec.calls <= START + 2 and not spec.plain:
+        if seconds < MAX_GRAPH_S:
+            return True
+        if spec.calls == START + 2:
+            spec.plain_retry_at = LATER[0]  # (the caller asks again at that call)
+        return False
+    if spec.calls != spec.plain_retry_at:
+        return False
+    if spec.plain:  # a close graph decision's retry
+        return seconds < MAX_GRAPH_S
+    return _later_window(spec, seconds)
+
+
+def _later_window(spec, seconds: float) -> bool:
+    """A graph call in one of the later windows of an untried `spec` (see the module
+    docstring): True when the window's median is under `MAX_GRAPH_S`, else the call at
+    which the caller asks next is set (the window's next one, or the next window's)."""
+    times = spec.window_times
+    times.append(seconds)
+    if len(times) < WINDOW:
+        spec.plain_retry_at = spec.calls + 1
+        return False
+    median = statistics.median(times)
+    times.clear()
+    later = [call for call in LATER if call > spec.calls]
+    spec.plain_retry_at = later[0] if later and median >= MAX_GRAPH_S else -1
+    return median < MAX_GRAPH_S
 
 
 def start(spec, recheck: int = 0, before: str = "") -> None:

@@ -51,7 +51,9 @@ class Specialization:
     plain: str = ""           # graph or plain Python, once decided (graphgen/plain_trial.py)
     plain_trial: object = None  # its PlainTrial: under way, or watching a plain decision
     runs_plain: bool = False  # decided plain: the calls it fits run the function plainly
-    plain_retry_at: int = -1  # a close graph decision is measured again at this call
+    plain_retry_at: int = -1  # the next call asking plain_trial.eligible (a later window,
+    # a close graph decision measured again)
+    window_times: list = dataclasses.field(default_factory=list)  # ... that window's calls
     plain_calls: int = 0      # calls it ran plainly (trial calls included)
     appended_only: frozenset = frozenset()  # heap lists this graph only appends to
     length_only: frozenset = frozenset()  # heap lists whose length alone this graph reads

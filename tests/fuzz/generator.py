@@ -196,7 +196,7 @@ RULE_MODULES = (
     "rules_s31_library_state", "rules_s31_modes", "rules_s31_segments",
     "rules_s31_tape_arrays", "rules_s31_tests", "rules_s31_varying",
     "rules_s32_reads_identity", "rules_s32_rare_outcomes", "rules_s32_recursion",
-    "rules_s32_regenerations", "rules_s32_fed_numbers",
+    "rules_s32_regenerations", "rules_s32_fed_numbers", "rules_s32_rows",
 )
 
 

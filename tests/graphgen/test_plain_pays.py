@@ -261,3 +261,24 @@ def test_a_graph_that_keeps_raising_as_plain_python_does_runs_plainly_until_it_s
     stats = assert_same(checked, calls, make_state=Log)
     assert stats.plain_calls >= plain_trial.QUIET  # decided plain while it raised ...
     assert stats.graph_calls > 3  # ... and back to the graph once it stopped
+
+
+def test_a_graph_whose_first_calls_spiked_under_load_still_goes_on_trial(monkeypatch):
+    """F364: a trivial graph's calls 2-4 took 3-8 ms on a loaded machine, so its trial
+    never started and the graph, 70x slower than plain, ran every call. Its calls
+    'take' 5 ms at START to START + 2, 1 ms after: the median of a later window starts
+    the trial, plain wins it; results equal throughout."""
+    real_eligible, real_after = plain_trial.eligible, plain_trial.after_call
+    monkeypatch.setattr(plain_trial, "SLOWER", float("inf"))
+
+    def eligible(jit, spec, _):
+        return real_eligible(jit, spec, 5e-3 if spec.calls <= plain_trial.START + 2 else 1e-3)
+
+    def after_call(spec, t, kind, _, raised=False, watched=False):
+        return real_after(spec, t, kind, {"plain": 1e-4, "graph": 1e-3}[kind], raised,
+                          watched)
+    monkeypatch.setattr(plain_trial, "eligible", eligible)
+    monkeypatch.setattr(plain_trial, "after_call", after_call)
+    calls = [(tf.constant([1.0, 2.0]) * float(i),) for i in range(60)]
+    stats = assert_same(tiny, calls)
+    assert stats.plain_calls >= 30 and stats.graph_calls >= plain_trial.LATER[0]

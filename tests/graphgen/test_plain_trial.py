@@ -15,7 +15,7 @@ def _spec(**fields):
                                  calls=plain_trial.START, xla="", trial=None,
                                  accelerated=None, context=(), distributed=False,
                                  collective_strategy=None, subgraphs=(),
-                                 plain_retry_at=-1)
+                                 plain_retry_at=-1, window_times=[])
     spec.__dict__.update(fields)
     return spec
 
@@ -205,3 +205,47 @@ def test_a_clear_win_of_the_candidate_ends_the_rounds_early():
     while not close.done:
         close.record(close.turn, 0.05 if close.turn == "graph" else 0.1)
     assert len(close.times["graph"]) == trial.ROUNDS
+
+
+def _trial_starts_at(graph_s) -> int | None:
+    """The graph call of an untried specialization at which a trial starts when its
+    calls take `graph_s(call)` (the caller asks `eligible` at calls START to START + 2
+    and at `plain_retry_at`, as generation.py does), or None up to call 300."""
+    spec, jit = _spec(), _jit()
+    for call in range(1, 300):
+        spec.calls = call
+        if (call <= plain_trial.START + 2 or call == spec.plain_retry_at) and \
+                plain_trial.eligible(jit, spec, graph_s(call)):
+            return call
+    return None
+
+
+LATER, WINDOW, START = plain_trial.LATER, plain_trial.WINDOW, plain_trial.START
+
+
+@pytest.mark.parametrize("graph_s, starts_at", [
+    (lambda c: 1e-4, START),                                      # cheap at once
+    (lambda c: 5e-3 if c <= START + 2 else 1e-3, LATER[0] + WINDOW - 1),  # 3 spikes (F364)
+    (lambda c: 5e-3 if c < LATER[1] else 1e-3, LATER[1] + WINDOW - 1),    # longer load
+    (lambda c: 1e-3 if c % 3 == 0 and c > 4 else 7e-3, None),     # a third cheap: median
+    (lambda c: 1e-4 if c % 5 == 0 else 3e-3, None),               # a model's lucky calls
+    (lambda c: 3e-3, None),                                       # a model: never tried
+])
+def test_calls_2_to_4_spiked_by_load_get_later_windows_decided_by_their_median(
+        graph_s, starts_at):
+    assert _trial_starts_at(graph_s) == starts_at
+
+
+def test_a_later_window_puts_a_specialization_on_its_first_trial():
+    spec, jit = _spec(), _jit()
+    for call in range(START, LATER[0] + WINDOW):
+        spec.calls = call
+        started = (call <= START + 2 or call == spec.plain_retry_at) and \
+            plain_trial.eligible(jit, spec, 5e-3 if call <= START + 2 else 1e-4)
+    assert started and spec.plain_retry_at == -1 and spec.window_times == []
+    plain_trial.start(spec, int(bool(spec.plain)), spec.plain)
+    assert spec.plain.startswith("measuring (") and spec.plain_trial.recheck == 0
+    _calls(spec, 2 + 2 * trial.ROUNDS, 1e-5, 1e-4)
+    assert spec.runs_plain
+    blocked = _spec(xla="compiling", calls=START + 2)  # not tried: no window either
+    assert not plain_trial.eligible(jit, blocked, 5e-3) and blocked.plain_retry_at == -1
