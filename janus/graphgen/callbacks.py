@@ -18,6 +18,7 @@ from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import active, deferred_checks
 from janus.graphgen.dead_ends import after_raising_ops
+from janus.graphgen.refusals import traced_callback_reason
 from janus.graphgen.general import _contents
 from janus.transform.pipeline import lambda_traced_as_is
 from janus.transform.runtime import user_function, user_partial
@@ -96,16 +97,11 @@ def traced_callback(runtime, site, library, value):
                 runtime.call(site, value, *args, **kwargs)
         finally:
             tracer.callback_depth -= 1
-        if tracer.ledger.mark() != mark or tracer.shadow.writes != writes or \
-                tracer.local_writes != local or _contents(args) != contents:
-            name = user_attributes.get(library, "__name__", None) or type(library).__name__
-            name = name[:-3] if name.endswith("_v2") else name
-            module = user_attributes.get(library, "__module__", None) or ""
-            name = "tf." + name if module.startswith("tensorflow") else name
-            raise ConversionError(
-                f"a print or heap write inside a function TensorFlow traces for {name} "
-                "(a loop body, branch or tf.function) would run once in the graph, but "
-                "in Python once per element, iteration or branch taken")
+        done = dict(printed=tracer.ledger.mark() != mark,
+                    variables=tracer.shadow.writes != writes,
+                    locals_=tracer.local_writes != local, in_place=_contents(args) != contents)
+        if any(done.values()):
+            raise ConversionError(traced_callback_reason(library, **done))
         if keeps_raising:  # (eager runs every op of a loop, a branch...)
             return after_raising_ops(result)
         return result  # (... but a vectorized_map is a tf.function eagerly too)

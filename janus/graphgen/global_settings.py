@@ -11,7 +11,9 @@ getter is ~0.1 us) and holds while it reads the same (F224):
                                     the variable's value (os.environ stands in as
                                     `EnvironReads`, which records each read)
 
-Keras' floatx, epsilon and image data format, read by the program or by any traced Keras
+Keras' ambient scopes around the call (an outer layer's call context: `training`), read
+by any traced Keras call, are one more (graphgen/keras_globals.keras_ambient). Keras'
+floatx, epsilon and image data format, read by the program or by any traced Keras
 call, are one reader (graphgen/keras_contents.keras_config: one text, rebuilt only when
 Keras' config changed). The reads are kept with the trace's Keras reads
 (keras_state.KerasReads.settings), checked on every call. A setter called in the trace
@@ -30,6 +32,7 @@ import tensorflow as tf
 from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import keras_state
+from janus.graphgen.keras_globals import keras_ambient
 from janus.graphgen.keras_contents import keras_config, setting_key
 from janus.graphgen.sources import global_
 
@@ -46,7 +49,7 @@ def _known_getters() -> dict:
     the getters of Keras' config module (Keras' once it is imported)."""
     if not _getters or ("keras" in sys.modules and "keras" not in _getters):
         found = [tf.config.functions_run_eagerly, np.get_printoptions, np.geterr,
-                 tf.random.get_global_generator, os.getenv]
+                 tf.random.get_global_generator, os.getenv, keras_ambient]
         setters = [tf.config.run_functions_eagerly, np.set_printoptions, np.seterr,
                    tf.random.set_global_generator, os.putenv, os.unsetenv]
         if "keras" in sys.modules:
@@ -66,7 +69,7 @@ def _known_getters() -> dict:
 
 
 _NO_ARGUMENTS = ("floatx", "epsilon", "image_data_format", "backend", "global_policy",
-                 "functions_run_eagerly", "keras_config")
+                 "functions_run_eagerly", "keras_config", "keras_ambient")
 """Names of the getters a graph cache records by name (those of an earlier version too)."""
 
 
@@ -125,9 +128,11 @@ def read(tracer, fn, args: tuple, kwargs: dict):
 
 
 def keras_call(tracer) -> None:
-    """A traced call of Keras' code: it may read `epsilon()` and `floatx()` itself."""
+    """A traced call of Keras' code: it may read `epsilon()` and `floatx()` itself, and
+    Keras' ambient scopes (the call context's `training`: graphgen/keras_globals.py)."""
     if "keras" in sys.modules:
         _record(tracer, keras_config, keras_config())
+        _record(tracer, keras_ambient, keras_ambient())
 
 
 _ABSENT = object()

@@ -11,11 +11,13 @@ trace that made such an op with a seed refuses (the call runs plainly, as do the
 function's calls from then on, or its segment's). An op made without any seed draws
 nondeterministically eagerly too, so the graph's draws are as good; its graph keeps the
 guard that the process still has no global seed (`seed_guard`): set later, the calls
-run plainly from then on.
+run plainly from then on. (Keras' unseeded draws come from its global SeedGenerator,
+whose state variable the graph captures: guarded by identity, graphgen/keras_globals.py.)
 """
 from __future__ import annotations
 
 from janus.errors import ConversionError
+from janus.graphgen import keras_globals
 from janus.graphgen.guards import Guard
 from janus.graphgen.sources import Source
 
@@ -49,14 +51,15 @@ def stateful_draws(graph) -> list[tuple[str, bool]]:
 
 def check(graph) -> list[Guard]:
     """Refuse a graph with seeded draws from the global stream (ConversionError); the
-    guards a graph with unseeded draws needs (`seed_guard`), else none."""
+    guards a graph with unseeded draws needs (`seed_guard`), and those on the Keras
+    global generator it draws from (graphgen/keras_globals.py), else none."""
     draws = stateful_draws(graph)
     seeded = [name for name, is_seeded in draws if is_seeded]
     if seeded:
         raise ConversionError(
             f"draws from TensorFlow's global random stream ({seeded[0]}) with a seed: a "
             "graph's draws would not be the numbers eager execution draws; it runs plainly")
-    return [seed_guard()] if draws else []
+    return ([seed_guard()] if draws else []) + keras_globals.guards(graph)
 
 
 def seed_guard() -> Guard:

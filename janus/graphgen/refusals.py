@@ -99,6 +99,37 @@ def cache_reason(fn) -> str:
     return ""
 
 
+_CHECKPOINT_METHODS = frozenset({"save", "write", "restore", "read", "save_weights",
+                                 "load_weights", "save_own_variables", "export"})
+_SAVING_FUNCTIONS = frozenset({"tensorflow.python.saved_model.save.save",
+                               "keras.src.saving.saving_api.save_model",
+                               "keras.src.saving.saving_api.load_model"})
+
+
+def checkpoint_reason(fn) -> str:
+    """A checkpoint saved or restored in the call (`manager.save()`, `ckpt.restore(path)`,
+    `model.save_weights(path)`, `tf.saved_model.save`): it writes or reads files and the
+    variables' values on the host, once, while janus traces (a graph would not save on
+    its calls; TF's own code fails there: F363). Refused up front with that reason."""
+    owner = user_attributes.get(fn, "__self__", None)
+    name = user_attributes.get(fn, "__name__", "") or ""
+    keras = sys.modules.get("keras")
+    savers = (tf.train.Checkpoint, tf.train.CheckpointManager)
+    model = getattr(keras, "Model", None)
+    if isinstance(model, type):
+        savers += (model,)
+    if name in _CHECKPOINT_METHODS and isinstance(owner, savers):
+        return (f"{'restores' if name in ('restore', 'read', 'load_weights') else 'saves'} "
+                f"a checkpoint ({type(owner).__name__}.{name}): it reads or writes files "
+                "and the variables' values on the host, which a graph would not do on its "
+                "calls")
+    qualified = f"{user_attributes.get(fn, '__module__', '') or ''}.{name}"
+    if qualified in _SAVING_FUNCTIONS:
+        return (f"saves or loads a model ({name}): it reads or writes files and the "
+                "variables' values on the host, which a graph would not do on its calls")
+    return ""
+
+
 def _wrapped_user_functions(fn) -> list:
     """The program's functions a library callable runs: behind `__wrapped__`
     (`@tf.custom_gradient`, `@tf.recompute_grad`, `do_not_convert`), a singledispatch's
@@ -235,7 +266,7 @@ def refuse(fn, tracer=None) -> None:
     """Raise the ConversionError the tracer gives for a call of `fn`, if any (with the
     tracer: the values the program's unconverted code reads are guarded)."""
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
-        output_reason(fn) or wrapped_state_reason(fn, tracer) or \
+        checkpoint_reason(fn) or output_reason(fn) or wrapped_state_reason(fn, tracer) or \
         keras_hooks_reason(fn, tracer) or keras_host_reason(fn) or frame_reason(fn) or \
         held_code.reason(fn, tracer)
     if reason:
@@ -252,8 +283,9 @@ def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:
     if draws.supported_call(fn, args, kwargs or {}):
         return ""
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
-        output_reason(fn) or wrapped_state_reason(fn) or keras_hooks_reason(fn) or \
-        keras_host_reason(fn) or frame_reason(fn) or held_code.reason(fn)
+        checkpoint_reason(fn) or output_reason(fn) or wrapped_state_reason(fn) or \
+        keras_hooks_reason(fn) or keras_host_reason(fn) or frame_reason(fn) or \
+        held_code.reason(fn)
     if reason:
         return reason
     if user_attributes.get(fn, "__name__", "") == "numpy" and \
@@ -269,13 +301,56 @@ ITERATING = (iter, next, list, tuple, enumerate, zip, sorted, sum, min, max, any
 """Builtins that iterate their first argument."""
 
 
+def traced_callback_reason(library, *, printed: bool, variables: bool, locals_: bool,
+                           in_place: bool) -> str:
+    """Why a user function TensorFlow traced for `library` (a tf.cond branch, a loop
+    body, a tf.map_fn function) is refused, by what it did: printed or wrote the heap, wrote
+    a tf.Variable (janus makes a graph's variable writes last, after its guards held: it
+    cannot inside a branch or loop TF runs), changed an object made in the call or an
+    argument in place (F363: a variable's `assign` was called "a print or heap write")."""
+    name = user_attributes.get(library, "__name__", None) or type(library).__name__
+    for suffix in ("_v2", "_for_tf"):  # (`cond_for_tf_v2` is tf.cond)
+        name = name[:-len(suffix)] if name.endswith(suffix) else name
+    module = user_attributes.get(library, "__module__", None) or ""
+    name = "tf." + name if module.startswith("tensorflow") else name
+    where = f"inside a function TensorFlow traces for {name} (a loop body, branch or " \
+        "tf.function)"
+    if variables and not (printed or locals_ or in_place):
+        return (f"writes a tf.Variable (`assign`, `assign_add`...) {where}: janus makes a "
+                "graph's variable writes last, after its guards held, which it cannot do "
+                "for a write TensorFlow makes only per iteration or in the branch taken")
+    done = [text for text, made in (("prints or writes the heap", printed),
+                                    ("writes a tf.Variable", variables),
+                                    ("changes an object made in the call", locals_),
+                                    ("changes an argument in place", in_place)) if made]
+    return (f"{' and '.join(done) or 'has an effect'} {where}: it would run once in the "
+            "graph, but in Python once per element, iteration or branch taken")
+
+
+def _data_types() -> tuple:
+    """tf.data's datasets and iterators, and tf.distribute's (`strategy.
+    experimental_distribute_dataset(ds)`, `distribute_datasets_from_function`: F363)."""
+    found = [tf.data.Dataset, tf.data.Iterator]
+    for name in ("DistributedDataset", "DistributedIterator"):
+        kind = getattr(getattr(tf, "distribute", None), name, None)
+        if isinstance(kind, type):
+            found.append(kind)
+    return tuple(found)
+
+
+_DATA_TYPES = _data_types()
+
+
 def refuse_data_iteration(value) -> None:
-    """A trace does not iterate a tf.data dataset or iterator: in a graph the Python loop
-    never sees the end of the data (TF raises after many `get_next` calls: an internal
-    error, fuzz v20, F44), and an iterator's position moves when the graph runs, again
-    when a failed graph's call reruns plainly."""
-    if isinstance(value, (tf.data.Dataset, tf.data.Iterator)):
-        raise ConversionError(f"iterates a tf.data {type(value).__name__} (the number of "
+    """A trace does not iterate a tf.data dataset or iterator, nor a tf.distribute one:
+    in a graph the Python loop never sees the end of the data (TF raises after many
+    `get_next` calls, each trace seconds later: an internal error, fuzz v20, F44, F363),
+    and an iterator's position moves when the graph runs, again when a failed graph's
+    call reruns plainly."""
+    if isinstance(value, _DATA_TYPES):
+        library = "tf.data" if isinstance(value, (tf.data.Dataset, tf.data.Iterator)) \
+            else "tf.distribute"
+        raise ConversionError(f"iterates a {library} {type(value).__name__} (the number of "
                               "elements is known only when the graph runs)")
 
 

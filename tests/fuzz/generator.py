@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 77
+GENERATOR_VERSION = 78
 
 HEADER = '''\
 import functools
@@ -197,6 +197,7 @@ RULE_MODULES = (
     "rules_s31_tape_arrays", "rules_s31_tests", "rules_s31_varying",
     "rules_s32_reads_identity", "rules_s32_rare_outcomes", "rules_s32_recursion",
     "rules_s32_regenerations", "rules_s32_fed_numbers", "rules_s32_rows",
+    "rules_s32_ambient",
 )
 
 

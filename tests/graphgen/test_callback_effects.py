@@ -255,3 +255,39 @@ def map_fn_tensor_test(x):
 def test_tensor_test_inside_a_callback():
     calls = [(X,), (X,), (tf.constant([3.0, 1.0, 2.0]),), (X,)]
     assert_same(map_fn_tensor_test, calls)
+
+
+class Steps:
+    def __init__(self):
+        self.step = tf.Variable(0, dtype=tf.int64)
+        self.q = tf.Variable(tf.ones([3]))
+        self.target = tf.Variable(tf.zeros([3]))
+
+
+def copy_every_third_step(s, x):
+    s.q.assign_add(x * 0.1)
+    s.step.assign_add(1)
+
+    def copy():
+        s.target.assign(s.q)
+        return tf.constant(1)
+    done = tf.cond(s.step % 3 == 0, copy, lambda: tf.constant(0))
+    return tf.reduce_sum(s.q - s.target), done
+
+
+def test_a_variable_written_in_a_cond_branch_says_so():
+    """A tf.Variable's `assign` in the program's own tf.cond branch (a DQN's target copy,
+    F363): the refusal says it writes a variable in tf.cond, not "a print or heap write"
+    in "tf.cond_for_tf"."""
+    import contextlib
+    import io
+
+    import janus
+    jitted = janus.jit(copy_every_third_step)
+    assert_same(copy_every_third_step, [(tf.constant([1.0, 0.5, 0.2]) * (1 + 0.1 * i),)
+                                        for i in range(7)], Steps, jitted=jitted)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        janus.explain(jitted, Steps(), tf.ones([3]))
+    text = out.getvalue()
+    assert "writes a tf.Variable" in text and "for tf.cond " in text, text
+    assert "a print or heap write" not in text, text

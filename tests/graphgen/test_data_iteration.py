@@ -69,3 +69,41 @@ def test_a_dataset_map_of_a_lambda_gives_no_autograph_warning_plain_code_does_no
         stats = assert_same(mapped, [(tf.constant(float(i)),) for i in range(6)])
     assert stats.graph_calls >= 2
     assert not [r for r in caplog.records if "AutoGraph could not" in r.getMessage()]
+
+
+def _explained(jitted, *args) -> str:
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        janus.explain(jitted, *args)
+    return out.getvalue()
+
+
+def test_a_loop_over_a_distributed_dataset_is_refused_up_front():
+    """`for x in strategy.experimental_distribute_dataset(ds)` (F363): refused like a
+    tf.data dataset, not traced until TF's `get_next` alarm (seconds per trace)."""
+    strategy = tf.distribute.OneDeviceStrategy("/cpu:0")
+    data = tf.data.Dataset.range(6).map(lambda i: tf.cast(i, tf.float32)).batch(2)
+
+    class State:
+        def __init__(self):
+            self.w = tf.Variable(1.0)
+            self.data = strategy.experimental_distribute_dataset(data)
+
+    def epoch(state, k):
+        total = tf.constant(0.0)
+        for x in state.data:
+            total += tf.reduce_sum(x * state.w) * k
+        state.w.assign_add(0.5)
+        return total
+
+    def steps(state, k):
+        it = iter(state.data)
+        return next(it) * k + state.w
+
+    jitted = janus.jit(epoch)
+    assert_same(epoch, [(1.0 + i,) for i in range(5)], State, jitted=jitted)
+    assert "iterates a tf.distribute DistributedDataset" in _explained(jitted, State(), 1.0)
+    jitted = janus.jit(steps)
+    assert_same(steps, [(1.0 + i,) for i in range(5)], State, jitted=jitted)
+    assert "iterates a tf.distribute Distributed" in _explained(jitted, State(), 1.0)
