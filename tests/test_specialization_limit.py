@@ -9,8 +9,11 @@ from janus import generation
 from tests.differential import assert_same
 
 
-def step(x, n):
-    return x * (n // 2) + n / 2, divmod(n, 3)
+def step(x, name):
+    # (text: a graph per value, never fed; a fed int would fit one graph for all its
+    # values, its divmod computed in the graph since F358, and never reach the limit)
+    n = int(name[1:])
+    return x * (n // 2) + n / 2, divmod(n, 3), name.upper()
 
 
 X = tf.constant([1.0, 2.0])
@@ -20,24 +23,24 @@ def test_calls_past_the_limit_equal_plain_python_and_fitting_ones_run_graphs_aga
     misses = generation.LIMIT_QUIET + generation.LIMIT_SKIP + 5
     values = list(range(12)) + [100 + i for i in range(misses)] + [3, 4, 5] * 30
     jitted = janus.jit(step, max_specializations=4)
-    stats = assert_same(step, [(X, n) for n in values], jitted=jitted)
+    stats = assert_same(step, [(X, f"n{n}") for n in values], jitted=jitted)
     assert stats.fallback_reasons["limit reached"] >= misses
     graphs_before = stats.graph_calls
     for n in [3, 4, 5] * 10:  # (values with graphs: checked again after the skipped calls)
-        jitted(X, n)
+        jitted(X, f"n{n}")
     assert janus.stats(jitted).graph_calls > graphs_before
 
 
 def test_a_config_change_ends_the_skipped_calls():
     jitted = janus.jit(step, max_specializations=2)
     for n in range(generation.LIMIT_QUIET + 60):  # (past the churn rule's retries)
-        jitted(X, n)
+        jitted(X, f"n{n}")
     assert jitted._limit_skip is not None and jitted._limit_skip[2] > 0
     before = janus.config.strict
     graphs = janus.stats(jitted).graph_calls
     janus.config.strict = True
     try:
-        jitted(X, 1000)
+        jitted(X, "n1000")
     except janus.JanusFallbackError:
         pass
     else:  # (or the churn rule's retry was due: the call ran a graph of its own)

@@ -32,7 +32,7 @@ import tensorflow as tf
 from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import keras_state
-from janus.graphgen.keras_globals import keras_ambient
+from janus.graphgen.keras_globals import ambient_entered, keras_ambient
 from janus.graphgen.keras_contents import keras_config, setting_key
 from janus.graphgen.sources import global_
 
@@ -129,10 +129,11 @@ def read(tracer, fn, args: tuple, kwargs: dict):
 
 def keras_call(tracer) -> None:
     """A traced call of Keras' code: it may read `epsilon()` and `floatx()` itself, and
-    Keras' ambient scopes (the call context's `training`: graphgen/keras_globals.py)."""
+    Keras' ambient scopes (the call context's `training`: graphgen/keras_globals.py), as
+    the call found them (not the call context a traced layer's `__call__` entered)."""
     if "keras" in sys.modules:
         _record(tracer, keras_config, keras_config())
-        _record(tracer, keras_ambient, keras_ambient())
+        _record(tracer, keras_ambient, ambient_entered(tracer))
 
 
 _ABSENT = object()

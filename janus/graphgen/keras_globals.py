@@ -19,7 +19,8 @@ it): those calls run plainly, and the next trace holds the new generator.
 
 Keras' ambient scopes, which the caller may enter around a call and a traced layer
 reads, are a library-wide setting read per call (`keras_ambient`, one text, "" outside
-them all; recorded by graphgen/global_settings.keras_call for any traced Keras call):
+them all; recorded by graphgen/global_settings.keras_call for any traced Keras call, as
+the call found them: `entered`, noted as the trace starts):
 
     class Outer(keras.layers.Layer):
         def call(self, x, training=None):
@@ -27,7 +28,11 @@ them all; recorded by graphgen/global_settings.keras_call for any traced Keras c
                                              # context Outer's __call__ set
 
 the call context's values (`training`), the autocast scope's dtype, and a stateless or
-symbolic scope (by identity: a graph never runs under one it was not traced in).
+symbolic scope (by identity: a graph never runs under one it was not traced in). The
+value recorded is the one the call *started* with, never the one a traced Keras call
+finds: a layer's `__call__` in the trace enters a call context of its own
+(`super().call(x)` in a layer's `call` runs inside it), which the graph reproduces, and
+which the guard, checked before the call, would never see again (a graph per call).
 
 The rest of that state a graph does not hold: the name counters a trace moves refuse it
 (graphgen/host_state.py); the dtype policy is read by layers as they are made (which moves
@@ -37,6 +42,7 @@ the counters) and through `keras.mixed_precision.global_policy()`, a guarded set
 from __future__ import annotations
 
 import sys
+import weakref
 
 import tensorflow as tf
 
@@ -118,3 +124,18 @@ def keras_ambient() -> str:
         if scope is not None:
             parts.append(f"{name} scope at {id(scope):#x}")
     return "; ".join(parts)
+
+
+_ENTERED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def entered(tracer) -> None:
+    """Note Keras' ambient scopes as the traced call starts (the caller's)."""
+    _ENTERED[tracer] = keras_ambient()
+
+
+def ambient_entered(tracer) -> str:
+    """Keras' ambient scopes as the traced call found them (those now for a tracer whose
+    start was not noted)."""
+    found = _ENTERED.get(tracer)
+    return keras_ambient() if found is None else found

@@ -12,7 +12,7 @@ import tensorflow as tf
 
 from janus.errors import BuildsOnFirstCall, ConversionError, cause_of
 from janus.fallback import heap
-from janus.graphgen import ambient_summary, caller_scopes
+from janus.graphgen import ambient_summary, caller_scopes, keras_globals
 from janus.graphgen import adopted_trace, bias_gradients, calls, checks, conversion_functions, dead_ends, \
     external_effects, host_draws, keras_state, keyed_writes, leftover_tensors, number_lists, \
     random_draws, trace_warnings, varying_numbers
@@ -312,6 +312,7 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
             tracer.bind_inputs(flat)
             watch.traced(tracer)  # (its graph and the objects it imports: checked after)
             ambient_summary.entered(tracer)  # (tf.summary's state as the call starts)
+            keras_globals.entered(tracer)  # (Keras' ambient scopes: the caller's)
             with caller_scopes.entered(tracer), tracer.active():  # (the caller's name scope)
                 call_args = tuple(tracer.import_value(a, arg(i)) for i, a in enumerate(args))
                 call_kwargs = {k: tracer.import_value(v, kwarg(k)) for k, v in kwargs.items()}

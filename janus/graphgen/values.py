@@ -153,6 +153,9 @@ def _int_items(value):
         return tf.cast(value.stacked, tf.int64), value.length()
     if type(value) is not list:
         return None
+    tracer = active.get()
+    if tracer is not None:  # (a heap list's items compared: read, not untouched: F356)
+        tracer.read(value)
     items = []
     for item in value:
         if isinstance(item, SymbolicScalar) and item.kind in (int, bool):
