@@ -24,7 +24,7 @@ import tensorflow as tf
 from janus import user_attributes
 from janus.fallback import safety, whole_trial
 from janus.fallback.safety import EffectWatch
-from janus.graphgen import calls, held_code, keras_settings, keras_state
+from janus.graphgen import caller_scopes, calls, held_code, keras_settings, keras_state
 from janus.graphgen.defaults import follow_defaults
 from janus.graphgen.program_classes import program_definitions
 from janus.transform import user_frames
@@ -279,8 +279,9 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars, reads: dict):
         # (under tf.distribute the update synchronizes replicas in merge_call, which a
         # graph of its own cannot do; a Python callable learning rate reads Python state)
         return _apply_eagerly(optimizer, pairs)
+    scopes = caller_scopes.current()  # (a graph per caller's name scope and device)
     key = (id(optimizer), tuple(id(v) for v in variables),
-           tuple((g.dtype, tuple(g.shape)) for g in grads))
+           tuple((g.dtype, tuple(g.shape)) for g in grads), scopes)
     update = _update_graphs.get(key, _UNBUILT)
     if update is None:  # its graph could not be built: apply eagerly
         return _apply_eagerly(optimizer, pairs)
@@ -295,7 +296,7 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars, reads: dict):
     if update is _UNBUILT:
         if len(_update_graphs) >= _MAX_UPDATE_GRAPHS and key not in _update_graphs:
             return _apply_eagerly(optimizer, pairs)
-        update = _make_update(optimizer, variables, grads, made, reads)
+        update = _make_update(optimizer, variables, grads, made, reads, scopes)
         _update_graphs[key] = update
         global update_builds
         update_builds += 1
@@ -306,15 +307,17 @@ def _apply_gradients_as_graph(optimizer, grads_and_vars, reads: dict):
     return optimizer.iterations
 
 
-def _make_update(optimizer, variables, grads, made: int, reads: dict):
+def _make_update(optimizer, variables, grads, made: int, reads: dict, scopes: tuple):
     """The update's graph with the settings it read (as they are after its trace, which
-    may build the optimizer), or None if it cannot be made."""
+    may build the optimizer), traced under the caller's name scope and device (`scopes`,
+    part of its key: graphgen/caller_scopes.py), or None if it cannot be made."""
     specs = [tf.TensorSpec(g.shape, g.dtype) for g in grads]
     if held_code.reason(optimizer.apply_gradients):  # (a schedule of the program's...)
         return None
 
     def apply(*gs):
-        optimizer.apply_gradients(zip(gs, variables))
+        with caller_scopes.inside(*scopes):  # (a tf.function traces at the root)
+            optimizer.apply_gradients(zip(gs, variables))
         return tf.constant(0)
 
     try:

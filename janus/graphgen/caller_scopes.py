@@ -26,18 +26,33 @@ from janus.graphgen.sources import Source
 _CONTEXT = Source(("module", context.__name__, "_context"), ())
 
 
-@contextlib.contextmanager
-def entered(tracer):
-    """Trace under the caller's name scope and device as the call found them (a no-op
-    for a call at the root on no device, the usual case), and guard them (after the
-    trace's own guards: the arguments' are checked first)."""
+def current() -> tuple[str, str]:
+    """The caller's name scope and device as the eager context has them now."""
     eager = context.context()
-    scope, device = eager.scope_name, eager.device_name
+    return eager.scope_name, eager.device_name
+
+
+@contextlib.contextmanager
+def inside(scope: str, device: str):
+    """Trace under `scope` (absolute) and `device` as `current()` gave them (no-op for the
+    root on no device). For a graph janus makes outside a trace of its own (an optimizer
+    update's: fallback/mixed.py), which keys its graphs by `current()` instead of
+    guarding."""
     with contextlib.ExitStack() as stack:
         if scope:  # ("train/": absolute, ends with "/")
             stack.enter_context(tf.name_scope(scope if scope.endswith("/") else scope + "/"))
         if device:
             stack.enter_context(tf.device(device))
+        yield
+
+
+@contextlib.contextmanager
+def entered(tracer):
+    """Trace under the caller's name scope and device as the call found them (a no-op
+    for a call at the root on no device, the usual case), and guard them (after the
+    trace's own guards: the arguments' are checked first)."""
+    scope, device = current()
+    with inside(scope, device):
         yield
     tracer.guard("value", _CONTEXT.attr("scope_name"), scope, "the caller's tf.name_scope")
     tracer.guard("value", _CONTEXT.attr("device_name"), device, "the caller's tf.device")
