@@ -91,7 +91,6 @@ class JitFunction(EagerRuns, Generation):
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
         self.refused_branches: set = set()  # tests whose general graph failed (generation.py)
-        self.refused_lengths: set = set()  # lists whose fed length's graph failed (F367)
         self.generalizing = True  # False: the plan stays (too many failed: generation.py)
         self.raised_traces = 0  # traces that raised the call's own exception (generation.py)
         self.raised_streak = 0  # ... in a row, plain Python raising it too (generation.py)

@@ -15,7 +15,7 @@ import time
 
 from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR
 
-from janus import cache, events, ladder
+from janus import cache, events
 from janus.cache import portable, record
 from janus.config import Config
 from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
@@ -323,19 +323,7 @@ class Generation(GuardFailures, Outcomes):
 
     def _generation_failed(self, exc: Exception, cfg: Config, final: bool = False):
         """Count a failed generation: retreat from the last generalization, or give up
-        (`final`: a failure no other plan avoids: no retreat, give up at once). A plan
-        that failed feeding lists' lengths (janus/ladder.py) is blocked, uncounted: those
-        lists take the ladder's next rung (a list taken for untouched was read: F367)."""
-        added = ladder.fed_lengths_added(self.plan, self.plan_history[-1]) if \
-            self.plan_history and not final else frozenset()
-        if added - self.refused_lengths:
-            self.last_trace_error = exc
-            self.refused_lengths |= added
-            self.blocked_plans.add(self.plan)
-            failed, self.plan = self.plan, self.plan_history.pop()
-            self.refused_branches |= failed.general_branches - self.plan.general_branches
-            events.emit("generation_failed", self, safety.explain_exception(exc, self.fn))
-            return
+        (`final`: a failure no other plan avoids: no retreat, give up at once)."""
         self.stats.generation_failures += 1
         self.last_trace_error = exc
         self.last_failure_reason = safety.explain_exception(exc, self.fn)

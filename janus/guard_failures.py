@@ -66,7 +66,7 @@ class GuardFailures:
         # keeps changing, as does the length of a list the function only appends to: it
         # becomes a tensor input (or goes unassumed) at once, not after a second graph.
         if count >= (1 if _changes_on(guard, spec) else cfg.failures_to_generalize):
-            plan = ladder.next_plan(self.plan, guard, value, spec, self.refused_lengths)
+            plan = ladder.next_plan(self.plan, guard, value, spec)
             if plan is None or plan == self.plan or plan in self.blocked_plans:
                 plan = self._number_to_feed(spec, guard, args, kwargs)
             if plan is not None:  # (and the others of the kind that fail on this call)
@@ -98,7 +98,7 @@ class GuardFailures:
                     or guard.kind == "value" and type(value) is type(guard.expected) and \
                     value == guard.expected:
                 continue
-            wider = ladder.next_plan(plan, guard, value, spec, self.refused_lengths)
+            wider = ladder.next_plan(plan, guard, value, spec)
             if wider is not None and wider not in self.blocked_plans:
                 plan = wider
         return plan
@@ -118,7 +118,7 @@ class GuardFailures:
                 continue
             if type(value) is type(guard.expected) and value == guard.expected:
                 continue
-            plan = ladder.next_plan(self.plan, guard, value, spec, self.refused_lengths)
+            plan = ladder.next_plan(self.plan, guard, value, spec)
             if plan is not None and plan != self.plan and plan not in self.blocked_plans:
                 return plan
         return None
@@ -138,7 +138,7 @@ class GuardFailures:
                 value = evaluate(guard.source, *env)
             except Exception:  # noqa: BLE001 - an unreadable source: not this one
                 continue
-            plan = ladder.next_plan(self.plan, guard, value, spec, self.refused_lengths)
+            plan = ladder.next_plan(self.plan, guard, value, spec)
             if plan is not None and plan != self.plan and plan not in self.blocked_plans:
                 return spec, index
         return misses[0]

@@ -17,26 +17,22 @@ def is_fed_number(value) -> bool:
     return type(value) in (int, float) or isinstance(value, (np.integer, np.floating))
 
 
-def next_plan(plan: Plan, guard, value, spec, refused=frozenset()):
-    """The next rung of the ladder for a host guard that keeps failing, or None (a list
-    whose fed length's generation failed, `refused`, takes the rung after it: F367)."""
+def next_plan(plan: Plan, guard, value, spec):
+    """The next rung of the ladder for a host guard that keeps failing, or None."""
     expr = guard.source.expr
     if guard.kind == "len" and expr in spec.appended_only:
         # (and every list of its role: `s.losses[n].append(x)`, one list per key of a dict)
         return plan.with_append_only(guard.source.role)
     if guard.kind == "len" and expr in getattr(spec, "untouched", ()) and \
-            isinstance(value, list) and guard.source.role not in plan.kept and \
-            expr not in refused:
+            isinstance(value, list) and guard.source.role not in plan.kept:
         # a list this graph never reads nor changes (copied with the dict holding it) that
         # grew: another outcome of a branch appends to it (`if s.step % k == 0:
         # s.hist["g"].append(gl)`), so it is taken as only appended to, its length fed
         # (that outcome may read it), not as a stacked tensor, which that outcome's graph
         # could not append to (F356)
-        # (F367: a read the tracer did not see makes a read list look untouched; the
-        # generation of that plan fails, is not counted, and the older rungs follow)
         return plan.with_fed_length(expr)
     if guard.kind == "len" and expr in getattr(spec, "length_only", ()) and \
-            guard.source.role not in plan.kept and guard.source.role not in refused:
+            guard.source.role not in plan.kept:
         # its length alone read (`len(s.history)`): fed, as the list grows
         return plan.with_fed_length(guard.source.role)
     if guard.kind == "value" and is_fed_number(guard.expected) and \
@@ -63,13 +59,6 @@ def next_plan(plan: Plan, guard, value, spec, refused=frozenset()):
              and not _changed_by(spec, expr)):
         return plan.with_dynamic_list(expr)
     return None
-
-
-def fed_lengths_added(failed: Plan, previous: Plan) -> frozenset:
-    """The lists whose lengths `failed` feeds and `previous` did not (the rung of untouched
-    or length-only lists): a failed generation that added some is not counted; the plan
-    is blocked and those lists take the rungs after it (F367)."""
-    return failed.fed_lengths - previous.fed_lengths
 
 
 def _changed_by(spec, expr: str) -> bool:

@@ -4,9 +4,6 @@ Python's answer (lengths, then items; `True == 1`; a list is never a tuple). Eve
 compares janus with plain Python call by call."""
 import tensorflow as tf
 
-import janus
-from janus.graphgen import tracer
-
 from tests.differential import assert_same
 
 W = tf.constant([[0.2, -0.9, 0.5, 0.1], [0.7, 0.3, -0.4, 0.8], [-0.6, 0.5, 0.9, -0.2],
@@ -72,19 +69,3 @@ def floats(s, x, answer):
 def test_lists_of_floats_are_compared_as_python_does():
     calls = [(tf.random.stateless_normal([1, 4], [i, 3]), [0.5]) for i in range(12)]
     assert_same(floats, calls, make_state=Counts)
-
-
-# F367: a read the tracer does not see (DynamicList.__eq__ read the other list silently
-# before `_int_items` told it) makes the list look untouched; the ladder's untouched rung
-# fed its length and the retrace failed (`==` of a list whose length varies): one failed
-# generation, and janus ran the function eagerly for good. That rung's failed plan is
-# now blocked uncounted, and the older rung (the list fed as a stacked tensor) follows.
-
-def test_a_read_list_taken_for_untouched_still_ends_in_graphs(monkeypatch):
-    untouched = tracer.Tracer.untouched
-    monkeypatch.setattr(tracer.Tracer, "untouched", lambda self: untouched(self) | frozenset(
-        source.expr for source in self.copy_sources.values()))  # (every read unseen)
-    jitted = janus.jit(compare)
-    stats = assert_same(compare, inputs(36), make_state=Counts, jitted=jitted)
-    assert jitted.unsupported is None, (stats, jitted.unsupported)
-    assert stats.graph_calls >= 22, stats
