@@ -89,6 +89,7 @@ _OPERATION_HOOKS = frozenset({
     "bound",  # (transform/unbound_reads.py: a read of a local not bound yet)
     "rows_iterate", "rows_length",  # (graphgen/tensor_rows.py: `a, b = t`, `len(t)`)
     "user_items",  # (transform/runtime.py: `next` of the user's iterator in a loop)
+    "_tensor_attribute",  # (graphgen/library_modes.py: `t.numpy` of a graph tensor, F354)
 })
 
 

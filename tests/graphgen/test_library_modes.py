@@ -138,3 +138,26 @@ def test_keras_crossentropy_of_a_softmax_output_is_computed_as_eagerly():
     calls = [(tf.constant([[1.0, 12.0 + i, 1.0]]), tf.constant([0]), onehot) for i in range(6)]
     stats = assert_same(step, calls)
     assert stats.graph_calls >= 3
+
+
+def test_the_programs_own_numpy_of_a_graph_tensor_is_its_refusal_not_janus_error(monkeypatch):
+    """`int(optimizer.iterations)` in the step: TF's AttributeError for `.numpy` of a graph
+    tensor passes through F354's stand-in `__getattr__`; it is the trace's refusal (the
+    call runs plainly), never counted as janus's own error (zoo p16, p20, p71)."""
+    import janus
+    monkeypatch.setattr(janus.config, "raise_internal_errors", True)
+
+    class State:
+        def __init__(self):
+            self.v = tf.Variable(0, dtype=tf.int64)
+            self.seen = []
+
+    def step(s, x):
+        s.v.assign_add(1)
+        it = int(s.v)
+        if it % 2:
+            s.seen.append(it)
+        return tf.reduce_sum(x) * it
+
+    stats = assert_same(step, CALLS, State)
+    assert stats.internal_errors == 0
