@@ -188,14 +188,14 @@ class JitFunction(EagerRuns, Generation):
             stats.fallback_calls += 1
             stats.fallback_reasons[done[2]] += 1
             stats.segmented_calls += done[3]
-            return limits.plain_call(self.fn, args, kwargs, self._own_frames)
+            return limits.entry_call(self.fn, args, kwargs, self._own_frames)
         if self._unchecked > 0:  # a plain decision's calls after a checked one (plain_trial)
             self._unchecked -= 1  # (threads may race on these: a count, never a result)
             stats = self.stats
             stats.calls += 1
             stats.plain_calls += 1
             self._unchecked_spec.plain_calls += 1
-            return limits.plain_call(self.fn, args, kwargs, self._own_frames)
+            return limits.entry_call(self.fn, args, kwargs, self._own_frames)
         skip = self._limit_skip  # (at the specialization limit, graphs missed; traces
         if skip is not None and skip[2] > 0 and skip[0] == _CONFIG_CHANGES[0] and \
                 skip[1] == _EVENT_CHANGES[0] and \
@@ -206,7 +206,7 @@ class JitFunction(EagerRuns, Generation):
             stats.calls += 1
             stats.fallback_calls += 1
             stats.fallback_reasons[skip[3]] += 1
-            value = limits.plain_call(self.fn, args, kwargs, self._own_frames)
+            value = limits.entry_call(self.fn, args, kwargs, self._own_frames)
             if skip[2] <= skip[4]:  # (a call that returned where traces raised: the
                 skip[2] = 0         # next one decides again)
             return value
@@ -219,14 +219,14 @@ class JitFunction(EagerRuns, Generation):
                 and first.guards.check(args, kwargs) < 0:  # (plain_trial.run, inline)
             start = time.perf_counter()
             try:
-                value = limits.plain_call(self.fn, args, kwargs, self._own_frames)
+                value = limits.entry_call(self.fn, args, kwargs, self._own_frames)
             except BaseException:
                 plain_trial.ran(self, first, time.perf_counter() - start, False, True)
                 raise
             plain_trial.ran(self, first, time.perf_counter() - start, False, False)
             return value
         if cfg.disabled or tf.inside_function():
-            return limits.plain_call(self.fn, args, kwargs, self._own_frames)
+            return limits.entry_call(self.fn, args, kwargs, self._own_frames)
         try:
             with self._lock:
                 self.stats.calls += 1

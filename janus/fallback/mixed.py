@@ -27,9 +27,11 @@ from janus.fallback.safety import EffectWatch
 from janus.graphgen import caller_scopes, calls, held_code, keras_settings, keras_state
 from janus.graphgen.defaults import follow_defaults
 from janus.graphgen.program_classes import program_definitions
+from janus.recursion import limits
 from janus.transform import user_frames
 from janus.transform.autograph_callbacks import for_autograph
 from janus.transform.runtime import Runtime, user_function
+from janus.operation_hooks import operation_hook
 
 make_jit: Callable | None = None
 """The JitFunction class, set by janus.function (which imports this module)."""
@@ -50,6 +52,7 @@ class _Mixed(Runtime):
         self.callees: weakref.WeakSet = weakref.WeakSet()  # the jits it ran (janus.deciding)
         self.updates = 0  # optimizer updates run as a graph
 
+    @operation_hook
     def call(self, site, fn, /, *args, **kwargs):
         if user_attributes.get(fn, "__name__", "") == "apply_gradients" and \
                 _is_optimizer(user_attributes.get(fn, "__self__")):
@@ -67,8 +70,9 @@ class _Mixed(Runtime):
                 target.__qualname__ and "." not in target.__qualname__.rpartition("<locals>.")[2]:
             # a lambda or nested def is a new function object on every call: a jit of its
             # own would profile it afresh each time (and keep every copy alive)
-            if target is None:  # (`ds.map(lambda ...)`: AutoGraph converts the user's)
-                args, kwargs = for_autograph(fn, args, kwargs)
+            if target is not None:  # (plain Python's room, not the converted run's: F368)
+                return limits.callee_call(fn, args, kwargs)
+            args, kwargs = for_autograph(fn, args, kwargs)  # (`ds.map(lambda ...)`: AutoGraph)
             return user_frames.call(fn, args, kwargs)  # (a logging call: the user's frame)
         jitted = _callee_jit(target)
         self.callees.add(jitted)
@@ -260,6 +264,7 @@ class _Update:
         self.reads = reads  # (what the program's code of its class read: `_update_reads`)
 
 
+@operation_hook
 def _apply_eagerly(optimizer, pairs):
     """The user's own `optimizer.apply_gradients(pairs)`: an error is theirs (the optimizer
     built for other variables...), as in plain Python (fallback/safety.py hooks)."""

@@ -70,28 +70,12 @@ from janus.recursion import limits
 from janus.tensors import is_tensor
 from janus.transform import convert
 from janus.transform.runtime import user_function
+from janus.operation_hooks import is_operation_hook, operation_hook
 
 _JANUS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _LIBRARY_DIRS = tuple({os.path.abspath(p) + os.sep for key in ("stdlib", "platstdlib",
                                                                 "purelib", "platlib")
                        if (p := sysconfig.get_paths().get(key))})
-
-# Hooks that perform the user's own operation (getattr, a call, bool(test)...): an
-# exception raised directly there is the user's operation failing, not janus.
-_OPERATION_HOOKS = frozenset({
-    "ld_attr", "st_attr", "del_attr", "ld_item", "st_item", "del_item", "aug", "call",
-    "test", "loop_test", "iterate", "read", "ld_global", "ld_free", "instance", "<lambda>",
-    "or_value", "and_value", "not_value", "if_value", "compare_chain",
-    "variable_update",  # (fallback/variables.py: `v.assign_add(t)` run as it is, rng11-F80)
-    "text", "percent",  # (transform/text.py: an f-string, `a % b`: `n % 0`, `'%d' % 'a'`)
-    "_apply_eagerly",  # (fallback/mixed.py: the user's own optimizer step, as it is)
-    "truth_fold",  # (graphgen/truth_folds.py: `all([t])` of a tensor of many elements)
-    "bound",  # (transform/unbound_reads.py: a read of a local not bound yet)
-    "rows_iterate", "rows_length",  # (graphgen/tensor_rows.py: `a, b = t`, `len(t)`)
-    "user_items",  # (transform/runtime.py: `next` of the user's iterator in a loop)
-    "_tensor_attribute",  # (graphgen/library_modes.py: `t.numpy` of a graph tensor, F354)
-})
-
 
 def _is_janus(filename: str) -> bool:
     return filename.startswith(_JANUS_DIR) or filename.startswith("<janus")
@@ -137,10 +121,12 @@ def raised_by_janus(exc: BaseException) -> bool:
         return False
     if isinstance(exc, JanusInternalError):
         return True
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if _is_janus(frame.filename):
-            return frame.name not in _OPERATION_HOOKS
-        if not _is_library(frame.filename):
+    frames = [frame for frame, _ in traceback.walk_tb(exc.__traceback__)]
+    for frame in reversed(frames):
+        code = frame.f_code
+        if _is_janus(code.co_filename):  # (a hook doing the user's own operation, marked
+            return not is_operation_hook(code)  # `@operation_hook`: the user's)
+        if not _is_library(code.co_filename):
             return False  # user code (or its converted copy: same file and lines)
     return False
 
@@ -244,33 +230,40 @@ class EffectWatch:
 
     callees_watched = True
 
+    @operation_hook
     def st_attr(self, obj, name, value):
         _effect()
         return super().st_attr(obj, name, value)
 
+    @operation_hook
     def del_attr(self, obj, name):
         _effect()
         return super().del_attr(obj, name)
 
+    @operation_hook
     def st_item(self, obj, key, value):
         _effect()
         return super().st_item(obj, key, value)
 
+    @operation_hook
     def del_item(self, obj, key):
         _effect()
         return super().del_item(obj, key)
 
+    @operation_hook
     def aug(self, op, target, value):
         if not isinstance(target, (int, float, complex, str, bytes, tuple, frozenset)) and \
                 not (is_tensor(target) and not isinstance(target, tf.Variable)):
             _effect()  # may update the object in place (list +=, variable)
         return super().aug(op, target, value)
 
+    @operation_hook
     def iterate(self, site, iterable):
         if not isinstance(iterable, _PURE_ITERABLES) and not is_tensor(iterable):
             _effect()  # consumes an iterator or generator
         return super().iterate(site, iterable)
 
+    @operation_hook
     def call(self, site, fn, /, *args, **kwargs):
         if _hands_over_code(args, kwargs):
             _effect()  # the callee runs the callback (tf.foldl, tf.map_fn): unwatched
@@ -300,7 +293,7 @@ def run_watched(jit, phase: str, run, args, kwargs):
     user's or janus's by the profiling rules of the module docstring."""
     with watching() as watch:
         try:
-            with limits.converted_room():  # (janus's frames per level: F349)
+            with limits.converted_room(jit._own_frames):  # (janus's frames per level: F349)
                 result = run()
         except (JanusInternalError, JanusFallbackError):
             raise

@@ -47,6 +47,7 @@ from janus.fallback import churn
 from janus.graphgen import host_arrays
 from janus.graphgen import trial as rounds_mod
 from janus.graphgen.tracer import EAGER_TENSOR
+from janus.recursion import limits
 from janus.stats import Stats
 from janus.transform import breaks, leave, liveness, segments
 
@@ -130,7 +131,7 @@ class Segment:
         if state == "kept":
             return self._kept_call(args)
         if state == "eager":
-            return self.plain(*args)
+            return self._plain_run(args)
         # (janus's bookkeeping around the user's code is guarded on its own: the split
         # function may run as it is, without the mixed runtime's safety net)
         try:
@@ -143,13 +144,18 @@ class Segment:
             self.refused_why = ""  # (set by refused_generation during the call)
         except Exception as exc:  # noqa: BLE001 - nothing ran yet: plainly
             self._internal_error(exc)
-            return self.plain(*args)
-        result = self.jit(*args) if kind == "graph" else self.plain(*args)
+            return self._plain_run(args)
+        result = self.jit(*args) if kind == "graph" else self._plain_run(args)
         try:
             self._after_call(kind, args, start, seen)
         except Exception as exc:  # noqa: BLE001 - janus's: the result stands
             self._internal_error(exc)
         return result
+
+    def _plain_run(self, args: tuple):
+        """The stretch run plainly, with plain Python's room (its own function is a frame
+        plain Python has not: recursion/limits.py, F368)."""
+        return limits.plain_call(self.plain, args, {}, 1)
 
     def _kept_call(self, args):
         stats = self.jit.stats

@@ -17,6 +17,7 @@ from tensorflow.python.ops import resource_variable_ops
 from janus.errors import ConversionError
 from janus.fallback import update_checks
 from janus.fallback.update_checks import EagerError, converted
+from janus.operation_hooks import operation_hook
 
 # ResourceVariable re-wraps some of its base's methods (weak-tensor dispatch), so both
 # classes are patched, each falling back to its own original.
@@ -81,6 +82,7 @@ def _original(var, name):
 def _patched(cls, name, make_value):
     original = _originals[(cls, name)]
 
+    @operation_hook
     def variable_update(self, *args, **kwargs):  # (the user's own operation: safety.py)
         shadow = _shadow()
         if shadow is None or not tf.inside_function():
@@ -97,6 +99,7 @@ def _patched(cls, name, make_value):
 def _patched_read(cls):
     original = _originals[(cls, "_read_variable_op")]
 
+    @operation_hook
     def read(self, *args, **kwargs):
         shadow = _shadow()
         if shadow is not None and id(self) in shadow.values:
@@ -114,6 +117,7 @@ def _patched_gather(cls, name, gather):
     gradient of a read of the variable (IndexedSlices, as eagerly)."""
     original = _originals[(cls, name)]
 
+    @operation_hook
     def read(self, indices, name=None):
         shadow = _shadow()
         if shadow is not None and id(self) in shadow.values:

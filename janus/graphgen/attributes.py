@@ -33,6 +33,7 @@ from janus.graphgen.sources import global_
 from janus.graphgen.values import Accumulator, DynamicList
 from janus.recursion.subgraph import NodeProxy
 from janus.transform.runtime import is_user_class, is_user_code, is_user_module
+from janus.operation_hooks import operation_hook
 
 _PYTHON_DATA = (bool, int, float, str, list, dict, tuple, set)
 """Values a guard would have to check (an object's settings)."""
@@ -41,6 +42,7 @@ _PYTHON_DATA = (bool, int, float, str, list, dict, tuple, set)
 class AttributeHooks:
     """Mixed into graphgen/runtime.TraceRuntime (`self.call` runs converted code)."""
 
+    @operation_hook
     def ld_attr(self, obj, name):
         if isinstance(obj, NodeProxy):
             return obj.read(name)
@@ -115,6 +117,7 @@ class AttributeHooks:
             return keras_state.module_variables(tracer, obj, name, value)
         return tracer.import_value(value, source.attr(name))
 
+    @operation_hook
     def st_attr(self, obj, name, value):
         prop = user_property(obj, name)
         if prop is not None:
@@ -150,6 +153,7 @@ class AttributeHooks:
             raise ConversionError(f"writes attribute `{name}` of a {type(obj).__name__} "
                                   "janus cannot locate on each call")
 
+    @operation_hook
     def del_attr(self, obj, name):
         prop = user_property(obj, name)
         if prop is not None:

@@ -37,6 +37,7 @@ from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import DynamicList, MixedBool, SymbolicScalar
 from janus.tensors import is_tensor
+from janus.operation_hooks import operation_hook
 
 _NUMBERS = (bool, int, float)
 
@@ -108,15 +109,19 @@ class BoolValues:
     """Mixed into the graph runtime (next to ExitLoops, whose `_in_general_exit_loop` it
     uses, and GeneralControlFlow's `_unchanged_heap`)."""
 
+    @operation_hook
     def or_value(self, site, value, rest):
         return self._choose(site, value, lambda: value, rest)
 
+    @operation_hook
     def and_value(self, site, value, rest):
         return self._choose(site, value, rest, lambda: value)
 
+    @operation_hook
     def if_value(self, site, test, if_true, if_false):
         return self._choose(site, test, if_true, if_false)
 
+    @operation_hook
     def not_value(self, site, value):
         value = truth(value)
         if self._general(site, value):

@@ -40,6 +40,7 @@ from tensorflow.python.ops.resource_variable_ops import variable_accessed
 
 from janus.graphgen import calls, connectivity, python_gradients
 from janus.graphgen.traced_gradients import gathered_in_loops
+from janus.operation_hooks import operation_hook
 
 
 class TapeView:
@@ -126,6 +127,7 @@ class TapeView:
                     results[k] = tf.identity(results[k])
         return results
 
+    @operation_hook
     def call(self, call, inputs: list, captured_call=None) -> list:
         """The results of `call(inputs)` (the graph run), as a caller's tape should see
         them: detached where no watched input is reached; where outputs reach different

@@ -39,6 +39,7 @@ from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import active, implicit_calls
 from janus.graphgen.values import AppendOnlyList, FedScalarMisuse, SymbolicScalar
+from janus.operation_hooks import operation_hook
 
 MARK = "\x00janus"
 """How every marker starts (tracer.format_marker, heap.MARKER)."""
@@ -141,6 +142,7 @@ for _name in sorted(set(vars(str)) - _KEPT) + ["__bool__", "__int__", "__float__
 FormattedText.__hash__ = _refusing("__hash__")  # (a dict key, a set member, `in d`)
 
 
+@operation_hook
 def text(value: object) -> object:
     """The value of an f-string in a trace (transform/text.py): a str holding markers
     becomes FormattedText (Python joined its parts into a plain str)."""
@@ -153,6 +155,7 @@ _CONVERSION = re.compile(r"%(?:\((?P<key>[^)]*)\))?[#0\- +]*(?P<width>\*|\d+)?"
                          r"(?:\.(?P<precision>\*|\d+))?[hlL]?(?P<type>.)", re.S)
 
 
+@operation_hook
 def percent(template: object, values: object) -> object:
     """`template % values` in a trace (transform/text.py): formatted text may be an
     argument of a bare `%s` only (a width or precision counts the marker's characters,
@@ -192,9 +195,11 @@ def _check_percent(template: str, values) -> None:
 class TextHooks:
     """The trace runtime's hooks of transform/text.py (a mixin of runtime.TraceRuntime)."""
 
+    @operation_hook
     def text(self, value):
         return text(value)
 
+    @operation_hook
     def percent(self, template, values):
         return percent(template, values)
 
@@ -210,6 +215,7 @@ _CONTAINERS = (list, dict, set, collections.deque, AppendOnlyList)
 
 
 @implicit_calls.on_behalf  # (a user `__eq__` that `ORDER.index(t)` runs: the program's)
+@operation_hook
 def call(fn, args: tuple, kwargs: dict) -> object:
     """`fn(*args, **kwargs)`, a call of converted code to a function janus does not
     convert: refused when formatted text is among the arguments (or items of a list,

@@ -35,6 +35,7 @@ from janus.graphgen import keras_state
 from janus.graphgen.keras_globals import ambient_entered, keras_ambient
 from janus.graphgen.keras_contents import keras_config, setting_key
 from janus.graphgen.sources import global_
+from janus.operation_hooks import operation_hook
 
 UNREAD = object()
 """`read`'s result for a call of another function."""
@@ -102,6 +103,7 @@ def _record(tracer, reader, value) -> None:
     keras_state.settings_reads(tracer).add_setting(reader, setting_key(value))
 
 
+@operation_hook
 def read(tracer, fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` of a settings getter, recorded for the guard; else UNREAD."""
     try:

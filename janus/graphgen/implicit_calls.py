@@ -23,6 +23,7 @@ import threading
 import types
 
 from janus.errors import ConversionError
+from janus.operation_hooks import operation_hook
 
 EXEMPT = frozenset({"__init__", "__new__", "__init_subclass__", "__class_getitem__",
                     "__call__", "__del__", "__post_init__", "__set_name__"})
@@ -222,6 +223,7 @@ def iterator(call, obj):
     return UNHANDLED if method is None else iter(_Returns(call(method, obj)))
 
 
+@operation_hook
 def text(call, obj, name: str):
     """`str(obj)` / `repr(obj)` (`name`: "__str__" or "__repr__")."""
     method = user_method(obj, name)

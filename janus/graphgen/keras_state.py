@@ -35,6 +35,7 @@ from janus.graphgen.keras_settings import SETTING_TYPES, Settings, held_classes,
     python_learning_rate, settings
 from janus.graphgen.keras_writes import as_written, held_written, pending, relevant
 from janus.graphgen.sources import arg
+from janus.operation_hooks import operation_hook
 
 SETTINGS = "settings"  # the public settings a called layer's or optimizer's code reads
 CALLED = "called layer"  # what a read of a called layer's sublayers and BatchNormalization
@@ -91,6 +92,7 @@ def _called(layer) -> tuple:
                           if isinstance(sub, BatchNormalization))
 
 
+@operation_hook
 def read(obj, what: str):
     """A read `KerasReads` records, done again (tuples for lists)."""
     if what == CALLED:

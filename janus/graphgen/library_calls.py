@@ -34,6 +34,7 @@ from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import AppendOnlyList, FedScalarMisuse, SymbolicScalar, \
     WrappedByTracker, pack_scalars
 from janus.tensors import is_tensor
+from janus.operation_hooks import operation_hook
 
 _STORING = frozenset({"append", "insert", "__setitem__", "setdefault"})
 """Container methods that store an argument without reading it."""
@@ -159,6 +160,7 @@ _NOT_READING = (isinstance, type, id, callable)
 """Builtins that ask about a heap list or dict without reading its items or length."""
 
 
+@operation_hook
 def call(runtime, site, fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` of a library function, traced into the graph."""
     tracer = runtime.tracer

@@ -47,6 +47,7 @@ from tensorflow.python.ops.control_flow_v2_func_graphs import ControlFlowFuncGra
 
 from janus.errors import ConversionError
 from janus.graphgen import library_reads
+from janus.operation_hooks import operation_hook
 
 _local = threading.local()
 _lock = threading.Lock()
@@ -141,6 +142,7 @@ class EagerTensorStandIn(metaclass=_EagerTensorKind):
 _tensor_getattr = SymbolicTensor.__getattr__  # (tf.Tensor's: numpy-like names' message)
 
 
+@operation_hook
 def _tensor_attribute(tensor, name: str):
     """A graph tensor's missing attribute while a traced library call runs: `.numpy` of a
     tensor of the trace asked by library code is its value read on the host, where the

@@ -21,6 +21,7 @@ from janus.errors import ConversionError
 from janus.fallback.heap import MISSING
 from janus.graphgen.sources import Source, global_
 from janus.transform.runtime import is_user_module
+from janus.operation_hooks import operation_hook
 
 UNHANDLED = object()
 
@@ -47,6 +48,7 @@ def _source(tracer, namespace: dict, key, make) -> Source:
     return make(key)
 
 
+@operation_hook
 def read(tracer, namespace: dict, key, make):
     """`namespace[key]`: the module's global, as the ledger or the heap holds it."""
     source = _source(tracer, namespace, key, make)
@@ -61,6 +63,7 @@ def write(tracer, namespace: dict, key, value, make) -> None:
     tracer.ledger.set_global(namespace, key, _source(tracer, namespace, key, make), value)
 
 
+@operation_hook
 def call(tracer, fn, args: tuple, kwargs: dict):
     """`vars(module)` (its namespace), `ns.get(key[, default])` of a present key (a
     global read); any other call given a program module's namespace is refused."""

@@ -33,6 +33,7 @@ from janus.graphgen import checks, exact_numbers
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.values import SymbolicScalar
+from janus.operation_hooks import operation_hook
 
 _FUNCTIONS = {  # math function: (TF op, the input where its result is exactly zero)
     math.cos: (tf.cos, None), math.sin: (tf.sin, 0.0), math.tan: (tf.tan, 0.0),
@@ -105,6 +106,7 @@ def dispatch(fn, args: tuple, kwargs: dict):
     return call(fn, args[0])
 
 
+@operation_hook
 def test(fn, x: SymbolicScalar):
     """`math.isnan(x)` / `isinf` / `isfinite`: a Python bool (an int's is known)."""
     if x.kind is not float:
@@ -197,6 +199,7 @@ def pack_array(items, dtype=None) -> HostArray:
     return array if dtype is None else array.astype(dtype)
 
 
+@operation_hook
 def call(fn, x) -> SymbolicScalar:
     """`fn(x)` (see `handles`): the Python float `math` returns."""
     op, zero_at = _FUNCTIONS[fn]

@@ -47,6 +47,7 @@ from janus.transform import convert
 from janus.transform.pipeline import lambda_traced_as_is
 from janus.transform.runtime import AUG_OPS, Runtime, user_function, user_items, \
     user_partial
+from janus.operation_hooks import operation_hook
 
 
 def _table_source(function: str, name: str):
@@ -102,6 +103,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         return global_(name, original.__module__ or original.__qualname__,
                        original.__globals__)
 
+    @operation_hook
     def ld_global(self, name, value):
         stored = self.tracer.ledger.get_global(self.function.original.__globals__, name)
         if stored is not _MISSING:  # (stored earlier in this call, here or by a caller)
@@ -117,6 +119,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         self.tracer.trace_local_functions.add(id(fn))
         self.tracer.keepalive.append(fn)
 
+    @operation_hook
     def ld_free(self, name, value):
         if id(self.function.original) in self.tracer.trace_local_functions:
             return value  # a cell of the traced frame: a value of this trace, not the heap's
@@ -165,6 +168,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         return self.call(None, types.MethodType(method, obj), *args)
 
     @implicit_calls.on_behalf  # (`d[t]` hashes t: a user `__hash__` is the program's)
+    @operation_hook
     def ld_item(self, obj, key):
         if isinstance(obj, DynamicList):
             return obj[key]
@@ -186,6 +190,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         return value
 
     @implicit_calls.on_behalf
+    @operation_hook
     def st_item(self, obj, key, value):
         if isinstance(obj, WriteOnlyDict):  # (its keys are the graph's: keyed_writes.py)
             obj[key] = value
@@ -209,6 +214,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             self._touched(obj)
 
     @implicit_calls.on_behalf
+    @operation_hook
     def del_item(self, obj, key):
         if namespaces.source_of(self.tracer, obj) is not None:
             raise ConversionError("deletes a global through its module's namespace")
@@ -234,6 +240,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         else:  # a list/dict/object of this call: done once while tracing
             tracer.local_writes += 1
 
+    @operation_hook
     def aug(self, op, target, value):
         self.tracer.read(value)
         if op != "+=":
@@ -248,6 +255,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         return result
 
     # -- calls
+    @operation_hook
     def call(self, site, fn, /, *args, **kwargs):
         tracer = self.tracer
         if fn is builtins.print:
@@ -418,6 +426,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         heap_identity.compared(self.tracer, left, right)  # (`node is LAST[0]`: guarded)
         return left is right
 
+    @operation_hook
     def test(self, site, value):
         exit_test = self.tracer.loop_exits.get((self.key, site))
         if exit_test is not None:  # of a loop being generalized: recorded, the body goes on
@@ -436,9 +445,11 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         self.tracer.note_exit(self.key, site)
         return self.tracer.expect(self._site(site), self.key, value)
 
+    @operation_hook
     def loop_test(self, site, value):
         return self.test(site, value)
 
+    @operation_hook
     def iterate(self, site, iterable):
         self.tracer.read(iterable)
         refusals.refuse_data_iteration(iterable)

@@ -26,6 +26,7 @@ from janus.graphgen.tracer import VaryingRole
 from janus.graphgen.values import FedScalarMisuse, WrappedByTracker
 from janus.recursion.subgraph import SubGraph
 from janus.recursion.table import compile_builder
+from janus.operation_hooks import operation_hook
 
 _MAX_TRACES = 4
 _MAX_PROMOTIONS = 4  # retraces that feed roles found varying (graphgen/tracer.py)
@@ -81,6 +82,7 @@ class Specialization:
             results = [results]
         return heap.write_back(self.effects, self.result, results, env)
 
+    @operation_hook
     def call(self, inputs: list):
         """The graph (or its XLA variant, where kept) on the feed's inputs (see
         graphgen/calls.py)."""

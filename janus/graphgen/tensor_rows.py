@@ -31,6 +31,7 @@ from tensorflow.python.framework import ops
 from tensorflow.python.ops.control_flow_v2_func_graphs import ControlFlowFuncGraph
 
 from janus.graphgen import active
+from janus.operation_hooks import operation_hook
 
 _TRACED_AS_FUNCTION = ("tensorflow.python.ops.parallel_for.",)
 """TensorFlow modules that trace a function in place in a graph, and as a `tf.function`
@@ -81,6 +82,7 @@ def install() -> None:
 
     # (both listed in fallback/safety.py's operation hooks: an error raised in them, TF's
     # refusal included, is the user's operation failing, as before, not janus's)
+    @operation_hook
     def rows_iterate(self):  # __iter__
         tracer = active.get()
         if tracer is not None and tracer.graph is not None and _eager_in_plain(tracer):
@@ -89,6 +91,7 @@ def install() -> None:
                 return iter(items)
         return original_iter(self)
 
+    @operation_hook
     def rows_length(self):  # __len__
         tracer = active.get()
         if tracer is not None and tracer.graph is not None and _eager_in_plain(tracer):

@@ -20,6 +20,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import MixedBool, SymbolicScalar
+from janus.operation_hooks import operation_hook
 
 
 def _truth(item):
@@ -36,6 +37,7 @@ def _truth(item):
     return tf.cast(item, tf.bool) if item.shape.rank == 0 else False
 
 
+@operation_hook
 def truth_fold(tracer, fn, iterable):
     """`fn(iterable)` for `fn` the builtin `any` or `all` (the module docstring): a Python
     bool, or one the graph decides (a fed bool: a Python bool again after the run)."""

@@ -42,6 +42,7 @@ import tensorflow as tf
 from tensorflow.python.eager import record
 
 from janus.graphgen import calls
+from janus.operation_hooks import operation_hook
 
 MIN_CALLS = 3       # graph calls before a specialization counts as stable
 MIN_GRAPH_SECONDS = 0.002  # graphs quicker than this per call: XLA cannot pay for itself
@@ -110,6 +111,7 @@ class XlaVariant:
         self.plain = concrete
         self.watch = None  # once kept: its recent calls (graphgen/xla_trial.py)
 
+    @operation_hook
     def call(self, inputs: list):
         if record.could_possibly_record():  # a tape watches: TF's gradient of the plain graph
             return calls.call_graph(self.plain, inputs)

@@ -28,6 +28,7 @@ import statistics
 
 from janus.graphgen import trial as trial_mod
 from janus.graphgen.trial import EARLY_ROUNDS, ROUNDS  # noqa: F401 - (tests read them here)
+from janus.operation_hooks import operation_hook
 
 MIN_GAIN = 1.05     # XLA is kept only when at least this much faster (both measures)
 WATCH = 8           # recent calls of a kept variant compared with the plain graph
@@ -58,6 +59,7 @@ class _Runner:
         self.spec, self.variant = spec, variant
         self.feed, self.effects, self.result = spec.feed, spec.effects, spec.result
 
+    @operation_hook
     def call(self, inputs: list):
         return self.variant.call(inputs)
 

@@ -26,6 +26,7 @@ from janus.transform.autograph_callbacks import for_autograph
 from janus.transform.pipeline import leave_to_janus
 from janus.transform.exit_tests import exit_sites
 from janus.transform.runtime import Runtime, user_function, user_partial
+from janus.operation_hooks import operation_hook
 
 
 def _kept_read(converted, site: int, fn, args: tuple) -> bool:
@@ -78,6 +79,7 @@ class ProfileRuntime(Runtime):
         record.hits += 1
         return record
 
+    @operation_hook
     def test(self, site, value):
         if not self._profiling():
             return super().test(site, value)
@@ -93,19 +95,24 @@ class ProfileRuntime(Runtime):
             record.sequence.append(outcome)
         return outcome
 
+    @operation_hook
     def loop_test(self, site, value):
         return self.test(site, value)
 
     # (values: each truth test recorded at its site, as a test's)
+    @operation_hook
     def or_value(self, site, value, rest):
         return value if self.test(site, value) else rest()
 
+    @operation_hook
     def and_value(self, site, value, rest):
         return rest() if self.test(site, value) else value
 
+    @operation_hook
     def not_value(self, site, value):
         return not self.test(site, value)
 
+    @operation_hook
     def if_value(self, site, test, if_true, if_false):
         return if_true() if self.test(site, test) else if_false()
 
@@ -135,6 +142,7 @@ class ProfileRuntime(Runtime):
         return super().while_stmt(site, test, body, get_state, set_state, names,
                                   exit_site, live, fresh)
 
+    @operation_hook
     def iterate(self, site, iterable):
         if not self._profiling():
             return super().iterate(site, iterable)
@@ -153,6 +161,7 @@ class ProfileRuntime(Runtime):
             yield item
         ProfileRuntime._current.profile._bounded_add(record.trip_counts, count)
 
+    @operation_hook
     def ld_attr(self, obj, name):
         if not self._profiling():
             return super().ld_attr(obj, name)
@@ -171,12 +180,14 @@ class ProfileRuntime(Runtime):
                 break
         return value
 
+    @operation_hook
     def ld_global(self, name, value):
         if (number_reads.is_number(value) or type(value) is list) and self._profiling():
             _read_number(ProfileRuntime._current.profile,
                          self.function.original.__globals__, name, value)
         return super().ld_global(name, value)
 
+    @operation_hook
     def ld_item(self, obj, key):
         value = super().ld_item(obj, key)
         if type(obj) is dict and (number_reads.is_number(value) or type(value) is list) and \
@@ -184,12 +195,14 @@ class ProfileRuntime(Runtime):
             _read_number(ProfileRuntime._current.profile, obj, key, value)
         return value
 
+    @operation_hook
     def st_attr(self, obj, name, value):
         if not self._profiling():
             return super().st_attr(obj, name, value)
         ProfileRuntime._current.profile.record_attribute(obj, name, value, write=True)
         setattr(obj, name, value)
 
+    @operation_hook
     def call(self, site, fn, /, *args, **kwargs):
         if not self._profiling():
             return super().call(site, fn, *args, **kwargs)
@@ -220,7 +233,7 @@ class ProfileRuntime(Runtime):
         except Exception as exc:  # noqa: BLE001 - unconvertible (or a conversion bug)
             if not isinstance(exc, ConversionError) and config.raise_internal_errors:
                 raise JanusInternalError(f"converting {target.__qualname__} failed") from exc
-            return fn(*args, **kwargs)  # either way it runs plainly
+            return limits.callee_call(fn, args, kwargs)  # either way it runs plainly (F368)
         instance = type(self).for_function(converted).function_instance()
         try:
             return _invocation(current, converted.key, instance, bound_self, args, kwargs)

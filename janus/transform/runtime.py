@@ -16,6 +16,7 @@ import types
 from janus import user_attributes
 from janus.transform import user_frames
 from janus.transform.pipeline import ConvertedFunction
+from janus.operation_hooks import operation_hook
 
 
 class _Undefined:
@@ -36,8 +37,8 @@ AUG_OPS = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
 
 COMPARE_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                "==": operator.eq, "!=": operator.ne, "is": operator.is_,
-               "is not": operator.is_not, "in": lambda a, b: a in b,
-               "not in": lambda a, b: a not in b}
+               "is not": operator.is_not, "in": operation_hook(lambda a, b: a in b),
+               "not in": operation_hook(lambda a, b: a not in b)}
 
 
 def _local_message() -> str:
@@ -121,6 +122,7 @@ class Runtime:
         return found
 
     @staticmethod
+    @operation_hook
     def bound(value, name: str):
         """A read of local `name` that may be unbound (transform/unbound_reads.py)."""
         if value is UNDEFINED:
@@ -128,33 +130,42 @@ class Runtime:
         return value
 
     @staticmethod
+    @operation_hook
     def read(thunk):
         try:
             return thunk()
         except NameError:
             return UNDEFINED
 
+    @operation_hook
     def ld_attr(self, obj, name):
         return getattr(obj, name)
 
+    @operation_hook
     def st_attr(self, obj, name, value):
         setattr(obj, name, value)
 
+    @operation_hook
     def del_attr(self, obj, name):
         delattr(obj, name)
 
+    @operation_hook
     def ld_item(self, obj, key):
         return obj[key]
 
+    @operation_hook
     def st_item(self, obj, key, value):
         obj[key] = value
 
+    @operation_hook
     def del_item(self, obj, key):
         del obj[key]
 
+    @operation_hook
     def aug(self, op, target, value):
         return AUG_OPS[op](target, value)
 
+    @operation_hook
     def ld_global(self, name, value):
         return value
 
@@ -163,6 +174,7 @@ class Runtime:
         stored in the module of the converted code calling this."""
         sys._getframe(1).f_globals[name] = value
 
+    @operation_hook
     def ld_free(self, name, value):
         return value
 
@@ -171,6 +183,7 @@ class Runtime:
         original = self.function.original
         original.__closure__[original.__code__.co_freevars.index(name)].cell_contents = value
 
+    @operation_hook
     def call(self, site, fn, /, *args, **kwargs):
         return user_frames.call(fn, args, kwargs)  # (a logging call: the user's frame)
 
@@ -178,12 +191,15 @@ class Runtime:
         """The context manager of a `with` item."""
         return manager
 
+    @operation_hook
     def test(self, site, value):
         return bool(value)
 
+    @operation_hook
     def loop_test(self, site, value):
         return bool(value)
 
+    @operation_hook
     def iterate(self, site, iterable):
         return iterable
 
@@ -200,23 +216,29 @@ class Runtime:
 
     # `or` / `and` / `not` / `x if t else y` as values (transform/bool_values.py): the
     # operands after the first are thunks, run as Python runs them
+    @operation_hook
     def or_value(self, site, value, rest):
         return value if value else rest()
 
+    @operation_hook
     def and_value(self, site, value, rest):
         return rest() if value else value
 
+    @operation_hook
     def not_value(self, site, value):
         return not value
 
+    @operation_hook
     def if_value(self, site, test, if_true, if_false):
         return if_true() if test else if_false()
 
     # text (transform/text.py)
+    @operation_hook
     def text(self, value):
         """An f-string's value."""
         return value
 
+    @operation_hook
     def percent(self, template, values):
         """`template % values`."""
         return template % values
@@ -225,6 +247,7 @@ class Runtime:
         """`left is right` (transform/effects.py)."""
         return left is right
 
+    @operation_hook
     def compare_chain(self, sites, ops, left, right, *rest):
         """`left op0 right op1 rest[0]() ...`: each comparison but the last an `and`
         operand (`and_value` at its site), each operand evaluated once, in order."""
@@ -258,10 +281,12 @@ class Runtime:
                 break
 
 
+@operation_hook
 def user_items(iterable):
     """The items of the iterable a loop of the user's goes over: an error its iterator
     raises (`zip(..., strict=True)` of unequal lengths, a generator's) is raised in this
-    frame, an operation of the user's (fallback/safety._OPERATION_HOOKS), not janus's.
+    frame, an operation of the user's (`@operation_hook`: janus/operation_hooks.py), not
+    janus's.
     (Not `yield from`: closing this generator after a `break` would close a generator of
     the user's the loop went over, which Python leaves open.)"""
     iterator = iter(iterable)

@@ -20,6 +20,7 @@ user's; a trace refuses the frame functions reached by another name (F231).
 from __future__ import annotations
 
 from janus import user_attributes
+from janus.operation_hooks import operation_hook
 
 import inspect
 import logging
@@ -135,6 +136,7 @@ def _logging_internal(frame) -> bool:
     return bool(check(frame)) if check is not None else False
 
 
+@operation_hook
 def call(fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` made for converted code: a logging call or a warning names
     the user's frame (at the `stacklevel` the user gave), as it does in plain Python."""

@@ -144,3 +144,26 @@ def test_threads_leave_the_recursion_limit_as_it_was():
         thread.join()
     assert sys.getrecursionlimit() == limit
     assert jitted.stats.calls == 400
+
+
+# -- plain Python's room for a helper converted code runs plainly (F368) ------------------
+# A helper janus does not convert (a try) runs plainly from converted code (profiled,
+# mixed, a split function's Python): with the room plain Python has at its call, not the
+# converted run's (4 frames a level: ~3x deeper).
+
+def scaled(x):  # converted: calls the helper from a callee, a level down
+    return x * 2.0 + float(levels_left())
+
+
+def probed(x, deep):
+    y = x * 2.0
+    if deep:
+        y = y + scaled(x) + float(levels_left()) if deep > 1 else y + float(levels_left())
+    return y
+
+
+def test_a_helper_converted_code_runs_plainly_has_plain_python_s_room():
+    calls = [(tf.constant(float(i)), (0, 1, 0, 2)[i % 4]) for i in range(16)]
+    stats = assert_same(probed, calls)
+    assert stats.profile_calls >= 1 and stats.graph_calls >= 3 and stats.segmented_calls >= 1, stats
+    assert stats.internal_errors == 0, stats
