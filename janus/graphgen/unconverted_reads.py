@@ -23,7 +23,6 @@ guardable read is no refusal there); given the tracer it also adds the guards.
 from __future__ import annotations
 
 import builtins
-import functools
 import types
 
 import tensorflow as tf
@@ -31,7 +30,7 @@ import tensorflow as tf
 from janus.fallback.heap import MISSING
 from janus.graphgen.guards import EAGER_TENSOR
 from janus.graphgen import held_numbers, made_closures, python_gradients
-from janus.graphgen.held_bytecode import instructions
+from janus.graphgen.held_bytecode import cached_by_identity, instructions
 from janus.graphgen.sources import Source, closure, global_
 from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import GraphValueInPython
@@ -126,7 +125,7 @@ def _default(function: types.FunctionType, name: str):
     return function.__defaults__[code.co_varnames.index(name) - first]
 
 
-@functools.lru_cache(maxsize=512)
+@cached_by_identity(maxsize=512)
 def _chains(code: types.CodeType, self_name: str | None, defaulted: tuple = ()
             ) -> tuple[tuple, tuple]:
     """The Python writes `code` (and the functions nested in it) makes, and the chains it

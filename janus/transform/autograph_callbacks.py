@@ -24,8 +24,17 @@ import weakref
 
 from janus import user_attributes
 
-_originals: "weakref.WeakKeyDictionary[types.CodeType, types.CodeType]" = \
-    weakref.WeakKeyDictionary()
+_originals: dict = {}  # id(converted code) -> (a weak reference to it, the user's code):
+# by identity, as two programs' code objects of the same text compare equal (F376)
+
+
+def _forget(key: int) -> None:
+    _originals.pop(key, None)
+
+
+def _original_of(code: types.CodeType) -> types.CodeType | None:
+    entry = _originals.get(id(code))
+    return entry[1] if entry is not None and entry[0]() is code else None
 
 _AUTOGRAPH_CALLERS = frozenset({"map_fn", "map_fn_v2", "vectorized_map", "pfor"})
 _AUTOGRAPH_MODULES = ("tensorflow.python.data.", "tensorflow.python.eager.polymorphic_function.")
@@ -54,7 +63,10 @@ def remember(original: types.CodeType, converted: types.CodeType) -> None:
     for key, codes in _nested(converted, {}).items():
         mine = users.get(key)
         if len(codes) == 1 and mine is not None and len(mine) == 1:
-            _originals[codes[0]] = mine[0]
+            converted_code = codes[0]
+            _originals[id(converted_code)] = (
+                weakref.ref(converted_code, lambda _, key=id(converted_code): _forget(key)),
+                mine[0])
 
 
 def autograph_converts(library) -> bool:
@@ -73,7 +85,7 @@ def users_function(fn):
     `fn` itself where its user's code is not known."""
     if not isinstance(fn, types.FunctionType):
         return fn
-    original = _originals.get(fn.__code__)
+    original = _original_of(fn.__code__)
     if original is None:
         return fn
     free = fn.__code__.co_freevars
