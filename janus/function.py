@@ -91,6 +91,10 @@ class JitFunction(EagerRuns, Generation):
         self.plan_seed = Plan()  # what is known general before profiling (segments' inputs)
         self.blocked_plans: set = set()
         self.refused_branches: set = set()  # tests whose general graph failed (generation.py)
+        self.refused_untouched: set = set()  # lists the ladder's untouched rung may not
+        # take: its plan's generation failed (guard_failures.py, F367)
+        self.untouched_fallbacks: dict = {}  # plan that rung made -> (its lists, the plan
+        # without it), followed should that plan's generation fail
         self.generalizing = True  # False: the plan stays (too many failed: generation.py)
         self.raised_traces = 0  # traces that raised the call's own exception (generation.py)
         self.raised_streak = 0  # ... in a row, plain Python raising it too (generation.py)

@@ -323,8 +323,12 @@ class Generation(GuardFailures, Outcomes):
 
     def _generation_failed(self, exc: Exception, cfg: Config, final: bool = False):
         """Count a failed generation: retreat from the last generalization, or give up
-        (`final`: a failure no other plan avoids: no retreat, give up at once)."""
-        self.stats.generation_failures += 1
+        (`final`: a failure no other plan avoids: no retreat, give up at once). A plan the
+        ladder's untouched rung made is not counted: the plan without that rung follows
+        (`_untouched_failed`: janus/guard_failures.py, F367)."""
+        untouched = not final and bool(self.plan_history) and self._untouched_made(self.plan)
+        if not untouched:
+            self.stats.generation_failures += 1
         self.last_trace_error = exc
         self.last_failure_reason = safety.explain_exception(exc, self.fn)
         events.emit("generation_failed", self, self.last_failure_reason)
@@ -339,6 +343,9 @@ class Generation(GuardFailures, Outcomes):
             # later plan (another number fed, a list grown...): it would fail alike
             # (zoo p01: a `print` in the branch, retried at each plan change)
             self.refused_branches |= failed.general_branches - self.plan.general_branches
+            if untouched:
+                self._untouched_failed(failed)
+                return
         counted = self.stats.generation_failures >= cfg.max_generation_failures
         split = _graph_value_in_python(exc) and cfg.segments and self._own_line(exc)
         if counted and retreated and self.generalizing and not split and \

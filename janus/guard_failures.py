@@ -62,26 +62,52 @@ class GuardFailures:
         except Exception as exc:  # noqa: BLE001
             value, actual = None, f"unreadable ({type(exc).__name__})"
         count = self._record_failure(spec, guard, actual)
+        refused = frozenset(self.refused_untouched)
+        plan = self._wider_plan(spec, guard, value, count, args, kwargs, cfg, refused)
+        fed = ladder.untouched_fed(self.plan, plan, spec) if plan is not None else frozenset()
+        if fed:  # (the rung may have taken a read list: the plan without it, should the
+            # generation fail: `_untouched_failed`, F367)
+            self.untouched_fallbacks[plan] = (fed, self._wider_plan(
+                spec, guard, value, count, args, kwargs, cfg, refused | fed))
+        self._generalize(plan)
+
+    def _wider_plan(self, spec, guard, value, count: int, args, kwargs, cfg, refused):
+        """The plan `guard`'s failure (its `count`-th) makes: the next rung of the ladder,
+        with the other numbers and lists that changed on this call; the current plan if
+        none (`refused`: lists the untouched rung is refused for: janus/ladder.py)."""
         # A Python number that changed once (a step counter, a decayed rate) most likely
         # keeps changing, as does the length of a list the function only appends to: it
         # becomes a tensor input (or goes unassumed) at once, not after a second graph.
         if count >= (1 if _changes_on(guard, spec) else cfg.failures_to_generalize):
-            plan = ladder.next_plan(self.plan, guard, value, spec)
+            plan = ladder.next_plan(self.plan, guard, value, spec, refused)
             if plan is None or plan == self.plan or plan in self.blocked_plans:
                 plan = self._number_to_feed(spec, guard, args, kwargs)
             if plan is not None:  # (and the others of the kind that fail on this call)
-                plan = self._also_changed(spec, guard, plan, args, kwargs)
-            self._generalize(plan)
-        else:
-            # the failed guard is not generalized yet (a tree of another shape), but a list
-            # only appended to that grew, or a number that changed, would fail the next
-            # graph too: generalized at once (zoo p13: `s.depths.append(depth)` in a
-            # recursive encoder, a graph per call until janus stopped generating)
-            plan = self._also_changed(spec, guard, self.plan, args, kwargs)
-            if plan != self.plan:
-                self._generalize(plan)
+                plan = self._also_changed(spec, guard, plan, args, kwargs, refused)
+            return plan
+        # the failed guard is not generalized yet (a tree of another shape), but a list
+        # only appended to that grew, or a number that changed, would fail the next
+        # graph too: generalized at once (zoo p13: `s.depths.append(depth)` in a
+        # recursive encoder, a graph per call until janus stopped generating)
+        return self._also_changed(spec, guard, self.plan, args, kwargs, refused)
 
-    def _also_changed(self, spec, failed, plan, args, kwargs):
+    def _untouched_made(self, plan) -> bool:
+        """Whether the ladder's untouched rung made `plan` (janus/ladder.py
+        `untouched_fed`) for lists not refused that rung yet."""
+        fed, _ = self.untouched_fallbacks.get(plan, (frozenset(), None))
+        return bool(fed - self.refused_untouched)
+
+    def _untouched_failed(self, failed) -> None:
+        """The generation of `failed`, a plan the untouched rung made (`_untouched_made`),
+        failed and the plan retreated: its lists are refused that rung and the plan the
+        other rungs made follows, the failure not counted (a read the tracer did not see
+        made a read list look untouched: one failure ended in eager, where the list fed as
+        a stacked tensor keeps graphs: F367). Each refuses a new list: no loop."""
+        fed, fallback = self.untouched_fallbacks.pop(failed)
+        self.refused_untouched |= fed
+        self._generalize(fallback)
+
+    def _also_changed(self, spec, failed, plan, args, kwargs, refused=frozenset()):
         """`plan` generalizing, too, every other number or append-only list of the
         specialization that changed on this call (`running_reward` and
         `len(episode_lengths)` change together, every call): one generation, not one per
@@ -98,7 +124,7 @@ class GuardFailures:
                     or guard.kind == "value" and type(value) is type(guard.expected) and \
                     value == guard.expected:
                 continue
-            wider = ladder.next_plan(plan, guard, value, spec)
+            wider = ladder.next_plan(plan, guard, value, spec, refused)
             if wider is not None and wider not in self.blocked_plans:
                 plan = wider
         return plan
@@ -118,7 +144,7 @@ class GuardFailures:
                 continue
             if type(value) is type(guard.expected) and value == guard.expected:
                 continue
-            plan = ladder.next_plan(self.plan, guard, value, spec)
+            plan = ladder.next_plan(self.plan, guard, value, spec, self.refused_untouched)
             if plan is not None and plan != self.plan and plan not in self.blocked_plans:
                 return plan
         return None
@@ -138,7 +164,7 @@ class GuardFailures:
                 value = evaluate(guard.source, *env)
             except Exception:  # noqa: BLE001 - an unreadable source: not this one
                 continue
-            plan = ladder.next_plan(self.plan, guard, value, spec)
+            plan = ladder.next_plan(self.plan, guard, value, spec, self.refused_untouched)
             if plan is not None and plan != self.plan and plan not in self.blocked_plans:
                 return spec, index
         return misses[0]

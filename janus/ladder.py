@@ -17,19 +17,23 @@ def is_fed_number(value) -> bool:
     return type(value) in (int, float) or isinstance(value, (np.integer, np.floating))
 
 
-def next_plan(plan: Plan, guard, value, spec):
-    """The next rung of the ladder for a host guard that keeps failing, or None."""
+def next_plan(plan: Plan, guard, value, spec, refused=frozenset()):
+    """The next rung of the ladder for a host guard that keeps failing, or None (`refused`:
+    lists whose untouched rung's graph failed, which take the rungs after it: F367)."""
     expr = guard.source.expr
     if guard.kind == "len" and expr in spec.appended_only:
         # (and every list of its role: `s.losses[n].append(x)`, one list per key of a dict)
         return plan.with_append_only(guard.source.role)
     if guard.kind == "len" and expr in getattr(spec, "untouched", ()) and \
-            isinstance(value, list) and guard.source.role not in plan.kept:
+            isinstance(value, list) and guard.source.role not in plan.kept and \
+            expr not in refused:
         # a list this graph never reads nor changes (copied with the dict holding it) that
         # grew: another outcome of a branch appends to it (`if s.step % k == 0:
         # s.hist["g"].append(gl)`), so it is taken as only appended to, its length fed
         # (that outcome may read it), not as a stacked tensor, which that outcome's graph
         # could not append to (F356)
+        # (a read the tracer does not see makes a read list look untouched: should the
+        # plan's generation fail, the plan the other rungs make follows: `untouched_fed`)
         return plan.with_fed_length(expr)
     if guard.kind == "len" and expr in getattr(spec, "length_only", ()) and \
             guard.source.role not in plan.kept:
@@ -59,6 +63,15 @@ def next_plan(plan: Plan, guard, value, spec):
              and not _changed_by(spec, expr)):
         return plan.with_dynamic_list(expr)
     return None
+
+
+def untouched_fed(before: Plan, after: Plan, spec) -> frozenset:
+    """The lists whose lengths the untouched rung fed going from `before` to `after` (it
+    feeds a list by its source expr, one `spec`'s trace never read; the length-only rung
+    feeds a role, read by `len()`). A failed generation of `after` is not counted: those
+    lists are refused that rung and the plan made without it follows (F367)."""
+    return frozenset(after.fed_lengths - before.fed_lengths) & \
+        frozenset(getattr(spec, "untouched", ()))
 
 
 def _changed_by(spec, expr: str) -> bool:

@@ -4,6 +4,9 @@ Python's answer (lengths, then items; `True == 1`; a list is never a tuple). Eve
 compares janus with plain Python call by call."""
 import tensorflow as tf
 
+import janus
+from janus.graphgen import tracer
+
 from tests.differential import assert_same
 
 W = tf.constant([[0.2, -0.9, 0.5, 0.1], [0.7, 0.3, -0.4, 0.8], [-0.6, 0.5, 0.9, -0.2],
@@ -69,3 +72,44 @@ def floats(s, x, answer):
 def test_lists_of_floats_are_compared_as_python_does():
     calls = [(tf.random.stateless_normal([1, 4], [i, 3]), [0.5]) for i in range(12)]
     assert_same(floats, calls, make_state=Counts)
+
+
+# F367: a read the tracer does not see makes a read list look untouched (Tracer.untouched:
+# DynamicList.__eq__ read the other list silently before `_int_items` told it); when the
+# list grew, F356's untouched rung fed its length, the retrace failed (`==` of a list whose
+# length varies) and that one failed generation ran the function eagerly for good. A plan
+# that rung made whose generation fails is now not counted: the plan the other rungs make
+# (the list fed as a stacked tensor) follows.
+
+def test_a_read_list_taken_for_untouched_still_ends_in_graphs(monkeypatch):
+    untouched = tracer.Tracer.untouched
+    monkeypatch.setattr(tracer.Tracer, "untouched", lambda self: untouched(self) | frozenset(
+        source.expr for source in self.copy_sources.values()))  # (every read unseen)
+    jitted = janus.jit(compare)
+    stats = assert_same(compare, inputs(36), make_state=Counts, jitted=jitted)
+    assert jitted.unsupported is None, (stats, jitted.unsupported)
+    assert stats.generation_failures == 0, stats  # (the failure was that rung's)
+    assert "comparing (==)" in jitted.last_failure_reason  # (reported as before)
+    assert stats.graph_calls + stats.plain_calls >= 24, stats  # (1 before)
+
+
+class Tally:
+    def __init__(self):
+        self.hist = {"d": [], "g": []}
+
+
+def tally(s, x, answer, grow):
+    """`s.hist["g"] == answer`: a heap list and an argument's compared by Python's list
+    `==`, which no hook of the tracer sees: both look untouched (F367 without a patch)."""
+    if grow:
+        s.hist["g"].append(3)
+    s.hist["d"].append(1)
+    return x * 2.0, s.hist["g"] == answer, len(s.hist["d"])
+
+
+def test_lists_compared_unseen_by_the_tracer_keep_their_graphs():
+    calls = [(tf.constant([float(i), 1.0]), [3] * (i // 4), i % 4 == 3) for i in range(40)]
+    jitted = janus.jit(tally)
+    stats = assert_same(tally, calls, make_state=Tally, jitted=jitted)
+    assert jitted.unsupported is None, (stats, jitted.unsupported)
+    assert stats.graph_calls + stats.plain_calls >= 30, stats  # (15 before)
