@@ -5,18 +5,26 @@ update a local (symbolic) copy and later reads see that copy (`value()`, `tf.gat
 `sparse_read`, `gather_nd`, `v[i]`). When the trace
 ends, `commit` writes every copy back with assignment ops that depend on all
 in-graph guards, so no variable changes unless every assumption held.
+
+A copy made by one `scatter_add`/`scatter_sub` of the variable's own value, that nothing
+read afterwards, is committed as that scatter (`ResourceScatterSub` of its rows) rather
+than as an assignment of the whole new table: a hand-written SGD's
+`emb.scatter_sub(IndexedSlices(lr * g.values, g.indices))` of a 5000 x 300 embedding
+copied 6 MB per step (`Scattered`).
 """
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 
 import tensorflow as tf
-from tensorflow.python.ops import resource_variable_ops
+from tensorflow.python.ops import gen_resource_variable_ops, resource_variable_ops
 
 from janus.errors import ConversionError
 from janus.fallback import update_checks
 from janus.fallback.update_checks import EagerError, converted
+from janus.graphgen import checks
 from janus.operation_hooks import operation_hook
 
 # ResourceVariable re-wraps some of its base's methods (weak-tensor dispatch), so both
@@ -26,12 +34,27 @@ _active = threading.local()
 _originals: dict = {}  # (class, method name) -> original
 
 
+@dataclasses.dataclass(frozen=True)
+class Scattered:
+    """How a local copy was made from its variable's own value by one scatter: the
+    scatter the commit runs on the variable instead, when nothing read the copy."""
+
+    indices: tf.Tensor
+    updates: tf.Tensor
+    resource_op: object  # gen_resource_variable_ops.resource_scatter_add / _sub
+
+    def commit(self, var):
+        """The scatter on `var` itself."""
+        return self.resource_op(var.handle, self.indices, self.updates)
+
+
 class VariableShadow:
     """The local copies of one trace."""
 
     def __init__(self):
         self.values: dict[int, tuple] = {}  # id(var) -> (var, symbolic value)
         self.writes = 0  # bumped on every update (to detect updates inside loops)
+        self.scattered: dict[int, tuple] = {}  # id(copy) -> (copy, how one scatter made it)
 
     def current(self, var):
         entry = self.values.get(id(var))
@@ -59,12 +82,28 @@ class VariableShadow:
         new value exists: a new value that fails when the graph runs (`w[0:2].assign(x)`
         of a shape that does not fit, a `tf.gather` out of range) changes no variable,
         not even one updated before it (the call's plain rerun updates it: F305)."""
-        ops = []
-        values = [value for _, value in self.values.values()]
+        ops, values, assigned, scattered = [], [], [], []
+        for var, value in self.values.values():
+            recipe = self._unread_scatter(value)
+            if recipe is None:
+                values.append(value)
+                assigned.append((var, value))
+            else:
+                values += [recipe.indices, recipe.updates]
+                scattered.append((var, recipe))
         with tf.control_dependencies(list(guard_ops) + values):
-            for var, value in self.values.values():
+            for var, value in assigned:
                 ops.append(_original(var, "assign")(var, value, read_value=False))
+            ops += [recipe.commit(var) for var, recipe in scattered]
         return ops
+
+    def _unread_scatter(self, value) -> Scattered | None:
+        """How `value` was made by one scatter of its variable's own value, if nothing in
+        the graph reads it (a read makes the copy: it is assigned whole)."""
+        entry = self.scattered.get(id(value))
+        if entry is None or entry[0] is not value or value.consumers():
+            return None
+        return entry[1]
 
 
 def _shadow():
@@ -144,16 +183,31 @@ def _read_as_variable(local, variable_read):
     return tf.identity(local), grad
 
 
+_IN_PLACE = {tf.tensor_scatter_nd_add: gen_resource_variable_ops.resource_scatter_add,
+             tf.tensor_scatter_nd_sub: gen_resource_variable_ops.resource_scatter_sub}
+"""The scatters a commit may run on the variable itself (duplicate indices accumulate in
+both forms; which duplicate an update keeps is not defined: those keep the copy)."""
+
+
 def _scatter(op):
     def value(shadow, var, sparse_delta, *args, **kwargs):
         if not isinstance(sparse_delta, tf.IndexedSlices):
             raise EagerError(TypeError(f"Argument `sparse_delta` must be a "
                                        f"`tf.IndexedSlices`. Received arg: {sparse_delta}"))
+        own_value = id(var) not in shadow.values
         current = shadow.current(var)
         updates = update_checks.scattered(current, sparse_delta.indices,
                                           converted(sparse_delta.values, var))
         indices = tf.expand_dims(sparse_delta.indices, -1)
-        return update_checks.built(lambda: op(current, indices, updates))
+        made = update_checks.built(lambda: op(current, indices, updates))
+        if own_value and op in _IN_PLACE:  # (eager's check of the rows, before any
+            # variable changes, for the commit that scatters in place: F305)
+            rows = tf.shape(current, out_type=tf.int64)[0]
+            at = tf.cast(sparse_delta.indices, tf.int64)
+            checks.require(tf.reduce_all(tf.logical_and(at >= 0, at < rows)))
+            shadow.scattered[id(made)] = (made, Scattered(sparse_delta.indices, updates,
+                                                          _IN_PLACE[op]))
+        return made
     return value
 
 
