@@ -68,6 +68,15 @@ class BuildsOnFirstCall(ConversionError):
     again; not a failed generation (graphgen/specialize.py, graphgen/refusals.py)."""
 
 
+class InconclusiveTrace(ConversionError):
+    """A trace that changed state another thread ran meanwhile, and so may have changed
+    too (graphgen/other_threads.py): whose change it was is not known, so nothing is put
+    back; `made`, the trace's graph, runs this call (the trace's changes were the call's)
+    and is not kept: a later call traces again (generation.py, F372)."""
+
+    made = None
+
+
 class JanusFallbackError(RuntimeError):
     """Raised in strict mode where janus would otherwise fall back to eager."""
 

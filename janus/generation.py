@@ -19,6 +19,7 @@ from janus import cache, events
 from janus.cache import portable, record
 from janus.config import Config
 from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
+    InconclusiveTrace, \
     FallbackCategory, Unprofiled
 from janus.fallback import safety
 from janus.fallback.settled import epoch as settled_epoch
@@ -36,6 +37,10 @@ LIMIT_QUIET = 15
 """Calls no graph fits, at the specialization limit, that run eagerly at once (their
 guards checked, nothing learned from the miss) after one that learned (it may
 generalize the plan, which frees room): janus's learning cost 3-4x a small function."""
+MAX_INCONCLUSIVE = 4
+"""Traces inconclusive because another thread ran as they changed state (errors.py
+InconclusiveTrace: each runs its call and is not kept): the one after them gives up on a
+whole graph of the function, loudly."""
 LIMIT_SKIP = 60
 """After `LIMIT_QUIET` such calls in a row, none fitting a graph: calls that run plainly
 without even the guards' checks (a call that would have fit one runs plainly: right,
@@ -207,6 +212,8 @@ class Generation(GuardFailures, Outcomes):
                             frozenset(self.blocked_plans))
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             internal = None
+            if isinstance(exc, InconclusiveTrace) and exc.made is not None:
+                return self._inconclusive(exc, context, cfg)
             exc = formatted_text.settled(safety.unwound_refusal(exc) or exc)
             if isinstance(exc, BuildsOnFirstCall) and self.builds < MAX_BUILDS:
                 with self._lock:
@@ -264,6 +271,24 @@ class Generation(GuardFailures, Outcomes):
             self.specializations += [p for p in parked if p.plan == spec.plan and
                                      len(self.specializations) < cfg.max_specializations]
             events.emit("generated", self, spec)
+        return spec
+
+    def _inconclusive(self, exc: InconclusiveTrace, context: tuple, cfg: Config):
+        """A trace that changed state while another thread ran (F372): its graph runs this
+        call, with the trace's changes as the call's, and is not kept (a later call
+        traces again); after `MAX_INCONCLUSIVE` of them, no more traces: the function
+        runs plainly (each thread's changes its own)."""
+        spec = exc.made
+        spec.context = context
+        with self._lock:
+            self.inconclusive += 1
+            if self.inconclusive > MAX_INCONCLUSIVE:
+                self._generation_failed(ConversionError(
+                    f"{exc.reason}, {self.inconclusive} times",
+                    function=exc.function, filename=exc.filename, lineno=exc.lineno,
+                    hint="janus cannot trace it while other threads change what it "
+                         "reaches; it runs eagerly"), cfg, final=True)
+            self.last_decision = "graph of an inconclusive trace (another thread ran)"
         return spec
 
     def _load_recorded(self, recorded: list, args, kwargs, converted):

@@ -8,15 +8,74 @@ tracing (and a trace that fails is run again plainly: twice). So a trace that ch
 is refused, and they are put back as they were before it: the user's `random` stream and
 the names of later Keras objects stay plain Python's. (The user's own `random` calls are
 graph breaks: transform/breaks.py.)
+
+Another thread may draw and name meanwhile (a data loader's `random.random()`, a worker
+building layers: F372): while a trace runs, the `random` module's functions and Keras'
+`uniquify` are stand-ins that note the thread calling them. The tracing thread's draws
+come from a copy of the stream (taken at its first draw: what plain Python would draw
+there), so the stream is never rewound; a change another thread made (or may have made:
+graphgen/other_threads.py) is never put back (that would repeat its draws); the trace is
+refused only for what its own thread did.
 """
 from __future__ import annotations
 
 import random
+import threading
+
+from janus.graphgen import other_threads
 
 try:
     from keras.src.backend.common import global_state as _keras_state
+    from keras.src.utils import naming as _keras_naming
 except ImportError:  # pragma: no cover - Keras is a dependency of TensorFlow 2.16+
-    _keras_state = None
+    _keras_state = _keras_naming = None
+
+_RANDOM_FUNCTIONS = ("seed", "random", "uniform", "triangular", "randint", "choice",
+                     "randrange", "sample", "shuffle", "choices", "normalvariate",
+                     "lognormvariate", "expovariate", "vonmisesvariate", "gammavariate",
+                     "gauss", "betavariate", "binomialvariate", "paretovariate",
+                     "weibullvariate", "setstate", "getrandbits", "randbytes")
+"""The `random` module's functions that move its state (bound methods of its instance)."""
+
+_lock = threading.Lock()
+_open: list = []  # the HostStates of the traces running now (on any thread)
+_tracing: dict = {}  # thread ident -> the HostState of the trace it runs
+_patched: list = []  # (module, name, original) while `_open` is not empty
+
+
+def _noting(original, ledger: str, name: str):
+    def stand_in(*args, **kwargs):
+        ident = threading.get_ident()
+        for state in list(_open):
+            getattr(state, ledger).add(ident)
+        own = _tracing.get(ident) if ledger == "drawers" else None
+        if own is not None:  # (the trace's draw: from its copy of the stream)
+            return getattr(own.stream(), name)(*args, **kwargs)
+        return original(*args, **kwargs)
+    for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
+        try:
+            setattr(stand_in, attribute, getattr(original, attribute))
+        except (AttributeError, TypeError):
+            continue
+    stand_in.__wrapped__ = original
+    return stand_in
+
+
+def _install() -> None:
+    places = [(random, name, "drawers") for name in _RANDOM_FUNCTIONS
+              if getattr(getattr(random, name, None), "__self__", None) is random._inst]
+    if _keras_naming is not None:
+        places.append((_keras_naming, "uniquify", "namers"))
+    for module, name, ledger in places:
+        original = getattr(module, name)
+        setattr(module, name, _noting(original, ledger, name))
+        _patched.append((module, name, original))
+
+
+def _uninstall() -> None:
+    while _patched:
+        module, name, original = _patched.pop()
+        setattr(module, name, original)
 
 
 def _keras_names():
@@ -29,19 +88,70 @@ class HostState:
     """What a trace may change: taken before it; `restore` after it."""
 
     def __init__(self):
+        self.thread = threading.get_ident()
+        self.drawers: set = set()  # threads that drew from `random` meanwhile
+        self.namers: set = set()  # threads that numbered a Keras name meanwhile
+        self.copy = None  # the trace's copy of the `random` stream (`stream`)
+        with _lock:
+            if not _open:
+                _install()
+            _open.append(self)
+            _tracing.setdefault(self.thread, self)
+        self.window = other_threads.Window()
         self.random = random.getstate()
         names = _keras_names()
         self.names = None if names is None else dict(names)
 
+    def stream(self) -> random.Random:
+        """The trace's copy of the `random` stream (made at its first draw)."""
+        if self.copy is None:
+            self.copy = random.Random()
+            self.copy.setstate(random.getstate())
+        return self.copy
+
+    def _close(self) -> None:
+        with _lock:
+            if self in _open:
+                _open.remove(self)
+            if _tracing.get(self.thread) is self:
+                del _tracing[self.thread]
+            if not _open:
+                _uninstall()
+
     def restore(self) -> str | None:
-        """Put back what changed; what it was (for a refusal), or None."""
+        """Put back what changed (what only this thread changed); what the trace's own
+        thread changed (for a refusal), or None."""
+        self._close()
+        window = self.window
         changed = []
-        if random.getstate() != self.random:
-            random.setstate(self.random)
+        drew = self.thread in self.drawers  # (from its copy: the stream is as it was)
+        if random.getstate() != self.random and not self.drawers - {self.thread}:
+            # (drawn by a way no stand-in saw, `from random import random`: the trace's
+            # unless another thread ran; then whose is not known: refused, kept)
+            drew = True
+            if not window.disturbed():
+                random.setstate(self.random)
+        if drew:
             changed.append("draws from Python's `random`")
         names = _keras_names()
-        if names is not None and dict(names) != (self.names or {}):
-            names.clear()
-            names.update(self.names or {})
+        if names is not None and dict(names) != (self.names or {}) and \
+                _own(self.namers, self.thread, window, lambda: _put_names(names, self.names)):
             changed.append("numbers the names of the Keras objects it makes")
         return " and ".join(changed) or None
+
+
+def _own(callers: set, thread: int, window, put_back) -> bool:
+    """Whether a change of the Keras names is to be taken as the trace's own (refused).
+    Put back only when no other thread named meanwhile: another's change is kept, and
+    not blamed on the trace. A change no stand-in saw is the trace's unless another
+    thread ran meanwhile: then it is refused, and kept."""
+    others = callers - {thread}
+    if not others and (thread in callers or not window.disturbed()):
+        put_back()
+        return True
+    return thread in callers or not others
+
+
+def _put_names(names: dict, saved: dict | None) -> None:
+    names.clear()
+    names.update(saved or {})

@@ -39,6 +39,14 @@ once (F315). Once per trace, never per call.
     tf.nest.map_structure(s.lg.log, v)   a library's `self.history[len(...)] = v`
     steplog.LOGGER.log(v)                a library's object its module holds
                                          (module attributes the code names: snapshot)
+
+Another thread may run meanwhile (the same jitted function, run plainly while this one
+traces; a loader, a pool: graphgen/other_threads.py) and change that state too: then a
+change is not known to be the trace's, and nothing it cannot tell is put back (that
+would lose the other thread's writes, F372): a change with plain values makes the trace
+inconclusive (InconclusiveTrace: its graph runs the call, once, and is not kept; a later
+call traces again), a failed trace leaves the state as it is, and a tensor of the trace
+left in the heap is taken out only of the holders that keep one.
 """
 from __future__ import annotations
 
@@ -50,7 +58,8 @@ import tensorflow as tf
 from tensorflow.python.framework.composite_tensor import CompositeTensor
 from tensorflow.python.framework.ops import EagerTensor
 
-from janus.errors import BuildsOnFirstCall, ConversionError
+from janus.errors import BuildsOnFirstCall, ConversionError, InconclusiveTrace
+from janus.graphgen import other_threads
 from janus.transform.runtime import is_user_class, is_user_code
 
 MAX_OBJECTS = 2000
@@ -228,6 +237,7 @@ class Watch:
 
     def __init__(self, function, args: tuple, kwargs: dict, env: tuple):
         self.function = function
+        self.window = other_threads.Window()  # (before the snapshot: all changes after)
         globals_ = env[2] if len(env) > 2 and isinstance(env[2], dict) else {}
         self.global_values = _globals_read(function, globals_)
         roots = list(args) + list(kwargs.values()) + \
@@ -262,7 +272,7 @@ class Watch:
             self._second_look()
             return
         where, tensor = found
-        restored = self._restore()
+        restored = self._restore(only_leftovers=self.window.disturbed())
         function, filename, lineno = self._site(tensor)
         raise ConversionError(
             f"code janus does not convert left a tensor of the trace in {where} (plain "
@@ -279,6 +289,10 @@ class Watch:
         at the line whose library call changed it (`after_library_call`); none is a
         cache the plain call filled, and the graph is kept."""
         touched = self._touched()
+        if touched and self.window.disturbed():  # (whose change? nothing put back)
+            raise InconclusiveTrace(
+                f"{touched[0][2]} changed while janus traced it and another thread ran "
+                "(janus cannot tell whose change it was)")
         previous = _LOOKS.pop(self.function, None) if _weakable(self.function) else None
         if not touched:
             return
@@ -334,8 +348,9 @@ class Watch:
     def after_failed_trace(self) -> None:
         """After a generation that failed: undo what the traces changed in the state
         they reached (the call runs plainly and makes its own changes, once)."""
-        if self.graphs and (self._touched() or self._leftover() is not None):
-            self._restore()
+        if not self.graphs or not (self._touched() or self._leftover() is not None):
+            return
+        self._restore(only_leftovers=self.window.disturbed())
 
     def _in_trace(self, graph) -> bool:
         graphs = self.graphs
@@ -397,18 +412,32 @@ class Watch:
                     return _describe(holder, key), tensor
         return None
 
-    def _restore(self) -> bool:
-        """Put the snapshot's state back as it was (identity by identity); whether
-        every holder of a trace tensor found then was in the snapshot."""
+    def _restore(self, only_leftovers: bool = False) -> bool:
+        """Put the snapshot's state back as it was (identity by identity; `only_leftovers`:
+        only the holders keeping a tensor of the traces, where another thread may have
+        changed the rest); whether every holder of a trace tensor found then was in the
+        snapshot."""
         for namespace, name, value in self.global_values:
-            if namespace.get(name, _ABSENT) is not value:
+            if namespace.get(name, _ABSENT) is not value and not (
+                    only_leftovers and self._trace_tensor(namespace.get(name)) is None):
                 namespace[name] = value
         for holder, saved in self.saved.values():
+            if only_leftovers and not self._keeps_tensor(holder):
+                continue
             try:
                 _put_back(holder, saved)
             except Exception:  # noqa: BLE001 - a holder that refuses: left (the rerun)
                 continue
         return self._leftover() is None
+
+    def _keeps_tensor(self, holder) -> bool:
+        try:
+            values = _items(holder)
+            if isinstance(holder, dict):
+                values += [k for _, k in zip(range(MAX_ITEMS), holder)]
+        except Exception:  # noqa: BLE001 - not looked into: left
+            return False
+        return any(self._trace_tensor(value) is not None for value in values)
 
     def _site(self, tensor) -> tuple:
         """(function, file, line) of the traced function's line whose call made

@@ -10,7 +10,7 @@ import time
 
 import tensorflow as tf
 
-from janus.errors import BuildsOnFirstCall, ConversionError, cause_of
+from janus.errors import BuildsOnFirstCall, ConversionError, InconclusiveTrace, cause_of
 from janus.fallback import heap
 from janus.graphgen import ambient_summary, caller_scopes, keras_globals
 from janus.graphgen import adopted_trace, bias_gradients, calls, checks, conversion_functions, dead_ends, \
@@ -284,6 +284,10 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
         raise
     try:
         watch.check()  # (a tensor of the trace left in the heap: refused, undone)
+    except InconclusiveTrace as exc:  # (another thread ran: this call's graph only)
+        recorder.forget()
+        exc.made = made
+        raise
     except BaseException:
         recorder.forget()
         raise

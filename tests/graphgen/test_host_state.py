@@ -4,8 +4,10 @@ numbers its name. The trace is refused and the state put back: the user's `rando
 and later layers' names stay plain Python's. Both sides run the same sequence from the
 same seed and Keras session; results, draws and names are compared."""
 import random
+import threading
 
 import keras
+from keras.src.random import seed_generator
 import numpy as np
 import tensorflow as tf
 
@@ -41,3 +43,64 @@ def test_library_code_drawing_from_python_random_or_naming_layers_stays_plain_py
         plain, jitted = _run(fn), _run(janus.jit(fn))
         np.testing.assert_allclose(jitted[0], plain[0], rtol=1e-6)
         assert jitted[1:] == plain[1:]
+
+
+
+
+def _worker(meet, current: list, work) -> None:
+    """Meets each execution of the step's `meet.wait(); meet.wait()` (profiled, traced,
+    run plainly: any number per call) and does `work` between them, once per call."""
+    seen = set()
+    while True:
+        meet.wait()
+        if current[0] is None:
+            return
+        if current[0] not in seen:
+            seen.add(current[0])
+            work()
+        meet.wait()
+
+
+def _loader_draws_while_tracing(jit, build_in_step: bool):
+    """A loader thread draws from Python's `random` while the main thread's step is traced
+    (it waits inside the step's library call): its draws are never rewound (no draw
+    repeated) nor blamed on the step (F372); a step whose library code draws itself (Keras
+    makes a default seed from `random`) is refused as before, its draws still once each."""
+    keras.backend.clear_session()
+    random.seed(0)
+    draws = []
+    meet, current = threading.Barrier(2, timeout=120), [0]
+    layer = keras.layers.Dense(3, kernel_initializer="ones")
+
+    def step(x, sync):
+        sync()  # (a library call: runs as it is, also while janus traces)
+        sync()  # (the loader drew in between)
+        y = layer(x)
+        if build_in_step:
+            y = y + float(seed_generator.make_default_seed() % 2)
+        return tf.reduce_sum(y * 2.0)
+    g = jit(step)
+    thread = threading.Thread(target=_worker, args=(
+        meet, current, lambda: draws.extend(random.random() for _ in range(25))))
+    thread.start()
+    outs = []
+    for i in range(6):
+        current[0] = i
+        outs.append(float(g(tf.ones([2, 4]) * i, meet.wait)))
+    current[0] = None
+    meet.wait()
+    thread.join(timeout=300)
+    assert not thread.is_alive()
+    return outs, draws, g
+
+
+def test_a_loader_threads_random_draws_during_a_trace_are_its_own():
+    for build_in_step in (False, True):
+        plain_outs, plain_draws, _ = _loader_draws_while_tracing(lambda f: f, build_in_step)
+        for _ in range(3):  # (threads: several runs)
+            outs, draws, g = _loader_draws_while_tracing(janus.jit, build_in_step)
+            assert outs == plain_outs
+            assert len(set(draws)) == len(draws) == 150
+            assert draws == plain_draws
+            why = str(g.last_failure_reason or "")
+            assert ("random" in why) == build_in_step, why

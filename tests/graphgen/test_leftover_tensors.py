@@ -4,6 +4,7 @@ method on an object of the heap while janus traces left the trace's symbolic ten
 there, where plain Python keeps an EagerTensor (every later read failed, "out of
 scope"); the trace is refused and its changes undone, the call runs plainly."""
 import argparse
+import threading
 import sys
 import functools
 
@@ -252,3 +253,55 @@ def test_a_change_on_every_call_is_refused_at_its_line():
     assert f"py:{line})" in janus.explain(fn)  # (the line, not the function's first)
     stats = assert_same(step, calls, make_state=make)
     assert stats.segment_graph_calls > 0
+
+
+
+def _two_threads(jit):
+    """Thread A's calls of `f` wait, inside the call (its third traced by janus), while
+    thread B calls `f` 20 times (janus runs them plainly while A profiles or traces) and
+    appends to `per['b']`, which A's trace reaches: B's appends are B's, never undone,
+    and not taken as the trace's (F372)."""
+    per = {"a": [], "b": []}
+    meet, current = threading.Barrier(2, timeout=120), [0]
+
+    def f(x, tag, sync):
+        per[tag].append(1)
+        sync()  # (a library call: runs as it is, also while janus traces)
+        sync()  # (B ran in between)
+        return x * 2.0
+    g = jit(f)
+    out = {"b": []}
+
+    def b():  # (meets each run of A's `sync(); sync()`; once per call of A, its 20)
+        seen = set()
+        while True:
+            meet.wait()
+            if current[0] is None:
+                return
+            if current[0] not in seen:
+                seen.add(current[0])
+                out["b"] += [float(g(tf.constant([float(i)]), "b", int)[0])
+                             for i in range(20)]
+            meet.wait()
+    thread = threading.Thread(target=b)
+    thread.start()
+    out["a"] = []
+    for i in range(3):
+        current[0] = i
+        out["a"].append(float(g(tf.constant([float(i)]), "a", meet.wait)[0]))
+    current[0] = None
+    meet.wait()
+    thread.join(timeout=300)
+    assert not thread.is_alive()
+    return {tag: len(items) for tag, items in per.items()}, out, g
+
+
+def test_another_threads_writes_during_a_trace_are_kept_and_not_blamed_on_it():
+    plain, plain_out, _ = _two_threads(lambda f: f)
+    for _ in range(3):  # (threads: several runs)
+        counts, out, g = _two_threads(janus.jit)
+        assert counts == plain == {"a": 3, "b": 60}
+        assert out == plain_out
+        reasons = " ".join(map(str, janus.stats(g).fallback_reasons)) + \
+            str(g.last_failure_reason or "")
+        assert "does not convert changed" not in reasons
