@@ -30,7 +30,7 @@ import warnings
 import tensorflow as tf
 from tensorflow.python.eager import record
 
-from janus import cache, events, introspect
+from janus import cache, events, forks, introspect
 from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError)
@@ -59,6 +59,7 @@ _TAPE_INEXACT = _Eager(FallbackCategory.UNSUPPORTED, "a gradient tape records th
                        "an item of a list the graph may not read, outputs reading different "
                        "watched inputs), or an op without a gradient on a path the caller "
                        "may not differentiate (graphgen/caller_tape.py)")
+_FORKED = _Eager(FallbackCategory.UNSUPPORTED, forks.REASON, "plain")
 _DISAGREED = _Eager(FallbackCategory.GUARD_FAILURE, "the workers of a multi-worker strategy "
                     "decided differently (a host guard or generation differed): every worker "
                     "runs this call plainly", "plain")
@@ -232,6 +233,10 @@ class JitFunction(EagerRuns, Generation):
             return value
         if cfg.disabled or tf.inside_function():
             return limits.entry_call(self.fn, args, kwargs, self._own_frames)
+        if forks.forked_after_tensorflow:  # (no graph runs there, nor traces: F374)
+            with self._lock:
+                self.stats.calls += 1
+            return self._eager(args, kwargs, _FORKED)
         try:
             with self._lock:
                 self.stats.calls += 1

@@ -21,7 +21,7 @@ import threading
 import time
 import weakref
 
-from janus import events
+from janus import events, forks
 from janus.cache import portable, warm
 from janus.cache import record as rec
 from janus.cache.config import settings
@@ -185,6 +185,12 @@ class Recorder:
         self._wake = threading.Event()
         self._thread = None
         forget_stores()
+        if forks.forked_after_tensorflow:  # (its calls all run plainly: nothing of this
+            self._stopping = True         # process's to record, no writer thread)
+            self._states.clear()
+            self._specs.clear()
+            self._dropped = []
+            return
         for state in self._states.values():
             state.pending = []
             state.snapshot = _stats_snapshot(state.stats)
@@ -322,7 +328,7 @@ class Recorder:
 
     def flush(self) -> None:
         """Write pending records and counter deltas now (tests and atexit call this)."""
-        if not settings.is_enabled():
+        if not settings.is_enabled() or forks.forked_after_tensorflow:
             return
         with self._flush_lock:
             try:

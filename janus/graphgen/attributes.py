@@ -22,7 +22,7 @@ import tensorflow as tf
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import host_arrays, host_scalars, keras_state, keras_writes, stand_in_calls, \
-    user_classes
+    tensor_attributes, user_classes
 from janus.graphgen.dynamic_sizes import PartialShape
 from janus.graphgen.global_settings import library_global
 from janus.graphgen.guards import EAGER_TENSOR
@@ -53,6 +53,10 @@ class AttributeHooks:
             return host_scalars.NumpyRead(obj)  # (a graph tensor has no `.numpy`)
         if name == "numpy" and is_symbolic(obj) and host_arrays.readable(obj):
             return host_arrays.NumpyRead(obj)  # (`p=probs.numpy()[0]` of a draw)
+        if is_symbolic(obj) or tensor_attributes.is_symbolic_composite(obj):
+            answered = tensor_attributes.eager_attribute(self.tracer, obj, name)
+            if answered is not tensor_attributes.UNANSWERED:  # (`y.device`, `y.name`: F373)
+                return answered
         prop = user_property(obj, name)
         if prop is not None:  # its getter is the program's code: traced like a method
             if prop.fget is None:

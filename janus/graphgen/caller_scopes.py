@@ -24,6 +24,7 @@ from tensorflow.python.eager import context
 from janus.graphgen.sources import Source
 
 _CONTEXT = Source(("module", context.__name__, "_context"), ())
+_DEVICE = _CONTEXT.attr("device_name")
 
 
 def current() -> tuple[str, str]:
@@ -55,4 +56,14 @@ def entered(tracer):
     with inside(scope, device):
         yield
     tracer.guard("value", _CONTEXT.attr("scope_name"), scope, "the caller's tf.name_scope")
-    tracer.guard("value", _CONTEXT.attr("device_name"), device, "the caller's tf.device")
+    tracer.guard("value", _DEVICE, device, "the caller's tf.device")
+
+
+def guarded_device(guards) -> str:
+    """The caller's tf.device a specialization was traced under, from its host guards
+    (`spec.guards.guards`; "" for none): every call it runs is made under it. Its XLA
+    variant is built and compiled there (graphgen/xla.py, F375)."""
+    for guard in guards:
+        if guard.kind == "value" and guard.source.expr == _DEVICE.expr:
+            return guard.expected
+    return ""

@@ -12,9 +12,12 @@ Then:
    a `jit_compile=True` function (no user code is traced again) and compiles it by
    running it once on the inputs of a real call and on *copies* of the variables the
    graph uses (snapshots of their values): the real variables and the heap are never
-   touched, and XLA's compilation cache keys on shapes, not on which variables. Graphs
-   with ops whose behavior XLA changes (stateful random ops draw other numbers;
-   assertions, prints and numeric checks are dropped) are not compiled.
+   touched, and XLA's compilation cache keys on shapes, not on which variables. The
+   run is placed on the caller's tf.device the specialization is guarded to (a step
+   pinned to "/cpu:0" compiles for the CPU, as its calls run), each copy on its
+   variable's device (`XlaVariant`). Graphs with ops whose behavior XLA changes
+   (stateful random ops draw other numbers; assertions, prints and numeric checks are
+   dropped) are not compiled.
 2. Meanwhile the plain graph keeps serving every call.
    The compiler thread runs at a lower priority (`NICE`) so that the calls it
    serves keep their speed on a busy machine.
@@ -33,6 +36,7 @@ compilations wait at a time; each specialization is tried once.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import queue
 import threading
@@ -41,7 +45,7 @@ import time
 import tensorflow as tf
 from tensorflow.python.eager import record
 
-from janus.graphgen import calls
+from janus.graphgen import caller_scopes, calls
 from janus.operation_hooks import operation_hook
 
 MIN_CALLS = 3       # graph calls before a specialization counts as stable
@@ -93,10 +97,25 @@ def _parts(concrete):
     return concrete, [], {id(v.handle): v for v in concrete.graph.variables}
 
 
-class XlaVariant:
-    """The specialization's graph function, compiled by XLA (see the module docstring)."""
+def _on(device: str):
+    """`tf.device(device)`, nothing for "" (no device scope)."""
+    return tf.device(device) if device else contextlib.nullcontext()
 
-    def __init__(self, concrete, input_specs: list):
+
+class XlaVariant:
+    """The specialization's graph function, compiled by XLA (see the module docstring).
+
+    Compiled under `device`, the caller's tf.device the specialization was traced under
+    (caller_scopes.guarded_device: "" for none), where its real calls are placed (they
+    are made under it: guarded). An eager call of a function is placed by the device
+    scope it is made under and XLA compiles for that device; the compiler thread has no
+    scope of its own (on a GPU machine a step the caller pinned to "/cpu:0" compiled for
+    GPU:0, then again for the CPU on its first real call: F375). The copies of the
+    variables it compiles on are made on their variables' devices (before: on the default
+    device, GPU:0, whatever the variable's, doubling its memory there)."""
+
+    def __init__(self, concrete, input_specs: list, device: str = ""):
+        self.device = device
         function, extra, self.variables = _parts(concrete)
         atomic = function._inference_function
         self.trailing = list(extra) + list(function.captured_inputs)
@@ -125,11 +144,13 @@ class XlaVariant:
                 variable = self.variables.get(id(argument))
                 if variable is None:
                     raise ValueError("the graph uses a resource that is not a variable")
-                copies.append(tf.Variable(variable.read_value(), trainable=False))
+                with _on(variable.device):  # (where the real one lives)
+                    copies.append(tf.Variable(variable.read_value(), trainable=False))
                 flat.append(copies[-1].handle)
             else:
                 flat.append(argument)
-        self.concrete._call_flat(flat, [])
+        with _on(self.device):  # (as the real calls are placed)
+            self.concrete._call_flat(flat, [])
         del copies
 
 
@@ -174,7 +195,8 @@ class _Compiler:
                 else:
                     input_specs = [tf.TensorSpec(shape, dtype)
                                    for _, _, (dtype, shape) in spec.inputs]
-                    variant = XlaVariant(spec.concrete, input_specs)
+                    variant = XlaVariant(spec.concrete, input_specs,
+                                         caller_scopes.guarded_device(spec.guards.guards))
                     variant.compile(sample_inputs)
             except Exception as exc:  # noqa: BLE001 - no XLA for this graph: say why
                 variant = None

@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 80
+GENERATOR_VERSION = 81
 
 HEADER = '''\
 import functools
@@ -198,7 +198,7 @@ RULE_MODULES = (
     "rules_s32_reads_identity", "rules_s32_rare_outcomes", "rules_s32_recursion",
     "rules_s32_regenerations", "rules_s32_fed_numbers", "rules_s32_rows",
     "rules_s32_ambient",
-    "rules_s33_unseen_reads", "rules_s33_scatter_commit",
+    "rules_s33_unseen_reads", "rules_s33_scatter_commit", "rules_s33_tensor_attrs",
 )
 
 

@@ -1,9 +1,13 @@
 """XLA (opt-in) is tried per stable static-shape specialization, compiled in the
 background while the plain graph serves, and kept only where it is faster; results stay
 those of plain Python either way."""
+import contextlib
+import threading
+
 import numpy as np
 import pytest
 import tensorflow as tf
+from tensorflow.python.eager import context
 
 import janus
 from janus.graphgen import xla, xla_trial
@@ -145,6 +149,75 @@ def test_dynamic_shapes_are_not_tried():
     dynamic = [spec for spec in jitted.specializations
                if any(d is None for _, _, (_, shape) in spec.inputs for d in shape)]
     assert dynamic and all(spec.xla == "" and spec.trial is None for spec in dynamic)
+
+
+def _compiled_under(monkeypatch, caller: str | None, make_model):
+    """Run Trainer.step (under the caller's `tf.device(caller)`, or none) until its XLA
+    variant compiled, comparing with plain Python; (the devices its compile run was
+    placed on, the devices the compiler thread entered)."""
+    real_device, entered, placed = tf.device, [], []
+
+    def device(name):
+        if threading.current_thread().name == "janus-xla":
+            entered.append(name)
+        return real_device(name)
+
+    class Recorded(xla.XlaVariant):
+        def compile(self, sample_inputs):
+            concrete = self.concrete
+
+            class Placed:  # (the eager context's device where the compile run is made)
+                def _call_flat(self, *args):
+                    placed.append(context.context().device_name)
+                    return concrete._call_flat(*args)
+
+            self.concrete = Placed()
+            try:
+                super().compile(sample_inputs)
+            finally:
+                self.concrete = concrete
+
+    monkeypatch.setattr(tf, "device", device)
+    monkeypatch.setattr(xla, "XlaVariant", Recorded)
+    plain, model = make_model(), make_model()
+    jitted = janus.jit(Trainer.step)
+    for i in range(janus.config.profile_calls + xla.MIN_CALLS + 4):
+        x = tf.ones([2, 8]) * (i % 3)
+        with real_device(caller) if caller else contextlib.nullcontext():
+            got = jitted(model, x)
+        np.testing.assert_allclose(got.numpy(), plain.step(x).numpy(), rtol=1e-5)
+        np.testing.assert_allclose(model.w.numpy(), plain.w.numpy(), rtol=1e-5)
+        assert xla.compiler.wait_idle(120)
+    assert placed, jitted.specializations[0].xla
+    return placed, entered
+
+
+def test_xla_variant_is_built_and_compiled_on_the_callers_device(monkeypatch):
+    """F375: a step the caller runs under `tf.device("/cpu:0")` (guarded:
+    graphgen/caller_scopes.py) has its XLA variant traced and compiled there, not where
+    the compiler thread's empty scope puts it (the default GPU on a GPU machine); the
+    variables' copies it compiles on are made on their variables' devices."""
+    with tf.device("/cpu:0"):
+        caller = context.context().device_name
+    placed, entered = _compiled_under(monkeypatch, "/cpu:0", Trainer)
+    assert placed == [caller]
+    assert entered == [caller, caller], entered  # (the variable's copy, the compile run)
+
+
+def test_xla_variant_without_a_caller_scope_enters_none(monkeypatch):
+    placed, entered = _compiled_under(monkeypatch, None, Trainer)
+    assert placed == [""]
+    assert len(entered) == 1, entered  # (only the variable's copy, on its device)
+
+
+@pytest.mark.skipif(not tf.config.list_logical_devices("GPU"), reason="needs a GPU")
+def test_xla_on_a_gpu_machine_keeps_the_callers_cpu(monkeypatch):
+    def on_cpu():
+        with tf.device("/cpu:0"):
+            return Trainer()
+    placed, entered = _compiled_under(monkeypatch, "/cpu:0", on_cpu)
+    assert all("CPU" in device for device in placed), placed
+    assert all("GPU" not in str(device) for device in entered), entered
 
 
 @pytest.mark.parametrize("when", ["on trial", "kept"])
