@@ -7,6 +7,8 @@ The first calls run imperatively while janus profiles them; later calls run as
 TensorFlow graphs specialized to what the profile saw, guarded so that any call
 the graph does not fit runs imperatively instead, with the same results.
 """
+import functools
+
 from janus.config import Config, config
 from janus.errors import ConversionError, JanusFallbackError, JanusInternalError
 from janus.stats import Stats
@@ -27,13 +29,20 @@ def __getattr__(name):
 
 
 def _jitted(fn):
+    """The JitFunction of what `janus.jit` returned (a partial, staticmethod, classmethod
+    or partialmethod of one too: function.py `jit`)."""
     from janus.function import BoundJitFunction, JitFunction
 
+    seen = fn
+    while isinstance(fn, (functools.partial, functools.partialmethod)) or \
+            isinstance(fn, (staticmethod, classmethod)):
+        fn = fn.func if isinstance(fn, (functools.partial, functools.partialmethod)) \
+            else fn.__func__
     if isinstance(fn, JitFunction):
         return fn
     if isinstance(fn, BoundJitFunction):
         return fn.jit
-    raise TypeError(f"{fn!r} is not a janus.jit function")
+    raise TypeError(f"{seen!r} is not a janus.jit function")
 
 
 def stats(fn) -> Stats:
@@ -52,6 +61,8 @@ def explain(fn, *args, **kwargs) -> str:
     """Print and return what janus decided (and would decide for these arguments)."""
     from janus.function import BoundJitFunction
 
+    if isinstance(fn, functools.partial):  # (its arguments first, as its call has them)
+        return explain(fn.func, *fn.args, *args, **{**fn.keywords, **kwargs})
     if isinstance(fn, BoundJitFunction):
         text = fn.explain(*args, **kwargs)
     else:

@@ -49,7 +49,8 @@ class ConversionError(Exception):
         return self
 
     def describe(self) -> str:
-        return f"{self.function} ({self.filename}:{self.lineno}): {self.reason}; {self.hint}"
+        where = f" ({self.filename}:{self.lineno})" if self.filename != "?" else ""
+        return f"{self.function}{where}: {self.reason}; {self.hint}"
 
 
 class Unprofiled(ConversionError):

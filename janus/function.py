@@ -22,22 +22,25 @@ Errors of janus's own machinery never reach the user: see janus/fallback/safety.
 from __future__ import annotations
 
 import collections
+import copy
 import functools
 import threading
 import time
+import types
 import warnings
 
 import tensorflow as tf
 from tensorflow.python.eager import record
 
-from janus import cache, events, forks, introspect
+from janus import cache, events, forks, introspect, user_attributes
 from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError)
 from janus.events import CHANGES as _EVENT_CHANGES
 from janus.fallback import agreement, heap, mixed, safety, segmented
 from janus.eager_runs import EagerRuns
-from janus.generation import QUIET_AFTER_RAISE, ChurnRetries, Generation, RaisedInTrace, call_key
+from janus.churn_bound import ChurnRetries, Evicted
+from janus.generation import QUIET_AFTER_RAISE, Generation, RaisedInTrace, call_key
 from janus.outcomes import BLOCKED_REGENERATIONS
 from janus.graphgen.plan import Plan
 from janus.graphgen import calls, distribute, plain_trial, xla_trial
@@ -75,7 +78,12 @@ class JitFunction(EagerRuns, Generation):
     def __init__(self, fn, **options):
         self.__janus_function__ = fn
         self.fn = fn
-        functools.update_wrapper(self, fn)
+        if isinstance(fn, types.FunctionType):
+            functools.update_wrapper(self, fn)
+        else:  # (a callable without source: its name; its attributes stay its own)
+            functools.update_wrapper(self, fn, updated=())
+            self.__name__ = user_attributes.get(fn, "__name__", None) or type(fn).__name__
+            self.__qualname__ = user_attributes.get(fn, "__qualname__", None) or self.__name__
         global_config.replace(**options)  # validates option names
         self.options = options
         self._config = None  # (Config.version(), global config with `options` applied)
@@ -131,6 +139,7 @@ class JitFunction(EagerRuns, Generation):
         self._limit_quiet = 0  # calls at the specialization limit run at once (generation.py)
         self._limit_misses = 0
         self._churn_retries = ChurnRetries()  # (generation.py's `_churning`)
+        self._evicted = Evicted()  # (... and its record of graphs dropped for room)
         self._limit_skip = None  # [config epoch, events epoch, calls left, reason, calls
         # left below which a call that returns ends it, calls it applies to (`call_key`,
         # None: all)]: calls run plainly at once (generation.py)
@@ -527,18 +536,48 @@ def jit(fn=None, **options):
 
     Options override `janus.config` for this function: profile_calls,
     max_specializations, failures_to_generalize, max_generation_failures, strict.
+
+    Other callables are jitted as what calling them runs (`_jit_callable`).
     """
     if fn is None:
         return lambda f: jit(f, **options)
     if isinstance(fn, JitFunction):
         return fn
+    if isinstance(fn, (staticmethod, classmethod)):  # (a classmethod is not callable)
+        return type(fn)(jit(fn.__func__, **options))
+    if type(fn) is functools.partialmethod:  # (a descriptor: not callable either)
+        made = copy.copy(fn)  # (its arguments shared, as `partial`'s below)
+        made.func = jit(fn.func, **options)
+        return made
     if not callable(fn):
         raise TypeError(f"janus.jit expects a function, got {type(fn).__name__}")
-    import types
-    if not isinstance(fn, (types.FunctionType, types.MethodType)):
-        call = type(fn).__call__
-        bound = JitFunction(call, **options)
-        return BoundJitFunction(bound, fn)
-    if isinstance(fn, types.MethodType):
+    return _jit_callable(fn, options)
+
+
+def _jit_callable(fn, options: dict):
+    """`janus.jit` of a callable:
+
+        functools.partial(step, scale=2.0)  -> functools.partial(jit(step), scale=2.0),
+                                               the partial's own `args` and `keywords`
+                                               (read at each call, as the partial does)
+        model.step (a bound method)         -> jit(Model.step) bound to `model`
+        an object with a Python `__call__`  -> jit(type(obj).__call__) bound to `obj`
+        operator.mul, np.add, a C type's instance (no Python source)
+                                            -> a JitFunction that runs it as it is
+                                               (conversion refuses it: source.py)
+    """
+    if type(fn) is functools.partial:  # (a subclass may call otherwise: as any callable)
+        jitted = jit(fn.func, **options)
+        made = functools.partial(jitted)
+        made.__setstate__((jitted, fn.args, fn.keywords, fn.__dict__ or None))
+        return made
+    if isinstance(fn, types.FunctionType):
+        return JitFunction(fn, **options)
+    if isinstance(fn, types.MethodType) and isinstance(fn.__func__, types.FunctionType):
         return BoundJitFunction(JitFunction(fn.__func__, **options), fn.__self__)
+    call = getattr(type(fn), "__call__", None)
+    if isinstance(call, JitFunction):  # (a class whose `__call__` is jitted)
+        return BoundJitFunction(call, fn)
+    if isinstance(call, types.FunctionType) and not isinstance(fn, types.MethodType):
+        return BoundJitFunction(JitFunction(call, **options), fn)
     return JitFunction(fn, **options)

@@ -16,6 +16,7 @@ import time
 from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR
 
 from janus import cache, events
+from janus.churn_bound import Evicted
 from janus.cache import portable, record
 from janus.config import Config
 from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
@@ -65,38 +66,6 @@ class RaisedInTrace(_Eager):
                          f"{type(error).__name__}: {safety.error_text(error)[:200]}",
                          "plain")
         self.error = error
-
-
-CHURN_RETRIES = 4
-"""Generations a function whose graphs are not reused still tries, each after twice the
-wait of the one before (`ChurnRetries`)."""
-
-
-class ChurnRetries:
-    """When a churning function (`Generation._churning`) generates again: the first retry
-    `2 * max_specializations` calls after the churn was first seen, each next one after
-    twice the wait of the one before, `CHURN_RETRIES` in all (a program that moved on to
-    a steady state, an annealed value stepped stage by stage, gets its graph; one that
-    keeps churning pays a few generations more, then none)."""
-
-    __slots__ = ("next_call", "wait", "tries")
-
-    def __init__(self):
-        self.next_call: int | None = None  # (None: churn not seen yet)
-        self.wait = 0
-        self.tries = 0
-
-    def start(self, calls: int, cfg: Config) -> None:
-        """The schedule, from the call where the churn is first seen."""
-        if self.next_call is None:
-            self.next_call = calls + 2 * cfg.max_specializations
-            self.wait = 4 * cfg.max_specializations
-
-    def due(self, calls: int) -> bool:
-        return self.tries < CHURN_RETRIES and calls >= self.next_call
-
-    def take(self, calls: int) -> None:
-        self.next_call, self.wait, self.tries = calls + self.wait, 2 * self.wait, self.tries + 1
 
 
 MAX_BUILDS = 4
@@ -452,6 +421,8 @@ class Generation(GuardFailures, Outcomes):
             spec, failed = self._miss_to_learn_from(misses, args, kwargs)
             self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
         if len(self.specializations) >= cfg.max_specializations:
+            if self._churn_waits(cfg):  # (no graph is made: none is dropped for room)
+                return self._churned(cfg)
             self._drop_outdated(cfg)
         if len(self.specializations) >= cfg.max_specializations:
             self._warn_once("limit", f"{self.__qualname__}: {cfg.max_specializations} "
@@ -462,12 +433,7 @@ class Generation(GuardFailures, Outcomes):
         if self._busy:
             return _Eager(FallbackCategory.BUSY, "another thread is generating a graph")
         if self._churning(cfg):
-            self._warn_once("churn", f"{self.__qualname__}: {self.stats.generations} graphs "
-                            f"generated served {self.stats.graph_calls} calls (each call "
-                            "needs another); janus stops generating and runs the calls no "
-                            "graph fits plainly. Raise janus.config.max_specializations "
-                            "if the graphs are meant to be reused later.")
-            return _Eager(FallbackCategory.LIMIT, "graphs generated are not reused")
+            return self._churned(cfg)
         gate = self.generation_gate  # (a segment's churn bounds: fallback/churn.py)
         refused = gate() if gate is not None else ""
         if refused:
@@ -482,11 +448,26 @@ class Generation(GuardFailures, Outcomes):
         self._busy = True
         return "generate"
 
+    def _churned(self, cfg: Config) -> _Eager:
+        """A call no graph fits while the function churns: it runs plainly (said once)."""
+        evicted = self._evicted.calls
+        self._warn_once("churn", f"{self.__qualname__}: {self.stats.generations} graphs "
+                        f"generated served {self.stats.graph_calls} calls" + (
+                            f", the last {len(evicted)} dropped to make room {sum(evicted)}"
+                            if self._evicted.unpaid(cfg) else "") +
+                        " (calls keep needing another); janus stops generating and runs "
+                        "the calls no graph fits plainly. Raise janus.config."
+                        "max_specializations if the graphs are meant to be reused later.")
+        if len(self.specializations) >= cfg.max_specializations:
+            self._limit_quiet = LIMIT_QUIET  # (the next misses learn nothing either)
+        return _Eager(FallbackCategory.LIMIT, "graphs generated are not reused")
+
     def _churning(self, cfg: Config) -> bool:
         """Whether graphs are made and dropped: `max_specializations` generations or more,
         fewer than two calls each ran as graphs (a generation costs a thousand calls of a
-        small function: janus would make it slower than plain Python), and no retry is
-        due (`ChurnRetries`). A retry due is taken: this call may generate."""
+        small function: janus would make it slower than plain Python), or the graphs
+        dropped for room ran a call or two each (churn_bound.py `Evicted`), and no retry
+        is due (`ChurnRetries`). A retry due is taken: this call may generate."""
         if not self._churns(cfg):
             return False
         retries = self._churn_retries
@@ -506,7 +487,7 @@ class Generation(GuardFailures, Outcomes):
     def _churns(self, cfg: Config) -> bool:
         generations = self.stats.generations
         return generations >= cfg.max_specializations and \
-            self.stats.graph_calls < 2 * generations
+            self.stats.graph_calls < 2 * generations or self._evicted.unpaid(cfg)
 
     def _drop_outdated(self, cfg: Config):
         """At the limit, the least recently used specialization traced under a plan the
@@ -523,6 +504,7 @@ class Generation(GuardFailures, Outcomes):
         oldest = self._stale(cfg)
         if oldest is not None:
             self.specializations.remove(oldest)
+            self._evicted.note(oldest, cfg)
             events.emit("dropped", self, oldest)
 
     def _stale(self, cfg: Config):

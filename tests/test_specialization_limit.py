@@ -2,10 +2,12 @@
 `LIMIT_QUIET` calls learn nothing from their miss, then `LIMIT_SKIP` skip the guards);
 a call fitting a graph runs it again once the guards are checked. Results equal plain
 Python's throughout; a change of janus's config is seen at once."""
+import random
+
 import tensorflow as tf
 
 import janus
-from janus import generation
+from janus import churn_bound, generation
 from tests.differential import assert_same
 
 
@@ -78,3 +80,22 @@ def test_a_program_that_moved_on_to_a_steady_stage_gets_its_graph_back():
                         observe=lambda _: counts.append(janus.stats(jitted).graph_calls))
     assert counts[-1] - counts[29] >= 20, (counts, janus.explain(jitted))
     assert stats.generations <= 12, stats
+
+
+def test_f371_more_inputs_than_graphs_each_needing_its_own_stop_generating():
+    # (ten names cycled at random, at most four graphs: each graph ran a call or two
+    # before it was dropped for the next, while the kept ones held the graph calls at
+    # twice the generations, so F139's rule never fired: a generation every other call)
+    rng = random.Random(7)
+    names = [f"n{rng.randrange(10)}" for _ in range(240)]
+    jitted = janus.jit(step, max_specializations=4)
+    stats = assert_same(step, [(X, name) for name in names], jitted=jitted)
+    assert stats.generations <= 4 * 2 + churn_bound.CHURN_RETRIES + 2, stats
+    assert stats.graph_calls > 0
+
+
+def test_f371_inputs_that_drift_slowly_still_get_their_graphs():
+    names = [f"n{stage}" for stage in range(12) for _ in range(12)]
+    jitted = janus.jit(step, max_specializations=4)
+    stats = assert_same(step, [(X, name) for name in names], jitted=jitted)
+    assert stats.generations >= 11 and stats.graph_calls + stats.plain_calls >= 100, stats

@@ -44,6 +44,9 @@ is within its range's ends.
 """
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import tensorflow as tf
 
 from janus.errors import ConversionError
@@ -119,12 +122,50 @@ def in_batched_loop() -> bool:
 
 # -- Python numbers ----------------------------------------------------------------------
 
-def arithmetic(op: str, a, b, a_bound, b_bound, work: type):
+def arithmetic(op: str, a, b, a_bound, b_bound, work: type, whole_divisor: bool = False):
     """`a <op> b` as Python computes it, both operands already of `work`'s dtype (int64
-    or float64; a Python number operand as it is). Returns (tensor, bound)."""
+    or float64; a Python number operand as it is; `whole_divisor`: `b` is a Python int).
+    Returns (tensor, bound)."""
     if work is int:
         return _int_arithmetic(op, a, b, _bound_of(a, a_bound), _bound_of(b, b_bound))
-    return _float_arithmetic(op, a, b), None
+    return _float_arithmetic(op, a, b), float_bound(
+        op, _float_bound_of(a, a_bound), _float_bound_of(b, b_bound), b, whole_divisor)
+
+
+def float_bound(op: str, a_bound, b_bound, b, whole_divisor: bool = False) -> int | None:
+    """A bound of the magnitude of the float `a <op> b` (None: unknown) from its
+    operands' (`n / 4` of a dimension n: `range(math.ceil(n / 4))` has a bound, F370),
+    with a margin for the rounding: a quotient's by a constant `b` or an int (at least 1
+    in magnitude: a zero raises)."""
+    if a_bound is None or op == "pow":
+        return None
+    if op in ("truediv", "floordiv"):
+        # (the least magnitude of the divisor: a constant's own, a fed int's 1)
+        least = b_bound if isinstance(b, (int, float)) else 1 if whole_divisor else None
+        if not least:
+            return None
+        exact = a_bound / least + (op == "floordiv")
+    elif b_bound is None:
+        return None
+    else:
+        exact = {"add": a_bound + b_bound, "sub": a_bound + b_bound,
+                 "mul": a_bound * b_bound, "mod": b_bound}[op]
+    return math.ceil(exact * (1 + Fraction(1, 2 ** 50))) + 1
+
+
+def rounded_bound(bound) -> int:
+    """The bound of an int rounded from a float of magnitude bound `bound` (floor, ceil,
+    trunc, round: one more), or INT_LIMIT (the rounding is checked below it)."""
+    return INT_LIMIT if bound is None else min(bound + 1, INT_LIMIT)
+
+
+def _float_bound_of(value, bound):
+    """A float operand's magnitude bound, exact (a Fraction; a constant's: itself)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, (bool, int, float)):
+        return Fraction(abs(value))
+    return None if bound is None else Fraction(bound)
 
 
 def _bound_of(value, bound):

@@ -122,7 +122,8 @@ def to_int(fn, x: SymbolicScalar) -> SymbolicScalar:
         tf.where(x.tensor < 0.0, tf.math.ceil(x.tensor), tf.floor(x.tensor))
     # (a nan or an inf fails the check: Python raises; past 2**62, a big int)
     checks.require(tf.abs(rounded) < float(exact_numbers.INT_LIMIT))
-    return SymbolicScalar(tf.cast(rounded, tf.int64), int, bound=exact_numbers.INT_LIMIT)
+    return SymbolicScalar(tf.cast(rounded, tf.int64), int,
+                          bound=exact_numbers.rounded_bound(x.bound))
 
 
 def of_two(fn, a, b) -> SymbolicScalar:

@@ -40,7 +40,7 @@ def answer(args: tuple, kwargs: dict):
         if value.kind is float and digits is None:
             checks.require(tf.abs(value.tensor) < float(exact_numbers.INT_LIMIT))
             return SymbolicScalar(tf.cast(tf.round(value.tensor), tf.int64), int,
-                                  bound=exact_numbers.INT_LIMIT)
+                                  bound=exact_numbers.rounded_bound(value.bound))
         if value.kind is not float:
             return None
     return RoundedLater(value, digits)

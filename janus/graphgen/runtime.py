@@ -45,7 +45,7 @@ from janus.recursion.table import table_layout
 from janus.tensors import is_tensor
 from janus.transform import convert
 from janus.transform.pipeline import lambda_traced_as_is
-from janus.transform.runtime import AUG_OPS, Runtime, user_function, user_items, \
+from janus.transform.runtime import AUG_OPS, Runtime, run_as_is, user_function, user_items, \
     user_partial
 from janus.operation_hooks import operation_hook
 
@@ -258,6 +258,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
     @operation_hook
     def call(self, site, fn, /, *args, **kwargs):
         tracer = self.tracer
+        fn = run_as_is(fn)  # (a jitted np.add: np.add's call)
         if fn is builtins.print:
             tracer.ledger.print(args, kwargs)
             return None

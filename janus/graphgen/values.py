@@ -301,8 +301,8 @@ class SymbolicScalar:
         self.wide = wide  # an int fed guarded beyond int32 (TF converts it to int64: F360)
         self.role = role  # the fed role it was read from (None once computed with)
         self.from_graph = from_graph  # a graph tensor's value itself (`float(t)`)
-        # a static bound of an int's magnitude (exact_numbers.py; None: unknown)
-        self.bound = 1 if kind is bool else bound
+        # a static bound of an int's (or a float's) magnitude (exact_numbers.py; None:
+        self.bound = 1 if kind is bool else bound  # unknown)
 
     def as_dtype(self, dtype) -> tf.Tensor:
         """The number as eager TF converts the Python number to `dtype` (F159: a float to
@@ -361,7 +361,8 @@ class SymbolicScalar:
         if isinstance(op, str):
             bounds = (self.bound, other.bound if isinstance(other, SymbolicScalar) else None)
             result, bound = exact_numbers.arithmetic(
-                op, left, right, *(bounds[::-1] if reflected else bounds), work)
+                op, left, right, *(bounds[::-1] if reflected else bounds), work,
+                (self.kind if reflected else other_kind) is not float)
             return SymbolicScalar(tf.cast(result, self._dtype(kind)), kind, bound=bound)
         if work is int and any(type(v) is int and not -2 ** 63 <= v < 2 ** 63
                                for v in (left, right)):
@@ -413,7 +414,7 @@ class SymbolicScalar:
     def __abs__(self):
         # (`abs(dv3) > 1e6`; before, a TypeError at the trace: F338)
         if self.kind is float:
-            return SymbolicScalar(tf.abs(self.tensor), float)
+            return SymbolicScalar(tf.abs(self.tensor), float, bound=self.bound)
         tensor = tf.cast(self.tensor, tf.int64) if self.kind is bool else self.tensor
         negated, bound = exact_numbers.negate(tensor, int, self.bound)
         return SymbolicScalar(tf.where(tensor < 0, negated, tensor), int, bound=bound)
@@ -437,10 +438,11 @@ class SymbolicScalar:
         if self.kind is bool:
             return SymbolicScalar(tf.cast(self.tensor, self._dtype(kind)), kind, bound=1)
         if kind is float:
-            return SymbolicScalar(exact_numbers.mixed_int(self.tensor, self.bound), float)
+            return SymbolicScalar(exact_numbers.mixed_int(self.tensor, self.bound), float,
+                                  bound=self.bound)
         checks.require(tf.abs(self.tensor) < float(exact_numbers.INT_LIMIT))
         return SymbolicScalar(tf.cast(self.tensor, tf.int64), int,
-                              bound=exact_numbers.INT_LIMIT)
+                              bound=exact_numbers.rounded_bound(self.bound))
 
     def __bool__(self):
         raise FedScalarMisuse("a Python number that changes per call is used as a condition "

@@ -97,7 +97,7 @@ def convert(fn) -> ConvertedFunction:
     """Convert `fn` (cached per code object). Raises ConversionError."""
     fn = source_mod.unwrap(fn)
     if not isinstance(fn, types.FunctionType):
-        raise ConversionError(f"{fn!r} is not a Python function")
+        raise source_mod.no_source(fn)
     code = fn.__code__
     with _lock:
         entry = _cache.get(id(code))

@@ -323,6 +323,18 @@ def user_function(fn):
     return target, bound_self
 
 
+def run_as_is(fn):
+    """`fn`, or the callable a `janus.jit` of it runs as it is, where that one has no
+    Python source (`janus.jit(np.add)`, a C type's instance: F369): a converted caller
+    handles the call as the callable's own (`np.add(n, 0.5)` of a fed `n`), not as a
+    jitted function's called with the trace's stand-ins."""
+    inner = user_attributes.get(fn, "__janus_function__")
+    if inner is None or isinstance(inner, types.FunctionType) or \
+            user_attributes.get(fn, "__self__") is not None:
+        return fn
+    return inner
+
+
 def user_partial(fn) -> bool:
     """Whether `fn` is a `functools.partial` of user code: its call is the call of the
     function it wraps (converted), with the partial's arguments first. Run as a library

@@ -7,6 +7,7 @@ import tensorflow as tf
 
 import janus
 from janus import events
+from janus.cache.config import settings as cache_settings
 from janus.cache.recorder import recorder
 from janus.fallback import mixed
 from janus.graphgen import sources
@@ -81,7 +82,8 @@ def _limits(cfg) -> dict:
             "failures": 64, "internal_errors": 16, "plan_history": cfg.max_plan_history,
             "profile.signatures": cfg.max_profile_values,
             "profile.counters": cfg.max_profile_values,
-            "profile.sequences": cfg.max_profile_values}
+            "profile.sequences": cfg.max_profile_values,
+            "recorder.notes": cache_settings.max_failures_kept}
 
 
 def _run(calls: int, **options):
@@ -101,7 +103,10 @@ def _run(calls: int, **options):
     cfg = jitted.config
     for name, limit in _limits(cfg).items():
         assert final[name] <= limit, (name, final[name], limit)
-    grown = {k: (halfway[k], final[k]) for k in final if final[k] > halfway[k]}
+    # (a collection with a limit may still fill up to it: a function that churns learns
+    # from one miss in `LIMIT_QUIET + LIMIT_SKIP` calls, F371; the others must not grow)
+    grown = {k: (halfway[k], final[k]) for k in final
+             if final[k] > halfway[k] and k not in _limits(cfg)}
     assert not grown, f"still growing after {calls // 2} calls: {grown}"
     assert jitted.stats.calls == calls and jitted.stats.internal_errors == 0
     return jitted, final

@@ -2,6 +2,8 @@
 read from `x.shape`, and a `range` of either, give one graph with a tf.while_loop where
 janus made a graph per size (seq2seq in the zoo: a generation of ~1 s for every new
 pair of lengths). Each test compares janus with plain Python call by call."""
+import math
+
 import numpy as np
 import tensorflow as tf
 
@@ -126,3 +128,27 @@ def test_a_slice_of_a_range_of_a_fed_count():
     x = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])
     stats = assert_same(sliced_range, [(x, n) for n in (2, 3, 4, 5, 3, 2, 4)])
     assert stats.graph_calls >= 3
+
+
+def _rounded_count(count):
+    def sums(x, k):
+        total = tf.constant(0.0)
+        for i in range(count(x.shape[0], k)):
+            total = total + tf.reduce_sum(x[2 * i:2 * i + 2])
+        return total
+    return sums
+
+
+def test_f370_a_range_of_a_rounded_size_stays_one_graph():
+    # (the float of a dimension keeps its bound through `/`, `*` by a constant and the
+    # rounding: before, a range past 2**62 refused each general graph, a graph per size)
+    counts = [lambda n, k: math.ceil(n / 2), lambda n, k: math.floor(n / 2),
+              lambda n, k: int(n * 0.5), lambda n, k: round(n / 2),
+              lambda n, k: math.trunc(n / 2.5) + 1, lambda n, k: -math.floor(-n / 2),
+              lambda n, k: math.ceil(abs(n - 0.5) / 2), lambda n, k: math.ceil(n / k)]
+    rng = np.random.RandomState(5)
+    calls = [(tf.constant(rng.randn(3 + i % 7), tf.float32), 2 + i % 3) for i in range(16)]
+    for count in counts:
+        stats = assert_same(_rounded_count(count), calls)
+        assert stats.generations <= 2 and stats.generation_failures == 0, stats
+        assert stats.graph_calls + stats.plain_calls >= 10, stats
