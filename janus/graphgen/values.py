@@ -6,6 +6,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import active, checks, exact_numbers
+from janus.graphgen.list_indices import as_index
 from janus.tensors import is_tensor
 
 
@@ -109,6 +110,7 @@ class DynamicList(_NotAPythonValue):
         return self._wrap(tf.nest.map_structure(lambda s: tf.gather(s, index), self.stacked))
 
     def __getitem__(self, key):
+        key = as_index(key)
         if isinstance(key, slice):
             return type(self)(tf.nest.map_structure(lambda s: s[key], self.stacked),
                               self.kind, self.bound)
