@@ -410,6 +410,8 @@ class Generation(GuardFailures, Outcomes):
                 (self._stale(cfg) is None or self._churn_waits(cfg)):
             self._limit_quiet -= 1  # (at the limit: learning from each miss only slows)
             self._limit_misses += 1
+            spec, failed = misses[0]  # (counted, not learned from: stats stay true)
+            self._count(self.stats.guard_failures, spec.guards.guards[failed].describe())
             if self._limit_misses >= LIMIT_QUIET and not cfg.strict and \
                     self.profile.collective_strategy is None and \
                     not events.hears_repeats("fallback"):

@@ -94,7 +94,8 @@ def eager_has(value, name: str) -> bool:
         if name not in _COMPOSITE_READS[type(value)]:
             return hasattr(value, name)
         value = _component(value)
-    return name in _DEVICES or hasattr(eager_tensor(), name)
+    return name in _DEVICES or hasattr(eager_tensor(), name) or \
+        name in getattr(value, "__dict__", ())
 
 
 def eager_attribute(tracer, value, name: str):
@@ -108,9 +109,11 @@ def eager_attribute(tracer, value, name: str):
     if name == "__class__":  # (as `type(y)`: graphgen/eager_queries.py)
         in_callback(tracer, "`.__class__` of a tensor")
         return type(eager_tensor())
-    if name not in _DEVICES and name not in _REFUSED and \
-            hasattr(value, name) == hasattr(eager_tensor(), name):
-        return UNANSWERED  # (`y.shape`, `y.dtype`: the usual reads)
+    if name not in _DEVICES and name not in _REFUSED and (
+            hasattr(value, name) == hasattr(eager_tensor(), name) or
+            name in getattr(value, "__dict__", ())):
+        return UNANSWERED  # (`y.shape`, `y.dtype`: the usual reads; the tensor's own,
+        # set as eagerly: `v[1:3].assign`, which TF's slicing of a variable sets)
     in_callback(tracer, f"`.{name}` of a tensor")
     if name in _DEVICES:
         return eager_device()
