@@ -34,10 +34,12 @@ from janus.recursion.self_calls import UnlearnedRecursion
 from janus.transform import convert
 
 _AT_LIMIT = _Eager(FallbackCategory.LIMIT, "specialization limit reached")
+_CHURNED = _Eager(FallbackCategory.LIMIT, "graphs generated are not reused")
 LIMIT_QUIET = 15
 """Calls no graph fits, at the specialization limit, that run eagerly at once (their
 guards checked, nothing learned from the miss) after one that learned (it may
-generalize the plan, which frees room): janus's learning cost 3-4x a small function."""
+generalize the plan, which frees room): janus's learning cost 3-4x a small function. A
+churning function learns from no miss while it waits (`_churned`: F379)."""
 MAX_INCONCLUSIVE = 4
 """Traces inconclusive because another thread ran as they changed state (errors.py
 InconclusiveTrace: each runs its call and is not kept): the one after them gives up on a
@@ -405,10 +407,10 @@ class Generation(GuardFailures, Outcomes):
             self.plan = plan_from_profile(self.profile, self.plan_seed)
             if self.plan != Plan():  # if the general graph fails, retreat to specialized ones
                 self.plan_history = [Plan()]
-        if misses and self._limit_quiet > 0 and \
-                len(self.specializations) >= cfg.max_specializations and \
-                (self._stale(cfg) is None or self._churn_waits(cfg)):
-            self._limit_quiet -= 1  # (at the limit: learning from each miss only slows)
+        at_limit = misses and len(self.specializations) >= cfg.max_specializations and \
+            self._stale(cfg) is None
+        if misses and self._limit_quiet > 0 and (at_limit or self._churn_waits(cfg)):
+            self._limit_quiet -= 1  # (no graph is made: learning from each miss only slows)
             self._limit_misses += 1
             spec, failed = misses[0]  # (counted, not learned from: stats stay true)
             self._count(self.stats.guard_failures, spec.guards.guards[failed].describe())
@@ -418,7 +420,11 @@ class Generation(GuardFailures, Outcomes):
                 self._limit_misses = 0  # none fit: the next calls skip even the guards
                 self._limit_skip = [*settled_epoch(), LIMIT_SKIP,
                                     FallbackCategory.LIMIT.value, -1, None]
-            return _AT_LIMIT
+            return _AT_LIMIT if at_limit else _CHURNED
+        if misses and self._churn_waits(cfg):  # (nor here: a churning function learns
+            spec, failed = misses[0]  # from the miss of a retry's call alone, F379)
+            self._count(self.stats.guard_failures, spec.guards.guards[failed].describe())
+            return self._churned(cfg)
         if misses:
             spec, failed = self._miss_to_learn_from(misses, args, kwargs)
             self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
@@ -460,9 +466,9 @@ class Generation(GuardFailures, Outcomes):
                         " (calls keep needing another); janus stops generating and runs "
                         "the calls no graph fits plainly. Raise janus.config."
                         "max_specializations if the graphs are meant to be reused later.")
-        if len(self.specializations) >= cfg.max_specializations:
-            self._limit_quiet = LIMIT_QUIET  # (the next misses learn nothing either)
-        return _Eager(FallbackCategory.LIMIT, "graphs generated are not reused")
+        self._limit_quiet = LIMIT_QUIET  # (the next misses learn nothing either: F379,
+        # also below the limit, after `_drop_outdated` made room)
+        return _CHURNED
 
     def _churning(self, cfg: Config) -> bool:
         """Whether graphs are made and dropped: `max_specializations` generations or more,
@@ -534,7 +540,7 @@ class Generation(GuardFailures, Outcomes):
                                              spec.calls == spec.plain_retry_at) and \
                 plain_trial.eligible(self, spec, total):
             if spec.plain_trial is None:  # graphgen/plain_trial.py (one trial at a time)
-                plain_trial.start(spec, int(bool(spec.plain)), spec.plain)
+                plain_trial.start(spec, int(bool(spec.plain)), spec.plain, total)
             elif plain_trial.after_call(spec, spec.plain_trial, "graph", total):
                 events.emit("plain_decided", self, spec)
         elif trial is not None or spec.accelerated is not None:  # graphgen/xla_trial.py

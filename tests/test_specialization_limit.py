@@ -8,6 +8,7 @@ import tensorflow as tf
 
 import janus
 from janus import churn_bound, generation
+from janus.function import JitFunction
 from tests.differential import assert_same
 
 
@@ -99,3 +100,52 @@ def test_f371_inputs_that_drift_slowly_still_get_their_graphs():
     jitted = janus.jit(step, max_specializations=4)
     stats = assert_same(step, [(X, name) for name in names], jitted=jitted)
     assert stats.generations >= 11 and stats.graph_calls + stats.plain_calls >= 100, stats
+
+
+class History:
+    def __init__(self):
+        self.w = tf.Variable(tf.ones([2, 2]))
+        self.hist = []
+
+
+def with_history(s, x):
+    # (prober p4's d1: the last ten items of a list the step appends to each call)
+    loss = tf.reduce_sum(tf.matmul(x, s.w)) + sum(s.hist[-10:]) * 0.0
+    s.hist.append(1.0)
+    return loss
+
+
+def counted(monkeypatch) -> list:
+    """Each `_host_guard_failed` call, the miss-learning, noted in the returned list."""
+    learned = []
+    real = JitFunction._host_guard_failed
+
+    def learn(self, *args, **kwargs):
+        learned.append(self.stats.calls)
+        return real(self, *args, **kwargs)
+    monkeypatch.setattr(JitFunction, "_host_guard_failed", learn)
+    return learned
+
+
+def test_f379_a_churning_function_learns_from_no_miss_while_it_waits(monkeypatch):
+    # (each call learned from its miss, at a cost growing with the list, though janus
+    # would not generate: 1 call in LIMIT_QUIET + LIMIT_SKIP after F371; every call before)
+    learned = counted(monkeypatch)
+    jitted = janus.jit(with_history, max_specializations=4)
+    calls = [(X[None, :] * 1.0,)] * 400
+    stats = assert_same(with_history, calls, make_state=History, jitted=jitted)
+    assert stats.fallback_calls > 300, stats  # (it churned)
+    assert len(learned) <= stats.generations, (learned, stats)
+
+
+def test_f380_an_option_cycling_through_more_values_than_graphs_stops_generating():
+    # (prober p4's t7: a text option cycling through 20 values, 8 graphs at most: a
+    # generation every few calls, 103 in 600, until F371's rule; the cycle keeps each
+    # graph's calls at one or two before it is dropped)
+    names = [f"n{i % 20}" for i in range(400)]
+    jitted = janus.jit(step, max_specializations=8)
+    made = []
+    stats = assert_same(step, [(X, name) for name in names], jitted=jitted,
+                        observe=lambda _: made.append(janus.stats(jitted).generations))
+    assert stats.generations <= 8 * 2 + churn_bound.CHURN_RETRIES + 2, stats
+    assert made[-1] - made[199] <= churn_bound.CHURN_RETRIES, made  # (the retries' alone)

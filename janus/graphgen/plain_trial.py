@@ -13,18 +13,23 @@ put on trial once, against the user's function run plainly:
   and a trial starts when their median is under `MAX_GRAPH_S` (a median: neither a
   moment of load nor a lucky fast call of a bigger graph decides). Bigger graphs (real
   models) always pay and are never tried: nothing is added to their calls (a few
-  comparisons in those windows). Not tried either: a segment's graph (fallback/segmented.py decides those), graphs traced under
-  tf.distribute or with
-  collectives (every worker must take the same path), recursion, a specialization with
+  comparisons in those windows) — unless plain Python was measured faster: a graph
+  call taking over `PROFILED_OVER` times the function's profiled calls (plain runs
+  with janus's profiler on, so slower than plain) is tried whatever its size (F378: a
+  Python loop over 1000 floats fed as 1001 inputs, 8.5 ms a graph call against 0.1 ms
+  plain, was never tried). Its plain runs are then bounded by that graph call's time
+  rather than `MAX_PLAIN_S`. Not tried either: a segment's graph (fallback/segmented.py
+  decides those), graphs traced under tf.distribute or with collectives (every worker
+  must take the same path), recursion, a specialization with
   an XLA decision under way (one trial at a time; XLA is considered only from its 3rd
   call, after this trial, and a plain decision wins: its graph no longer runs).
 - How: interleaved rounds of real calls (graphgen/trial.py, as for XLA), plain Python
   the candidate, the graph the incumbent, timed alike in wall time. A plain turn runs
   the user's function itself: plain Python is the reference, so results, prints,
   exceptions, the heap and variables are plain's by construction. A second plain run
-  taking over `MAX_PLAIN_S` ends the trial (the function is big enough for its graph to
-  pay; one such run may be the machine's hiccup); a trial is `1 + ROUNDS` plain calls
-  at most, all but one under that bound.
+  taking over `MAX_PLAIN_S` (or the graph call's time, when over) ends the trial (the
+  function is big enough for its graph to pay; one such run may be the machine's
+  hiccup); a trial is `1 + ROUNDS` plain calls at most, all but one under that bound.
 - Decision: plain when it measured faster than the graph by both measures (a tie keeps
   the graph). `spec.plain` says what was decided and why (explain, the graph cache and
   `janus cache show` show it); `stats.plain_calls` counts the calls run plainly.
@@ -66,6 +71,7 @@ MAX_GRAPH_S = 0.002  # graphs slower than this per call always pay: never tried
 LATER = (8, 32, 128)  # graph calls that start a later window, when calls 2-4 were slower
 WINDOW = 8           # ... graph calls per window, whose median decides
 MAX_PLAIN_S = 0.002  # a plain run slower than this ends the trial: the graph pays
+PROFILED_OVER = 1.0  # a graph call over this times the profiled calls' mean is tried
 MIN_GAIN = 1.0       # plain is chosen only when faster than this (both measures)
 MAX_RAISES = 3       # plain trial runs that raised before the trial gives up (graph)
 WATCH = 16           # plain calls per window of the watch on a plain decision
@@ -82,9 +88,10 @@ class PlainTrial(trial_mod.Rounds):
     """A trial under way (see the module docstring), then, if plain won, the watch on
     the calls run plainly; `recheck` is the number of trials before this one."""
 
-    def __init__(self, recheck: int = 0):
+    def __init__(self, recheck: int = 0, max_plain: float = MAX_PLAIN_S):
         super().__init__("plain", "graph")
         self.recheck = recheck
+        self.max_plain = max_plain  # plain runs over this end the trial (twice)
         self.decided = False  # plain won: calls run plainly and are watched
         self.raises = 0
         self.over = 0  # plain runs over MAX_PLAIN_S
@@ -122,7 +129,7 @@ def eligible(jit, spec, seconds: float) -> bool:
             and jit.profile.collective_strategy is None and not spec.subgraphs):
         return False
     if START <= spec.calls <= START + 2 and not spec.plain:
-        if seconds < MAX_GRAPH_S:
+        if seconds < MAX_GRAPH_S or plain_faster(jit, seconds):
             return True
         if spec.calls == START + 2:
             spec.plain_retry_at = LATER[0]  # (the caller asks again at that call)
@@ -130,11 +137,20 @@ def eligible(jit, spec, seconds: float) -> bool:
     if spec.calls != spec.plain_retry_at:
         return False
     if spec.plain:  # a close graph decision's retry
-        return seconds < MAX_GRAPH_S
-    return _later_window(spec, seconds)
+        return seconds < MAX_GRAPH_S or plain_faster(jit, seconds)
+    return _later_window(jit, spec, seconds)
 
 
-def _later_window(spec, seconds: float) -> bool:
+def plain_faster(jit, seconds: float) -> bool:
+    """Whether a graph call of `seconds` took over `PROFILED_OVER` times the mean of
+    `jit`'s profiled calls (plain runs, slowed by the profiler): plain Python measured
+    faster, the graph is tried whatever its size (F378)."""
+    stats = jit.stats
+    return stats.profile_calls > 0 and \
+        seconds > PROFILED_OVER * stats.time_profiling / stats.profile_calls
+
+
+def _later_window(jit, spec, seconds: float) -> bool:
     """A graph call in one of the later windows of an untried `spec` (see the module
     docstring): True when the window's median is under `MAX_GRAPH_S`, else the call at
     which the caller asks next is set (the window's next one, or the next window's)."""
@@ -145,15 +161,18 @@ def _later_window(spec, seconds: float) -> bool:
         return False
     median = statistics.median(times)
     times.clear()
+    tried = median < MAX_GRAPH_S or plain_faster(jit, median)
     later = [call for call in LATER if call > spec.calls]
-    spec.plain_retry_at = later[0] if later and median >= MAX_GRAPH_S else -1
-    return median < MAX_GRAPH_S
+    spec.plain_retry_at = later[0] if later and not tried else -1
+    return tried
 
 
-def start(spec, recheck: int = 0, before: str = "") -> None:
-    """Put `spec` on trial (again, after `recheck` trials, when `before` was decided)."""
+def start(spec, recheck: int = 0, before: str = "", seconds: float = 0.0) -> None:
+    """Put `spec` on trial (again, after `recheck` trials, when `before` was decided;
+    `seconds`: the graph call that made it eligible, the bound of plain runs if over
+    `MAX_PLAIN_S`)."""
     spec.runs_plain = False
-    spec.plain_trial = PlainTrial(recheck)
+    spec.plain_trial = PlainTrial(recheck, max(MAX_PLAIN_S, seconds))
     why = "plain runs got slower" if before.startswith("plain") else "the graph won by little"
     spec.plain = "measuring (real calls alternate between the graph and plain Python)" \
         if not recheck else f"measuring again ({why}; before: {before})"
@@ -214,7 +233,7 @@ def after_call(spec, trial: PlainTrial, kind: str, seconds: float,
     if trial.decided:
         if kind != "plain" or raised or not (watched or trial.watch(seconds)):
             return False
-        start(spec, trial.recheck + 1, spec.plain)
+        start(spec, trial.recheck + 1, spec.plain, trial.max_plain)
         return True
     if kind == "plain" and trial.turn == "plain":
         if raised:
@@ -223,9 +242,9 @@ def after_call(spec, trial: PlainTrial, kind: str, seconds: float,
                 _graph_pays(spec, f"{MAX_RAISES} plain runs on trial raised: not measured")
                 return True
             return False
-        trial.over += seconds > MAX_PLAIN_S
+        trial.over += seconds > trial.max_plain
         if trial.over >= 2:
-            _graph_pays(spec, f"it pays: plain runs took over {trial_mod.ms(MAX_PLAIN_S)}, "
+            _graph_pays(spec, f"it pays: plain runs took over {trial_mod.ms(trial.max_plain)}, "
                               f"the bound below which janus measures (the last "
                               f"{trial_mod.ms(seconds)})")
             return True

@@ -2,12 +2,15 @@
 10/11; graphgen/plain_trial.py): the decision on real calls of jitted functions, results
 and heap equal to plain Python during and after the trial. The decisions are made on
 injected timings (no timed test), except where a test says it only checks correctness."""
+import types
+
 import numpy as np
 import pytest
 import tensorflow as tf
 
 import janus
 from janus.graphgen import plain_trial, trial, xla
+from janus.stats import Stats
 from tests.differential import Call, assert_same
 
 TRIAL_CALLS = 2 + 2 * trial.ROUNDS  # warm-up calls, then the timed rounds
@@ -160,12 +163,43 @@ def test_real_timings_decide_something_and_results_stay_equal():
 
 def test_big_graphs_are_never_tried(monkeypatch):
     monkeypatch.setattr(plain_trial, "MAX_GRAPH_S", 0.0)  # every graph counts as big
+    monkeypatch.setattr(plain_trial, "PROFILED_OVER", float("inf"))  # ... and as fast
     jitted = janus.jit(tiny)
     for i in range(20):
         _call(jitted, tiny, tf.ones([3]) * i)
     [spec] = jitted.specializations
     assert spec.plain == "" and spec.plain_trial is None
     assert janus.stats(jitted).plain_calls == 0
+
+
+def py_loop(x, nums):
+    t = 0.0
+    for v in nums:
+        t += v * v
+    return x + t
+
+
+def test_a_big_graph_slower_than_the_profiled_calls_is_tried(monkeypatch):
+    """F378: a Python loop over a list of floats fed every float as its own input (201
+    here, 1001 in the probe: 8.5 ms a graph call against 0.1 ms plain) and, over
+    `MAX_GRAPH_S`, was never tried: a graph call slower than the profiled calls is."""
+    _fake_timings(monkeypatch, {"plain": 1e-4, "graph": 9e-3})
+    monkeypatch.setattr(plain_trial, "MAX_GRAPH_S", 0.0)  # every graph counts as big
+    monkeypatch.setattr(plain_trial, "PROFILED_OVER", 0.0)  # ... and slower than profiled
+    nums = [float(i) for i in range(200)]
+    calls = [(tf.ones([4]) * i, list(nums)) for i in range(BEFORE + TRIAL_CALLS + 30)]
+    stats = assert_same(py_loop, calls)
+    assert stats.generations == 1 and stats.plain_calls >= 30, stats
+    assert stats.graph_calls <= plain_trial.START + trial.ROUNDS + 1, stats
+
+
+def test_plain_faster_compares_with_the_profiled_calls():
+    """The bookkeeping of F378's rule, on made-up times: a graph call over the mean of the
+    profiled calls is tried whatever its size; none profiled, none is."""
+    jit = types.SimpleNamespace(stats=Stats(profile_calls=2, time_profiling=0.006))
+    assert plain_trial.plain_faster(jit, 0.009) and not plain_trial.plain_faster(jit, 0.002)
+    jit.stats = Stats()  # (3 ms a profiled call above; here none profiled)
+    assert not plain_trial.plain_faster(jit, 1.0)
 
 
 def test_the_switch_turns_it_off(monkeypatch):
@@ -270,6 +304,7 @@ def test_a_graph_whose_first_calls_spiked_under_load_still_goes_on_trial(monkeyp
     the trial, plain wins it; results equal throughout."""
     real_eligible, real_after = plain_trial.eligible, plain_trial.after_call
     monkeypatch.setattr(plain_trial, "SLOWER", float("inf"))
+    monkeypatch.setattr(plain_trial, "PROFILED_OVER", float("inf"))  # (not F378's rule)
 
     def eligible(jit, spec, _):
         return real_eligible(jit, spec, 5e-3 if spec.calls <= plain_trial.START + 2 else 1e-3)

@@ -8,6 +8,7 @@ import pytest
 
 from janus.graphgen import plain_trial, trial
 from janus.graphgen.plain_trial import PlainTrial, after_call
+from janus.stats import Stats
 
 
 def _spec(**fields):
@@ -143,7 +144,7 @@ def test_at_most_max_rechecks_trials_again():
 def _jit(**config):
     cfg = types.SimpleNamespace(**{"plain_trial": True, **config})
     return types.SimpleNamespace(config=cfg, profile=types.SimpleNamespace(
-        collective_strategy=None))
+        collective_strategy=None), stats=Stats())  # (none profiled: F378's rule is off)
 
 
 @pytest.mark.parametrize("change, eligible", [
