@@ -66,9 +66,9 @@ class Config:
     max_plan_history: int = 16
 
     def __setattr__(self, name, value):
+        object.__setattr__(self, name, _checked(name, value))
         if name in self.__dict__:  # a change, not __init__ (see `version`)
             _changes[0] += 1
-        object.__setattr__(self, name, value)
 
     @staticmethod
     def version() -> int:
@@ -81,6 +81,33 @@ class Config:
         if unknown:
             raise TypeError(f"unknown janus option(s): {', '.join(sorted(unknown))}")
         return dataclasses.replace(self, **changes)
+
+
+_AT_LEAST = {"profile_calls": 0, "max_specializations": 1, "failures_to_generalize": 1,
+             "max_generation_failures": 1, "max_profile_values": 1, "max_reasons": 1,
+             "max_plan_history": 1}
+"""The int options and their smallest value; the other options are bools."""
+
+
+def _checked(name: str, value):
+    """`value` for option `name`, or a TypeError/ValueError naming the option and what it
+    takes (a string `"false"` would have been true; `"8"` failed every call later)."""
+    fields = {f.name for f in dataclasses.fields(Config)}
+    if name not in fields:
+        raise AttributeError(f"janus has no option {name!r} (options: "
+                             f"{', '.join(sorted(fields))})")
+    if name in _AT_LEAST:
+        if type(value) is not int:
+            raise TypeError(f"janus option {name} takes an int, got {value!r} "
+                            f"({type(value).__name__})")
+        if value < _AT_LEAST[name]:
+            raise ValueError(f"janus option {name} takes an int of at least "
+                             f"{_AT_LEAST[name]}, got {value}")
+        return value
+    if type(value) is not bool and not (type(value) is int and value in (0, 1)):
+        raise TypeError(f"janus option {name} takes True or False, got {value!r} "
+                        f"({type(value).__name__})")
+    return bool(value)
 
 
 _changes = CHANGES = [0]  # (CHANGES: read without a call by a settled function's calls)

@@ -541,8 +541,9 @@ def jit(fn=None, **options):
     """
     if fn is None:
         return lambda f: jit(f, **options)
-    if isinstance(fn, JitFunction):
-        return fn
+    if isinstance(fn, JitFunction):  # (with other options: a jit of its function that
+        changed = {**fn.options, **options}  # has them, its own profile and graphs)
+        return fn if changed == fn.options else type(fn)(fn.fn, **changed)
     if isinstance(fn, (staticmethod, classmethod)):  # (a classmethod is not callable)
         return type(fn)(jit(fn.__func__, **options))
     if type(fn) is functools.partialmethod:  # (a descriptor: not callable either)
