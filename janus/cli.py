@@ -543,6 +543,10 @@ def main(argv=None) -> int:
     except CliError as exc:
         print(f"janus: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as exc:  # (`janus cache export ID /proc/x`: the output path's error)
+        print(f"janus: error: {exc.strerror or exc}"
+              f"{': ' + str(exc.filename) if exc.filename else ''}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # `janus cache show X | head`
         try:
             sys.stdout = open(os.devnull, "w")

@@ -78,6 +78,27 @@ def check_spec(record: dict, sid: str) -> str:
         return f"function fields missing: {', '.join(missing)}"
     if not all(isinstance(g, dict) and "text" in g and "expected" in g for g in record["guards"]):
         return "malformed guards"
+    return _nested_types(record)
+
+
+def _nested_types(record: dict) -> str:
+    """What is wrong inside the fields readers take apart (`janus cache list/show/stats`
+    sums the op counts, joins the plan, counts the library functions)."""
+    function = record["function"]
+    if not all(isinstance(function[f], int if f == "first_line" else str)
+               for f in _FUNCTION_FIELDS):
+        return "malformed function identity"
+    if not all(isinstance(step, str) for step in record["plan"]):
+        return "malformed plan"
+    if not all(isinstance(k, str) and type(v) is int for k, v in
+               record["op_histogram"].items()):
+        return "malformed op histogram"
+    functions = record["structure"].get("functions", [])
+    if not isinstance(functions, list):
+        return "malformed structure"
+    created = record.get("created", 0)
+    if type(created) not in (int, float):
+        return "malformed creation time"
     return ""
 
 
