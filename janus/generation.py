@@ -24,7 +24,8 @@ from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager,
     FallbackCategory, Unprofiled
 from janus.fallback import safety
 from janus.fallback.settled import epoch as settled_epoch
-from janus.graphgen import distribute, formatted_text, plain_trial, xla, xla_trial
+from janus.graphgen import distribute, formatted_text, plain_trial, stand_in_calls, xla, \
+    xla_trial
 from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
@@ -186,6 +187,7 @@ class Generation(GuardFailures, Outcomes):
             if isinstance(exc, InconclusiveTrace) and exc.made is not None:
                 return self._inconclusive(exc, context, cfg)
             exc = formatted_text.settled(safety.unwound_refusal(exc) or exc)
+            exc = stand_in_calls.misused(exc) or exc  # (janus's stand-in, not the user)
             if isinstance(exc, BuildsOnFirstCall) and self.builds < MAX_BUILDS:
                 with self._lock:
                     self.builds += 1

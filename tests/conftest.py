@@ -1,10 +1,13 @@
 """Every test session gets its own empty graph cache: a warm start from an earlier run
 would (correctly) skip profiling and change the counters tests assert on. And janus's
 own errors fail the tests (JanusInternalError) instead of silently running plainly; and
-tiny functions stay graphs (no plain trial)."""
+tiny functions stay graphs (no plain trial). And each test counts its jitted functions
+afresh (janus/remade.py: one function jitted by many tests is not a loop making them)."""
 import os
 import shutil
 import tempfile
+
+import pytest
 
 _cache_dir = tempfile.mkdtemp(prefix="janus-test-cache-")
 os.environ["JANUS_CACHE_DIR"] = _cache_dir
@@ -14,6 +17,13 @@ os.environ.setdefault("JANUS_RAISE_INTERNAL", "1")  # also for subprocesses test
 # than plain Python and run plainly (graphgen/plain_trial.py): off, except in the tests of
 # that decision (tests/graphgen/test_plain_trial*.py turn it on).
 os.environ.setdefault("JANUS_PLAIN_TRIAL", "0")
+
+
+@pytest.fixture(autouse=True)
+def _jitted_functions_counted_afresh():
+    from janus import remade
+    remade.forget()
+    yield
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -19,7 +19,7 @@ import operator
 
 from janus import user_attributes
 from janus.errors import ConversionError
-from janus.graphgen.values import AppendOnlyList
+from janus.graphgen.append_only import AppendOnlyList
 
 MUTATORS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",

@@ -38,7 +38,8 @@ from tensorflow.python.framework import ops
 from janus import user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import active, implicit_calls
-from janus.graphgen.values import AppendOnlyList, FedScalarMisuse, SymbolicScalar
+from janus.graphgen.append_only import AppendOnlyList
+from janus.graphgen.values import FedScalarMisuse, SymbolicScalar
 from janus.operation_hooks import operation_hook
 
 MARK = "\x00janus"

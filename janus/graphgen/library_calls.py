@@ -31,8 +31,9 @@ from janus.graphgen import ambient_summary, container_writes, formatted_text, \
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.value_kinds import is_symbolic
-from janus.graphgen.values import AppendOnlyList, FedScalarMisuse, SymbolicScalar, \
-    WrappedByTracker, pack_scalars
+from janus.graphgen.append_only import AppendOnlyList
+from janus.graphgen.values import FedScalarMisuse, SymbolicScalar, WrappedByTracker, \
+    pack_scalars
 from janus.tensors import is_tensor
 from janus.operation_hooks import operation_hook
 

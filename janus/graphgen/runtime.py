@@ -36,8 +36,8 @@ from janus.graphgen.sources import closure, global_
 from janus.graphgen.tensor_lists import stack_args
 from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.dynamic_sizes import SymbolicRange
-from janus.graphgen.values import (AppendOnlyList, DynamicList, MixedBool,
-                                   SymbolicScalar, tensor_index)
+from janus.graphgen.append_only import AppendOnlyList
+from janus.graphgen.values import DynamicList, MixedBool, SymbolicScalar, tensor_index
 from janus.recursion.subgraph import (NodeProxy, SubGraph, result_of_root, run_batched,
                                      unstack_roots)
 from janus.recursion import self_calls

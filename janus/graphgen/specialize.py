@@ -23,6 +23,7 @@ from janus.graphgen.plan import Plan
 from janus.graphgen.runtime import TraceRuntime
 from janus.graphgen.sources import Source, arg, environment, kwarg
 from janus.graphgen.tracer import VaryingRole
+from janus.graphgen.append_only import UnfedLength
 from janus.graphgen.values import FedScalarMisuse, WrappedByTracker
 from janus.recursion.subgraph import SubGraph
 from janus.recursion.table import compile_builder
@@ -240,6 +241,17 @@ def _general_exits(tracer) -> set:
     return tracer.symbolic_exits - tracer.plan.general_branches
 
 
+def _with_fed_length(plan: Plan, unfed, blocked: frozenset) -> Plan | None:
+    """`plan` with the length of the list `len()` was asked of (`unfed`, an UnfedLength
+    or None) fed, or None: not a list of a role it may feed (kept guarded, fed already,
+    or that plan's graph failed before)."""
+    role = getattr(unfed, "role", None)
+    if role is None or role in plan.kept or role in plan.fed_lengths:
+        return None
+    wider = plan.with_fed_length(role)
+    return None if wider in blocked else wider
+
+
 def _with_general_exits(plan: Plan, tracer) -> Plan:
     for key in sorted(_general_exits(tracer)):
         plan = plan.with_general_branch(key)
@@ -360,6 +372,14 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
         except VaryingRole:
             pass
         except Exception as exc:  # noqa: BLE001 - retried below, or raised
+            fed = _with_fed_length(plan, cause_of(exc, UnfedLength), blocked)
+            if fed is not None and not getattr(tracer, "fed", None):
+                # `len()` of a list the plan took as only appended to (another outcome's
+                # trace did not read it; a rare branch's does): its length fed (F381).
+                # (one this trace took so, the profile saw it grow: the trace is redone
+                # specialized, below, and the ladder feeds its length if it keeps growing)
+                plan = fed
+                continue
             retreat = feeding.retreat(plan, tracer, exc, cause_of(exc, FedScalarMisuse))
             if retreat is not None:  # feeding a number the profile saw change failed
                 plan = retreat  # (a count, a shape...): traced with it guarded

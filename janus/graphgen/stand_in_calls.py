@@ -13,7 +13,7 @@ answer for the Python value, not the stand-in:
     zip(xs, ys)             a zip over the graph's lists (tensor_lists.dynamic_zip)
 
 A stand-in lacking an attribute the Python value has is janus's limit, not the user's
-error (`missing_attribute`).
+error (`missing_attribute`), and so is Python's TypeError about one (`misused`).
 """
 from __future__ import annotations
 
@@ -30,8 +30,9 @@ from janus.graphgen.rounded import RoundedLater
 from janus.graphgen.rounded import answer as round_answer
 from janus.graphgen.tensor_lists import dynamic_zip, grown_length
 from janus.graphgen.value_kinds import is_symbolic
-from janus.graphgen.values import (Accumulator, AppendOnlyList, DynamicList, MixedBool,
-                                   SymbolicScalar, dynamic_length)
+from janus.graphgen.append_only import AppendOnlyList
+from janus.graphgen.values import (Accumulator, DynamicList, MixedBool, SymbolicScalar,
+                                   dynamic_length)
 
 STAND_INS = (DynamicList, Accumulator, AppendOnlyList, SymbolicScalar, MixedBool,
              WriteOnlyDict)
@@ -102,6 +103,24 @@ def answer(fn, args: tuple, kwargs: dict):
     if (fn is zip or fn is enumerate) and any(isinstance(a, DynamicList) for a in args):
         return dynamic_zip(fn, args, kwargs)
     return UNANSWERED
+
+
+def misused(exc: BaseException) -> ConversionError | None:
+    """Python's own TypeError about a stand-in itself (`object of type 'AppendOnlyList' has
+    no len()`, `'<' not supported between instances of 'DynamicList' and 'int'`), said as
+    janus's limit (a ConversionError), or None: the Python value may well support what
+    the stand-in lacks, so it is never the user's error (F381)."""
+    if not isinstance(exc, TypeError):
+        return None
+    text = str(exc)
+    kinds = STAND_INS + (HostScalar, HostArray, SymbolicRange, RoundedLater)
+    named = next((kind.__name__ for kind in kinds if f"'{kind.__name__}'" in text), None)
+    if named is None:
+        return None
+    error = ConversionError(f"an operation janus's stand-in ({named}: a value it "
+                            f"generalized) does not support: {text}")
+    error.__cause__, error.__traceback__ = exc, exc.__traceback__
+    return error
 
 
 def missing_attribute(obj, name: str) -> None:

@@ -36,7 +36,8 @@ from janus.graphgen.sources import Source
 from janus.graphgen.value_kinds import NUMPY_NUMBERS, _CONTAINERS, _SCALARS, _VALUE_OBJECTS, \
     _VIEWS, _is_per_replica, _trackable, is_opaque, is_symbolic, tracked_container, \
     uncopied_container
-from janus.graphgen.values import STAND_INS, AppendOnlyList, DynamicList, SymbolicScalar
+from janus.graphgen.append_only import AppendOnlyList
+from janus.graphgen.values import STAND_INS, DynamicList, SymbolicScalar
 from janus.transform.pipeline import made_by_converted_code
 
 _TRACE_VALUES = STAND_INS + (host_scalars.HostScalar, host_arrays.HostArray, FormattedText)
@@ -450,7 +451,8 @@ class Tracer(SiteTests):
             if fed_length:  # (`len(s.history)` as the list grows: one graph)
                 fed = self.input(source, "length", ("int64", ()))
                 base = SymbolicScalar(fed, int, source.role, FED_INT_BOUND)
-            proxy = self.ledger.copy_of(value, source, lambda _: AppendOnlyList(base))
+            proxy = self.ledger.copy_of(value, source,
+                                        lambda _: AppendOnlyList(base, source.role))
             self._imported(proxy, source)
             self.copy_sources[id(proxy)] = source
             return proxy

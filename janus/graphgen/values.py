@@ -228,41 +228,6 @@ class Accumulator(_NotAPythonValue):
         raise ConversionError("reading a list while it is grown inside a generalized loop")
 
 
-class AppendOnlyList(_NotAPythonValue):
-    """A heap list the function only appends to: its length and items are not read, so
-    they are not assumed (no guard on the length); the appended items are written back
-    after the graph ran, by the same calls (a Keras TrackedList's `extend` wraps a dict
-    its `append` keeps). Any read fails the trace (janus then goes back to a copy of the
-    whole list). With `base` (the list's length when the call began, a fed int:
-    plan.fed_lengths), `len()` of it is answered: `base` plus the items appended."""
-
-    _what = "heap list the function only appends to"
-
-    def __init__(self, base: "SymbolicScalar | None" = None):
-        self.items: list = []
-        self.calls: list[str] = []  # "a" an append, "e<n>" an extend, "+<n>" a `+=`
-        self.base = base
-
-    def length(self):
-        """`len()` of the list, or None where its length is not fed."""
-        return None if self.base is None else self.base + len(self.items)
-
-    def append(self, value):
-        self.items.append(value)
-        self.calls.append("a")
-
-    def extend(self, values):
-        values = list(values)
-        self.items.extend(values)
-        self.calls.append(f"e{len(values)}")
-
-    def __iadd__(self, values):
-        values = list(values)
-        self.items.extend(values)
-        self.calls.append(f"+{len(values)}")
-        return self
-
-
 class WrappedByTracker(ConversionError):
     """A copy of a list Keras tracks given containers by `extend`/`insert` (Keras wraps
     them; a copy written back with `[:] =` would not): the trace is redone with the list

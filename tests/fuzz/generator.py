@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 82
+GENERATOR_VERSION = 83
 
 HEADER = '''\
 import functools
@@ -199,7 +199,7 @@ RULE_MODULES = (
     "rules_s32_regenerations", "rules_s32_fed_numbers", "rules_s32_rows",
     "rules_s32_ambient",
     "rules_s33_unseen_reads", "rules_s33_scatter_commit", "rules_s33_tensor_attrs",
-    "rules_s33_callables",
+    "rules_s33_callables", "rules_s33_append_len",
 )
 
 

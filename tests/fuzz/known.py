@@ -28,4 +28,16 @@ def classify(signature: str) -> str:
     return "?"
 
 
-QUICK: dict[int, str] = {}
+QUICK: dict[int, str] = {
+    # (v83, session 33 h2: the new rule module reshuffled the seeds; both diverge with the
+    # janus before it too, under pytest only: its deeper stack; not yet classified)
+    81: "? v83: internal RecursionError (deep recursion program, under pytest)",
+    145: "? v83: internal RecursionError (deep recursion program, under pytest)",
+}
+
+PLAIN: dict[int, str] = {
+    # (v83: diverges with the janus before session 33 h2's changes too; not yet classified)
+    470020: "? v83: a global property's getter read once more than plain (CPROP.reads)",
+}
+"""Plain mode's seeds (test_fuzz_quick.PLAIN_SEEDS) that diverge because of an open
+finding: strict xfails, as QUICK's."""

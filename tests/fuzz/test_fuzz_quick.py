@@ -55,7 +55,13 @@ PLAIN_SEEDS = range(470012, 470024)  # (plain mode: runner._plain_mode; v77 move
 # 470011 to programs janus runs eagerly (try/except, .numpy(), add_loss): no plain turns)
 
 
-@pytest.mark.parametrize("seed", PLAIN_SEEDS)
+def _plain_param(seed):
+    finding = known.PLAIN.get(seed)
+    marks = [pytest.mark.xfail(strict=True, reason=finding)] if finding else []
+    return pytest.param(seed, id=str(seed), marks=marks)
+
+
+@pytest.mark.parametrize("seed", [_plain_param(s) for s in PLAIN_SEEDS])
 def test_program_in_plain_mode(seed, monkeypatch):
     """Graphs that lose their graph-or-plain trial: calls alternate between graph and
     plain runs, then run plainly (one in 3 checked); compared after every call."""

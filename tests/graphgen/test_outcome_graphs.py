@@ -91,3 +91,74 @@ def test_a_list_of_lists_only_the_rare_outcome_appends_to_keeps_graphs():
 def test_a_list_the_rare_outcome_reads_the_length_of_keeps_graphs():
     stats = assert_same(every_k_read_later, _calls(), make_state=Histories)
     assert stats.graph_calls >= 20, stats
+
+
+# F381: a history every call appends to, whose `len()` only a rare outcome reads (`s.rec =
+# len(s.hist)` every k-th call): the common outcome's graph takes the list as only appended
+# to; the rare outcome's trace asked `len()` of that stand-in, which had none: Python's
+# TypeError was taken for the user's error, graphs were dropped and a graph made per length
+# (over 300 calls: 34 graph calls). Now the trace is redone with the length fed: one graph
+# per outcome. Other reads of it (`[-1]`, iterating, `in`, truth) are janus's limit, never
+# the user's error: the list is copied again, results as plain Python.
+
+class History:
+    def __init__(self):
+        self.step = 0
+        self.hist = []
+        self.rec = 0
+        self.w = tf.Variable(1.0)
+
+
+def _every_k(read):
+    def step(s, x, k):
+        s.step += 1
+        d = tf.reduce_sum(x * s.w)
+        s.hist.append(d)
+        if s.step % k == 0:
+            s.rec = read(s)
+            s.w.assign_add(0.5)
+        return d
+    return step
+
+
+def test_the_length_a_rare_outcome_reads_of_an_appended_list_is_fed():
+    step = _every_k(lambda s: len(s.hist))
+    stats = assert_same(step, _calls(60), make_state=History, plain_trial=False)
+    assert stats.graph_calls >= 48 and stats.generations <= 4, stats
+    assert stats.generation_failures == 0, stats
+
+
+def _last(s):
+    return s.hist[-1] * 2.0
+
+
+def _summed(s):
+    total = 0.0
+    for d in s.hist:
+        total += d
+    return total
+
+
+def _contains(s):
+    return float(3 in s.hist)
+
+
+def _truth(s):
+    return 1 if s.hist else 0
+
+
+def test_other_reads_a_rare_outcome_makes_of_an_appended_list_are_janus_limits():
+    for read in (_last, _summed, _contains, _truth):
+        step = _every_k(read)
+        jitted = janus.jit(step)
+        assert_same(step, _calls(20), make_state=History, jitted=jitted)
+        assert "AppendOnlyList" not in str(jitted.last_failure_reason), read.__name__
+
+
+def test_a_type_error_about_a_stand_in_is_janus_limit():
+    from janus.errors import ConversionError
+    from janus.graphgen.stand_in_calls import misused
+    error = misused(TypeError("object of type 'AppendOnlyList' has no len()"))
+    assert isinstance(error, ConversionError) and "AppendOnlyList" in str(error)
+    assert misused(TypeError("object of type 'Model' has no len()")) is None
+    assert misused(ValueError("'AppendOnlyList'")) is None
