@@ -10,10 +10,7 @@ level), and the frames of the jitted call itself come first:
     limits.plain_call(fn, args, kwargs)   # a plain run from inside janus: the limit
                                           # raised by exactly janus's frames above it
 
-so a recursion plain Python completes completes under janus. A plain run inside a
-converted one (a helper janus does not convert: `callee_call`; a settled callee, a
-segment's stretch: `plain_call`) gets plain Python's room back: the limit the room
-recorded for its entry, plus janus's frames since (F368). The limit is the
+so a recursion plain Python completes completes under janus. The limit is the
 interpreter's, not the thread's: it is put back only if no one changed it meanwhile
 (`raised`). It stays below `CEILING` (recursion/table.py walks node tables up to it too;
 Python 3.11 runs a Python-to-Python call without a C frame, but a call through
@@ -68,62 +65,17 @@ def depth() -> int:
     return count
 
 
-def janus_frames(frame=None) -> int:
-    """How many recursion counts janus's own frames innermost on the stack take (from
-    `frame`, counted, else the caller's, out to the first frame of other code: the user's
-    call of the jitted function, a library; or to a `plain_call` whose raise of the limit
-    counted the frames beyond it). Python 3.11 counts a frame entered through a type's
-    call slot twice (the slot's C call, then the frame): janus's `__call__`s
-    (`JitFunction`, `BoundJitFunction`, a split function's; measured)."""
-    frame = frame or sys._getframe(1)
-    count = 2 if frame.f_code.co_name == "__call__" else 1
-    frame = frame.f_back
-    while frame is not None and frame.f_code.co_filename in _JANUS_FILES and \
-            frame.f_code not in _RAISERS:
+def janus_frames() -> int:
+    """How many recursion counts janus's own frames innermost on the stack take (up to
+    the first frame of other code: the user's call of the jitted function, a library).
+    Python 3.11 counts a frame entered through a type's call slot twice (the slot's C
+    call, then the frame): janus's `__call__`s (`JitFunction`, `BoundJitFunction`, a
+    split function's; measured)."""
+    frame, count = sys._getframe(1), 0
+    while frame is not None and frame.f_code.co_filename in _JANUS_FILES:
         count += 2 if frame.f_code.co_name == "__call__" else 1
         frame = frame.f_back
     return count
-
-
-_CALLERS = frozenset({"call", "_invocation", "callee_call", "plain_call", "entry_call"})
-"""janus's frames that call a user's function as the user's code calls it (not a thunk)."""
-
-
-def _extra_counts(frame, stop) -> int | None:
-    """The recursion counts plain Python has not from `frame` out to `stop` (not
-    included): janus's frames, the functions janus made of the user's blocks, the thunks
-    of a converted `or`/`if` expression (a lambda without arguments a hook called). None
-    when `stop` is not on the way."""
-    count = 0
-    while frame is not stop:
-        if frame is None:
-            return None
-        code = frame.f_code
-        if code.co_filename in _JANUS_FILES or code.co_filename.startswith("<janus"):
-            count += 2 if code.co_name == "__call__" else 1
-        elif code.co_qualname.rpartition(".")[2].startswith("janus__"):  # (a block:
-            # transform/user_frames.is_block)
-            count += 1
-        elif code.co_name == "<lambda>" and code.co_argcount == 0 and \
-                frame.f_back is not None and \
-                frame.f_back.f_code.co_filename in _JANUS_FILES and \
-                frame.f_back.f_code.co_name not in _CALLERS:
-            count += 1
-        frame = frame.f_back
-    return count
-
-
-def _plain_limit(frame) -> int | None:
-    """The limit under which a call made from `frame` has plain Python's room: in a
-    converted run (`converted_room`), the room's plain limit plus what janus added on the
-    way; else the limit raised by janus's frames innermost (the user's code above them).
-    None when it cannot be told."""
-    rooms = getattr(_state, "rooms", None) if _rooms_open else None
-    room = rooms[-1] if rooms else None
-    if room is None:  # (no room, or a plain run's inside one: the limit is plain's)
-        return sys.getrecursionlimit() + janus_frames(frame)
-    counts = _extra_counts(frame, room[0])
-    return None if counts is None else room[1] + counts
 
 
 @contextlib.contextmanager
@@ -147,19 +99,8 @@ def raised(limit: int):
 def converted_room(own_frames: int = 0):
     """Room for converted code to recurse as deep as plain Python could from here: the
     levels left below the limit, FRAMES_PER_LEVEL frames each. Notes (`seen`) whether
-    the block met a RecursionError. Records the limit plain Python has at the block's
-    frame (`own_frames`: its function's frames plain Python has not, a segment's), from
-    which a plain call inside gets plain Python's room back (`callee_call`, `plain_call`)."""
-    global _rooms_open
+    the block met a RecursionError. (`own_frames`: unused since F368's revert.)"""
     limit, here = sys.getrecursionlimit(), depth()
-    entry = sys._getframe(2)  # (the frame entering the block: under contextlib's __enter__)
-    plain = _plain_limit(entry)
-    rooms = getattr(_state, "rooms", None)
-    if rooms is None:
-        rooms = _state.rooms = []
-    rooms.append(None if plain is None else (entry, plain + own_frames))
-    with _rooms_lock:
-        _rooms_open += 1
     outer = getattr(_state, "seen", None)
     _state.seen = False
     try:
@@ -172,9 +113,6 @@ def converted_room(own_frames: int = 0):
         met = _state.seen
         _state.seen = outer if outer is None else outer or met
         _state.last = met
-        rooms.pop()
-        with _rooms_lock:
-            _rooms_open -= 1
 
 
 def note() -> None:
@@ -189,95 +127,44 @@ def seen() -> bool:
 
 
 @operation_hook
-def entry_call(fn, args: tuple, kwargs: dict, extra: int = 0):
-    """`plain_call` from `JitFunction.__call__`'s fast paths: where the user's code called
-    the `__call__` (no converted run open, nothing owed), the limit raised by 3 (this
-    frame, and the `__call__` through its slot: 2) and `extra`, without a walk (F350)."""
-    above = _getframe(1).f_back
-    if _rooms_open or _owed is not None or above is None or \
-            above.f_code.co_filename in _JANUS_FILES:
-        return plain_call(fn, args, kwargs, extra)
-    if not _acquire(False):  # (another thread's plain call raised the limit)
-        return fn(*args, **kwargs)
-    try:
-        old = _get_limit()
-        new = old + 3 + extra
-        if new > CEILING:
-            return fn(*args, **kwargs)
-        _set_limit(new)
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            if _owed is None and _get_limit() == new:
-                try:  # (`_put_back`, inline: the common case)
-                    _set_limit(old)
-                except RecursionError:
-                    _put_back(old, new)
-            else:
-                _put_back(old, new)
-    finally:
-        _release()
-
-
-@operation_hook
 def plain_call(fn, args: tuple, kwargs: dict, extra: int = 0):
     """`fn(*args, **kwargs)` run plainly from inside janus with the room plain Python had
     at the user's call: the limit raised by janus's frames above it (this one
-    included), and `extra` frames plain Python does not have (a segment's own function);
-    inside a converted run, the limit put at the room plain Python has there (lowered
-    from the run's). See the module docstring for threads."""
-    if not _acquire(False):  # (another thread's plain call raised the limit)
+    included), and `extra` frames plain Python does not have (a segment's own function).
+    From a `__call__`'s fast path (its caller the user's code) one frame is checked,
+    not walked. See the module docstring for threads."""
+    if not _owner.acquire(False):  # (another thread's plain call raised the limit)
         return fn(*args, **kwargs)
     try:
         if _owed is not None:
             _settle_owed()
-        new = _plain_limit(sys._getframe())
-        if new is None or new + extra > CEILING:
+        caller = sys._getframe(1)
+        above = caller.f_back
+        if caller.f_code.co_name == "__call__" and \
+                (above is None or above.f_code.co_filename not in _JANUS_FILES):
+            counts = 3 + extra  # (this frame, and the `__call__` through its slot: 2)
+        else:
+            counts = janus_frames() + extra
+        old = sys.getrecursionlimit()
+        new = old + counts
+        if new > CEILING:
             return fn(*args, **kwargs)
-        new += extra
-        old = _get_limit()
-        if new == old:
-            return fn(*args, **kwargs)
-        try:
-            _set_limit(new)
-        except RecursionError:  # (deeper than plain Python's limit here: miscounted)
-            return fn(*args, **kwargs)
-        rooms = getattr(_state, "rooms", None) if _rooms_open else None
-        if rooms:  # (a converted run the call starts: its room from the limit, not this one's)
-            rooms.append(None)
+        sys.setrecursionlimit(new)
         try:
             return fn(*args, **kwargs)
         finally:
-            if rooms:
-                rooms.pop()
-            if _owed is None and _get_limit() == new:
+            if _owed is None and sys.getrecursionlimit() == new:
                 try:  # (`_put_back`, inline: the common case)
-                    _set_limit(old)
+                    sys.setrecursionlimit(old)
                 except RecursionError:
                     _put_back(old, new)
             else:
                 _put_back(old, new)
     finally:
-        _release()
-
-
-@operation_hook
-def callee_call(fn, args: tuple, kwargs: dict):
-    """A user's function converted code calls and janus runs plainly (a helper with a
-    `try`, a lambda run as it is): with plain Python's room there, not the converted
-    run's (F368). Outside a converted run, the call as it is."""
-    if not _rooms_open or not getattr(_state, "rooms", None) or _state.rooms[-1] is None:
-        return fn(*args, **kwargs)
-    return plain_call(fn, args, kwargs)
+        _owner.release()
 
 
 _owner = threading.RLock()  # held by the thread whose plain calls raise the limit
-_acquire, _release = _owner.acquire, _owner.release
-_get_limit, _set_limit, _getframe = sys.getrecursionlimit, sys.setrecursionlimit, sys._getframe
-_rooms_open = 0  # converted runs open on any thread: plain calls look for theirs only then
-_rooms_lock = threading.Lock()
-_RAISERS = frozenset({plain_call.__code__})  # (its raise counts the frames above it:
-# `janus_frames` stops there; `entry_call`'s function is the user's, where a walk stops)
 _owed = None  # (limit, raised): to put back while the limit is still `raised` (the owner's)
 
 
@@ -309,3 +196,17 @@ def _settle_owed() -> None:
         _owed = None
     except RecursionError:  # (still too deep)
         pass
+
+
+@operation_hook
+def entry_call(fn, args: tuple, kwargs: dict, extra: int = 0):
+    """`plain_call` from `JitFunction.__call__`'s fast paths."""
+    return plain_call(fn, args, kwargs, extra)
+
+
+@operation_hook
+def callee_call(fn, args: tuple, kwargs: dict):
+    """A user's function converted code calls and janus runs plainly, as it is. (F368's
+    plain room for it was reverted in session 33: its room computation starved a trace
+    of a 480-level recursion, fuzz v83 seed 81; F368 is open again.)"""
+    return fn(*args, **kwargs)

@@ -31,7 +31,6 @@ def classify(signature: str) -> str:
 QUICK: dict[int, str] = {
     # (v83, session 33 h2: the new rule module reshuffled the seeds; both diverge with the
     # janus before it too, under pytest only: its deeper stack; not yet classified)
-    81: "? v83: internal RecursionError (deep recursion program, under pytest)",
     145: "? v83: internal RecursionError (deep recursion program, under pytest)",
 }
 

@@ -7,6 +7,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 import tensorflow as tf
 
 from tests.differential import assert_same
@@ -162,6 +164,8 @@ def probed(x, deep):
     return y
 
 
+@pytest.mark.xfail(strict=True, reason="F368 reopened: its plain room for helpers was "
+                   "reverted (it starved a trace of a 480-level recursion, fuzz v83 seed 81)")
 def test_a_helper_converted_code_runs_plainly_has_plain_python_s_room():
     calls = [(tf.constant(float(i)), (0, 1, 0, 2)[i % 4]) for i in range(16)]
     stats = assert_same(probed, calls)
