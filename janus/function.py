@@ -38,7 +38,6 @@ from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError)
 from janus.events import CHANGES as _EVENT_CHANGES
 from janus.fallback import agreement, heap, mixed, safety, segmented
-from janus.fallback.settled import epoch as settled_epoch
 from janus.eager_runs import EagerRuns
 from janus.churn_bound import ChurnRetries, Evicted
 from janus.generation import QUIET_AFTER_RAISE, Generation, RaisedInTrace, call_key
@@ -560,16 +559,14 @@ def jit(fn=None, **options):
 
 def _note_made(made) -> None:
     """Count a JitFunction `janus.jit` just made (janus/remade.py): made again and again
-    for one function (inside the training loop), janus says so once, and later ones run
-    their first calls plainly."""
+    for one function (inside the training loop), janus says so once. (Later ones running
+    their first calls plainly was withdrawn: a sweep jitting one step per setting lost its
+    graphs.)"""
     if not isinstance(made, JitFunction) or getattr(made, "_noted", False):
         return  # (a partial's own function was noted; a class's jitted `__call__` too)
     made._noted = True
     try:
         message = remade.note(made, made.fn)
-        if remade.remade(made):  # (counted as calls at a limit, as janus's other skips)
-            made._limit_skip = [*settled_epoch(), remade.PLAIN_CALLS,
-                                FallbackCategory.LIMIT.value, -1, None]
     except Exception as exc:  # noqa: BLE001 - janus's: the function is jitted as usual
         if made.config.raise_internal_errors:
             raise safety.internal_error("counting jitted functions", exc)

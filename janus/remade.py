@@ -11,10 +11,9 @@ makes per code object (held weakly: a function's code, a lambda's, a method's), 
 `REMADE` of them were made within `WINDOW` seconds and all but the last two are gone
 already, each after at most `FEW` calls (made, called a few times and dropped: not a
 factory jitting many closures that stay in use, nor a sweep training each for long), it
-warns once per code object, naming the function and its line and what to do. Each later
-one runs its first `PLAIN_CALLS` calls plainly (as if `janus.jit` had not been called:
-plain Python is the reference), so a loop making one per iteration is not slower than
-plain; one kept in use longer profiles after them as any other.
+warns once per code object, naming the function and its line and what to do. (Running
+the later ones' first calls plainly was withdrawn in session 33: a sweep jitting one step
+per setting, each run a few calls, lost its graphs.)
 """
 from __future__ import annotations
 
@@ -31,10 +30,6 @@ WINDOW = 60.0
 
 FEW = 16
 """Calls each dropped one ran at most, for the warning."""
-
-PLAIN_CALLS = 64
-"""Calls a jitted function made after the warning runs plainly before it profiles."""
-
 
 class _Made:
     """The last `REMADE` jitted functions made for one code object: when, held weakly, and
@@ -80,8 +75,7 @@ def note(jitted, fn) -> str | None:
             f"({code.co_filename}:{code.co_firstlineno}): {REMADE} jitted functions of it "
             f"made within {WINDOW:.0f} s, each profiling and building its graphs afresh "
             "(slower than the function run plainly). Make the jitted function once, outside "
-            "the loop, and call it there (pass what changes as arguments). From now on a "
-            f"new jitted function of it runs its first {PLAIN_CALLS} calls plainly.")
+            "the loop, and call it there (pass what changes as arguments).")
 
 
 def forget() -> None:

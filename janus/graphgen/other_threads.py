@@ -60,6 +60,9 @@ def _schedule(native_id) -> str | None:
         return None
 
 
+_JANUS_THREADS = ("janus-cache", "janus-xla")
+"""Names of janus's own threads (cache/recorder.py, graphgen/xla.py)."""
+
 _UNKNOWN = object()  # (never equal: a thread whose counts cannot be read may have run)
 
 
@@ -71,8 +74,9 @@ def _others() -> dict:
     for thread in threading.enumerate():
         ident = thread.ident
         known.add(ident)
-        if ident == me or ident is None:
-            continue
+        if ident == me or ident is None or thread.name.startswith(_JANUS_THREADS):
+            continue  # (janus's own: the cache writer, the XLA compiler touch no program
+            # state; in a long process they run between any two traces)
         counts = _schedule(getattr(thread, "native_id", None))
         found[ident] = _UNKNOWN if counts is None else counts
     for ident in sys._current_frames():  # (threads TensorFlow made, running Python now)

@@ -28,11 +28,7 @@ def classify(signature: str) -> str:
     return "?"
 
 
-QUICK: dict[int, str] = {
-    # (v83, session 33 h2: the new rule module reshuffled the seeds; both diverge with the
-    # janus before it too, under pytest only: its deeper stack; not yet classified)
-    145: "? v83: internal RecursionError (deep recursion program, under pytest)",
-}
+QUICK: dict[int, str] = {}
 
 PLAIN: dict[int, str] = {
     # (v83: diverges with the janus before session 33 h2's changes too; not yet classified)
