@@ -44,6 +44,9 @@ class Config:
     max_reasons: distinct guard-failure / fallback / internal-error descriptions kept
         per function (stats and explain); later ones are counted under "(other)".
     max_plan_history: generalization steps remembered per function (to retreat to).
+    max_list_items: a heap list of Python numbers longer than this is fed to a graph as
+        one tensor; where it cannot be (read item by item), janus makes no graph of the
+        function (its trace would grow with the list: graphgen/number_lists.py).
     """
 
     profile_calls: int = 2
@@ -64,6 +67,7 @@ class Config:
         default_factory=lambda: _env_flag("JANUS_RAISE_INTERNAL"))
     max_reasons: int = 64
     max_plan_history: int = 16
+    max_list_items: int = 1000
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, _checked(name, value))
@@ -85,7 +89,7 @@ class Config:
 
 _AT_LEAST = {"profile_calls": 0, "max_specializations": 1, "failures_to_generalize": 1,
              "max_generation_failures": 1, "max_profile_values": 1, "max_reasons": 1,
-             "max_plan_history": 1}
+             "max_plan_history": 1, "max_list_items": 1}
 """The int options and their smallest value; the other options are bools."""
 
 

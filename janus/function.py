@@ -110,7 +110,8 @@ class JitFunction(EagerRuns, Generation):
         self.raise_quiet = None  # [calls left, ...]: calls that would trace run plainly
         # meanwhile (generation.py RAISED_SHARE)
         self.builds = 0  # traces that met a Keras object building its variables (generation.py)
-        self.inconclusive = 0  # traces another thread disturbed (generation.py, F372)
+        self.inconclusive = 0  # traces in a row another thread disturbed (generation.py)
+        self.retrace_after = 0  # ... calls up to this count that would trace run plainly
         self.reprofiled: set = set()  # tests a trace reached and no profiled call did
         # (each once: the call ran profiled; a second time is a failed generation)
         self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)

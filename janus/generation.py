@@ -41,10 +41,21 @@ LIMIT_QUIET = 15
 guards checked, nothing learned from the miss) after one that learned (it may
 generalize the plan, which frees room): janus's learning cost 3-4x a small function. A
 churning function learns from no miss while it waits (`_churned`: F379)."""
-MAX_INCONCLUSIVE = 4
-"""Traces inconclusive because another thread ran as they changed state (errors.py
-InconclusiveTrace: each runs its call and is not kept): the one after them gives up on a
-whole graph of the function, loudly."""
+LOUD_INCONCLUSIVE = 4
+"""Traces in a row inconclusive because another thread ran as they changed state
+(errors.py InconclusiveTrace: each runs its call and is not kept): after the n-th, the
+next `2**(n-1) - 1` calls that would trace run plainly (`inconclusive_wait`), so a thread
+that always runs costs O(log calls) traces and one that runs now and then (a progress
+bar's monitor, a heartbeat) delays a graph a while, never for good (F384); past this
+many, janus says so once."""
+
+
+def inconclusive_wait(streak: int) -> int:
+    """Calls that run plainly instead of tracing after the `streak`-th inconclusive trace
+    in a row: 0, 1, 3, 7, 15 ... (the traces of N calls: about log2(N))."""
+    return 2 ** min(streak - 1, 40) - 1
+
+
 LIMIT_SKIP = 60
 """After `LIMIT_QUIET` such calls in a row, none fitting a graph: calls that run plainly
 without even the guards' checks (a call that would have fit one runs plainly: right,
@@ -103,6 +114,9 @@ class QuietAfterRaise(_Eager):
 
 
 QUIET_AFTER_RAISE = QuietAfterRaise()
+RETRACE_WAITS = _Eager(FallbackCategory.BUSY, "the last traces were inconclusive (another "
+                       "thread ran as they changed state): calls that would trace run "
+                       "plainly for a while", "plain")
 
 
 def call_key(args: tuple, kwargs: dict) -> tuple:
@@ -181,11 +195,13 @@ class Generation(GuardFailures, Outcomes):
         try:
             spec = generate(self._next_id, converted, base, self.profile, args, kwargs,
                             self._env(args, kwargs), self._expected_inputs,
-                            frozenset(self.blocked_plans))
+                            frozenset(self.blocked_plans), cfg.max_list_items)
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             internal = None
             if isinstance(exc, InconclusiveTrace) and exc.made is not None:
-                return self._inconclusive(exc, context, cfg)
+                return self._inconclusive(exc, context)
+            with self._lock:
+                self.inconclusive = 0  # (a conclusive trace: failed or refused)
             exc = formatted_text.settled(safety.unwound_refusal(exc) or exc)
             exc = stand_in_calls.misused(exc) or exc  # (janus's stand-in, not the user)
             if isinstance(exc, BuildsOnFirstCall) and self.builds < MAX_BUILDS:
@@ -230,7 +246,7 @@ class Generation(GuardFailures, Outcomes):
         if spec.collective_strategy is not None:  # (also when profiling was skipped)
             self.profile.collective_strategy = spec.collective_strategy
         with self._lock:
-            self.raised_streak = 0  # (a trace that made a graph)
+            self.raised_streak = self.inconclusive = 0  # (a trace that made a graph)
             if spec.plan != base and self.plan == base:
                 self._generalize(spec.plan, proven=True)  # (the trace fed values it found
                 # varying, by role)
@@ -246,21 +262,25 @@ class Generation(GuardFailures, Outcomes):
             events.emit("generated", self, spec)
         return spec
 
-    def _inconclusive(self, exc: InconclusiveTrace, context: tuple, cfg: Config):
+    def _inconclusive(self, exc: InconclusiveTrace, context: tuple):
         """A trace that changed state while another thread ran (F372): its graph runs this
-        call, with the trace's changes as the call's, and is not kept (a later call
-        traces again); after `MAX_INCONCLUSIVE` of them, no more traces: the function
-        runs plainly (each thread's changes its own)."""
+        call, with the trace's changes as the call's, and is not kept; the calls that would
+        trace wait a while first, longer after each such trace in a row
+        (`LOUD_INCONCLUSIVE`, F384: giving up for good left a function eager for a
+        thread's bad timing)."""
         spec = exc.made
         spec.context = context
         with self._lock:
             self.inconclusive += 1
-            if self.inconclusive > MAX_INCONCLUSIVE:
-                self._generation_failed(ConversionError(
-                    f"{exc.reason}, {self.inconclusive} times",
-                    function=exc.function, filename=exc.filename, lineno=exc.lineno,
-                    hint="janus cannot trace it while other threads change what it "
-                         "reaches; it runs eagerly"), cfg, final=True)
+            wait = inconclusive_wait(self.inconclusive)
+            self.retrace_after = self.stats.calls + wait
+            if self.inconclusive >= LOUD_INCONCLUSIVE:
+                self.last_failure_reason = f"{exc.reason}: {self.inconclusive} traces in a " \
+                    f"row; the calls that would trace run plainly, the next {wait} first"
+                self._warn_once("inconclusive", f"{self.__qualname__}: {self.inconclusive} "
+                                f"traces in a row were inconclusive ({exc.reason}); janus "
+                                "keeps retrying, less and less often, and runs the calls "
+                                "in between plainly (janus.explain shows it)")
             self.last_decision = "graph of an inconclusive trace (another thread ran)"
         return spec
 
@@ -448,6 +468,8 @@ class Generation(GuardFailures, Outcomes):
         refused = gate() if gate is not None else ""
         if refused:
             return _Eager(FallbackCategory.LIMIT, refused)
+        if self.stats.calls <= self.retrace_after:  # (inconclusive traces: F384)
+            return RETRACE_WAITS
         quiet = self.raise_quiet  # (traces raised the call's own exception: RAISED_SHARE)
         if quiet is not None and quiet[0] > 0 and \
                 (quiet[2] is None or call_key(args, kwargs) in quiet[2]):

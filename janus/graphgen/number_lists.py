@@ -9,6 +9,19 @@ guard on each item and a graph per length.
     len(edges)                     ->  the fed length (a Python int known at run time)
     for a, b in edges:             ->  a tf.while_loop, `a` and `b` fed ints
 
+A list of numbers of a fixed length is fed whole the same way (F388) when its items are
+fed (their values differ: the role `TABLE[*]` fed), if it is longer than `STACK_MIN`, or
+whatever its items when it is longer than `janus.config.max_list_items`:
+
+    TABLE = [0.3, 0.9, ...]  (2M floats)   guard: a list of floats; feed: float64 [n]
+    tf.constant(TABLE)                     ->  the fed tensor as float32 (as TF converts)
+    for v in TABLE: acc += v * w           ->  a tf.while_loop over the fed tensor
+
+Should that trace fail (the list unpacked, sorted, written...), the list is read item by
+item (`Plan.itemwise_lists`), each item fed or guarded; past `max_list_items` such a list
+makes no graph at all (`refuse_itemwise`: generation would grow with the list, minutes and
+gigabytes for a big table), and the line runs in Python.
+
 A layout is `(kind, width)`: every item a `kind` (int, float or bool; exactly, a bool is no
 int here), or a tuple of `width` of them. Anything else done with such a list (sorting it,
 `in`, summing it in Python, handing it to numpy) fails the trace and the plan retreats to
@@ -85,6 +98,49 @@ def fits(value, layout: tuple) -> bool:
     return True
 
 
+STACK_MIN = 16
+"""A list of fed numbers longer than this is fed whole (shorter ones item by item: a few
+scalars, read as Python numbers, serve more code than a stacked tensor does)."""
+
+
+def fed_whole(value, items_fed: bool, limit: int) -> tuple | None:
+    """The layout a heap list of numbers (its length not varying) is fed whole as, or None
+    (read item by item): its items fed and more than `STACK_MIN` of them, or more than
+    `limit` (janus.config.max_list_items) of any values."""
+    if type(value) is not list or len(value) <= STACK_MIN or \
+            not items_fed and len(value) <= limit:
+        return None
+    return layout_of(value)
+
+
+def refuse_itemwise(value: list, expr: str, limit: int) -> None:
+    """Refuse (ConversionError) to read a list of more than `limit` numbers (or of tuples or
+    lists of numbers) item by item: every item a guard or a fed input, the trace's time and
+    memory grow with the list."""
+    if len(value) <= limit:
+        return
+    count = 0
+    for item in value:
+        if type(item) in (list, tuple):
+            if not all(_is_number(x) for x in item):
+                return
+            count += len(item)
+        elif _is_number(item):
+            count += 1
+        else:
+            return
+    if count > limit:
+        raise ConversionError(
+            f"reads {expr}, a list of {len(value)} Python numbers ({count} in all), item by "
+            f"item: past janus.config.max_list_items ({limit}) janus makes no graph of it "
+            "(the trace would grow with the list; fed whole, as one tensor, it failed or "
+            "its items are not all of one kind)")
+
+
+def _is_number(value) -> bool:
+    return type(value) in (int, float, bool) or isinstance(value, (np.integer, np.floating))
+
+
 def spec(layout: tuple) -> tuple:
     """(dtype, shape) of the tensor a list of `layout` is fed as."""
     dtype = _FED_DTYPES[KINDS[layout[0]]]
@@ -92,8 +148,9 @@ def spec(layout: tuple) -> tuple:
 
 
 def feed(value: list, dtype: str) -> tf.Tensor:
-    """The fed tensor of a list that passed its guard."""
-    return tf.constant(np.array(value, dtype=dtype))
+    """The fed tensor of a list that passed its guard (converted by TF straight from the
+    list: a numpy array first took twice as long for a big list)."""
+    return tf.constant(value, dtype)
 
 
 def stand_in(fed: tf.Tensor, layout: tuple) -> DynamicList:

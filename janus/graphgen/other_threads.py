@@ -15,11 +15,18 @@ never did. A `Window` says whether that may be so: a thread of `threading` that 
 all during it (its scheduler counts in `/proc/self/task/<tid>/schedstat` moved, or it
 started or ended), a thread TensorFlow runs Python on (`tf.py_function`,
 `Dataset.from_generator`: counted by `FuncRegistry.__call__`, or seen running Python), or,
-where the counts cannot be read, any other thread at all. A thread that only waits
-(an idle logger, a finished pool) does not disturb. Once per trace, never per call.
+where the counts cannot be read, any other thread at all — except one blocked the whole
+time in a known wait that runs no Python (`_blocked`: a lock's `acquire` in
+`Condition.wait`, under `Event.wait`, `Queue.get`, a `Barrier`; a join): its same
+frame object at the same call, not the main thread (signal handlers), no profile hook
+(F384: traces in a process with an idle thread janus cannot count were all
+inconclusive). A thread that only waits (an idle logger, a finished pool) does not
+disturb. Once per trace, never per call.
 """
 from __future__ import annotations
 
+import dis
+import gc
 import sys
 import threading
 
@@ -65,10 +72,79 @@ _JANUS_THREADS = ("janus-cache", "janus-xla")
 
 _UNKNOWN = object()  # (never equal: a thread whose counts cannot be read may have run)
 
+_WAITS = {"acquire"}
+"""Methods that block in C and run no Python until they return (a lock's: it returns a
+bool, so no garbage collection runs on its way out either)."""
+
+
+def _wait_calls(function) -> frozenset:
+    """Offsets of `function`'s calls of a `_WAITS` method that no loop of its own can
+    come back to (a frame at one, then at it again, never returned from it)."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return frozenset()
+    instructions = list(dis.get_instructions(code))
+    if not all(hasattr(i, "positions") for i in instructions):
+        return frozenset()  # (3.10: none taken as idle)
+    lines = {i.positions.lineno for i in instructions
+             if i.opname in ("LOAD_METHOD", "LOAD_ATTR") and i.argval in _WAITS}
+    back = [(i.argval, i.offset) for i in instructions  # (a loop: target .. its jump)
+            if "JUMP" in i.opname and isinstance(i.argval, int) and i.argval <= i.offset]
+    return frozenset(i.offset for i in instructions
+                     if i.opname == "CALL" and i.positions.lineno in lines and
+                     not any(start <= i.offset <= end for start, end in back))
+
+
+_KNOWN_WAITS = {function.__code__: _wait_calls(function) for function in (
+    threading.Condition.wait, getattr(threading.Thread, "_wait_for_tstate_lock", None))
+    if getattr(function, "__code__", None) is not None}
+"""Code of the standard library's waits -> the offsets where a frame blocks in C."""
+
+_COLLECTS_BETWEEN = sys.version_info >= (3, 12)
+"""Whether a thread returning from a call may collect garbage (finalizers: Python) before
+its next instruction (3.12 collects at the interpreter's periodic checks)."""
+
+
+def _hooked() -> bool:
+    """Whether Python may run on a thread as its calls return (a profile hook's
+    `c_return`; 3.12's `sys.monitoring`): then no blocked thread is taken as idle."""
+    if sys.getprofile() is not None or getattr(threading, "_profile_hook", None):
+        return True
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is not None and any(monitoring.get_tool(tool) for tool in range(6))
+
+
+class _Blocked:
+    """A thread whose counts cannot be read, blocked in a known wait (`_blocked`): equal
+    to a later look only while it is the same frame at the same call."""
+
+    def __init__(self, frame):
+        self.frame, self.at = frame, frame.f_lasti
+
+    def __eq__(self, other):
+        return type(other) is _Blocked and other.frame is self.frame and \
+            other.at == self.at
+
+    __hash__ = None
+
+
+def _blocked(ident, frames: dict, main, hooked: bool):
+    """`ident`'s thread as a `_Blocked`, or `_UNKNOWN`: it runs, or may (not a known wait;
+    the main thread: signal handlers run Python on it mid-wait; a profile hook)."""
+    frame = frames.get(ident)
+    if hooked or frame is None or ident == main or \
+            frame.f_lasti not in _KNOWN_WAITS.get(frame.f_code, ()):
+        return _UNKNOWN
+    return _Blocked(frame)
+
 
 def _others() -> dict:
-    """ident -> scheduler counts of every other thread that exists now."""
+    """ident -> scheduler counts (or `_Blocked`, or `_UNKNOWN`) of every other thread
+    that exists now."""
     me = threading.get_ident()
+    main = threading.main_thread().ident
+    frames = sys._current_frames()
+    hooked = _hooked()
     found = {}
     known = set()
     for thread in threading.enumerate():
@@ -78,11 +154,16 @@ def _others() -> dict:
             continue  # (janus's own: the cache writer, the XLA compiler touch no program
             # state; in a long process they run between any two traces)
         counts = _schedule(getattr(thread, "native_id", None))
-        found[ident] = _UNKNOWN if counts is None else counts
-    for ident in sys._current_frames():  # (threads TensorFlow made, running Python now)
+        found[ident] = _blocked(ident, frames, main, hooked) if counts is None else counts
+    for ident in frames:  # (threads TensorFlow or `_thread` made, with Python frames now)
         if ident != me and ident not in known:
-            found[ident] = _UNKNOWN
+            found[ident] = _blocked(ident, frames, main, hooked)
     return found
+
+
+def _collections() -> int:
+    """Garbage collections so far (a collection runs finalizers: Python, on any thread)."""
+    return sum(generation["collections"] for generation in gc.get_stats())
 
 
 class Window:
@@ -92,6 +173,7 @@ class Window:
     def __init__(self):
         _count_foreign()
         self.foreign = _foreign_calls[0]
+        self.collections = _collections()
         self.before = _others()
 
     def disturbed(self) -> bool:
@@ -100,5 +182,8 @@ class Window:
         now = _others()
         if now.keys() != self.before.keys():
             return True  # (a thread started or ended meanwhile)
+        if _COLLECTS_BETWEEN and _collections() != self.collections and \
+                any(type(counts) is _Blocked for counts in now.values()):
+            return True  # (a blocked thread may have run finalizers between two waits)
         return any(counts is _UNKNOWN or counts != self.before[ident]
                    for ident, counts in now.items())

@@ -16,6 +16,8 @@ from janus.graphgen import number_lists
 class Plan:
     dynamic_dims: tuple = ()          # ((source expr, (dim, ...)), ...)
     dynamic_lists: frozenset = frozenset()   # source exprs fed as stacked tensors
+    itemwise_lists: frozenset = frozenset()  # lists of numbers whose stacked feed failed:
+    #                                          read item by item (graphgen/number_lists.py)
     general_branches: frozenset = frozenset()  # (function, site id) built as tf.cond
     append_only: frozenset = frozenset()  # heap lists only appended to: length not guarded
     #                                       (source exprs or roles)
@@ -46,6 +48,9 @@ class Plan:
 
     def with_dynamic_list(self, expr: str) -> "Plan":
         return dataclasses.replace(self, dynamic_lists=self.dynamic_lists | {expr})
+
+    def with_itemwise(self, exprs) -> "Plan":
+        return dataclasses.replace(self, itemwise_lists=self.itemwise_lists | set(exprs))
 
     def with_scalar(self, expr: str) -> "Plan":
         return dataclasses.replace(self, scalars=self.scalars | {expr})
@@ -88,6 +93,8 @@ class Plan:
     def describe(self) -> list[str]:
         lines = [f"dynamic dims of {e}: {list(d)}" for e, d in self.dynamic_dims]
         lines += [f"list {e} of varying length: tf.while_loop" for e in sorted(self.dynamic_lists)]
+        lines += [f"list {e} of numbers is read item by item (fed whole, its trace failed)"
+                  for e in sorted(self.itemwise_lists)]
         lines += [f"branch {f}#{s}: tf.cond / tf.while_loop" for f, s in sorted(self.general_branches)]
         lines += [f"list {e} is only appended to: its length is not assumed"
                   for e in sorted(self.append_only)]

@@ -281,15 +281,16 @@ def _no_new_variables(next_creator, **kwargs):
 
 
 def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: dict,
-             env: tuple, expected_inputs: list, blocked: frozenset = frozenset()
-             ) -> Specialization:
+             env: tuple, expected_inputs: list, blocked: frozenset = frozenset(),
+             max_list_items: int = 1000) -> Specialization:
     """Trace `converted` on this call's arguments under `plan` into a graph (`blocked`:
-    plans whose graphs failed, which the trace does not generalize into again)."""
+    plans whose graphs failed, which the trace does not generalize into again;
+    `max_list_items`: janus.config's, graphgen/number_lists.py)."""
     recorder = trace_warnings.Recorder()
     watch = leftover_tensors.Watch(converted.original, args, kwargs, env)
     try:
         made = _generate(recorder, watch, spec_id, converted, plan, profile, args, kwargs,
-                         env, expected_inputs, blocked)
+                         env, expected_inputs, blocked, max_list_items)
     except BaseException:
         recorder.forget()
         watch.after_failed_trace()  # (the trace's tensors left in the heap: undone)
@@ -309,7 +310,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
 
 def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, plan: Plan,
               profile, args: tuple, kwargs: dict, env: tuple, expected_inputs: list,
-              blocked: frozenset) -> Specialization:
+              blocked: frozenset, max_list_items: int) -> Specialization:
     start = time.perf_counter()
     runtime = TraceRuntime.for_function(converted)
     instance = converted.instantiate(runtime)
@@ -323,6 +324,7 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
         tracer.stop_at_varying_role = not promotions  # later traces collect every role
         tracer.top_function = converted.original
         tracer.host_arrays = True  # an array read by a graph is fed, never folded (F16)
+        tracer.max_list_items = max_list_items
         tracer.functions[id(converted)] = converted
         captured = {}
 
@@ -372,6 +374,11 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
         except VaryingRole:
             pass
         except Exception as exc:  # noqa: BLE001 - retried below, or raised
+            if tracer.whole_lists - plan.itemwise_lists:
+                # a list of numbers fed as one tensor was used as only a Python list
+                # serves (unpacked, sorted, written): read item by item (F388)
+                plan = plan.with_itemwise(tracer.whole_lists)
+                continue
             fed = _with_fed_length(plan, cause_of(exc, UnfedLength), blocked)
             if fed is not None and not getattr(tracer, "fed", None):
                 # `len()` of a list the plan took as only appended to (another outcome's

@@ -131,6 +131,8 @@ class Tracer(SiteTests):
         # (Holder, role) of the fed numbers put where unconverted code reads them, put
         # back when the trace ends (graphgen/held_numbers.py)
         self.held_numbers: list = []
+        self.max_list_items = 1000  # (janus.config's: graphgen/number_lists.py)
+        self.whole_lists: set[str] = set()  # lists of numbers fed whole by `_fed_whole`
 
     def recursion_group(self, function: str) -> dict:
         return self.recursion.setdefault(function, {"roots": []})
@@ -457,7 +459,7 @@ class Tracer(SiteTests):
             self.copy_sources[id(proxy)] = source
             return proxy
         layout = number_lists.layout_of(value) if self.plan.is_dynamic_list(source.expr) \
-            else None
+            else self._fed_whole(value, source)
         if layout is not None:  # (Python numbers: graphgen/number_lists.py)
             self.guard("number_list", source, layout)
             fed = self.input(source, "numbers", number_lists.spec(layout))
@@ -472,6 +474,7 @@ class Tracer(SiteTests):
             result = DynamicList(stacked)
             self._imported(result, source)
             return result
+        number_lists.refuse_itemwise(value, source.expr, self.max_list_items)
         self.guard("type", source, kind)
         self.guard("len", source, len(value))
         copy = self.ledger.copy_of(value, source, lambda lst: [
@@ -505,6 +508,18 @@ class Tracer(SiteTests):
         self._imported(copy, source)
         self.copy_sources[id(copy)] = source
         return copy
+
+    def _fed_whole(self, value: list, source: Source) -> tuple | None:
+        """The layout of a list of numbers of a fixed length fed as one tensor (its items
+        fed, or too many to read one by one: number_lists.fed_whole), or None; noted in
+        `whole_lists` (a failed trace retries it item by item)."""
+        if source.expr in self.plan.itemwise_lists or not value:
+            return None
+        layout = number_lists.fed_whole(value, self.plan.is_scalar(source.item(0)),
+                                        self.max_list_items)
+        if layout is not None:
+            self.whole_lists.add(source.expr)
+        return layout
 
     def _stackable(self, value: list, source: Source):
         """(dtype, shape) of a dynamic list fed as one stacked tensor, or None: every item

@@ -12,6 +12,7 @@ import numpy as np
 import tensorflow as tf
 
 import janus
+from tests.threads_helpers import meet_each_call
 
 
 def fresh_head(s, x):
@@ -45,22 +46,6 @@ def test_library_code_drawing_from_python_random_or_naming_layers_stays_plain_py
         assert jitted[1:] == plain[1:]
 
 
-
-
-def _worker(meet, current: list, work) -> None:
-    """Meets each execution of the step's `meet.wait(); meet.wait()` (profiled, traced,
-    run plainly: any number per call) and does `work` between them, once per call."""
-    seen = set()
-    while True:
-        meet.wait()
-        if current[0] is None:
-            return
-        if current[0] not in seen:
-            seen.add(current[0])
-            work()
-        meet.wait()
-
-
 def _loader_draws_while_tracing(jit, build_in_step: bool):
     """A loader thread draws from Python's `random` while the main thread's step is traced
     (it waits inside the step's library call): its draws are never rewound (no draw
@@ -80,7 +65,7 @@ def _loader_draws_while_tracing(jit, build_in_step: bool):
             y = y + float(seed_generator.make_default_seed() % 2)
         return tf.reduce_sum(y * 2.0)
     g = jit(step)
-    thread = threading.Thread(target=_worker, args=(
+    thread = threading.Thread(target=meet_each_call, args=(
         meet, current, lambda: draws.extend(random.random() for _ in range(25))))
     thread.start()
     outs = []

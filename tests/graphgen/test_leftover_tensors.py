@@ -15,6 +15,7 @@ import tensorflow as tf
 
 import janus
 from tests.differential import assert_same
+from tests.threads_helpers import meet_each_call
 
 
 class Box:
@@ -272,18 +273,9 @@ def _two_threads(jit):
     g = jit(f)
     out = {"b": []}
 
-    def b():  # (meets each run of A's `sync(); sync()`; once per call of A, its 20)
-        seen = set()
-        while True:
-            meet.wait()
-            if current[0] is None:
-                return
-            if current[0] not in seen:
-                seen.add(current[0])
-                out["b"] += [float(g(tf.constant([float(i)]), "b", int)[0])
-                             for i in range(20)]
-            meet.wait()
-    thread = threading.Thread(target=b)
+    def b():  # (between A's `sync(); sync()`, once per call of A: its 20)
+        out["b"] += [float(g(tf.constant([float(i)]), "b", int)[0]) for i in range(20)]
+    thread = threading.Thread(target=meet_each_call, args=(meet, current, b))
     thread.start()
     out["a"] = []
     for i in range(3):

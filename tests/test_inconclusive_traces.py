@@ -1,0 +1,120 @@
+"""Traces another thread disturbed (F372: a change of state while it ran is nobody's for
+sure; the trace's graph runs its call and is not kept): janus retries them less and less
+often (generation.py `inconclusive_wait`), never gives up for good (F384). A thread that
+wakes now and then (a progress bar's monitor, a heartbeat) leaves a function with graphs
+once a trace is lucky; one that always runs costs O(log calls) traces."""
+import argparse
+import sys
+import threading
+import warnings
+
+import pytest
+import tensorflow as tf
+
+import janus
+from janus import generation
+from tests.differential import assert_same
+from tests.threads_helpers import meet_each_call
+
+_MEETING = '''
+MEET = {}  # id of a Meeting -> the Barrier it meets another thread at
+
+
+class Meeting:
+    """Meets another thread when on (a library's progress monitor: counts its meetings)."""
+
+    def __init__(self, barrier):
+        MEET[id(self)] = barrier
+        self.on, self.meetings = True, 0
+
+    def __call__(self):
+        if self.on:
+            self.meetings += 1
+            MEET[id(self)].wait()
+            MEET[id(self)].wait()
+'''
+
+
+@pytest.fixture
+def meeting(tmp_path, monkeypatch):
+    """A library module (under a `site-packages` directory: not the program's code)."""
+    root = tmp_path / "site-packages"
+    root.mkdir()
+    (root / "probe_meeting.py").write_text(_MEETING)
+    monkeypatch.syspath_prepend(str(root))
+    import probe_meeting
+    yield probe_meeting
+    sys.modules.pop("probe_meeting", None)
+
+
+def step(s, x, sync):
+    sync()  # (a library call, also while janus traces: the worker runs in it)
+    return tf.reduce_sum(x * s.w)
+
+
+def _side(module):
+    """Per side: a worker thread the step's `sync` meets (it runs a little Python that
+    touches nothing of the step's, once per call)."""
+    barrier, current = threading.Barrier(2, timeout=120), [0]
+    worker = threading.Thread(target=meet_each_call, daemon=True, args=(
+        barrier, current, lambda: sum(range(1000))))
+    worker.start()
+    s = argparse.Namespace(w=tf.Variable(2.0), sync=module.Meeting(barrier))
+    _WORKERS[id(s.sync)] = (current, barrier, worker)  # (not the compared heap's)
+    return s
+
+
+_WORKERS: dict = {}
+
+
+def _calls(n: int, disturbed: int) -> list:
+    """`n` calls (`state -> arguments`); the worker meets the first `disturbed` of them
+    (and ends after)."""
+    def call(i):
+        def args(s):
+            current, barrier, worker = _WORKERS[id(s.sync)]
+            current[0] = i
+            if i == disturbed:
+                s.sync.on = False
+                current[0] = None
+                barrier.wait()  # (the worker returns)
+                worker.join(timeout=120)
+            return (s, tf.constant([float(i), 1.0]), s.sync)
+        return args
+    return [call(i) for i in range(n)]
+
+
+def _seen(s):
+    return s.sync.meetings
+
+
+def test_traces_a_thread_disturbed_now_and_then_end_with_graphs(meeting):
+    # (a thread ran during the first traces, 10 calls; janus gave up on the function for
+    # good after 4 such traces: eager forever, for a thread's timing)
+    stats = assert_same(step, _calls(40, 10), make_state=lambda: _side(meeting),
+                        observe=_seen)
+    assert stats.graph_calls >= 20, stats
+    assert stats.generations >= 1
+
+
+def test_a_thread_always_disturbing_costs_log_calls_traces(meeting, monkeypatch):
+    traces = [0]
+    generate = generation.generate
+
+    def counted(*args, **kwargs):
+        traces[0] += 1
+        return generate(*args, **kwargs)
+    monkeypatch.setattr(generation, "generate", counted)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = janus.jit(step)
+        s = _side(meeting)
+        for args in _calls(201, 200):
+            g(*args(s))
+    # (traced at calls 3, 4, 6, 10, 18, 34, 66, 130: log2 of the calls, and never
+    # given up on: a trace after the thread stops would make the graph)
+    assert 7 <= traces[0] <= 10, traces
+    assert janus.stats(g).generations == 0
+    assert s.sync.meetings == 200
+    assert any("inconclusive" in str(w.message) for w in caught)
+    assert "traces in a row" in janus.explain(g)
