@@ -1,5 +1,6 @@
-"""What tells that a function's graphs churn (generation.py `_churning`): they are made
-and dropped without being reused, so janus stops generating for it.
+"""What tells that a function's graphs churn (`Churn`, asked by generation.py's
+`_dispatch`): they are made and dropped without being reused, so janus stops generating
+for it.
 
     graphs made 16, graph calls 12             fewer than two calls a graph (F139)
     the last 8 graphs dropped for room ran     inputs with more distinct shapes than
@@ -74,3 +75,49 @@ class Evicted:
         kept graphs' calls do not wear it off, as they wore F139's ratio)."""
         return len(self.calls) >= cfg.max_specializations and \
             sum(self.calls) < UNPAID_CALLS * len(self.calls)
+
+
+class Churn:
+    """Whether a function's graphs are made and dropped (`churns`): `max_specializations`
+    generations or more with fewer than two calls each run as graphs (a generation costs a
+    thousand calls of a small function: janus would make it slower than plain Python,
+    F139), or the graphs dropped for room ran a call or two each (`Evicted`, F371); and
+    whether it waits for its next retry (`ChurnRetries`, F325) meanwhile."""
+
+    __slots__ = ("retries", "evicted")
+
+    def __init__(self):
+        self.retries = ChurnRetries()
+        self.evicted = Evicted()
+
+    def churns(self, stats, cfg: Config) -> bool:
+        generations = stats.generations
+        return generations >= cfg.max_specializations and \
+            stats.graph_calls < 2 * generations or self.evicted.unpaid(cfg)
+
+    def waits(self, stats, cfg: Config) -> bool:
+        """Churning, no retry due (none is taken: a question, F379's misses ask it)."""
+        if not self.churns(stats, cfg):
+            return False
+        self.retries.start(stats.calls, cfg)
+        return not self.retries.due(stats.calls)
+
+    def blocks(self, stats, cfg: Config) -> bool:
+        """Churning and no retry due; a retry due is taken: this call may generate."""
+        if not self.churns(stats, cfg):
+            return False
+        self.retries.start(stats.calls, cfg)
+        if self.retries.due(stats.calls):
+            self.retries.take(stats.calls)
+            return False
+        return True
+
+    def message(self, name: str, stats, cfg: Config) -> str:
+        """What janus says (once) when it stops generating for a churning function."""
+        evicted = self.evicted.calls
+        dropped = f", the last {len(evicted)} dropped to make room {sum(evicted)}" \
+            if self.evicted.unpaid(cfg) else ""
+        return f"{name}: {stats.generations} graphs generated served {stats.graph_calls} " \
+               f"calls{dropped} (calls keep needing another); janus stops generating and " \
+               "runs the calls no graph fits plainly. Raise janus.config." \
+               "max_specializations if the graphs are meant to be reused later."

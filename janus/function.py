@@ -39,7 +39,7 @@ from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
 from janus.events import CHANGES as _EVENT_CHANGES
 from janus.fallback import agreement, heap, mixed, safety, segmented
 from janus.eager_runs import EagerRuns
-from janus.churn_bound import ChurnRetries, Evicted
+from janus.churn_bound import Churn
 from janus.generation import QUIET_AFTER_RAISE, Generation, RaisedInTrace, call_key
 from janus.outcomes import BLOCKED_REGENERATIONS
 from janus.graphgen.plan import Plan
@@ -139,8 +139,7 @@ class JitFunction(EagerRuns, Generation):
         self._busy = False  # a thread is profiling or generating (see the module docstring)
         self._limit_quiet = 0  # calls at the specialization limit run at once (generation.py)
         self._limit_misses = 0
-        self._churn_retries = ChurnRetries()  # (generation.py's `_churning`)
-        self._evicted = Evicted()  # (... and its record of graphs dropped for room)
+        self._churn = Churn()  # (generation.py `_dispatch`: graphs made and dropped)
         self._limit_skip = None  # [config epoch, events epoch, calls left, reason, calls
         # left below which a call that returns ends it, calls it applies to (`call_key`,
         # None: all)]: calls run plainly at once (generation.py)

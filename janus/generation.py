@@ -16,7 +16,6 @@ import time
 from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR
 
 from janus import cache, events
-from janus.churn_bound import Evicted
 from janus.cache import portable, record
 from janus.config import Config
 from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
@@ -431,7 +430,8 @@ class Generation(GuardFailures, Outcomes):
                 self.plan_history = [Plan()]
         at_limit = misses and len(self.specializations) >= cfg.max_specializations and \
             self._stale(cfg) is None
-        if misses and self._limit_quiet > 0 and (at_limit or self._churn_waits(cfg)):
+        churn = self._churn
+        if misses and self._limit_quiet > 0 and (at_limit or churn.waits(self.stats, cfg)):
             self._limit_quiet -= 1  # (no graph is made: learning from each miss only slows)
             self._limit_misses += 1
             spec, failed = misses[0]  # (counted, not learned from: stats stay true)
@@ -443,7 +443,7 @@ class Generation(GuardFailures, Outcomes):
                 self._limit_skip = [*settled_epoch(), LIMIT_SKIP,
                                     FallbackCategory.LIMIT.value, -1, None]
             return _AT_LIMIT if at_limit else _CHURNED
-        if misses and self._churn_waits(cfg):  # (nor here: a churning function learns
+        if misses and churn.waits(self.stats, cfg):  # (nor here: a churning function learns
             spec, failed = misses[0]  # from the miss of a retry's call alone, F379)
             self._count(self.stats.guard_failures, spec.guards.guards[failed].describe())
             return self._churned(cfg)
@@ -451,7 +451,7 @@ class Generation(GuardFailures, Outcomes):
             spec, failed = self._miss_to_learn_from(misses, args, kwargs)
             self._host_guard_failed(spec, spec.guards.guards[failed], args, kwargs, cfg)
         if len(self.specializations) >= cfg.max_specializations:
-            if self._churn_waits(cfg):  # (no graph is made: none is dropped for room)
+            if churn.waits(self.stats, cfg):  # (no graph is made: none is dropped for room)
                 return self._churned(cfg)
             self._drop_outdated(cfg)
         if len(self.specializations) >= cfg.max_specializations:
@@ -462,7 +462,7 @@ class Generation(GuardFailures, Outcomes):
             return _AT_LIMIT
         if self._busy:
             return _Eager(FallbackCategory.BUSY, "another thread is generating a graph")
-        if self._churning(cfg):
+        if churn.blocks(self.stats, cfg):
             return self._churned(cfg)
         gate = self.generation_gate  # (a segment's churn bounds: fallback/churn.py)
         refused = gate() if gate is not None else ""
@@ -482,44 +482,10 @@ class Generation(GuardFailures, Outcomes):
 
     def _churned(self, cfg: Config) -> _Eager:
         """A call no graph fits while the function churns: it runs plainly (said once)."""
-        evicted = self._evicted.calls
-        self._warn_once("churn", f"{self.__qualname__}: {self.stats.generations} graphs "
-                        f"generated served {self.stats.graph_calls} calls" + (
-                            f", the last {len(evicted)} dropped to make room {sum(evicted)}"
-                            if self._evicted.unpaid(cfg) else "") +
-                        " (calls keep needing another); janus stops generating and runs "
-                        "the calls no graph fits plainly. Raise janus.config."
-                        "max_specializations if the graphs are meant to be reused later.")
+        self._warn_once("churn", self._churn.message(self.__qualname__, self.stats, cfg))
         self._limit_quiet = LIMIT_QUIET  # (the next misses learn nothing either: F379,
         # also below the limit, after `_drop_outdated` made room)
         return _CHURNED
-
-    def _churning(self, cfg: Config) -> bool:
-        """Whether graphs are made and dropped: `max_specializations` generations or more,
-        fewer than two calls each ran as graphs (a generation costs a thousand calls of a
-        small function: janus would make it slower than plain Python), or the graphs
-        dropped for room ran a call or two each (churn_bound.py `Evicted`), and no retry
-        is due (`ChurnRetries`). A retry due is taken: this call may generate."""
-        if not self._churns(cfg):
-            return False
-        retries = self._churn_retries
-        retries.start(self.stats.calls, cfg)
-        if retries.due(self.stats.calls):
-            retries.take(self.stats.calls)
-            return False
-        return True
-
-    def _churn_waits(self, cfg: Config) -> bool:
-        """`_churning`'s answer without taking a due retry."""
-        if not self._churns(cfg):
-            return False
-        self._churn_retries.start(self.stats.calls, cfg)
-        return not self._churn_retries.due(self.stats.calls)
-
-    def _churns(self, cfg: Config) -> bool:
-        generations = self.stats.generations
-        return generations >= cfg.max_specializations and \
-            self.stats.graph_calls < 2 * generations or self._evicted.unpaid(cfg)
 
     def _drop_outdated(self, cfg: Config):
         """At the limit, the least recently used specialization traced under a plan the
@@ -527,7 +493,7 @@ class Generation(GuardFailures, Outcomes):
         the least recently used one, if no call ran it for `2 * max_specializations`
         calls (a program that moved on: an annealed value stepped stage by stage, a
         curriculum; a function whose graphs are not reused stops generating instead:
-        `_churning`)."""
+        churn_bound.py `Churn`)."""
         for spec in reversed(self.specializations):
             if spec.plan != self.plan:
                 self.specializations.remove(spec)
@@ -536,7 +502,7 @@ class Generation(GuardFailures, Outcomes):
         oldest = self._stale(cfg)
         if oldest is not None:
             self.specializations.remove(oldest)
-            self._evicted.note(oldest, cfg)
+            self._churn.evicted.note(oldest, cfg)
             events.emit("dropped", self, oldest)
 
     def _stale(self, cfg: Config):
