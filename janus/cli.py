@@ -378,6 +378,14 @@ def _check_output(path: str, directory: bool = False) -> str:
     return path
 
 
+def _write(out: str, text: str) -> None:
+    try:
+        with open(out, "w") as f:
+            f.write(text)
+    except OSError as exc:   # (`/proc/version`: the write or the close fails, unnamed)
+        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
 def cmd_export(args) -> int:
     store, listing = _open(args)
     spec = _find(listing, args.id)
@@ -385,19 +393,19 @@ def cmd_export(args) -> int:
     try:
         text = store.read_graph(spec)
     except CorruptEntry as exc:
-        raise CliError(f"cannot export {spec.id}: {exc}") from None
+        raise CliError(f"cannot export {spec.id}: {exc} (janus rewrites the entry the next "
+                       "time a program records this specialization; `janus cache clear "
+                       f"--function {spec.record['function']['qualname']}` removes it)") from None
     title = f"{spec.record['function']['qualname']} {spec.id}"
     if args.format == "pbtxt":
         out = _check_output(args.out)
-        with open(out, "w") as f:
-            f.write(text)
+        _write(out, text)
         print(f"wrote {out}: GraphDef text format ({_size(len(text))}), "
               f"{sum(spec.record.get('op_histogram', {}).values())} ops")
     elif args.format == "dot":
         out = _check_output(args.out)
         dot = to_dot(graph_def_from_text(text), title)
-        with open(out, "w") as f:
-            f.write(dot)
+        _write(out, dot)
         print(f"wrote {out}: Graphviz dot ({_size(len(dot))}); render with: dot -Tsvg {out} -o graph.svg")
     else:
         out = _check_output(args.out, directory=True)

@@ -10,13 +10,14 @@ ops (run on the calling thread) still work. So in such a child janus neither tra
 (a trace may call graph functions) nor runs a graph, for the functions jitted before
 the fork and those made after it; the cache recorder writes nothing from it
 (cache/recorder.py: the parent's counters are the parent's). A child forked before
-TensorFlow initialized its runtime runs graphs as any process.
+TensorFlow initialized its runtime runs graphs as any process (and a process that never
+imported TensorFlow did not run it: this module does not import it, so `janus cache ...`
+starts without TensorFlow).
 """
 from __future__ import annotations
 
 import os
-
-from tensorflow.python.eager import context
+import sys
 
 REASON = ("forked after TensorFlow ran: TF's graphs cannot run in this process (use the "
           "'spawn' start method for graphs)")
@@ -27,7 +28,8 @@ forked_after_tensorflow = False
 
 def _tensorflow_ran() -> bool:
     """Whether TensorFlow's eager context (its runtime) was initialized."""
-    eager = context.context_safe()
+    context = sys.modules.get("tensorflow.python.eager.context")
+    eager = context.context_safe() if context is not None else None
     return eager is not None and getattr(eager, "_initialized", False)
 
 

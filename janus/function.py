@@ -51,6 +51,8 @@ from janus.recursion.table import NoCase
 from janus.stats import Stats
 from janus.transform import convert
 
+cache.start_recording()  # (the recorder hears every jitted function's events; cache/__init__.py)
+
 
 class JanusWarning(UserWarning):
     """janus gave up on something: it says so once per function."""

@@ -8,8 +8,10 @@ generated source, the graph (GraphDef pbtxt with its function library), the op
 histogram and the counters, summed over every process that ran it. Browse it with
 the `janus` command (`janus cache list`, `show`, `export`, `stats`, `clear`).
 
-Importing this package starts the recorder (it subscribes to janus.events; it
-writes from a background thread and at exit, never on the hot path).
+The recorder (it subscribes to janus.events; it writes from a background thread and at
+exit, never on the hot path) and warm start need TensorFlow: they load with the jit API
+(janus/function.py calls `start_recording()`), or on first use of their names here
+(PEP 562), so that `import janus` and `janus cache ...` start without TensorFlow.
 `JANUS_CACHE=0` or `janus.cache.settings.enabled = False` turns recording off.
 
 Warm start (`warm_start(fn)`): a later process restores the profile and plan an
@@ -26,15 +28,38 @@ consistent under one lock (store.py).
 """
 from __future__ import annotations
 
+import importlib
 import os
 
 from janus.cache.record import CorruptEntry
-from janus.cache.recorder import recorder
 from janus.cache.config import CacheSettings, settings
 from janus.cache.store import CacheStore, CacheWarning
-from janus.cache.warm import abandoned_warm_start, is_warm, warm_start
 
-recorder.install()
+_RECORDING = ("recorder", "abandoned_warm_start", "is_warm", "warm_start")
+
+
+def start_recording() -> None:
+    """Load the recorder and warm start (they import TensorFlow) and install the recorder;
+    their names become this package's (`janus.cache.recorder` is the Recorder, not its
+    module, even when the module was imported directly before)."""
+    recording = importlib.import_module("janus.cache.recorder")
+    warm = importlib.import_module("janus.cache.warm")
+    globals().update(recorder=recording.recorder, warm_start=warm.warm_start,
+                     is_warm=warm.is_warm, abandoned_warm_start=warm.abandoned_warm_start)
+    recording.recorder.install()
+
+
+def __getattr__(name: str):
+    if name in _RECORDING:
+        start_recording()
+        return globals()[name]
+    raise AttributeError(f"module 'janus.cache' has no attribute {name!r}")
+
+
+def _recorder():
+    """The recorder if it was loaded (nothing is recorded before the jit API is), else None."""
+    found = globals().get("recorder")
+    return found if hasattr(found, "flush") else None
 
 
 def directory() -> str:
@@ -44,7 +69,9 @@ def directory() -> str:
 
 def flush() -> None:
     """Write everything recorded so far (it also happens in the background and at exit)."""
-    recorder.flush()
+    active = _recorder()
+    if active is not None:
+        active.flush()
 
 
 def store(path: str | None = None) -> CacheStore:
@@ -68,7 +95,8 @@ def location(fn) -> str | None:
 def record_ids(fn) -> list[str]:
     """Cache ids of the specializations this process recorded for `fn` (after a flush)."""
     jit = fn if hasattr(fn, "specializations") else getattr(fn, "jit", fn)
-    return recorder.sids_of(jit)
+    active = _recorder()
+    return active.sids_of(jit) if active is not None else []
 
 
 __all__ = ["CacheSettings", "CacheStore", "CacheWarning", "CorruptEntry", "abandoned_warm_start",

@@ -13,6 +13,10 @@ warm_start_same_process: also let a new JitFunction of the same function in the 
 max_entries_per_function / max_entries: bounds; past them the least used
     specializations are evicted (fewest graph runs, then least recently used).
 flush_interval: seconds between counter flushes (counters are also flushed at exit).
+max_record_bytes / max_graph_bytes: the largest cache file janus reads (JSON records,
+    indexes and warm-start states / graph files); a larger one is not read (one warning,
+    treated as corrupt: regenerated) and not written, so whatever is on disk costs a
+    bounded time and memory (files.read_bytes).
 """
 from __future__ import annotations
 
@@ -45,11 +49,21 @@ class CacheSettings:
     max_entries: int = 256
     flush_interval: float = 5.0
     max_failures_kept: int = 32
+    max_record_bytes: int = 128 * 2**20
+    max_graph_bytes: int = 512 * 2**20
 
     def resolved_directory(self) -> str:
         if self.directory:
             return os.path.abspath(os.path.expanduser(self.directory))
         return default_directory()
+
+    def bound(self, name: str) -> int:
+        """The size bound `name` (max_record_bytes, max_graph_bytes); its default if it was
+        set to anything but a positive int."""
+        value = getattr(self, name)
+        if type(value) is int and value > 0:
+            return value
+        return next(f.default for f in dataclasses.fields(self) if f.name == name)
 
     def is_enabled(self) -> bool:
         return _env_on("JANUS_CACHE") if self.enabled is None else bool(self.enabled)

@@ -13,6 +13,9 @@
   regenerates. The seal is what lets a later process trust a recorded graph; the
   grammar of sources (graphgen/sources.py) is what keeps even a sealed record from
   running code of its own.
+- Every read is bounded (`settings.max_record_bytes`, `max_graph_bytes`; the key: 32
+  bytes): a larger file is `TooLarge` before anything of it is read, so a huge or
+  sparse file costs nothing; a writer refuses to write one (it would never be read).
 - A file is written to a private temporary name in the same directory, flushed, fsync-ed
   and `os.replace`-d into place: readers see the old file or the new one, never a torn one.
 """
@@ -26,7 +29,10 @@ import os
 import stat
 import threading
 
+from janus.cache.config import settings
+
 FORMAT = 2
+KEY_BYTES = 32
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # (a FIFO put where a file was: no wait for a writer)
@@ -44,6 +50,29 @@ class OldEntry(CorruptEntry):
 
 class UnsafeEntry(CorruptEntry):
     """A cache file or directory someone else owns or may write: never read."""
+
+
+class UnusableKey(CorruptEntry):
+    """The cache key file is not a key: nothing can be sealed or unsealed (no entry is
+    at fault; the cache is not used at all)."""
+
+
+class TooLarge(CorruptEntry):
+    """A cache file over its size bound: not read, or not written."""
+
+
+def check_size(path: str, size: int, bound: str | int) -> None:
+    """TooLarge if `size` bytes exceed `bound`: a janus.cache.settings size bound's name, or
+    a number of bytes."""
+    limit = settings.bound(bound) if isinstance(bound, str) else bound
+    if size > limit:
+        where = f" (janus.cache.settings.{bound})" if isinstance(bound, str) else ""
+        raise TooLarge(f"{path} is {_megabytes(size)}, over the {_megabytes(limit)} limit "
+                       f"for janus cache files{where}")
+
+
+def _megabytes(n: int) -> str:
+    return f"{n} bytes" if n < 2**20 else f"{n / 2**20:.1f} MB"
 
 
 def uid() -> int:
@@ -104,10 +133,12 @@ def _open_private(path: str) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600)
 
 
-def atomic_write(path: str, data: bytes | str) -> None:
-    """Write `data` to `path` (0600) so that no reader ever sees a partial file."""
+def atomic_write(path: str, data: bytes | str, bound: str | int = "max_record_bytes") -> None:
+    """Write `data` to `path` (0600) so that no reader ever sees a partial file; TooLarge
+    (nothing written) if it is over `bound` (see check_size), which readers would refuse."""
     if isinstance(data, str):
         data = data.encode("utf-8")
+    check_size(path, len(data), bound)
     directory = os.path.dirname(path) or "."
     base = os.path.basename(path)
     for attempt in range(100):
@@ -134,9 +165,12 @@ def atomic_write(path: str, data: bytes | str) -> None:
         raise
 
 
-def read_bytes(path: str, check_directory: bool = True, private: bool = False) -> bytes:
+def read_bytes(path: str, check_directory: bool = True, private: bool = False,
+               bound: str | int = "max_record_bytes") -> bytes:
     """The bytes of a cache file, after checking the file and its directory are ours.
-    FileNotFoundError if it is missing; UnsafeEntry if it may not be trusted."""
+    FileNotFoundError if it is missing; UnsafeEntry if it may not be trusted; TooLarge if
+    it is over `bound` (see check_size: checked before reading, and at most one byte more
+    than the bound is ever read, should the file grow meanwhile)."""
     if check_directory:
         check_dir(os.path.dirname(os.path.abspath(path)))
     try:
@@ -146,10 +180,15 @@ def read_bytes(path: str, check_directory: bool = True, private: bool = False) -
             raise UnsafeEntry(f"{path} is a symbolic link") from None
         raise
     with os.fdopen(fd, "rb") as f:
-        trouble = problem_with(os.fstat(f.fileno()), private=private)
+        st = os.fstat(f.fileno())
+        trouble = problem_with(st, private=private)
         if trouble:
             raise UnsafeEntry(f"{path} {trouble}")
-        return f.read()
+        check_size(path, st.st_size, bound)
+        limit = settings.bound(bound) if isinstance(bound, str) else bound
+        data = f.read(limit + 1)
+        check_size(path, len(data), bound)
+        return data
 
 
 # -- sealing -------------------------------------------------------------------------------
@@ -163,9 +202,14 @@ def key_path() -> str:
 
 
 def _load_key(path: str) -> bytes:
-    data = read_bytes(path, private=True)
-    if len(data) != 32:
-        raise CorruptEntry(f"{path} is not a janus cache key")
+    try:
+        data = read_bytes(path, private=True, bound=KEY_BYTES)
+    except TooLarge:
+        data = b""
+    if len(data) != KEY_BYTES:
+        raise UnusableKey(f"{path} is not a janus cache key (32 bytes): the cache is neither "
+                           "read nor written until it is; delete it (janus makes a new one and "
+                           "regenerates the entries) or set JANUS_CACHE_KEY_FILE")
     return data
 
 
@@ -197,7 +241,7 @@ def _make_key(path: str) -> bytes:
     fd = _open_private(tmp)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(os.urandom(32))
+            f.write(os.urandom(KEY_BYTES))
             f.flush()
             os.fsync(f.fileno())
         try:

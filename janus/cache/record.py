@@ -73,6 +73,8 @@ def check_spec(record: dict, sid: str) -> str:
             return f"field {name!r} missing or not a {kind.__name__}"
     if record["id"] != sid:
         return f"its id {record['id']!r} does not match its file name"
+    if record["graph_file"] != f"{sid}.pbtxt":
+        return f"its graph file {record['graph_file'][:80]!r} is not {sid}.pbtxt"
     missing = [f for f in _FUNCTION_FIELDS if f not in record["function"]]
     if missing:
         return f"function fields missing: {', '.join(missing)}"

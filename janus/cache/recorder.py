@@ -22,10 +22,10 @@ import time
 import weakref
 
 from janus import events, forks
-from janus.cache import portable, warm
+from janus.cache import files, portable, warm
 from janus.cache import record as rec
 from janus.cache.config import settings
-from janus.cache.files import UnsafeEntry
+from janus.cache.files import CorruptEntry, UnsafeEntry
 from janus.cache.store import (CacheBusy, CacheStore, add_counters, current_store,
                                empty_spec_counters, forget_stores, warn_once)
 from janus.graphgen import xla_trial
@@ -337,6 +337,8 @@ class Recorder:
                 self.problem(f"janus cache: not written this time: {exc}")
             except UnsafeEntry as exc:
                 self.problem(f"janus cache: not using the cache directory: {exc}")
+            except CorruptEntry as exc:  # (the key: records could not be sealed)
+                self.problem(f"janus cache: not using the cache: {exc}")
             except OSError as exc:
                 self.problem(f"janus cache: cannot write to {settings.resolved_directory()}: "
                              f"{exc.strerror or exc}")
@@ -347,6 +349,7 @@ class Recorder:
     def _flush(self) -> None:
         store = self.store()
         store.check_root()
+        files.key()   # a process that cannot seal records writes nothing at all
         with self._lock:
             states = [s for s in self._states.values() if s.active]
         new_ids = set()

@@ -37,7 +37,7 @@ import warnings
 from janus.cache import files
 from janus.cache import record as rec
 from janus.cache.config import settings
-from janus.cache.files import CorruptEntry, OldEntry, UnsafeEntry
+from janus.cache.files import CorruptEntry, OldEntry, UnsafeEntry, UnusableKey
 
 _FUNCTION_DIR = re.compile(r"^[A-Za-z0-9_.]+-[0-9a-f]{8}$")
 _SPEC_FILE = re.compile(r"^([0-9a-f]{12})\.json$")
@@ -74,6 +74,9 @@ def reject(exc: Exception) -> None:
     entry is just replaced."""
     if isinstance(exc, OldEntry):
         log.info("janus cache: replacing %s", exc)
+        return
+    if isinstance(exc, UnusableKey):   # (the recorder says the same: one warning)
+        warn_once(f"janus cache: not using the cache: {exc}")
         return
     warn_once(f"janus cache: ignoring an entry and regenerating it: {exc}")
 
@@ -284,24 +287,40 @@ class CacheStore:
 
     # -- writing
     def write_spec(self, record: dict, graph_text: str) -> bool:
-        """Write a specialization's content files unless a valid copy exists. Callers that
-        then name it in the index hold the lock across both (see the module docstring)."""
+        """Write a specialization's content files unless a consistent copy exists (its
+        record unseals and its graph file is the one the record was sealed with). Callers
+        that then name it in the index hold the lock across both (module docstring).
+
+        The record is sealed before anything is written (a process that cannot seal, a
+        bad key, writes nothing), and an entry is replaced as a unit: the graph, then its
+        record, each an atomic replace, both under the lock; an entry torn by a crash in
+        between (or edited) does not match, so the next writer replaces it."""
         key, sid = record["function"]["key"], record["id"]
         directory = self.function_dir(key)
+        sealed = files.seal(record)
+        files.check_size(self.spec_path(key, sid), len(sealed.encode("utf-8")),
+                         "max_record_bytes")
         with self.lock():
             self._make_dir(directory)
             path = self.spec_path(key, sid)
             graph_path = os.path.join(directory, record["graph_file"])
-            try:
-                existing = rec.read_json(path, "specialization")
-                if existing.get("graph_sha256") == record["graph_sha256"] and \
-                        os.path.getsize(graph_path) == existing.get("graph_bytes"):
-                    return False  # another process (or an earlier run) wrote the same content
-            except (OSError, CorruptEntry):
-                pass
-            rec.atomic_write(graph_path, graph_text)   # the graph first: a record names it
-            rec.write_json(path, record)
+            if self._consistent(path, sid):
+                return False  # another process (or an earlier run) wrote the same content
+            files.atomic_write(graph_path, graph_text, "max_graph_bytes")
+            files.atomic_write(path, sealed)   # last: a record names the graph it matches
             return True
+
+    def _consistent(self, path: str, sid: str) -> bool:
+        """Whether the specialization record at `path` unseals, is well formed, and its
+        graph file is the one it was sealed with."""
+        try:
+            existing = rec.read_json(path, "specialization")
+            if rec.check_spec(existing, sid):
+                return False
+            self.read_graph(SpecEntry(sid, "", path, existing, {}))
+            return True
+        except (OSError, CorruptEntry):
+            return False
 
     def has_spec(self, key: str, sid: str) -> bool:
         return os.path.exists(self.spec_path(key, sid))
@@ -499,15 +518,17 @@ class CacheStore:
         return Listing(self.root, functions, problems)
 
     def read_graph(self, spec: SpecEntry) -> str:
+        """The graph text of a specialization; CorruptEntry if it is missing, too large or not
+        the one its record was sealed with (a writer replaces such an entry: write_spec)."""
         path = spec.graph_path
         try:
-            data = files.read_bytes(path)
+            data = files.read_bytes(path, bound="max_graph_bytes")
         except OSError as exc:
             raise CorruptEntry(f"{path}: the graph file is missing ({exc.strerror or exc})") from None
         if rec.sha256(data) != spec.record.get("graph_sha256"):
             raise CorruptEntry(f"{path}: the graph file does not match its record "
                                "(truncated or modified)")
-        return data.decode("utf-8")
+        return data.decode("utf-8", errors="replace")
 
     def size(self) -> int:
         total = 0

@@ -10,7 +10,7 @@ from janus.cache.record import check_spec
 
 GOOD = {"id": "0123456789ab", "versions": {}, "plan": ["feed args[1]"], "guards": [],
         "in_graph_guards": [], "effects": [], "inputs": [], "generated_source": "",
-        "op_histogram": {"MatMul": 2}, "structure": {"functions": []}, "graph_file": "g",
+        "op_histogram": {"MatMul": 2}, "structure": {"functions": []}, "graph_file": "0123456789ab.pbtxt",
         "graph_sha256": "0" * 64, "created": 1.0,
         "function": {"key": "k", "qualname": "step", "module": "m", "filename": "f.py",
                      "first_line": 3, "source_hash": "abc"}}
@@ -22,6 +22,7 @@ GOOD = {"id": "0123456789ab", "versions": {}, "plan": ["feed args[1]"], "guards"
     (("plan",), [1, 2], "plan"),
     (("created",), "yesterday", "creation time"),
     (("function", "first_line"), "3", "function identity"),
+    (("graph_file",), "../../elsewhere.pbtxt", "graph file"),   # (F385: only its own)
 ])
 def test_wrong_nested_types_make_a_corrupt_entry(path, value, words):
     assert check_spec(GOOD, GOOD["id"]) == ""
