@@ -30,6 +30,7 @@ from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
 from janus.guard_failures import GuardFailures
 from janus.outcomes import Outcomes
+from janus.recursion import limits
 from janus.recursion.self_calls import UnlearnedRecursion
 from janus.transform import convert
 
@@ -192,9 +193,10 @@ class Generation(GuardFailures, Outcomes):
         with self._lock:
             base = self.plan  # (other threads' guard failures may generalize it meanwhile)
         try:
-            spec = generate(self._next_id, converted, base, self.profile, args, kwargs,
-                            self._env(args, kwargs), self._expected_inputs,
-                            frozenset(self.blocked_plans), cfg.max_list_items)
+            with limits.trace_room():  # (janus's frames per level: F349, F368)
+                spec = generate(self._next_id, converted, base, self.profile, args, kwargs,
+                                self._env(args, kwargs), self._expected_inputs,
+                                frozenset(self.blocked_plans), cfg.max_list_items)
         except Exception as exc:  # noqa: BLE001 - any trace failure means: run eagerly
             internal = None
             if isinstance(exc, InconclusiveTrace) and exc.made is not None:

@@ -10,12 +10,25 @@ level), and the frames of the jitted call itself come first:
     limits.plain_call(fn, args, kwargs)   # a plain run from inside janus: the limit
                                           # raised by exactly janus's frames above it
 
-so a recursion plain Python completes completes under janus. The limit is the
-interpreter's, not the thread's: it is put back only if no one changed it meanwhile
-(`raised`). It stays below `CEILING` (recursion/table.py walks node tables up to it too;
-Python 3.11 runs a Python-to-Python call without a C frame, but a call through
-janus's runtime takes a C frame, ~0.3 KB of an 8 MB main-thread stack each), and never
-goes below what the user set.
+so a recursion plain Python completes completes under janus. A trace has its own room
+(`trace_room`, 2-3 frames a level: a 480-level recursion traced under a deep stack met
+a RecursionError in janus's tracer, F368). A plain run inside a converted one (a helper
+janus does not convert: `callee_call`; a settled callee, a segment's stretch:
+`plain_call`) gets plain Python's room back, computed from a *context* of the thread:
+
+    (frame, limit)   a call made from `frame` has plain Python's room under `limit`
+
+opened by a converted run at its entry and by a plain run inside one at its call; the
+limit at a frame is the innermost context's plus the counts janus added on the way
+out to it (recursion/frames.py: janus's frames, blocks, thunks; O(frames between),
+each a cached look-up). A plain run lowers the limit to plain Python's; janus's code it
+runs again (a converted run, a trace) opens its own room, never lower than the limit
+it meets (`raised`), so converted code and traces keep at least their room. The limit
+is the interpreter's, not the thread's: it is put back only if no one changed it
+meanwhile (`raised`). It stays below `CEILING` (recursion/table.py walks node tables up
+to it too; Python 3.11 runs a Python-to-Python call without a C frame, but a call
+through janus's runtime takes a C frame, ~0.3 KB of an 8 MB main-thread stack each),
+and never goes below what the user set.
 
 Where the user's code catches a RecursionError, its outcome depends on the exact depth
 at which it is raised; converted code, with more room, raises it at another user depth
@@ -29,30 +42,28 @@ calls), `_eager`'s plain runs, `run_watched`'s reruns, a split function's run
 (fallback/segmented.py). Its cost is what keeps a function janus cannot speed up as fast
 as plain (F350): from a `__call__`'s fast path one frame checked (its caller: the
 user's, or janus's, then the walk of janus's frames), two `setrecursionlimit` calls and a
-non-blocking acquire of `_owner`, ~0.6 us on a loaded 2-core machine. The limit is
-the interpreter's: one thread at a time (the `_owner` lock's, reentrant: a recursion
-through jitted functions raises it per level) raises it, so the raises of one thread
-nest and are put back in order; another thread's plain call meanwhile runs without the
-room (with the owner's instead). Where the limit cannot be put back at once (the call
+non-blocking acquire of `_owner`, ~0.6 us on a loaded 2-core machine (`entry_call`,
+outside converted runs: no walk). Inside a converted run, a plain callee pays the walk
+out to its context: ~2.1 us over a direct call a few frames from it, +0.14 us a frame
+(F368, measured). The limit is the interpreter's: one thread at a time (the `_owner`
+lock's, reentrant: a recursion through jitted functions raises it per level) raises it,
+so the raises of one thread nest and are put back in order; another thread's plain
+call meanwhile runs without the room (with the owner's instead). Where the limit cannot be put back at once (the call
 ended deeper than the user's limit: a jitted function called a few frames under it),
 it is put back at the next plain call's end.
 """
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import threading
 
 from janus.operation_hooks import operation_hook
+from janus.recursion import frames
 
 FRAMES_PER_LEVEL = 4  # janus's frames per user call in converted code (3), plus margin
 SLACK = 200  # for janus's own calls between (the runtime's hooks, TensorFlow's)
 CEILING = 20000
-_JANUS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_JANUS_FILES = frozenset(os.path.join(folder, name)  # (a set's `in`: cheaper than
-                         for folder, _, names in os.walk(_JANUS_DIR)  # `startswith`)
-                         for name in names if name.endswith(".py"))
 _state = threading.local()
 
 
@@ -65,17 +76,27 @@ def depth() -> int:
     return count
 
 
-def janus_frames() -> int:
-    """How many recursion counts janus's own frames innermost on the stack take (up to
-    the first frame of other code: the user's call of the jitted function, a library).
-    Python 3.11 counts a frame entered through a type's call slot twice (the slot's C
-    call, then the frame): janus's `__call__`s (`JitFunction`, `BoundJitFunction`, a
-    split function's; measured)."""
-    frame, count = sys._getframe(1), 0
-    while frame is not None and frame.f_code.co_filename in _JANUS_FILES:
-        count += 2 if frame.f_code.co_name == "__call__" else 1
-        frame = frame.f_back
-    return count
+def _context():
+    """The innermost context of this thread: (frame, limit), a call made from `frame` has
+    plain Python's room under `limit` (a converted run's entry, a plain run's call); None
+    outside them."""
+    if not _rooms_open:
+        return None
+    contexts = getattr(_state, "contexts", None)
+    return contexts[-1] if contexts else None
+
+
+def _plain_limit(frame) -> int | None:
+    """The limit under which a call made from `frame` has plain Python's room: inside a
+    context, its limit plus what janus added on the way out to it (`frames.extra_counts`:
+    janus's frames, blocks, thunks; the user's frames count for themselves); else the
+    limit raised by janus's frames innermost (the user's code above them). None when it
+    cannot be told (the context's frame is not on the way)."""
+    context = _context()
+    if context is None:
+        return sys.getrecursionlimit() + frames.janus_frames(frame, _RAISERS)
+    counts = frames.extra_counts(frame, context[0])
+    return None if counts is None else context[1] + counts
 
 
 @contextlib.contextmanager
@@ -99,12 +120,17 @@ def raised(limit: int):
 def converted_room(own_frames: int = 0):
     """Room for converted code to recurse as deep as plain Python could from here: the
     levels left below the limit, FRAMES_PER_LEVEL frames each. Notes (`seen`) whether
-    the block met a RecursionError. (`own_frames`: unused since F368's revert.)"""
+    the block met a RecursionError. Opens a context: the limit plain Python has at the
+    block's frame (`own_frames`: its function's frames plain Python has not, a
+    segment's), from which a plain call inside gets plain Python's room back."""
     limit, here = sys.getrecursionlimit(), depth()
+    entry = sys._getframe(2)  # (the frame entering the block: under contextlib's __enter__)
+    plain = _plain_limit(entry)
     outer = getattr(_state, "seen", None)
     _state.seen = False
     try:
-        with raised(here + max(limit - here, 0) * FRAMES_PER_LEVEL + SLACK):
+        with _opened(None if plain is None else (entry, plain + own_frames)), \
+                raised(here + max(limit - here, 0) * FRAMES_PER_LEVEL + SLACK):
             yield
     except RecursionError:
         _state.seen = True
@@ -113,6 +139,40 @@ def converted_room(own_frames: int = 0):
         met = _state.seen
         _state.seen = outer if outer is None else outer or met
         _state.last = met
+
+
+@contextlib.contextmanager
+def _opened(context):
+    """`context` (frame, limit) the innermost of this thread inside the block."""
+    global _rooms_open
+    contexts = getattr(_state, "contexts", None)
+    if contexts is None:
+        contexts = _state.contexts = []
+    if context is not None:
+        contexts.append(context)
+    with _rooms_lock:
+        _rooms_open += 1
+    try:
+        yield
+    finally:
+        if context is not None:
+            contexts.pop()
+        with _rooms_lock:
+            _rooms_open -= 1
+
+
+@contextlib.contextmanager
+def trace_room():
+    """Room for a trace of converted code from here: FRAMES_PER_LEVEL frames for each
+    level plain Python has left (a trace takes 2-3 a level: the runtime's call, the
+    converted copy). Never lowers the limit: a trace inside a converted run keeps that
+    run's room. (A trace had none of its own: a 480-level recursion traced under a
+    deep stack met a RecursionError in the tracer, quick fuzz v83 seeds 81, 145.)"""
+    here = depth()
+    plain = _plain_limit(sys._getframe(2))
+    limit = sys.getrecursionlimit() if plain is None else plain
+    with raised(here + max(limit - here, 0) * FRAMES_PER_LEVEL + SLACK):
+        yield
 
 
 def note() -> None:
@@ -127,44 +187,98 @@ def seen() -> bool:
 
 
 @operation_hook
-def plain_call(fn, args: tuple, kwargs: dict, extra: int = 0):
-    """`fn(*args, **kwargs)` run plainly from inside janus with the room plain Python had
-    at the user's call: the limit raised by janus's frames above it (this one
-    included), and `extra` frames plain Python does not have (a segment's own function).
-    From a `__call__`'s fast path (its caller the user's code) one frame is checked,
-    not walked. See the module docstring for threads."""
-    if not _owner.acquire(False):  # (another thread's plain call raised the limit)
+def entry_call(fn, args: tuple, kwargs: dict, extra: int = 0):
+    """`plain_call` from `JitFunction.__call__`'s fast paths: where the user's code called
+    the `__call__` (no converted run open, nothing owed), the limit raised by 3 (this
+    frame, and the `__call__` through its slot: 2) and `extra`, without a walk (F350)."""
+    above = _getframe(1).f_back
+    if _rooms_open or _owed is not None or above is None or \
+            above.f_code.co_filename in frames.JANUS_FILES:
+        return plain_call(fn, args, kwargs, extra)
+    if not _acquire(False):  # (another thread's plain call raised the limit)
         return fn(*args, **kwargs)
     try:
-        if _owed is not None:
-            _settle_owed()
-        caller = sys._getframe(1)
-        above = caller.f_back
-        if caller.f_code.co_name == "__call__" and \
-                (above is None or above.f_code.co_filename not in _JANUS_FILES):
-            counts = 3 + extra  # (this frame, and the `__call__` through its slot: 2)
-        else:
-            counts = janus_frames() + extra
-        old = sys.getrecursionlimit()
-        new = old + counts
+        old = _get_limit()
+        new = old + 3 + extra
         if new > CEILING:
             return fn(*args, **kwargs)
-        sys.setrecursionlimit(new)
+        _set_limit(new)
         try:
             return fn(*args, **kwargs)
         finally:
-            if _owed is None and sys.getrecursionlimit() == new:
+            if _owed is None and _get_limit() == new:
                 try:  # (`_put_back`, inline: the common case)
-                    sys.setrecursionlimit(old)
+                    _set_limit(old)
                 except RecursionError:
                     _put_back(old, new)
             else:
                 _put_back(old, new)
     finally:
-        _owner.release()
+        _release()
+
+
+@operation_hook
+def plain_call(fn, args: tuple, kwargs: dict, extra: int = 0):
+    """`fn(*args, **kwargs)` run plainly from inside janus with the room plain Python had
+    at the user's call: the limit raised by janus's frames above it (this one
+    included), and `extra` frames plain Python does not have (a segment's own function);
+    inside a converted run, the limit put at the room plain Python has there (lowered
+    from the run's), a context for the calls inside (janus's code they run opens its own
+    room: converted runs and traces). See the module docstring for threads."""
+    if not _acquire(False):  # (another thread's plain call raised the limit)
+        return fn(*args, **kwargs)
+    try:
+        if _owed is not None:
+            _settle_owed()
+        here = _getframe()
+        new = _plain_limit(here)
+        if new is None or new + extra > CEILING:
+            return fn(*args, **kwargs)
+        new += extra
+        old = _get_limit()
+        if new != old:
+            try:
+                _set_limit(new)
+            except RecursionError:  # (deeper than plain Python's limit here: miscounted)
+                return fn(*args, **kwargs)
+        contexts = getattr(_state, "contexts", None) if _rooms_open else None
+        if contexts:
+            contexts.append((here, new))
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if contexts:
+                contexts.pop()
+            if new == old:
+                pass
+            elif _owed is None and _get_limit() == new:
+                try:  # (`_put_back`, inline: the common case)
+                    _set_limit(old)
+                except RecursionError:
+                    _put_back(old, new)
+            else:
+                _put_back(old, new)
+    finally:
+        _release()
+
+
+@operation_hook
+def callee_call(fn, args: tuple, kwargs: dict):
+    """A user's function converted code calls and janus runs plainly (a helper with a
+    `try`, a lambda run as it is): with plain Python's room there, not the converted
+    run's (F368). Outside a converted run, the call as it is."""
+    if not _rooms_open or not getattr(_state, "contexts", None):
+        return fn(*args, **kwargs)
+    return plain_call(fn, args, kwargs)
 
 
 _owner = threading.RLock()  # held by the thread whose plain calls raise the limit
+_acquire, _release = _owner.acquire, _owner.release
+_get_limit, _set_limit, _getframe = sys.getrecursionlimit, sys.setrecursionlimit, sys._getframe
+_rooms_open = 0  # converted runs open on any thread: plain calls look for theirs only then
+_rooms_lock = threading.Lock()
+_RAISERS = frozenset({plain_call.__code__})  # (its raise counts the frames above it:
+# `janus_frames` stops there; `entry_call`'s function is the user's, where a walk stops)
 _owed = None  # (limit, raised): to put back while the limit is still `raised` (the owner's)
 
 
@@ -196,17 +310,3 @@ def _settle_owed() -> None:
         _owed = None
     except RecursionError:  # (still too deep)
         pass
-
-
-@operation_hook
-def entry_call(fn, args: tuple, kwargs: dict, extra: int = 0):
-    """`plain_call` from `JitFunction.__call__`'s fast paths."""
-    return plain_call(fn, args, kwargs, extra)
-
-
-@operation_hook
-def callee_call(fn, args: tuple, kwargs: dict):
-    """A user's function converted code calls and janus runs plainly, as it is. (F368's
-    plain room for it was reverted in session 33: its room computation starved a trace
-    of a 480-level recursion, fuzz v83 seed 81; F368 is open again.)"""
-    return fn(*args, **kwargs)
