@@ -211,6 +211,11 @@ def assert_snapshots_equal(expected, actual, path: str = "") -> None:
         for i, (e, a) in enumerate(zip(expected[2], actual[2])):
             assert_snapshots_equal(e, a, f"{path}.variables[{i}]")
         return
+    if kind == "npscalar":  # (exact, NaN equal to NaN: the same numpy type either way)
+        e, a = expected[2], actual[2]
+        assert actual[1] == expected[1] and (a == e or (a != a and e != e)), \
+            f"{where}: {_short(actual)} != expected {_short(expected)}"
+        return
     if kind == "float":
         e, a = expected[1], actual[1]
         assert a == e or abs(a - e) <= ATOL + RTOL * abs(e) or (a != a and e != e), \

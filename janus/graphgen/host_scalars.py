@@ -18,8 +18,8 @@ that numpy scalar, for as long as the code only does what gives exactly numpy's 
     or the graph fails where TF's would differ or numpy would warn
     (graphgen/exact_numbers.py);
   - `int()` (integer and bool scalars), `float()`, `bool()`: a SymbolicScalar;
-  - TensorFlow ops and lists handed to them (packed to the scalar's dtype, with Python
-    ints only: what numpy makes of such a list);
+  - TensorFlow ops and lists handed to them (packed to the dtype eager TF's converter
+    gives such a list, with Python numbers: F390);
   - truth tests, formatting and printing (at write-back, of the numpy scalar itself);
     returned or stored on the heap: the numpy scalar (`np.int64(3)`) after the run.
 
@@ -127,7 +127,16 @@ class HostScalar:
     def __array__(self, *args, **kwargs):
         _refuse("handing it to numpy")
 
-    def __array_ufunc__(self, *args, **kwargs):
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """numpy's operator of a numpy int scalar and an integer HostScalar of its dtype
+        (`np.int64(7) - step`): the arithmetic as `_int_arith` does it; any other numpy
+        function of it refuses."""
+        op = _UFUNC_OPS.get(getattr(ufunc, "__name__", ""))
+        if op is not None and method == "__call__" and not kwargs and len(inputs) == 2 \
+                and self.tensor.dtype in (tf.int32, tf.int64):
+            other = inputs[1] if inputs[0] is self else inputs[0]
+            if isinstance(other, np.integer) and other.dtype == self.kind:
+                return self._int_arith(other, op, reverse=inputs[1] is self)
         _refuse("a numpy function of it")
 
     def __getattr__(self, name):  # (libraries probe attributes: AttributeError for them;
@@ -150,6 +159,8 @@ class HostScalar:
         """numpy's float scalar arithmetic (float32/float64 with a scalar of those, a
         Python number, or a fed Python float with a float64 scalar), checked exact."""
         dtype = self.tensor.dtype
+        if dtype in (tf.int32, tf.int64):
+            return self._int_arith(other, op, reverse)
         if dtype not in (tf.float32, tf.float64):
             _refuse(f"arithmetic on a {dtype.name} scalar")
         x = self.checked_tensor()
@@ -173,6 +184,40 @@ class HostScalar:
         # (checked arithmetic of normal operands: normal or zero, no need to check again)
         result.__dict__["_trusted"] = {id(tf.compat.v1.get_default_graph())}
         return result
+
+    def _int_arith(self, other, op: str, reverse: bool = False):
+        """numpy's int32/int64 scalar arithmetic (F392): with a Python int the dtype holds
+        or a scalar of the same dtype, `+ - * // %` of the dtype, checked not to wrap
+        (numpy wraps and warns: the call reruns plainly); `/` and a Python float, as
+        numpy computes them: on the scalar cast to float64."""
+        dtype = self.tensor.dtype
+        if isinstance(other, np.integer) and other.dtype == self.kind:
+            other = int(other)  # (a numpy int of my dtype: the number it holds)
+        same = isinstance(other, HostScalar) and other.tensor.dtype == dtype
+        if not (same or type(other) is int and _fits(other, dtype) or type(other) is float):
+            if is_tensor(other) or getattr(type(other), "janus_host_array", False):
+                return NotImplemented
+            _refuse(f"arithmetic of a {dtype.name} scalar with a {type(other).__name__}")
+        if op == "truediv" or type(other) is float:
+            wide = HostScalar(tf.cast(self.tensor, tf.float64))
+            if same:
+                other = HostScalar(tf.cast(other.tensor, tf.float64))
+            return wide._arith(other, op, reverse)
+        a = tf.cast(self.tensor, tf.int64)
+        b = tf.cast(other.tensor, tf.int64) if same else other
+        left, right = (b, a) if reverse else (a, b)
+        if op in ("floordiv", "mod"):  # (numpy warns for a zero divisor, TF's kernel
+            # raises: the call reruns plainly, the graph's check failing first)
+            if type(right) is int:
+                if right == 0:
+                    _refuse("an integer scalar divided by a zero constant")
+            else:
+                checks.require(tf.not_equal(right, 0))
+                right = tf.where(tf.equal(right, 0), tf.ones_like(right), right)
+        result, _ = exact_numbers.arithmetic(op, left, right, None, None, int)
+        if dtype == tf.int32:
+            checks.require(tf.logical_and(result >= dtype.min, result <= dtype.max))
+        return HostScalar(tf.cast(result, dtype))
 
     def __add__(self, o): return self._arith(o, "add")
     def __radd__(self, o): return self._arith(o, "add", True)
@@ -226,9 +271,24 @@ class HostScalar:
     def _refused(self, *args):
         _refuse("arithmetic other than + - * /, ** and the sign")
 
-    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _refused
+    def __floordiv__(self, o): return self._integer_only(o, "floordiv")
+    def __rfloordiv__(self, o): return self._integer_only(o, "floordiv", True)
+    def __mod__(self, o): return self._integer_only(o, "mod")
+    def __rmod__(self, o): return self._integer_only(o, "mod", True)
+
+    def _integer_only(self, other, op: str, reverse: bool = False):
+        """`//` and `%` of integer scalars (numpy's floor semantics, as Python's ints');
+        of float scalars refused (numpy's float floor division differs: F359)."""
+        if self.tensor.dtype not in (tf.int32, tf.int64) or type(other) is float:
+            self._refused()
+        return self._int_arith(other, op, reverse)
     __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _refused
     __getitem__ = __iter__ = __len__ = __round__ = _refused
+
+
+_UFUNC_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "floor_divide": "floordiv",
+              "remainder": "mod", "true_divide": "truediv", "divide": "truediv"}
+"""numpy's ufuncs of its binary operators, by name: the operation `_int_arith` computes."""
 
 
 def _fits(value, dtype: tf.DType) -> bool:
@@ -244,30 +304,55 @@ def _fits(value, dtype: tf.DType) -> bool:
 
 
 def pack(values: list) -> tf.DType | None:
-    """The dtype numpy gives a list of these scalars and Python ints (None: no scalar in
-    it); a mix with floats, tensors or two dtypes is refused."""
+    """The dtype eager TF converts a list of these scalars and Python numbers to (None: no
+    scalar in it), as its C converter does (F390: not numpy's, nor a graph's): integer
+    scalars as the Python ints they hold (int32; `pack_list` checks they fit), the first
+    item's dtype where it is a float scalar (Python numbers after it converted to it),
+    bools only with bools. Other mixes (a tensor, a Python bool beside numbers, a float
+    of another dtype, a float before an integer's) are refused."""
     scalars = [v for v in values if isinstance(v, HostScalar)]
     if not scalars:
         return None
-    dtype = scalars[0].tensor.dtype
+    first = values[0]
+    if isinstance(first, HostScalar) and first.tensor.dtype.is_floating:
+        dtype = first.tensor.dtype
+        fits = lambda v: type(v) in (int, float) or isinstance(
+            v, (np.integer, np.floating)) or \
+            isinstance(v, HostScalar) and v.tensor.dtype == dtype  # noqa: E731
+    elif all(isinstance(v, HostScalar) and v.tensor.dtype == tf.bool or type(v) is bool
+             for v in values):
+        return tf.bool
+    else:
+        dtype = tf.int32
+        fits = lambda v: type(v) in (int, np.int64, np.int32) and _fits(int(v), dtype) or \
+            isinstance(v, HostScalar) and v.tensor.dtype.is_integer  # noqa: E731
     for v in values:
-        if not (isinstance(v, HostScalar) and v.tensor.dtype == dtype or
-                type(v) is int and dtype.is_integer and _fits(v, dtype)):
-            _refuse(f"a list of a {dtype.name} scalar and a {type(v).__name__} handed to "
-                    "TensorFlow")
+        if not fits(v):
+            _refuse(f"a list of a {scalars[0].tensor.dtype.name} scalar and a "
+                    f"{type(v).__name__} handed to TensorFlow")
     return dtype
 
 
 def pack_list(value):
     """A list/tuple (nested) holding HostScalars, as a TF op given the numpy scalars
-    sees it: each scalar its tensor (every item of the dtype numpy packs them to)."""
+    sees it: each scalar its tensor, of the dtype eager TF converts the list to (`pack`;
+    an integer scalar checked to fit int32, as the Python int eager TF takes it for)."""
     if type(value) not in (list, tuple):
         return value
     leaves = tf.nest.flatten(value)
-    if pack(leaves) is None:
+    dtype = pack(leaves)
+    if dtype is None:
         return value
-    return tf.nest.map_structure(
-        lambda v: v.tensor if isinstance(v, HostScalar) else v, value)
+
+    def converted(v):
+        if not isinstance(v, HostScalar) or v.tensor.dtype == dtype:
+            return v.tensor if isinstance(v, HostScalar) else v
+        if v.tensor.dtype == tf.uint64:
+            _refuse("a uint64 scalar in a list handed to TensorFlow")
+        wide = tf.cast(v.tensor, tf.int64)
+        checks.require(tf.logical_and(wide >= dtype.min, wide <= dtype.max))
+        return tf.cast(v.tensor, dtype)
+    return tf.nest.map_structure(converted, value)
 
 
 def as_numpy_converts(tensor: tf.Tensor, dtype, refuse) -> tf.Tensor:
@@ -281,9 +366,14 @@ def as_numpy_converts(tensor: tf.Tensor, dtype, refuse) -> tf.Tensor:
     refuse(f"converting a {tensor.dtype.name} value to {dtype.name}")
 
 
-def _convert(value: HostScalar, dtype=None, name=None, as_ref=False):
+def converted(value: HostScalar, dtype=None) -> tf.Tensor:
+    """The numpy scalar as TF converts it to `dtype` (None: its own), or refused."""
     # (a numpy number is a constant to a gradient tape: no gradient flows into its value)
     return tf.stop_gradient(as_numpy_converts(value.tensor, dtype, _refuse))
+
+
+def _convert(value: HostScalar, dtype=None, name=None, as_ref=False):
+    return converted(value, dtype)
 
 
 tf.register_tensor_conversion_function(HostScalar, _convert)

@@ -34,6 +34,7 @@ from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.append_only import AppendOnlyList
 from janus.graphgen.values import FedScalarMisuse, SymbolicScalar, WrappedByTracker, \
     pack_scalars
+from janus.graphgen.host_scalars import HostScalar
 from janus.tensors import is_tensor
 from janus.operation_hooks import operation_hook
 
@@ -51,28 +52,42 @@ def _maximum(x, y, name=None):
     return tf.negative(tf.minimum(tf.negative(x), tf.negative(y)), name=name)
 
 
+def _as_dtype(value, dtype):
+    """A fed number (or numpy scalar) as eager TF converts it to `dtype`."""
+    if isinstance(value, HostScalar):
+        return host_scalars.converted(value, dtype)
+    return value.as_dtype(dtype) if isinstance(value, SymbolicScalar) else \
+        tf.constant(value, dtype)
+
+
 def _constant(value, dtype=None, shape=None, name="Const"):
-    """`tf.constant` of a fed number (a SymbolicScalar): its tensor, converted as TF converts
-    the Python number (`tf.constant` itself takes Python values only in a graph)."""
+    """`tf.constant` of a fed number (a SymbolicScalar, or a numpy scalar's HostScalar):
+    its tensor, converted as eager TF converts the number (`tf.constant` itself takes
+    Python values only in a graph)."""
     if type(value) in (list, tuple):  # (`tf.constant([lr, beta])`, lr fed)
         leaves = tf.nest.flatten(value)
         if any(is_tensor(v) for v in leaves):
             raise ConversionError("tf.constant of a list holding a tensor and a fed number")
         if dtype is None:
-            value = pack_scalars(value)
+            value = pack_scalars(host_scalars.pack_list(value))
         else:
-            value = tf.nest.map_structure(lambda v: v.as_dtype(dtype) if isinstance(
-                v, SymbolicScalar) else tf.constant(v, dtype), value)
+            value = tf.nest.map_structure(lambda v: _as_dtype(v, dtype), value)
+    elif isinstance(value, HostScalar):
+        value = host_scalars.converted(value, dtype)
     elif not isinstance(value, SymbolicScalar):
         return tf.constant(value, dtype=dtype, shape=shape, name=name)
     tensor = tf.convert_to_tensor(value, dtype=dtype, name=name)
     return tensor if shape is None else tf.broadcast_to(tensor, shape)
 
 
+_FED = (SymbolicScalar, HostScalar)
+
+
 def _fed_numbers_in(value) -> bool:
-    """Whether `value` is a fed number or a list/tuple holding one."""
-    return isinstance(value, SymbolicScalar) or type(value) in (list, tuple) and any(
-        isinstance(v, SymbolicScalar) for v in tf.nest.flatten(value))
+    """Whether `value` is a fed number (or a numpy scalar's HostScalar) or a list/tuple
+    holding one."""
+    return isinstance(value, _FED) or type(value) in (list, tuple) and any(
+        isinstance(v, _FED) for v in tf.nest.flatten(value))
 
 
 _SEEDING = frozenset({"reset_from_seed", "from_seed", "create_rng_state", "set_seed",
@@ -102,7 +117,8 @@ def _convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         if dtype is None and dtype_hint is not None:
             raise ConversionError("tf.convert_to_tensor of a list holding a tensor and a "
                                   "fed number, with a dtype hint")
-        return tf.convert_to_tensor(pack_scalars(value), dtype=dtype, name=name)
+        return tf.convert_to_tensor(pack_scalars(host_scalars.pack_list(value)),
+                                    dtype=dtype, name=name)
     if dtype is None and dtype_hint is not None:
         try:
             return _constant(value, dtype_hint, name=name or "Const")

@@ -76,7 +76,7 @@ _FUNCTION_WHEN_EAGER = ("tensorflow.python.ops.parallel_for.",)
 when eager."""
 
 
-def _eager_in_plain(tracer, graph, frame) -> bool:
+def eager_in_plain(tracer, graph, frame) -> bool:
     """Whether plain Python runs eagerly what runs in `graph` of the trace, asked by
     `frame`: in the trace's graph, or in a branch or loop body nested in it (a `tf.cond`,
     `tf.while_loop`, `tf.map_fn` eager TensorFlow runs as Python: janus's own `if` of a
@@ -102,7 +102,7 @@ def _stand_in(original, eager_answer: bool, name: str):
                 not _from_library(sys._getframe(1)):
             return truth
         call = calls[-1]
-        if not _eager_in_plain(call.tracer, tf.compat.v1.get_default_graph(),
+        if not eager_in_plain(call.tracer, tf.compat.v1.get_default_graph(),
                                sys._getframe(1)):
             return truth
         call.answered = call.answered or name
@@ -126,7 +126,7 @@ class _EagerTensorKind(type):
                 not _from_library(sys._getframe(1)):
             return False
         call = calls[-1]
-        if not _eager_in_plain(call.tracer, getattr(value, "graph", None), sys._getframe(1)):
+        if not eager_in_plain(call.tracer, getattr(value, "graph", None), sys._getframe(1)):
             return False
         call.answered = call.answered or "isinstance(t, tf.__internal__.EagerTensor)"
         return True

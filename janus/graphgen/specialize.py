@@ -14,6 +14,7 @@ from janus.errors import BuildsOnFirstCall, ConversionError, InconclusiveTrace, 
 from janus.fallback import heap
 from janus.graphgen import ambient_summary, caller_scopes, keras_globals
 from janus.graphgen import adopted_trace, bias_gradients, calls, checks, conversion_functions, dead_ends, \
+    eager_constants, \
     external_effects, host_draws, keras_state, keyed_writes, leftover_tensors, number_lists, \
     random_draws, trace_warnings, varying_numbers
 from janus.graphgen.caller_tape import TapeView
@@ -365,6 +366,7 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
 
         signature = [tf.TensorSpec(shape, dtype) for _, _, (dtype, shape) in inputs]
         bias_gradients.install()
+        eager_constants.install()  # (host values converted to constants as eagerly)
         conversion_functions.install()  # (the program's tensor conversion functions)
         function = tf.function(body, input_signature=signature, autograph=False,
                                reduce_retracing=False)

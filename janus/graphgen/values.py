@@ -510,7 +510,8 @@ _FLOATS = (tf.float32, tf.float64, tf.complex64, tf.complex128)
 _CONVERTS = {  # the dtypes a cast converts a fed number to as eager TF does
     int: (tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64,
           tf.float16) + _FLOATS,  # (int64 to a float dtype: one rounding, as TF's)
-    float: _FLOATS,  # (not float16/bfloat16: TF's cast rounds through float32 first)
+    float: _FLOATS + (tf.float16, tf.bfloat16),  # (a float64 cast to a half type rounds
+    # as eager TF converts the Python float: checked bit for bit, ties too, F391)
     bool: (tf.bool, tf.int32, tf.float32)}
 
 
@@ -537,6 +538,10 @@ def pack_scalars(value):
     dtype = next((v.dtype for v in leaves if is_tensor(v)), None)
     if dtype is None:
         kinds = {v.kind if isinstance(v, SymbolicScalar) else type(v) for v in leaves}
+        if bool in kinds and len(kinds) > 1:  # (eager TF raises for `[True, 2]`, takes
+            # `[2, True]`: its converter's order, not a graph's int32, F390)
+            raise ConversionError("a list of a Python bool and other values janus feeds "
+                                  "handed to TensorFlow")
         wide = any(type(v) is int and not -2 ** 31 <= v < 2 ** 31 or
                    isinstance(v, SymbolicScalar) and v.wide for v in leaves)
         dtype = tf.float32 if float in kinds else tf.bool if kinds == {bool} else \

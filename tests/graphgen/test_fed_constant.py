@@ -73,3 +73,21 @@ def test_a_dtype_hint_as_eager_tf_takes_it_for_fed_numbers():
     calls += [(tf.constant(2.0), i, 3 - i) for i in range(4)]
     stats = assert_same(hinted, calls)
     assert stats.internal_errors == 0 and stats.graph_calls >= 4, stats
+
+
+def half_precision_step(x, lr):
+    h = tf.cast(x, tf.float16) * lr + 1.0
+    b = tf.cast(x, tf.bfloat16) * lr
+    return h, b, tf.constant(lr, tf.float16), tf.constant([lr, 0.5], tf.bfloat16)
+
+
+def test_a_fed_float_converted_to_half_types_keeps_one_graph():
+    """(F391) A Python float times a float16/bfloat16 tensor was guarded per value (a
+    graph per learning rate, then 'limit reached'): now fed, cast from float64 in the
+    graph, which rounds as eager TF converts the Python float (ties included)."""
+    x = tf.constant([1.0, -2.0, 3.0])
+    rates = [0.001 * (i + 1) for i in range(10)] + [
+        1.0 + 2.0 ** -11, 1.0 + 3 * 2.0 ** -11, 2049.0, 1.0 + 2.0 ** -8 + 2.0 ** -40,
+        65520.0, 1e-8]  # (float16 and bfloat16 ties, half a float16 ulp past its max)
+    stats = assert_same(half_precision_step, [(x, lr) for lr in rates])
+    assert stats.graph_calls >= 12 and stats.generations <= 3

@@ -4,6 +4,8 @@ scalar they are (graphgen/host_scalars.HostScalar) once their values change, by 
 across a list's items too. They were guarded by identity: a new np.float32(0.1) on every
 call failed the guard, a graph per call (zoo p29). Each test compares janus with plain
 Python call by call."""
+import warnings
+
 import numpy as np
 import tensorflow as tf
 
@@ -98,3 +100,25 @@ def test_np_float64_compared_and_converted_as_numpy_does():
     stats = assert_same(np_float64_compare, calls, make_state=Totals)
     assert stats.internal_errors == 0 and stats.generations <= 3, stats  # (a branch each)
     assert stats.graph_calls >= 8, stats
+
+
+def np_int_step(x, step, d):
+    warm = x * tf.minimum(1.0, (step + 1) / 5)       # a warm-up from an np.int64 step
+    return warm, step + 1, step - 3, step * 2, step // 3, step % 3, 7 - step, 10 // (step + 1), \
+        step * 0.5, step // d, step % d, d / 2
+
+
+def test_np_int_arithmetic_is_fed_with_numpy_semantics():
+    """(F392) numpy int scalars in arithmetic were guarded per value (a graph per step):
+    now numpy's int64/int32 arithmetic in the graph (floor division and modulo, `/` as
+    float64), checked not to wrap; a zero divisor or an overflow runs the call plainly."""
+    x = tf.constant([1.0, 2.0])
+    calls = [(x, np.int64(i - 4), np.int64(i % 4 + 1)) for i in range(12)] + [
+        (x, np.int64(3), np.int64(0)),                     # a zero divisor: numpy warns
+        (x, np.int64(2 ** 63 - 1), np.int64(2)),           # step + 1 wraps: numpy warns
+        (x, np.int64(-2 ** 63), np.int64(-1))] + [          # step // -1 wraps too
+        (x, np.int32(i), np.int32(i % 3 + 1)) for i in range(8)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        stats = assert_same(np_int_step, calls)
+    assert stats.graph_calls >= 14
