@@ -23,7 +23,11 @@ import types
 
 import keras
 
-os.environ["HH_ACT"] = "tanh"  # (process-wide: as each program starts)
+def hh_act_key():
+    return "HH_ACT_" + __name__  # (one per side: plain and janus share the process)
+
+
+os.environ[hh_act_key()] = "tanh"  # (process-wide: as each program starts)
 
 
 class HhCfg:
@@ -43,7 +47,7 @@ def hh_default_act(x, cfg=HH_DEF):
 
 
 def hh_environ_act(x):
-    return tf.tanh(x) if os.environ.get("HH_ACT") == "tanh" else tf.nn.relu(x) - 0.5
+    return tf.tanh(x) if os.environ.get(hh_act_key()) == "tanh" else tf.nn.relu(x) - 0.5
 
 
 def hh_print_act(x):
@@ -120,7 +124,7 @@ def hh_step(i):
 
 _LAYER_SETS = [
     ["HhCfg.alpha = 0.5 + n % 3", 'HH_DEF["a"] = 2.0 if flag else 0.5'],
-    ['os.environ["HH_ACT"] = "relu" if flag else "tanh"'],
+    ['os.environ[hh_act_key()] = "relu" if flag else "tanh"'],
     [],
     ["HH_NS.temp = 1.0 + n % 2"],
     ['HH_LAYERS[5].arguments["k"] = 1.0 + n % 3',
