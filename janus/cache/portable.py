@@ -30,7 +30,7 @@ from janus.graphgen.guards import Guard, GuardSet, WideInt
 from janus.graphgen.sources import SourceError, evaluate, from_record, is_name
 
 FORMAT = 2
-_GUARD_KINDS = ("call", "type", "id", "value", "number", "len", "keys", "tensor",
+_GUARD_KINDS = ("call", "type", "id", "value", "number", "len", "keys", "lacks", "tensor",
                 "tensor_list", "aliases", "keras")
 _NUMBERS = {"int": int, "float": float, "WideInt": WideInt}
 _EFFECT_KINDS = ("setattr", "delattr", "contents", "extend", "setitems")
@@ -420,6 +420,10 @@ def _parse(data: dict) -> dict:
                      all(type(k) in _VALUE_TYPES for k in expected), "dict keys")
         elif kind == "type":
             _require(type(expected) is str, "a class name")
+        elif kind == "lacks":
+            _require(isinstance(expected, list) and all(type(n) is str for n in expected),
+                     "attribute names")
+            expected = tuple(expected)
         elif kind == "number":
             _require(expected in _NUMBERS, "a number type")
             expected = _NUMBERS[expected]

@@ -23,6 +23,7 @@ from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
 from janus.graphgen import host_arrays, host_scalars, keras_state, keras_writes, stand_in_calls, \
     tensor_attributes, user_classes
+from janus.graphgen.attribute_dispatch import guard_lookup
 from janus.graphgen.dynamic_sizes import PartialShape
 from janus.graphgen.global_settings import library_global
 from janus.graphgen.guards import EAGER_TENSOR
@@ -62,9 +63,11 @@ class AttributeHooks:
             if prop.fget is None:
                 raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
                                      "has no getter")
+            guard_lookup(self.tracer, obj, name)  # (the property stays the class's: F396)
             return self.call(None, prop.fget, obj)
         access = user_classes.user_access(obj, name, "get")
         if access is not None:  # (a descriptor's `__get__`, a `__getattr__`: converted)
+            guard_lookup(self.tracer, obj, name)  # (found there on each call: F396)
             method, leading = access
             return self.call(None, method, *leading, *((name,) if len(leading) == 1 else ()))
         tracer = self.tracer
@@ -128,10 +131,12 @@ class AttributeHooks:
             if prop.fset is None:
                 raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
                                      "has no setter")
+            guard_lookup(self.tracer, obj, name)
             self.call(None, prop.fset, obj, value)
             return
         access = user_classes.user_access(obj, name, "set")
         if access is not None:  # (a descriptor's `__set__`: converted)
+            guard_lookup(self.tracer, obj, name)
             self.call(None, access[0], *access[1], value)
             return
         tracer = self.tracer
@@ -164,10 +169,12 @@ class AttributeHooks:
             if prop.fdel is None:
                 raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "
                                      "has no deleter")
+            guard_lookup(self.tracer, obj, name)
             self.call(None, prop.fdel, obj)
             return
         access = user_classes.user_access(obj, name, "del")
         if access is not None:  # (a descriptor's `__delete__`: converted)
+            guard_lookup(self.tracer, obj, name)
             self.call(None, access[0], *access[1])
             return
         tracer = self.tracer
@@ -237,6 +244,7 @@ class AttributeHooks:
         `__dict__` (so a guard reads it there too, never computing it), computed
         converted on an object of this call, refused where not computed yet."""
         tracer = self.tracer
+        guard_lookup(tracer, obj, name)  # (the descriptor stays the class's: F396)
         if isinstance(found, property):
             if found.fget is None:
                 raise AttributeError(f"property '{name}' of '{type(obj).__name__}' object "

@@ -25,8 +25,8 @@ class Guard:
     """One assumption about one value. `kind` picks the check; `expected` is what
     the graph was built for; `where` is the user's line that made the assumption."""
 
-    kind: str  # call | type | id | value | number | len | keys | tensor | tensor_list | array |
-    #            number_list | aliases | keras
+    kind: str  # call | type | id | value | number | len | keys | lacks | tensor |
+    #            tensor_list | array | number_list | aliases | keras
     source: Source
     expected: Any
     where: str = ""
@@ -54,6 +54,8 @@ class Guard:
             text = f"len({self.source}) == {exp}"
         elif self.kind == "keys":
             text = f"list({self.source}) == {list(exp)!r}"
+        elif self.kind == "lacks":
+            text = f"none of {', '.join(map(repr, exp))} in {self.source}"
         elif self.kind == "tensor":
             text = f"{self.source} is a {_spec_text(exp)} tensor"
         elif self.kind == "array":
@@ -293,6 +295,9 @@ def _test(guard: Guard, var: str, const: str, type_name: str, dtype_name: str,
         return f"len({var}) == {const}"
     if kind == "keys":
         return f"list({var}) == {const}"
+    if kind == "lacks":  # (attributes' absence, a tuple of names: attribute_dispatch.py)
+        return " and ".join(f"{const}[{int(k)}] not in {var}"
+                            for k in range(len(guard.expected))) or "True"
     if kind == "tensor":  # (`_datatype_enum()`: ~15x cheaper than comparing DTypes)
         dtype, shape = guard.expected
         env[dtype_name] = tf.as_dtype(dtype).as_datatype_enum

@@ -132,6 +132,9 @@ def user_access(obj, name: str, how: str):
             continue
         if not isinstance(attribute, _PLAIN):
             method = getattr(type(attribute), _DESCRIPTOR[how], None)
+            if how == "get" and name in getattr(obj, "__dict__", ()) and not any(
+                    hasattr(type(attribute), m) for m in ("__set__", "__delete__")):
+                return None  # (a non-data descriptor: the instance's own value wins)
             if _users(method):
                 return (method, (attribute, obj, cls) if how == "get" else (attribute, obj))
         return None
