@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import traceback
 
 
 class FallbackCategory(enum.Enum):
@@ -100,3 +101,33 @@ def cause_of(exc: BaseException, kinds):
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__
     return None
+
+
+def detached(exc: BaseException | None) -> BaseException | None:
+    """`exc`, to be kept beyond its call (a jit's `unsupported` or `last_trace_error`, the
+    conversion cache), without what held the call's state alive (F397): its traceback's
+    frames reached the user's frames, the call's arguments and janus's heap snapshot, so
+    objects plain Python frees never died (a WeakValueDictionary never emptied, a
+    WeakMethod hook kept firing). Where it happened stays, as `frames_of` (file, line
+    and function names, no frames); the chain (`__cause__`, `__context__`) is cut: its
+    tracebacks hold frames too, and what janus reads of it is read before."""
+    if exc is None:
+        return None
+    if exc.__traceback__ is not None:
+        try:
+            exc.janus_frames = traceback.StackSummary.extract(
+                traceback.walk_tb(exc.__traceback__), lookup_lines=False)
+        except Exception:  # noqa: BLE001 - an exception without a __dict__: no location
+            pass
+        exc.__traceback__ = None
+    exc.__cause__ = exc.__context__ = None
+    return exc
+
+
+def frames_of(exc: BaseException) -> traceback.StackSummary:
+    """The frames `exc` was raised through (kept by `detached`, or its live traceback's),
+    outermost first, as `traceback.extract_tb` gives them."""
+    kept = getattr(exc, "janus_frames", None)
+    if exc.__traceback__ is None and kept is not None:
+        return kept
+    return traceback.extract_tb(exc.__traceback__)

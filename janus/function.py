@@ -35,7 +35,7 @@ from tensorflow.python.eager import record
 from janus import cache, events, forks, introspect, remade, user_attributes
 from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
-                          JanusFallbackError, JanusInternalError)
+                          JanusFallbackError, JanusInternalError, detached)
 from janus.events import CHANGES as _EVENT_CHANGES
 from janus.fallback import agreement, heap, mixed, safety, segmented
 from janus.eager_runs import EagerRuns
@@ -344,7 +344,7 @@ class JitFunction(EagerRuns, Generation):
         try:
             return convert(self.fn)
         except ConversionError as exc:
-            self.unsupported = exc
+            self.unsupported = detached(exc)  # (kept: no frames, F397)
             self.last_failure_reason = self.last_failure_reason or exc.describe()
         except Exception as exc:  # noqa: BLE001 - a conversion bug: the function runs plainly
             self.report_internal("converting the function", exc)

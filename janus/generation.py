@@ -20,7 +20,7 @@ from janus.cache import portable, record
 from janus.config import Config
 from janus.errors import BuildsOnFirstCall, ConversionError, EagerRun as _Eager, \
     InconclusiveTrace, \
-    FallbackCategory, Unprofiled
+    FallbackCategory, Unprofiled, detached
 from janus.fallback import safety
 from janus.fallback.settled import epoch as settled_epoch
 from janus.graphgen import distribute, formatted_text, plain_trial, stand_in_calls, xla, \
@@ -348,8 +348,8 @@ class Generation(GuardFailures, Outcomes):
         untouched = not final and bool(self.plan_history) and self._untouched_made(self.plan)
         if not untouched:
             self.stats.generation_failures += 1
-        self.last_trace_error = exc
         self.last_failure_reason = safety.explain_exception(exc, self.fn)
+        self.last_trace_error = exc = detached(exc)  # (kept: no frames, F397)
         events.emit("generation_failed", self, self.last_failure_reason)
         if cache.abandoned_warm_start(self):
             return  # the warm-start profile did not fit: profile afresh

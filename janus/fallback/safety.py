@@ -62,7 +62,7 @@ import traceback
 import tensorflow as tf
 
 from janus import user_attributes
-from janus.errors import ConversionError, JanusFallbackError, JanusInternalError
+from janus.errors import ConversionError, JanusFallbackError, JanusInternalError, frames_of
 from janus.fallback.heap import MARKER
 from janus.graphgen import formatted_text
 from janus.profiler.runtime import ProfileRuntime
@@ -143,7 +143,7 @@ def internal_error(message: str, exc: BaseException) -> JanusInternalError:
 def describe(exc: BaseException) -> str:
     """One line: the exception and the innermost janus frame it came from."""
     where = ""
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+    for frame in reversed(frames_of(exc)):
         if _is_janus(frame.filename):
             where = f" (at {os.path.basename(frame.filename)}:{frame.lineno} in {frame.name})"
             break
@@ -392,7 +392,7 @@ def explain_exception(exc: Exception, function=None) -> str:
     """The reason a trace failed, located at the innermost line of user code (or, when no
     user code is on the traceback, at the definition of the jitted `function`)."""
     user_frame = None
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+    for frame in reversed(frames_of(exc)):
         if not _is_janus(frame.filename) and not _is_library(frame.filename):
             user_frame = frame
             break

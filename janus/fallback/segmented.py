@@ -31,7 +31,6 @@ import dataclasses
 import inspect
 import re
 import threading
-import traceback
 import types
 
 import gast
@@ -39,7 +38,7 @@ import tensorflow as tf
 
 from janus import source as source_mod
 from janus.config import config as global_config
-from janus.errors import ConversionError
+from janus.errors import ConversionError, frames_of
 from janus.graphgen.defaults import follow_defaults
 from janus.graphgen.plan import Plan
 from janus.recursion import limits
@@ -447,7 +446,7 @@ class Segmented:
         if exc is None:
             return None
         line = None
-        for frame in traceback.extract_tb(exc.__traceback__):
+        for frame in frames_of(exc):
             if frame.name == name and frame.filename == self.info.filename:
                 line = frame.lineno
                 break

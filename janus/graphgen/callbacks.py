@@ -9,8 +9,11 @@ raise (graphgen/dead_ends.py).
 """
 from __future__ import annotations
 
+import collections
 import functools
+import operator
 import types
+import weakref
 
 import tensorflow as tf
 
@@ -44,6 +47,30 @@ def _calls_back(library) -> bool:
         (user_attributes.get(library, "__name__", None) or "").startswith("map_structure")
 
 
+_CONTAINERS = (list, dict, set, frozenset, tuple, collections.deque)
+
+
+def _never_calls(library) -> bool:
+    """Library code that never calls a function it is handed, only compares, hashes or
+    keeps it: a container's methods (`reg.index(hook)`, `reg.remove(hook)`,
+    `reg.append(hook)`, `d.pop(hook)`; not `list.sort`, whose `key` it calls), `id`,
+    `isinstance`, `operator.eq`, a weak reference. Handed janus's wrapper instead, it
+    would see another object than Python does (`hook` not in the list that holds it:
+    ValueError, and janus gave up on the function: F399)."""
+    owner = user_attributes.get(library, "__self__", None)
+    if isinstance(owner, _CONTAINERS) and not isinstance(owner, type):
+        return user_attributes.get(library, "__name__", None) != "sort"
+    return any(library is f for f in _IDENTITY_FUNCTIONS)
+
+
+_IDENTITY_FUNCTIONS = (id, hash, isinstance, issubclass, type, callable, repr, str, len,
+                       getattr, hasattr, setattr, delattr, vars, dir, operator.eq,
+                       operator.ne, operator.is_, operator.is_not, operator.contains,
+                       operator.indexOf, operator.countOf, weakref.ref, weakref.proxy,
+                       weakref.WeakMethod, weakref.finalize)
+"""Builtins and library functions that look at a function's identity, never call it."""
+
+
 def traces_callbacks(library) -> bool:
     """TF's functional ops: they trace (not just call) the callables handed to them."""
     module = user_attributes.get(library, "__module__", None) or ""
@@ -71,6 +98,8 @@ def traced_callback(runtime, site, library, value):
             return value
         return wrapped if type(value) is dict else type(value)(wrapped.values())
     function = isinstance(value, (types.FunctionType, types.MethodType))
+    if function and _never_calls(library):
+        return value  # (compared, hashed or kept: the user's function itself, F399)
     if not (function or callable(value) and not isinstance(value, type) and
             (traces_callbacks(library) or _calls_back(library))) or \
             user_function(value)[0] is None and not user_partial(value):

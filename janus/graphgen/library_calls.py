@@ -186,7 +186,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     setting = global_settings.read(tracer, fn, args, kwargs)  # `keras.backend.floatx()`
     if setting is not global_settings.UNREAD:
         return setting
-    refusals.refuse(fn, tracer)
+    refusals.refuse(fn, tracer, args, kwargs)
     through = plain_records.through_hooks(  # (`"{0.lr}".format(cfg)`: reads `cfg.lr`)
         tracer, fn, args, kwargs, runtime.ld_attr,
         lambda value: past_hooks.located_by_type(tracer, value))

@@ -8,6 +8,7 @@ would only fail.
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 import types
 
@@ -130,16 +131,25 @@ def checkpoint_reason(fn) -> str:
     return ""
 
 
-def _wrapped_user_functions(fn) -> list:
+def _wrapped_user_functions(fn, args: tuple | None = None) -> list:
     """The program's functions a library callable runs: behind `__wrapped__`
     (`@tf.custom_gradient`, `@tf.recompute_grad`, `do_not_convert`), a singledispatch's
-    registry. Not a `tf.function` (janus inlines those: library_calls.traced_inline)."""
+    registry (given the call's `args`: the implementation it dispatches to). Not a
+    `tf.function` (janus inlines those: library_calls.traced_inline)."""
     if user_attributes.has(fn, "python_function") or \
             isinstance(fn, types.FunctionType) and is_user_code(fn):
         return []  # (the program's own wrapper, or janus's of it: converted, or traced as is)
     found, seen = [], set()
     registry = user_attributes.get(fn, "registry")
-    pending = [fn] + list(user_attributes.get(registry, "values", lambda: ())())
+    dispatch = user_attributes.get(fn, "dispatch")
+    pending = None
+    if registry is not None and callable(dispatch) and args:
+        try:
+            pending = [dispatch(args[0].__class__)]
+        except Exception:  # noqa: BLE001 - no implementation: every one, as before
+            pending = None
+    if pending is None:
+        pending = [fn] + list(user_attributes.get(registry, "values", lambda: ())())
     while pending:
         item = pending.pop()
         if id(item) in seen:
@@ -155,18 +165,63 @@ def _wrapped_user_functions(fn) -> list:
     return [f for f in found if f is not fn]
 
 
-def wrapped_state_reason(fn, tracer=None) -> str:
+def _dispatched_reason(fn, args: tuple | None, tracer) -> str:
+    """A singledispatch call chooses its implementation by its first argument's type: a
+    tensor's (a trace's symbolic one, an eager one in Python) must choose alike, and an
+    object the heap holds is guarded by type (another type may choose another
+    implementation: F398)."""
+    dispatch = user_attributes.get(fn, "dispatch")
+    if user_attributes.get(fn, "registry") is None or not callable(dispatch) or not args:
+        return ""
+    first = args[0]
+    try:
+        if isinstance(first, tf.Tensor) and dispatch(first.__class__) is not \
+                dispatch(EagerTensor):
+            return (f"calls {user_attributes.get(fn, '__qualname__', 'a singledispatch')}, "
+                    "which chooses another implementation for a graph's tensor")
+    except Exception:  # noqa: BLE001 - no implementation: the call raises as in Python
+        return ""
+    source = tracer.source_of(first) if tracer is not None else None
+    if source is not None and not isinstance(first, tf.Tensor):
+        tracer.guard("type", source, type(first))
+    return ""
+
+
+def _bound(functions: list, args: tuple | None, kwargs: dict | None) -> dict:
+    """id(function) -> {parameter: value} of this call's arguments, for each of the
+    wrapped `functions` they bind to (a helper they call, or a signature they do not
+    fit: none)."""
+    if args is None:
+        return {}
+    bound = {}
+    for function in functions:
+        try:
+            bound[id(function)] = dict(
+                inspect.signature(function).bind(*args, **(kwargs or {})).arguments)
+        except (TypeError, ValueError):
+            continue
+    return bound
+
+
+def wrapped_state_reason(fn, tracer=None, args: tuple | None = None,
+                         kwargs: dict | None = None) -> str:
     """A function of the program's behind a library decorator runs unconverted, inside
     TensorFlow, once while tracing: its reads of globals and closures would be folded into
     the graph, its heap writes made once (a gradient-reversal layer's annealed lambda).
     Reads of immutable values (`GRL_SCALE = 0.3`, a closure's `lam`, `args.lam`) are
     guarded by value instead (graphgen/unconverted_reads.py). So are those of the Python
-    function of a `tf.function` the call made (graphgen/made_closures.py)."""
-    wrapped = _wrapped_user_functions(fn)
+    function of a `tf.function` the call made (graphgen/made_closures.py). Given the
+    call's `args`, what the wrapped functions read of their arguments too (`opt.lr` in a
+    singledispatch implementation, F398): only the implementation it dispatches to runs."""
+    wrapped = _wrapped_user_functions(fn, args)
     functions = wrapped or made_closures.made_tf_function(tracer, fn)
     if not functions:
         return ""
-    found = unconverted_reads.reason(functions, tracer, gradient=bool(wrapped))
+    found = _dispatched_reason(fn, args, tracer)
+    if found:
+        return found
+    found = unconverted_reads.reason(functions, tracer, gradient=bool(wrapped),
+                                     arguments=_bound(wrapped, args, kwargs))
     if found:
         return (f"calls {found} (it runs unconverted through a library decorator while "
                 "tracing; janus cannot check that on each call)")
@@ -262,11 +317,12 @@ def keras_host_reason(fn) -> str:
             "state in Python (not ops a graph can run on every call)")
 
 
-def refuse(fn, tracer=None) -> None:
+def refuse(fn, tracer=None, args: tuple | None = None, kwargs: dict | None = None) -> None:
     """Raise the ConversionError the tracer gives for a call of `fn`, if any (with the
     tracer: the values the program's unconverted code reads are guarded)."""
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
-        checkpoint_reason(fn) or output_reason(fn) or wrapped_state_reason(fn, tracer) or \
+        checkpoint_reason(fn) or output_reason(fn) or \
+        wrapped_state_reason(fn, tracer, args, kwargs) or \
         keras_hooks_reason(fn, tracer) or keras_host_reason(fn) or frame_reason(fn) or \
         held_code.reason(fn, tracer)
     if reason:
@@ -283,7 +339,7 @@ def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:
     if draws.supported_call(fn, args, kwargs or {}):
         return ""
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
-        checkpoint_reason(fn) or output_reason(fn) or wrapped_state_reason(fn) or \
+        checkpoint_reason(fn) or output_reason(fn) or wrapped_state_reason(fn, None, args, kwargs) or \
         keras_hooks_reason(fn) or keras_host_reason(fn) or frame_reason(fn) or \
         held_code.reason(fn)
     if reason:

@@ -130,10 +130,12 @@ def _chains(code: types.CodeType, self_name: str | None, defaulted: tuple = ()
             ) -> tuple[tuple, tuple]:
     """The Python writes `code` (and the functions nested in it) makes, and the chains it
     reads (its free variables are the cells: a nested function's own are its locals; its
-    parameters with a default, `defaulted`, read the default where not passed)."""
+    parameters with a default, `defaulted`, read the default where not passed; the others
+    are roots of their own, "argument", whose value the call says: `_Reads.argument`)."""
     writes, chains = [], []
     root, attrs, where = None, [], None
     outer_free = code.co_freevars
+    parameters = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
 
     def close(method: bool = False):
         nonlocal root, attrs
@@ -169,6 +171,10 @@ def _chains(code: types.CodeType, self_name: str | None, defaulted: tuple = ()
                 op == "LOAD_DEREF" and name in defaulted and name in code.co_cellvars and \
                 (each is code or name in each.co_freevars):
             root = ("default", name)
+        elif op == "LOAD_FAST" and name in parameters and each is code or \
+                op == "LOAD_DEREF" and name in parameters and name in code.co_cellvars and \
+                (each is code or name in each.co_freevars):
+            root = ("argument", name)
     close()
     return tuple(writes), tuple(chains)
 
@@ -176,8 +182,9 @@ def _chains(code: types.CodeType, self_name: str | None, defaulted: tuple = ()
 class _Reads:
     """What one call's unconverted functions read: the guards to add, or why not."""
 
-    def __init__(self, tracer, owner):
+    def __init__(self, tracer, owner, arguments: dict | None = None):
         self.tracer, self.owner = tracer, owner
+        self.arguments = arguments or {}  # id(function) -> {parameter: the call's argument}
         self.guards: list[tuple[str, Source, object]] = []
         self.fed: list[tuple[Source, tuple]] = []  # (source, (place, key)): held_numbers
         self.seen: set[int] = set()
@@ -206,6 +213,13 @@ class _Reads:
         ledger = self.tracer.ledger if self.tracer is not None else None
         if name.startswith(RUNTIME):
             return ""  # (janus's own runtime in converted code: its reads are hooked)
+        bound = self.arguments.get(id(function), {})
+        reflective = next((a for a in chain.attrs if a in _REFLECTION), None)
+        if kind == "argument" and reflective is not None:  # (as before parameters were
+            return f"reads `{reflective}`"  # roots: `x.__dict__`, `x.__setattr__(...)`)
+        if kind == "argument" or kind == "default" and name in bound:
+            return self.argument(name, bound[name], chain.attrs, chain.method) \
+                if name in bound else ""
         if kind == "default":  # (not fed: a tuple janus would have to rebuild)
             if made_closures.made_in_call(self.tracer, function):
                 return self.trace_value(name, _default(function, name), chain.attrs,
@@ -238,6 +252,27 @@ class _Reads:
                 return self.trace_value(name, value, chain.attrs, chain.method)
             source, place = closure(0, cell), (cell, None)
         return self.value(name, value, source, chain.attrs, chain.method, place)
+
+    def argument(self, name: str, value, attrs: tuple, method: bool) -> str:
+        """`opt.lr` of a parameter, read by code run once while tracing (a singledispatch
+        implementation, F398): a tensor, a variable or an immutable value the trace had
+        is in its graph; an object the heap holds is read like a global's through its
+        source (its attributes guarded by value), else refused (a read folded into the
+        graph would never see the object change)."""
+        if isinstance(value, types.FunctionType) and is_user_code(value):
+            return self.function(value)
+        leaves = tf.nest.flatten(value) if isinstance(value, (list, tuple, dict)) else [value]
+        if all(is_symbolic(v) or _fixed_object(v) or immutable(v) or
+               isinstance(v, _CODE_VALUES) for v in leaves) and \
+                (not attrs or not isinstance(value, (list, dict))):
+            return ""
+        source = self.tracer.source_of(value) if self.tracer is not None else None
+        if source is not None and attrs and not isinstance(value, (list, dict, tuple)):
+            return self.attributes(name, value, source, attrs, method)
+        if self.tracer is None:
+            return ""  # (the profiler's question: the trace decides)
+        return (f"reads its argument `{name}`, a {type(value).__name__} janus cannot check "
+                "on each call")
 
     def trace_value(self, name: str, value, attrs: tuple, method: bool) -> str:
         """A value the call itself put in a cell or default (graphgen/made_closures.py):
@@ -436,13 +471,14 @@ def _variables(value) -> bool:
 
 
 def reason(functions: list, tracer=None, owner=None, self_names: dict | None = None,
-           gradient: bool = False) -> str:
+           gradient: bool = False, arguments: dict | None = None) -> str:
     """Why `functions` (run unconverted while tracing) cannot be traced ("" if they can);
     with `tracer`, their guardable reads are guarded. `self_names`: id(function) -> the
     name of its object's parameter (a Keras hook's `self`, read through `owner`).
     `gradient`: code behind a gradient decorator, which may also run after the trace
-    (graphgen/python_gradients.py)."""
-    reads = _Reads(tracer, owner)
+    (graphgen/python_gradients.py). `arguments`: id(function) -> its parameters' values
+    in this call (`_Reads.argument`)."""
+    reads = _Reads(tracer, owner, arguments)
     for function in functions:
         self_name = (self_names or {}).get(id(function))
         found = reads.function(function, self_name)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
 import threading
 import types
@@ -10,7 +11,7 @@ import weakref
 import gast
 
 from janus import source as source_mod
-from janus.errors import ConversionError
+from janus.errors import ConversionError, detached
 from janus.transform import autograph_callbacks, global_stores, scope, templates, user_frames
 from janus.transform.control_flow import ControlFlowTransformer
 from janus.transform.effects import EffectsTransformer
@@ -106,11 +107,12 @@ def convert(fn) -> ConvertedFunction:
         try:
             cached = _convert(fn)
         except ConversionError as exc:
-            cached = exc.located(fn.__qualname__, code.co_filename, code.co_firstlineno)
+            cached = detached(exc.located(fn.__qualname__, code.co_filename,
+                                          code.co_firstlineno))
         with _lock:
             _cache[id(code)] = (code, cached)
-    if isinstance(cached, ConversionError):
-        raise cached
+    if isinstance(cached, ConversionError):  # (a copy: raising the cached one would keep
+        raise copy.copy(cached)  # the frames it passed, its callers' arguments: F397)
     if cached.original is not fn:  # same code, other closure (e.g. a nested def)
         cached = dataclasses.replace(cached, original=fn)
     return cached

@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 88
+GENERATOR_VERSION = 89
 
 HEADER = '''\
 import functools
@@ -201,7 +201,7 @@ RULE_MODULES = (
     "rules_s33_unseen_reads", "rules_s33_scatter_commit", "rules_s33_tensor_attrs",
     "rules_s33_callables", "rules_s33_append_len",
     "rules_s34_threads", "rules_s34_number_lists", "rules_s34_plain_helper_room",
-    "rules_s34_conversions", "rules_s34_dispatch",
+    "rules_s34_conversions", "rules_s34_dispatch", "rules_s34_lifetimes_dispatch",
 )
 
 

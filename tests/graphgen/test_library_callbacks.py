@@ -9,6 +9,7 @@ never holds a Python callback: it could run twice (graph, then the eager rerun a
 failed guard), so such a call runs eagerly.
 """
 import functools
+import weakref
 
 import numpy as np
 import tensorflow as tf
@@ -167,4 +168,83 @@ def test_a_partial_of_a_callable_object_as_a_branch_keeps_its_reads_guarded():
     stats = assert_same(partial_branch_written_first,
                         [(tf.constant([1.0 - 2 * (i % 2)]), 1.0 + i) for i in range(8)],
                         make_state=Branches)
+    assert stats.graph_calls >= 4
+
+
+# -- a function handed to code that only compares or keeps it is the function itself (F399)
+
+def make_hook(k):
+    def hook(reg, y):
+        return y * k, reg.index(hook)
+    return hook
+
+
+def make_once(k):
+    def once(registry, y):
+        registry.hooks.remove(once)  # (a one-shot hook removing itself)
+        at = registry.once.index(once)
+        registry.seen[at] = registry.seen.get(at, 0) + 1
+        return y + k
+    return once
+
+
+class Registry:
+    def __init__(self):
+        self.hooks = [make_hook(2.0), make_hook(3.0)]
+        self.once = [make_once(1.0), make_once(5.0)]
+        self.seen = {}
+
+
+def indexed_hooks(registry, x):
+    positions = []
+    for h in registry.hooks:
+        x, p = h(registry.hooks, x)
+        positions.append(p)
+    return tf.reduce_sum(x), positions
+
+
+def one_shot_hooks(registry, x):
+    registry.hooks = list(registry.once)
+    for h in list(registry.hooks):
+        x = h(registry, x)
+    return tf.reduce_sum(x), len(registry.hooks), sorted(registry.seen.values())
+
+
+def make_keeper(k):
+    def keeper(kept, y):
+        ref = weakref.ref(keeper)
+        kept.append(keeper)
+        found = {keeper: 1}.pop(keeper) + (ref() is keeper) + (kept[-1] is keeper)
+        kept.pop()
+        return y * k + found
+    return keeper
+
+
+class Keepers:
+    def __init__(self):
+        self.keepers, self.kept = [make_keeper(2.0)], []
+
+
+def kept_hooks(s, x):
+    for h in s.keepers:
+        x = h(s.kept, x)
+    return tf.reduce_sum(x)
+
+
+def _x(i):
+    return (tf.constant([1.0, float(i)]),)
+
+
+def test_hooks_that_find_themselves_in_their_registry_stay_graphs():
+    stats = assert_same(indexed_hooks, [_x(i) for i in range(8)], Registry)
+    assert stats.graph_calls >= 4
+
+
+def test_one_shot_hooks_that_remove_themselves_stay_graphs():
+    stats = assert_same(one_shot_hooks, [_x(i) for i in range(8)], Registry)
+    assert stats.graph_calls >= 4
+
+
+def test_a_hook_kept_hashed_or_weakly_referenced_is_itself():
+    stats = assert_same(kept_hooks, [_x(i) for i in range(8)], Keepers)
     assert stats.graph_calls >= 4

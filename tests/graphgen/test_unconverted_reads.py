@@ -6,6 +6,7 @@ variables (by identity); changed between calls, the guards see it. Data they rea
 otherwise (a list, a counter they write, a value the call wrote before) still refuses
 (F211, F213). Compared with plain Python call by call (graphgen/unconverted_reads.py)."""
 import argparse
+import functools
 
 import keras
 import tensorflow as tf
@@ -256,3 +257,89 @@ def test_keras_hooks_reading_data_or_a_setting_written_first_stay_plain_pythons(
         return make
     assert_same(listed, [entry(i) for i in range(6)], make_state=Losses)
     assert_same(gamma_written, [(X, X * 2.0) for _ in range(6)], make_state=Losses)
+
+
+# -- a singledispatch implementation reading its argument (F398) ---------------------------
+
+class Opt:
+    def __init__(self, lr=0.1):
+        self.lr = lr
+
+
+class Scheduled(Opt):
+    pass
+
+
+class Tuned:
+    def __init__(self):
+        self.lr, self.schedule = 0.5, [1.0, 2.0]
+
+
+@functools.singledispatch
+def lr_of(opt):
+    return 0.0
+
+
+@lr_of.register
+def _(opt: Opt):
+    return opt.lr
+
+
+@lr_of.register
+def _(opt: Scheduled):
+    return opt.lr * 2.0
+
+
+@lr_of.register
+def _(opt: Tuned):
+    return opt.lr * opt.schedule[0]
+
+
+@lr_of.register
+def _(opt: dict):
+    return opt["lr"]
+
+
+class Optimizers:
+    def __init__(self):
+        self.opt = Opt()
+
+
+def dispatched_step(s, x):
+    return x * lr_of(s.opt)
+
+
+def _set(i, change=None):
+    def call(s):
+        if change is not None:
+            change(s)
+        return s, tf.constant([1.0, float(i)])
+    return call
+
+
+def test_a_singledispatch_implementation_reading_its_argument_sees_changes():
+    calls = [_set(i) for i in range(4)] + [
+        _set(4, lambda s: setattr(s.opt, "lr", 10.0)), _set(5), _set(6),
+        _set(7, lambda s: setattr(s, "opt", Scheduled(3.0))), _set(8),
+        _set(9, lambda s: setattr(s, "opt", object())), _set(10),
+        _set(11, lambda s: setattr(s, "opt", Opt(0.25))), _set(12)]
+    stats = assert_same(dispatched_step, calls, Optimizers)
+    assert stats.graph_calls >= 5
+
+
+def test_a_singledispatch_implementation_reading_data_of_its_argument():
+    def tuned(s):
+        s.opt = Tuned()
+
+    def scheduled(s):
+        s.opt.schedule[0] = 5.0
+
+    def as_dict(s):
+        s.opt = {"lr": 0.5}
+
+    def relearned(s):
+        s.opt["lr"] = 7.0
+    calls = [_set(0, tuned)] + [_set(i) for i in range(1, 4)] + [
+        _set(4, scheduled), _set(5), _set(6, as_dict), _set(7), _set(8), _set(9, relearned),
+        _set(10)]
+    assert_same(dispatched_step, calls, Optimizers)
