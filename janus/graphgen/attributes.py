@@ -21,8 +21,8 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING as _MISSING
-from janus.graphgen import host_arrays, host_scalars, keras_state, keras_writes, stand_in_calls, \
-    tensor_attributes, user_classes
+from janus.graphgen import class_reads, host_arrays, host_scalars, keras_state, keras_writes, \
+    stand_in_calls, tensor_attributes, user_classes
 from janus.graphgen.attribute_dispatch import guard_lookup
 from janus.graphgen.dynamic_sizes import PartialShape
 from janus.graphgen.global_settings import library_global
@@ -97,6 +97,11 @@ class AttributeHooks:
         if isinstance(obj, types.ModuleType):  # (`config.LR` of a module of the program's)
             return _module_attr(tracer, obj, name, value)
         source = tracer.source_of(obj)
+        if source is None:  # (`Huber().delta`, `super().forward`: guarded at the class)
+            read = class_reads.super_read(tracer, obj, name, value) if type(obj) is super \
+                else class_reads.made_object_read(tracer, obj, name, value)
+            if read is not class_reads.UNHANDLED:
+                return read
         if isinstance(value, types.MethodType) and source is not None and \
                 program_method(obj, name, value):
             return _guarded_method(tracer, obj, name, value, source)
@@ -309,8 +314,9 @@ def _guarded_method(tracer, obj, name: str, value: types.MethodType, source):
 
 def guard_call_method(tracer, obj) -> None:
     """`H(x)` of a located object of the program's: the `__call__` its class holds,
-    guarded (F216: `Head.__call__` replaced between calls was kept by the graph). One the
-    call itself replaced first refuses: Python calls the new one at once (F257)."""
+    guarded (F216: `Head.__call__` replaced between calls was kept by the graph; one of an
+    object the call made, at its class: F394). One the call itself replaced first
+    refuses: Python calls the new one at once (F257)."""
     for cls in type(obj).__mro__:
         try:
             pending = tracer.ledger.get_attr(cls, "__call__")
@@ -322,6 +328,8 @@ def guard_call_method(tracer, obj) -> None:
     source = tracer.source_of(obj)
     if source is not None:
         tracer.guard("id", source.attr("__class__").attr("__call__"), type(obj).__call__)
+    elif id(obj) in tracer.local_objects:  # (`Norm()(x)`: at its class, F394)
+        class_reads.guard_made_call(tracer, type(obj), "__call__")
 
 
 UNHANDLED = object()

@@ -36,6 +36,7 @@ import types
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING
+from janus.graphgen import class_reads
 from janus.transform.runtime import is_user_code
 
 UNHANDLED = object()
@@ -102,6 +103,7 @@ def construct(call, tracer, cls: type, args: tuple, kwargs: dict):
     if cls.__new__ is not object.__new__:
         raise ConversionError(f"makes a {cls.__name__}, whose `__new__` is the program's own "
                               "(it would run unconverted)")
+    class_reads.guard_made_call(tracer, cls, "__init__")  # (`Huber.__init__ = ...`: F394)
     obj = object.__new__(cls)
     tracer.implicit_calls.watch(cls)  # (`v + w`: its `__add__` would run unconverted)
     tracer.local_objects.add(id(obj))

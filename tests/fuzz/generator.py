@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 89
+GENERATOR_VERSION = 90
 
 HEADER = '''\
 import functools
@@ -202,6 +202,7 @@ RULE_MODULES = (
     "rules_s33_callables", "rules_s33_append_len",
     "rules_s34_threads", "rules_s34_number_lists", "rules_s34_plain_helper_room",
     "rules_s34_conversions", "rules_s34_dispatch", "rules_s34_lifetimes_dispatch",
+    "rules_s34_class_reads",
 )
 
 

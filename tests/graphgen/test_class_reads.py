@@ -1,0 +1,224 @@
+"""graphgen/class_reads.py: what an object made in the call, or a `super()` proxy, reads
+from its class is guarded at the class (F394, F395: a class default or method changed
+between calls was kept by the graph)."""
+import dataclasses
+import typing
+
+import pytest
+import tensorflow as tf
+
+import janus
+from tests.differential import assert_same
+
+
+def _classes():
+    """A fresh hierarchy per side (the tests change the classes)."""
+    class Huber:
+        delta = 1.0
+        table = {"a": 1.0}
+
+        def __init__(self, k=1.0):
+            self.k = k
+
+        def scale(self, x):
+            return x * self.delta * self.k
+
+        def __call__(self, x):
+            return x + self.delta
+
+        @classmethod
+        def twice(cls, x):
+            return x * 2.0 * cls.delta
+
+        @staticmethod
+        def shift(x):
+            return x + 1.0
+
+    class ScaleMixin:
+        scale_by = 1.0
+
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.s = self.scale_by
+
+    class ShiftMixin:
+        shift_by = 0.0
+
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.b = self.shift_by
+
+    class Affine(ScaleMixin, ShiftMixin):
+        def __call__(self, x):
+            return x * self.s + self.b
+
+    @dataclasses.dataclass
+    class Aug:
+        p: float = 0.5
+        STRENGTH: typing.ClassVar[float] = 1.0
+
+        def __call__(self, x):
+            return x * (1.0 + self.p * self.STRENGTH)
+
+    class Sq:
+        power = 2.0
+
+        def forward(self, x):
+            return x * x
+
+        def __init__(self):
+            self.n = 1.0
+
+    class Mid(Sq):
+        pass
+
+    class Cube(Mid):
+        def forward(self, x):
+            return super().forward(x) * x
+
+        def power_read(self, x):
+            return x * super().power
+
+        def __init__(self):
+            super().__init__()
+            self.m = 2.0
+
+    return dict(Huber=Huber, ScaleMixin=ScaleMixin, ShiftMixin=ShiftMixin, Affine=Affine,
+                Aug=Aug, Sq=Sq, Mid=Mid, Cube=Cube)
+
+
+class Classes:
+    def __init__(self):
+        self.c = _classes()
+        self.registry = {"huber": self.c["Huber"]}
+        self.cube = self.c["Cube"]()
+
+
+def _set(name, attr, value):
+    return lambda s: setattr(s.c[name], attr, value)
+
+
+MADE = {  # (what the step computes, what changes between calls)
+    "a class default": (lambda s, x: s.c["Huber"]().scale(x), _set("Huber", "delta", 100.0)),
+    "a method replaced": (lambda s, x: s.c["Huber"]().scale(x),
+                          _set("Huber", "scale", lambda self, x: x - 7.0)),
+    "__call__ replaced": (lambda s, x: s.c["Huber"]()(x),
+                          _set("Huber", "__call__", lambda self, x: x * 9.0)),
+    "__init__ replaced": (lambda s, x: s.c["Huber"]().scale(x),
+                          _set("Huber", "__init__", lambda self, k=1.0: setattr(self, "k", 5.0))),
+    "a registry-built object": (lambda s, x: s.registry["huber"]()(x),
+                                _set("Huber", "delta", 3.0)),
+    "a class-level dict": (lambda s, x: x * s.c["Huber"]().table["a"],
+                           lambda s: s.c["Huber"].table.__setitem__("a", 4.0)),
+    "a classmethod replaced": (lambda s, x: s.c["Huber"]().twice(x),
+                               _set("Huber", "twice", classmethod(lambda cls, x: x - cls.delta))),
+    "a staticmethod replaced": (lambda s, x: s.c["Huber"]().shift(x),
+                                _set("Huber", "shift", staticmethod(lambda x: x * 6.0))),
+    "a mixin default": (lambda s, x: s.c["Affine"]()(x), _set("ScaleMixin", "scale_by", 3.0)),
+    "a default set on the subclass": (lambda s, x: s.c["Affine"]()(x),
+                                      _set("Affine", "shift_by", 10.0)),
+    "a dataclass ClassVar": (lambda s, x: s.c["Aug"]()(x), _set("Aug", "STRENGTH", 4.0)),
+    "shadowed by the instance": (lambda s, x: s.c["Huber"](k=2.0).scale(x),
+                                 _set("Huber", "k", 50.0)),
+}
+
+
+@pytest.mark.parametrize("name", list(MADE))
+def test_an_object_made_in_the_call_reads_its_class_on_each_call(name):
+    """F394: `Huber().delta`, `Huber().scale(x)` of an object the step made were the
+    trace's after `Huber.delta = 100.0` / `Huber.scale = ...`."""
+    compute, change = MADE[name]
+
+    def step(s, x):
+        return compute(s, x)
+
+    def call(s, i):
+        if i == 4:
+            change(s)
+        return s, tf.constant([1.0, float(i)])
+
+    stats = assert_same(step, [lambda s, i=i: call(s, i) for i in range(8)],
+                        make_state=Classes)
+    assert stats.graph_calls >= 4, stats
+
+
+SUPER = {
+    "a base method replaced": (lambda s, x: s.cube.forward(x),
+                               _set("Sq", "forward", lambda self, x: x + 1.0)),
+    "a method given to the class between": (lambda s, x: s.cube.forward(x),
+                                            _set("Mid", "forward", lambda self, x: x - 3.0)),
+    "a base default": (lambda s, x: s.cube.power_read(x), _set("Sq", "power", 5.0)),
+    "a made object's base method": (lambda s, x: s.c["Cube"]().forward(x),
+                                    _set("Sq", "forward", lambda self, x: x + 1.0)),
+    "a base __init__ replaced": (lambda s, x: x * s.c["Cube"]().n,
+                                 _set("Sq", "__init__", lambda self: setattr(self, "n", 4.0))),
+    "a mixin __init__ replaced": (
+        lambda s, x: s.c["Affine"]()(x),
+        _set("ShiftMixin", "__init__", lambda self, **kw: setattr(self, "b", 8.0))),
+}
+
+
+@pytest.mark.parametrize("name", list(SUPER))
+def test_a_method_found_through_super_is_the_one_on_each_call(name):
+    """F395: `super().forward(x)` kept the traced base method after `Sq.forward = ...`."""
+    compute, change = SUPER[name]
+
+    def step(s, x):
+        return compute(s, x)
+
+    def call(s, i):
+        if i == 4:
+            change(s)
+        return s, tf.constant([1.0, float(i)])
+
+    stats = assert_same(step, [lambda s, i=i: call(s, i) for i in range(8)],
+                        make_state=Classes)
+    assert stats.graph_calls >= 4, stats
+
+
+class Square:
+    def forward(self, x):
+        return x * x
+
+
+class Cubed(Square):
+    def forward(self, x):
+        return super().forward(x) * x
+
+
+class Norm:
+    eps = 1.0
+
+    def __call__(self, x):
+        return x + self.eps
+
+
+CUBED = Cubed()
+
+
+def through_globals(x):
+    return CUBED.forward(x) + Norm()(x)
+
+
+def _square(self, x):
+    return x * x
+
+
+def test_classes_located_as_module_globals():
+    """F394/F395 through module globals: `Square` is never read by the step (located as
+    its module's global), `Norm` is."""
+    results = {}
+    for side, fn in (("plain", through_globals), ("janus", janus.jit(through_globals))):
+        Square.forward, Norm.eps = _square, 1.0
+        out = []
+        for i in range(8):
+            if i == 4:
+                Square.forward = lambda self, x: x + 1.0
+            if i == 6:
+                Norm.eps = 100.0
+            out.append(fn(tf.constant([1.0, float(i)])).numpy().tolist())
+        results[side] = out
+        if side == "janus":
+            assert janus.stats(fn).graph_calls >= 4, janus.stats(fn)
+    Square.forward, Norm.eps = _square, 1.0
+    assert results["janus"] == results["plain"]
