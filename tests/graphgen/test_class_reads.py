@@ -127,19 +127,7 @@ MADE = {  # (what the step computes, what changes between calls)
 def test_an_object_made_in_the_call_reads_its_class_on_each_call(name):
     """F394: `Huber().delta`, `Huber().scale(x)` of an object the step made were the
     trace's after `Huber.delta = 100.0` / `Huber.scale = ...`."""
-    compute, change = MADE[name]
-
-    def step(s, x):
-        return compute(s, x)
-
-    def call(s, i):
-        if i == 4:
-            change(s)
-        return s, tf.constant([1.0, float(i)])
-
-    stats = assert_same(step, [lambda s, i=i: call(s, i) for i in range(8)],
-                        make_state=Classes)
-    assert stats.graph_calls >= 4, stats
+    _same_after_a_change(*MADE[name])
 
 
 SUPER = {
@@ -161,8 +149,12 @@ SUPER = {
 @pytest.mark.parametrize("name", list(SUPER))
 def test_a_method_found_through_super_is_the_one_on_each_call(name):
     """F395: `super().forward(x)` kept the traced base method after `Sq.forward = ...`."""
-    compute, change = SUPER[name]
+    _same_after_a_change(*SUPER[name])
 
+
+def _same_after_a_change(compute, change):
+    """`compute` over 8 calls, the classes changed by `change` before the fifth: plain
+    Python's results, and graphs before and after the change."""
     def step(s, x):
         return compute(s, x)
 
