@@ -42,6 +42,14 @@ def _host_leaf(value) -> bool:
     return type(value) in _SCALARS or isinstance(value, (np.generic, np.ndarray))
 
 
+def _converted_alike(value) -> bool:
+    """A Python scalar both converters take alike (a bool, a float, an int of int64's
+    range...): TF's own graph conversion. (Eager's also caches scalars by value: after
+    `tf.constant(0.0)`, `tf.constant(-0.0)` is 0.0; janus's exact sums need -0.0.)"""
+    kind = type(value)
+    return kind in _SCALARS and (kind is not int or -2 ** 63 <= value < 2 ** 63)
+
+
 def host_value(value) -> bool:
     """Whether `value` is a Python or numpy scalar, or a (nested) list/tuple of only those
     and numpy arrays: what the eager converter takes as it is."""
@@ -87,7 +95,8 @@ def install() -> None:
         @operation_hook  # (the eager converter's exceptions are the program's)
         def constant_impl(value, dtype, shape, name, verify_shape, allow_broadcast):
             ctx = context.context()
-            if ctx.executing_eagerly() or not host_value(value) or not _in_eager_place():
+            if ctx.executing_eagerly() or _converted_alike(value) or \
+                    not host_value(value) or not _in_eager_place():
                 return original(value, dtype, shape, name, verify_shape, allow_broadcast)
             if shape is None:
                 tensor = constant_op.convert_to_eager_tensor(value, ctx, dtype)
