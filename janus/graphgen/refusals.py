@@ -223,8 +223,8 @@ def wrapped_state_reason(fn, tracer=None, args: tuple | None = None,
     found = unconverted_reads.reason(functions, tracer, gradient=bool(wrapped),
                                      arguments=_bound(wrapped, args, kwargs))
     if found:
-        return (f"calls {found} (it runs unconverted through a library decorator while "
-                "tracing; janus cannot check that on each call)")
+        return (f"calls {found} (it runs unconverted through a library decorator, once "
+                "while tracing)")
     return ""
 
 
