@@ -143,6 +143,7 @@ class JitFunction(EagerRuns, Generation):
         self._limit_misses = 0
         self._churn = Churn()  # (generation.py `_dispatch`: graphs made and dropped)
         self._numpy_settings = None  # TF numpy settings the profile met (numpy_modes.py)
+        self._weak_quick = None  # (epoch, reason): TF's weak dtypes' quick path (same)
         self._limit_skip = None  # [config epoch, events epoch, calls left, reason, calls
         # left below which a call that returns ends it, calls it applies to (`call_key`,
         # None: all)]: calls run plainly at once (generation.py)
@@ -207,6 +208,14 @@ class JitFunction(EagerRuns, Generation):
             stats.fallback_reasons[done[2]] += 1
             stats.segmented_calls += done[3]
             return limits.entry_call(self.fn, args, kwargs, self._own_frames)
+        quick = self._weak_quick  # (TF's weak dtypes on: plainly, as _eager ran one before)
+        if quick is not None and quick[0] == _CONFIG_CHANGES[0] and \
+                quick[1] == _EVENT_CHANGES[0] and numpy_modes.weak_promotion():
+            stats = self.stats  # (threads may race on these: counts, never a result)
+            stats.calls += 1
+            stats.fallback_calls += 1
+            stats.fallback_reasons[quick[2]] += 1
+            return limits.entry_call(self.fn, args, kwargs, self._own_frames)
         if self._unchecked > 0:  # a plain decision's calls after a checked one (plain_trial)
             self._unchecked -= 1  # (threads may race on these: a count, never a result)
             stats = self.stats
@@ -252,7 +261,10 @@ class JitFunction(EagerRuns, Generation):
         if numpy_modes.weak_promotion():  # (TF's weak dtypes: no graph reproduces them)
             with self._lock:
                 self.stats.calls += 1
-            return self._eager(args, kwargs, numpy_modes.WEAK_PROMOTION)
+            try:
+                return self._eager(args, kwargs, numpy_modes.WEAK_PROMOTION)
+            finally:  # (the next such call takes the quick path above)
+                self._weak_quick = numpy_modes.quick_epoch(self)
         try:
             with self._lock:
                 self.stats.calls += 1
