@@ -19,8 +19,9 @@ The "legacy" mode (`experimental_enable_numpy_behavior()`'s default: numpy's pro
 rules) promotes alike in graphs and eagerly, so graphs are made there. The mode,
 `prefer_float32`, `allow_float64` and numpy-style slicing are read once per call that may
 run a graph (`settings`): graphs traced under other settings are dropped (the program
-changed them between calls; TensorFlow asks that it be done at the program's start). A
-call that changes them itself (`SETTERS`) runs plainly.
+changed them between calls; TensorFlow asks that it be done at the program's start), and
+a graph cache's warm start takes only graphs recorded under the same (`describe`). A call
+that changes them itself (`SETTERS`) runs plainly.
 """
 from __future__ import annotations
 
@@ -58,6 +59,19 @@ def settings() -> tuple:
     """TF's numpy-behavior settings a trace bakes in (compared between calls)."""
     return (ops.get_dtype_conversion_mode(), np_dtypes.is_prefer_float32(),
             np_dtypes.is_allow_float64(), getattr(ops, "_numpy_style_slicing", None))
+
+
+_DEFAULT = (ops.PromoMode.OFF, False, True, False)
+
+
+def describe() -> str:
+    """The settings as text for a graph cache's versions (cache/record.py: a warm start
+    restores only graphs recorded under the same ones); "" for TF's defaults."""
+    now = settings()
+    if now == _DEFAULT:
+        return ""
+    return (f"{ops.promo_mode_enum_to_string(now[0])} prefer_float32={now[1]} "
+            f"allow_float64={now[2]} numpy_slicing={now[3]}")
 
 
 def quick_epoch(jit) -> tuple | None:
