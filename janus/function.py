@@ -32,7 +32,7 @@ import warnings
 import tensorflow as tf
 from tensorflow.python.eager import record
 
-from janus import cache, events, forks, introspect, remade, user_attributes
+from janus import cache, events, forks, introspect, numpy_modes, remade, user_attributes
 from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError, detached)
@@ -142,6 +142,8 @@ class JitFunction(EagerRuns, Generation):
         self._limit_quiet = 0  # calls at the specialization limit run at once (generation.py)
         self._limit_misses = 0
         self._churn = Churn()  # (generation.py `_dispatch`: graphs made and dropped)
+        self._numpy_settings = None  # TF numpy settings the profile met (numpy_modes.py)
+        self._weak_quick = None  # (epoch, reason): TF's weak dtypes' quick path (same)
         self._limit_skip = None  # [config epoch, events epoch, calls left, reason, calls
         # left below which a call that returns ends it, calls it applies to (`call_key`,
         # None: all)]: calls run plainly at once (generation.py)
@@ -206,6 +208,14 @@ class JitFunction(EagerRuns, Generation):
             stats.fallback_reasons[done[2]] += 1
             stats.segmented_calls += done[3]
             return limits.entry_call(self.fn, args, kwargs, self._own_frames)
+        quick = self._weak_quick  # (TF's weak dtypes on: plainly, as _eager ran one before)
+        if quick is not None and quick[0] == _CONFIG_CHANGES[0] and \
+                quick[1] == _EVENT_CHANGES[0] and numpy_modes.weak_promotion():
+            stats = self.stats  # (threads may race on these: counts, never a result)
+            stats.calls += 1
+            stats.fallback_calls += 1
+            stats.fallback_reasons[quick[2]] += 1
+            return limits.entry_call(self.fn, args, kwargs, self._own_frames)
         if self._unchecked > 0:  # a plain decision's calls after a checked one (plain_trial)
             self._unchecked -= 1  # (threads may race on these: a count, never a result)
             stats = self.stats
@@ -248,6 +258,13 @@ class JitFunction(EagerRuns, Generation):
             with self._lock:
                 self.stats.calls += 1
             return self._eager(args, kwargs, _FORKED)
+        if numpy_modes.weak_promotion():  # (TF's weak dtypes: no graph reproduces them)
+            with self._lock:
+                self.stats.calls += 1
+            try:
+                return self._eager(args, kwargs, numpy_modes.WEAK_PROMOTION)
+            finally:  # (the next such call takes the quick path above)
+                self._weak_quick = numpy_modes.quick_epoch(self)
         try:
             with self._lock:
                 self.stats.calls += 1
@@ -310,6 +327,12 @@ class JitFunction(EagerRuns, Generation):
         if context and not context[1]:  # in a replica context: see graphgen/distribute.py
             return _Eager(FallbackCategory.UNSUPPORTED, "called in a tf.distribute replica "
                           "context (replica steps run as plain Python)", "plain")
+        modes = numpy_modes.settings()
+        if modes != self._numpy_settings:
+            if self._busy:  # (its profile or trace is of the settings before)
+                return _Eager(FallbackCategory.BUSY, "another thread is profiling or "
+                              "generating under TF's numpy settings before")
+            self._numpy_settings_changed(modes)
         if self.unsupported is not None:
             return self._unsupported()
         if self.profile.calls == 0 and not self._busy:
@@ -327,6 +350,17 @@ class JitFunction(EagerRuns, Generation):
             self._busy = True
             return "profile"
         return self._dispatch(args, kwargs, cfg, context)
+
+    def _numpy_settings_changed(self, modes: tuple) -> None:
+        """TF's numpy-behavior settings differ from those the profile and graphs were
+        made under (janus/numpy_modes.py): start over, keeping the counters and what
+        does not depend on them (an unsupported construct, the split at graph breaks);
+        no thread is profiling or generating."""
+        if self._numpy_settings is not None:
+            kept = (self.stats, self.unsupported, self.segmented)
+            self._reset_state()
+            self.stats, self.unsupported, self.segmented = kept
+        self._numpy_settings = modes
 
     def _warm_start(self):
         if getattr(self, "segment_of", None) is not None:

@@ -2,6 +2,7 @@
 specialization fits or which guard fails."""
 from __future__ import annotations
 
+from janus import numpy_modes
 from janus.fallback import whole_trial
 from janus.fallback.mixed import PLAIN_AFTER, MixedRunner
 from janus.graphgen import plain_trial
@@ -26,6 +27,8 @@ def explain(jit, args: tuple, kwargs: dict) -> str:
                 break
             lines.append(f"  specialization #{spec.id} does not fit: guard failed: "
                          f"{spec.guards.guards[failed].describe()}")
+        if numpy_modes.weak_promotion():
+            verdict = f"runs plainly: {numpy_modes.WEAK_PROMOTION.reason}"
         if jit.unsupported is None:
             lines.append(f"  this call: {verdict}")
     lines.append(f"  last call: {jit.last_decision}")
@@ -79,7 +82,7 @@ def deciding(jit, seen: set | None = None) -> list[str]:
     seen.add(id(jit))
     out = []
     cfg = jit.config
-    if cfg.disabled:
+    if cfg.disabled or numpy_modes.weak_promotion():  # (plainly, nothing decided)
         return out
     if jit.unsupported is None:
         if jit.profile.calls < cfg.profile_calls:

@@ -6,7 +6,8 @@ is reported as `CorruptEntry` and the caller skips it with one warning.
 
 A record is plain JSON, readable without janus or TensorFlow:
     function: qualname, module, filename, first line, key
-    source_hash, versions (tensorflow, janus + build hash, python)
+    source_hash, versions (tensorflow, janus + build hash, python; TF's numpy settings
+        where not the default: numpy_modes.describe)
     plan, guards (kind, source, expected, where, readable text), in-graph guards,
     heap effects, graph inputs, the generated source (ast.unparse), the function's
     source text, the op histogram, the structure of the function library
@@ -151,12 +152,17 @@ def janus_build_hash() -> str:
 def versions() -> dict:
     tf = sys.modules.get("tensorflow")
     janus = sys.modules.get("janus")
-    return {
+    found = {
         "tensorflow": getattr(tf, "__version__", "?"),
         "janus": getattr(janus, "__version__", "?"),
         "janus_build": janus_build_hash(),
         "python": "%d.%d" % sys.version_info[:2],
     }
+    numpy_modes = sys.modules.get("janus.numpy_modes")  # (loaded with TensorFlow)
+    described = numpy_modes.describe() if numpy_modes is not None else ""
+    if described:  # TF's numpy behavior, which graphs traced under it bake in (F411)
+        found["tf_numpy"] = described
+    return found
 
 
 # -- identities ------------------------------------------------------------------------

@@ -17,8 +17,9 @@ floatx, epsilon and image data format, read by the program or by any traced Kera
 call, are one reader (graphgen/keras_contents.keras_config: one text, rebuilt only when
 Keras' config changed). The reads are kept with the trace's Keras reads
 (keras_state.KerasReads.settings), checked on every call. A setter called in the trace
-(`keras.backend.set_epsilon(e)`, `os.environ[k] = v`) refuses: the graph would never
-make the change.
+(`keras.backend.set_epsilon(e)`, `os.environ[k] = v`, TF's numpy behavior switched on or
+its dtype conversion mode set: janus/numpy_modes.py) refuses: the graph would never make
+the change.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ import sys
 import numpy as np
 import tensorflow as tf
 
-from janus import user_attributes
+from janus import numpy_modes, user_attributes
 from janus.errors import ConversionError
 from janus.graphgen import keras_state
 from janus.graphgen.keras_globals import ambient_entered, keras_ambient
@@ -52,7 +53,8 @@ def _known_getters() -> dict:
         found = [tf.config.functions_run_eagerly, np.get_printoptions, np.geterr,
                  tf.random.get_global_generator, os.getenv, keras_ambient]
         setters = [tf.config.run_functions_eagerly, np.set_printoptions, np.seterr,
-                   tf.random.set_global_generator, os.putenv, os.unsetenv]
+                   tf.random.set_global_generator, os.putenv, os.unsetenv,
+                   *numpy_modes.SETTERS]
         if "keras" in sys.modules:
             keras = sys.modules["keras"]
             found += [keras_config, keras.config.backend, keras.mixed_precision.global_policy]
