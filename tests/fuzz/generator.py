@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 90
+GENERATOR_VERSION = 91
 
 HEADER = '''\
 import functools
@@ -203,6 +203,7 @@ RULE_MODULES = (
     "rules_s34_threads", "rules_s34_number_lists", "rules_s34_plain_helper_room",
     "rules_s34_conversions", "rules_s34_dispatch", "rules_s34_lifetimes_dispatch",
     "rules_s34_class_reads",
+    "rules_s35_numpy_modes",
 )
 
 
