@@ -17,6 +17,7 @@ import tensorflow as tf
 import janus
 from janus.graphgen import other_threads
 from tests.differential import assert_same
+from tests.library_modules import library_module
 
 
 @pytest.fixture
@@ -184,13 +185,8 @@ class Pull:
 
 @pytest.fixture
 def pull(tmp_path, monkeypatch):
-    """A library module (under a `site-packages` directory: not the program's code)."""
-    root = tmp_path / "site-packages"
-    root.mkdir()
-    (root / "probe_pull.py").write_text(_PULL)
-    monkeypatch.syspath_prepend(str(root))
-    import probe_pull
-    yield probe_pull.Pull
+    """The library's `Pull` (its module under a `site-packages` directory)."""
+    yield library_module(tmp_path, monkeypatch, "probe_pull", _PULL).Pull
     sys.modules.pop("probe_pull", None)
 
 
