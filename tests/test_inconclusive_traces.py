@@ -14,6 +14,7 @@ import tensorflow as tf
 import janus
 from janus import generation
 from tests.differential import assert_same
+from tests.library_modules import library_module
 from tests.threads_helpers import meet_each_call
 
 _MEETING = '''
@@ -38,12 +39,7 @@ class Meeting:
 @pytest.fixture
 def meeting(tmp_path, monkeypatch):
     """A library module (under a `site-packages` directory: not the program's code)."""
-    root = tmp_path / "site-packages"
-    root.mkdir()
-    (root / "probe_meeting.py").write_text(_MEETING)
-    monkeypatch.syspath_prepend(str(root))
-    import probe_meeting
-    yield probe_meeting
+    yield library_module(tmp_path, monkeypatch, "probe_meeting", _MEETING)
     sys.modules.pop("probe_meeting", None)
 
 

@@ -47,7 +47,7 @@ from janus.transform import breaks, host_reads, leave, liveness, scope, segments
 from janus.fallback import churn, settled, split_report, whole_trial
 from janus.fallback.mixed import MixedRunner
 from janus.fallback.trial import Segment, compound_around, compound_at, reason_of
-from janus.transform.pipeline import convert, fill_locations
+from janus.transform.pipeline import convert, drop_defaults_and_annotations, fill_locations
 from janus.transform.segments import Split
 
 MAX_SPLITS = 8
@@ -389,12 +389,7 @@ class Segmented:
 
     def _compile_outer(self, split: Split) -> types.FunctionType:
         outer = copy.deepcopy(split.function)
-        outer.args.defaults = []
-        outer.args.kw_defaults = [None] * len(outer.args.kw_defaults)
-        outer.returns = None
-        for arg in outer.args.posonlyargs + outer.args.args + outer.args.kwonlyargs + \
-                [a for a in (outer.args.vararg, outer.args.kwarg) if a is not None]:
-            arg.annotation = None
+        drop_defaults_and_annotations(outer)
         fn = self._compile(outer, {split.segments_name: self.segments})
         fn.__defaults__ = self.fn.__defaults__
         fn.__kwdefaults__ = self.fn.__kwdefaults__

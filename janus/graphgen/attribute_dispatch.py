@@ -19,14 +19,9 @@ from __future__ import annotations
 
 import types
 
+from janus.graphgen.class_reads import object_class_source
 from janus.graphgen.guards import Guard
 from janus.graphgen.sources import Source
-
-
-def _class_source(tracer, obj, source: Source | None) -> Source | None:
-    if source is not None:
-        return source.attr("__class__")
-    return tracer.source_of(type(obj))
 
 
 def _is_data_descriptor(attribute) -> bool:
@@ -41,7 +36,9 @@ def guard_lookup(tracer, obj, name: str) -> None:
     source = tracer.source_of(obj)
     if id(obj) in tracer.local_objects:
         source = None  # (made in the call: its `__dict__` is the trace's own)
-    classes = _class_source(tracer, obj, source)
+    # (a class the trace did not locate is not looked up as its module's global: F396's
+    # Left)
+    classes = object_class_source(tracer, obj, source, by_module=False)
     if classes is None:
         return
     where = f"how `.{name}` of a {type(obj).__name__} is found"

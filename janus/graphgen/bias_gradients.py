@@ -14,43 +14,33 @@ Anywhere else (eager code, other graphs) the gradient is TensorFlow's own, uncha
 """
 from __future__ import annotations
 
-import threading
-
 from tensorflow.python.framework import ops
 from tensorflow.python.ops import gen_array_ops
 
 from janus.graphgen import active
-
-_lock = threading.Lock()
-_installed = False
+from janus.patches import once
 
 
+@once
 def install() -> None:
     """Wrap `BiasAdd`'s registered gradient (once per process, on the first trace, and
     only where TensorFlow runs oneDNN's graph rewrites)."""
-    global _installed
-    if _installed:
+    if not _onednn():
         return
-    with _lock:
-        if _installed:
-            return
-        _installed = True
-        if not _onednn():
-            return
-        entry = getattr(ops._gradient_registry, "_registry", {}).get("BiasAdd")
-        if not isinstance(entry, dict) or not callable(entry.get("type")):
-            return  # (another TF layout: its gradient stays)
-        original = entry["type"]
+    entry = getattr(ops._gradient_registry, "_registry", {}).get("BiasAdd")
+    if not isinstance(entry, dict) or not callable(entry.get("type")):
+        return  # (another TF layout: its gradient stays)
+    original = entry["type"]
 
-        def bias_add_gradient(op, received):
-            if active.get() is None or not ops.inside_function():
-                return original(op, received)
-            copy = gen_array_ops.snapshot(received)
-            # (the input's gradient stays `received` itself: the copy feeds BiasAddGrad only)
-            return [received if g is copy else g for g in original(op, copy)]
+    def bias_add_gradient(op, received):
+        if active.get() is None or not ops.inside_function():
+            return original(op, received)
+        copy = gen_array_ops.snapshot(received)
+        # (the input's gradient stays `received` itself: the copy feeds BiasAddGrad only)
+        return [received if g is copy else g for g in original(op, copy)]
 
-        bias_add_gradient.janus_wraps = original
-        entry["type"] = bias_add_gradient
+    bias_add_gradient.janus_wraps = original
+    entry["type"] = bias_add_gradient
 
 
 def _onednn() -> bool:

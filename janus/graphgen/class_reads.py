@@ -36,11 +36,11 @@ UNHANDLED = object()
 _METHODS = (types.FunctionType, staticmethod, classmethod)
 
 
-def class_source(tracer, cls: type) -> Source | None:
-    """The path to `cls` on each call: the trace's, else its module's global of its name
-    (guarded to be `cls`), else None."""
+def class_source(tracer, cls: type, *, by_module: bool = True) -> Source | None:
+    """The path to `cls` on each call: the trace's, else (`by_module`) its module's global
+    of its name (guarded to be `cls`), else None."""
     source = tracer.source_of(cls)
-    if source is not None:
+    if source is not None or not by_module:
         return source
     name = getattr(cls, "__qualname__", "")
     module = sys.modules.get(getattr(cls, "__module__", None) or "")
@@ -50,6 +50,15 @@ def class_source(tracer, cls: type) -> Source | None:
     tracer.guard("id", source, cls)
     tracer.register(cls, source)
     return source
+
+
+def object_class_source(tracer, obj, source: Source | None, *,
+                        by_module: bool = True) -> Source | None:
+    """The path to `type(obj)` on each call: through the object's path `source`
+    (`<source>.__class__`), else the class's own (`class_source`)."""
+    if source is not None:
+        return source.attr("__class__")
+    return class_source(tracer, type(obj), by_module=by_module)
 
 
 def _defining(mro: tuple, name: str):
@@ -82,8 +91,8 @@ def _mro_source(tracer, proxy: super, klass: type) -> Source | None:
     if source is not None:
         return source
     owner = proxy.__self_class__
-    if owner is type(proxy.__self__) and tracer.source_of(proxy.__self__) is not None:
-        base = tracer.source_of(proxy.__self__).attr("__class__")
+    if owner is type(proxy.__self__):
+        base = object_class_source(tracer, proxy.__self__, tracer.source_of(proxy.__self__))
     else:
         base = class_source(tracer, owner)
     if base is None:

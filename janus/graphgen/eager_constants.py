@@ -23,7 +23,6 @@ tensors) are not Python values: graphgen/values.py `pack_scalars` converts those
 from __future__ import annotations
 
 import sys
-import threading
 
 import numpy as np
 from tensorflow.python.eager import context
@@ -31,9 +30,7 @@ from tensorflow.python.framework import constant_op, ops
 
 from janus.graphgen import active, library_modes
 from janus.operation_hooks import operation_hook
-
-_lock = threading.Lock()
-_installed = False
+from janus.patches import once
 
 _SCALARS = frozenset({bool, int, float, complex, str, bytes})
 
@@ -76,34 +73,28 @@ def _in_eager_place() -> bool:
     return library_modes.eager_in_plain(tracer, ops.get_default_graph(), sys._getframe(1))
 
 
+@once
 def install() -> None:
     """Wrap TensorFlow's `tf.constant` (once per process, on the first trace): the eager
     converter decides a host value's tensor while janus traces (see the module
     docstring); anywhere else TensorFlow's own conversion, unchanged."""
-    global _installed
-    if _installed:
-        return
-    with _lock:
-        if _installed:
-            return
-        _installed = True
-        original = getattr(constant_op, "_constant_impl", None)
-        eager_impl = getattr(constant_op, "_constant_eager_impl", None)
-        if not callable(original) or not callable(eager_impl):
-            return  # (another TF layout: its conversion stays)
+    original = getattr(constant_op, "_constant_impl", None)
+    eager_impl = getattr(constant_op, "_constant_eager_impl", None)
+    if not callable(original) or not callable(eager_impl):
+        return  # (another TF layout: its conversion stays)
 
-        @operation_hook  # (the eager converter's exceptions are the program's)
-        def constant_impl(value, dtype, shape, name, verify_shape, allow_broadcast):
-            ctx = context.context()
-            if ctx.executing_eagerly() or _converted_alike(value) or \
-                    not host_value(value) or not _in_eager_place():
-                return original(value, dtype, shape, name, verify_shape, allow_broadcast)
-            if shape is None:
-                tensor = constant_op.convert_to_eager_tensor(value, ctx, dtype)
-            else:  # (eager's reshape or fill, and its errors)
-                with ops.init_scope():
-                    tensor = eager_impl(ctx, value, dtype, shape, verify_shape)
-            return original(tensor.numpy(), tensor.dtype, None, name, False, True)
+    @operation_hook  # (the eager converter's exceptions are the program's)
+    def constant_impl(value, dtype, shape, name, verify_shape, allow_broadcast):
+        ctx = context.context()
+        if ctx.executing_eagerly() or _converted_alike(value) or \
+                not host_value(value) or not _in_eager_place():
+            return original(value, dtype, shape, name, verify_shape, allow_broadcast)
+        if shape is None:
+            tensor = constant_op.convert_to_eager_tensor(value, ctx, dtype)
+        else:  # (eager's reshape or fill, and its errors)
+            with ops.init_scope():
+                tensor = eager_impl(ctx, value, dtype, shape, verify_shape)
+        return original(tensor.numpy(), tensor.dtype, None, name, False, True)
 
-        constant_impl.janus_wraps = original
-        constant_op._constant_impl = constant_impl
+    constant_impl.janus_wraps = original
+    constant_op._constant_impl = constant_impl

@@ -41,6 +41,7 @@ from janus.graphgen import active, implicit_calls
 from janus.graphgen.append_only import AppendOnlyList
 from janus.graphgen.values import FedScalarMisuse, SymbolicScalar
 from janus.operation_hooks import operation_hook
+from janus.patches import once
 
 MARK = "\x00janus"
 """How every marker starts (tracer.format_marker, heap.MARKER)."""
@@ -265,9 +266,6 @@ def _user_class(fn) -> bool:
         not module_name.startswith("janus")
 
 
-_hooks_installed = False
-
-
 def check_format_spec(tensor, spec: str) -> None:
     """Refuse the trace (the call runs plainly, and raises there) when formatting
     `tensor`'s value with `spec` would raise in eager code (`f"{loss:.3f}"` on a tensor
@@ -289,13 +287,10 @@ def check_format_spec(tensor, spec: str) -> None:
                               "Python") from exc
 
 
+@once
 def install_format_hooks() -> None:
     """Formatting a symbolic tensor during a trace yields a marker that the write-back
     replaces with the formatted run-time value (so `print(f"{loss}")` prints numbers)."""
-    global _hooks_installed
-    if _hooks_installed:
-        return
-    _hooks_installed = True
     cls = ops.SymbolicTensor
     originals = {name: getattr(cls, name) for name in ("__format__", "__str__", "__repr__")}
 

@@ -22,6 +22,7 @@ import threading
 from janus import user_attributes
 from janus.graphgen import keras_private, module_epoch
 from janus.graphgen.keras_settings import counted_setattr, counted_swap, held_classes
+from janus.patches import once
 
 
 class _Epoch:
@@ -34,7 +35,6 @@ class _Epoch:
 EPOCH = _Epoch()
 _quiet = threading.local()  # depth > 0 while `as_written` applies a trace's writes
 _applying = threading.RLock()
-_installed = False
 
 
 def bump() -> None:
@@ -64,26 +64,27 @@ def _counted_flag(prop: property) -> property:
 def install() -> None:
     """Wrap Keras' setters of `trainable`, of its layers' and optimizers' settings and
     those of the objects they hold (keras_settings.held_classes), and its trackers' store
-    changes (once), and tf.Module's (graphgen/module_epoch.py)."""
-    global _installed
+    changes (once, when Keras is imported), and tf.Module's (graphgen/module_epoch.py)."""
     module_epoch.install(bump)  # (a tf.Module's changes: without Keras too)
-    with _applying:
-        if _installed or _keras() is None:  # (Keras' once it is imported)
-            return
-        Layer, Variable, Tracker = _keras()
-        for cls in (Layer, Variable):
-            cls.trainable = _counted_flag(cls.__dict__["trainable"])
-        for name in ("add_to_store", "untrack", "replace_tracked_value"):
-            setattr(Tracker, name, keras_private.counted_method(Tracker.__dict__[name], bump))
-        from keras.src.optimizers.base_optimizer import BaseOptimizer
-        for cls in (Layer, BaseOptimizer):
-            cls.__setattr__ = counted_setattr(cls.__dict__["__setattr__"], bump)
-        for cls in held_classes():  # (a user's subclass too: Keras calls it, unconverted)
-            cls.__setattr__ = counted_setattr(cls.__setattr__, bump, library_only=False)
-        for name in ("regularizer", "constraint"):
-            setattr(Variable, name, counted_swap(Variable.__dict__[name], "_" + name, bump))
-        keras_private.install(bump)  # (`layer.dtype_policy = ...`, AdamW's exclusions)
-        _installed = True
+    if _keras() is not None:  # (Keras' once it is imported)
+        _count_keras_changes()
+
+
+@once(lock=_applying)  # (not while `as_written` applies a trace's writes)
+def _count_keras_changes() -> None:
+    Layer, Variable, Tracker = _keras()
+    for cls in (Layer, Variable):
+        cls.trainable = _counted_flag(cls.__dict__["trainable"])
+    for name in ("add_to_store", "untrack", "replace_tracked_value"):
+        setattr(Tracker, name, keras_private.counted_method(Tracker.__dict__[name], bump))
+    from keras.src.optimizers.base_optimizer import BaseOptimizer
+    for cls in (Layer, BaseOptimizer):
+        cls.__setattr__ = counted_setattr(cls.__dict__["__setattr__"], bump)
+    for cls in held_classes():  # (a user's subclass too: Keras calls it, unconverted)
+        cls.__setattr__ = counted_setattr(cls.__setattr__, bump, library_only=False)
+    for name in ("regularizer", "constraint"):
+        setattr(Variable, name, counted_swap(Variable.__dict__[name], "_" + name, bump))
+    keras_private.install(bump)  # (`layer.dtype_policy = ...`, AdamW's exclusions)
 
 
 # -- Keras' classes

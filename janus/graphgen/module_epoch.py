@@ -18,14 +18,11 @@ which the wrapped `__setattr__`/`__delattr__` tell what they wrote.
 from __future__ import annotations
 
 import functools
-import threading
 
 import tensorflow as tf
 
 from janus.graphgen import module_dicts
-
-_installed = False
-_lock = threading.Lock()
+from janus.patches import once
 
 
 _KINDS: tuple = ()  # (lists, dicts, structure classes, wrapper classes), set by install
@@ -113,31 +110,27 @@ def _whole(self, args, after):
     return after is None and _structural(_contents(self))
 
 
+@once
 def install(bump) -> None:
     """Count structural changes of tf.Modules (and other AutoTrackables) with `bump`."""
-    global _installed
-    with _lock:
-        if _installed:
-            return
-        from tensorflow.python.trackable import autotrackable, base, data_structures as ds
-        global _KINDS
-        module_dicts.install(bump)
-        _KINDS = ((list, tuple, ds.ListWrapper), (dict, ds._DictWrapper),
-                  (tf.Variable, tf.Module, base.Trackable), ds.TrackableDataStructure)
-        cls = autotrackable.AutoTrackable
-        cls.__setattr__ = _counted_setattr(cls.__dict__["__setattr__"], bump)
-        cls.__delattr__ = _counted_delattr(cls.__dict__["__delattr__"], bump)
-        for name, changed in (("append", _new), ("insert", _new), ("__setitem__", _either),
-                              ("__delitem__", _old), ("sort", _whole), ("__imul__", _whole)):
-            setattr(ds.ListWrapper, name,
-                    _counted_mutator(ds.ListWrapper.__dict__[name], bump, changed))
-        for name, changed in (("__setitem__", _either), ("__delitem__", _old)):
-            setattr(ds._DictWrapper, name,
-                    _counted_mutator(ds._DictWrapper.__dict__[name], bump, changed))
-        for name in ("pop", "popitem", "setdefault", "clear"):  # (proxied to the dict)
-            setattr(ds._DictWrapper, name, _counted_mutator(
-                _forwarded(name), bump, _whole if name == "clear" else _either))
-        _installed = True
+    global _KINDS
+    from tensorflow.python.trackable import autotrackable, base, data_structures as ds
+    module_dicts.install(bump)
+    _KINDS = ((list, tuple, ds.ListWrapper), (dict, ds._DictWrapper),
+              (tf.Variable, tf.Module, base.Trackable), ds.TrackableDataStructure)
+    cls = autotrackable.AutoTrackable
+    cls.__setattr__ = _counted_setattr(cls.__dict__["__setattr__"], bump)
+    cls.__delattr__ = _counted_delattr(cls.__dict__["__delattr__"], bump)
+    for name, changed in (("append", _new), ("insert", _new), ("__setitem__", _either),
+                          ("__delitem__", _old), ("sort", _whole), ("__imul__", _whole)):
+        setattr(ds.ListWrapper, name,
+                _counted_mutator(ds.ListWrapper.__dict__[name], bump, changed))
+    for name, changed in (("__setitem__", _either), ("__delitem__", _old)):
+        setattr(ds._DictWrapper, name,
+                _counted_mutator(ds._DictWrapper.__dict__[name], bump, changed))
+    for name in ("pop", "popitem", "setdefault", "clear"):  # (proxied to the dict)
+        setattr(ds._DictWrapper, name, _counted_mutator(
+            _forwarded(name), bump, _whole if name == "clear" else _either))
 
 
 def _forwarded(name: str):

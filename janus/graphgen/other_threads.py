@@ -30,9 +30,9 @@ import gc
 import sys
 import threading
 
-_lock = threading.Lock()
+from janus.patches import once
+
 _foreign_calls = [0]  # Python functions TensorFlow's own threads ran (`_count_foreign`)
-_hooked: list = []
 
 
 def _counted(original):
@@ -44,18 +44,15 @@ def _counted(original):
     return call
 
 
+@once
 def _count_foreign() -> None:
     """Count the Python functions TensorFlow runs on its threads (once per process)."""
-    with _lock:
-        if _hooked:
-            return
-        _hooked.append(True)
-        try:
-            from tensorflow.python.ops import script_ops
-        except ImportError:  # pragma: no cover - TensorFlow is a dependency
-            return
-        registry = script_ops.FuncRegistry
-        registry.__call__ = _counted(registry.__call__)
+    try:
+        from tensorflow.python.ops import script_ops
+    except ImportError:  # pragma: no cover - TensorFlow is a dependency
+        return
+    registry = script_ops.FuncRegistry
+    registry.__call__ = _counted(registry.__call__)
 
 
 def _schedule(native_id) -> str | None:

@@ -32,12 +32,11 @@ from tensorflow.python.ops.control_flow_v2_func_graphs import ControlFlowFuncGra
 
 from janus.graphgen import active
 from janus.operation_hooks import operation_hook
+from janus.patches import once
 
 _TRACED_AS_FUNCTION = ("tensorflow.python.ops.parallel_for.",)
 """TensorFlow modules that trace a function in place in a graph, and as a `tf.function`
 when eager."""
-
-_installed = False
 
 
 def _eager_in_plain(tracer) -> bool:
@@ -70,13 +69,10 @@ def rows(tensor) -> list | None:
     return tf.unstack(tensor, num=shape[0])
 
 
+@once
 def install() -> None:
     """Hook `__iter__` and `__len__` of graph tensors (once per process): during a janus
     trace, in a graph plain Python runs eagerly, they answer as an eager tensor's do."""
-    global _installed
-    if _installed:
-        return
-    _installed = True
     cls = ops.SymbolicTensor
     original_iter, original_len = cls.__iter__, cls.__len__
 

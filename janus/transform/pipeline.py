@@ -146,14 +146,7 @@ def _convert(fn: types.FunctionType) -> ConvertedFunction:
         node = TextTransformer().visit(node)
     except ConversionError as exc:
         raise exc.located(info.qualname, info.filename, exc.lineno or info.first_line)
-    # Defaults and annotations stay the original's objects (set on the instance), not
-    # re-evaluated.
-    node.args.defaults = []
-    node.args.kw_defaults = [None] * len(node.args.kw_defaults)
-    node.returns = None
-    for arg in node.args.posonlyargs + node.args.args + node.args.kwonlyargs + \
-            [a for a in (node.args.vararg, node.args.kwarg) if a is not None]:
-        arg.annotation = None
+    drop_defaults_and_annotations(node)
     code_text = _render(node, freevars, info.first_line)
     # Compiled under a name no user code can use: the function's own name inside its body
     # must stay what it is in the original (a global, say, for a recursive helper).
@@ -182,6 +175,17 @@ _CODE_NAME = f"{RUNTIME}fn"
 
 
 _nested_codes: "weakref.WeakSet[types.CodeType]" = weakref.WeakSet()
+
+
+def drop_defaults_and_annotations(node: gast.FunctionDef) -> None:
+    """Strip `node`'s default values and annotations: a compiled copy keeps the original
+    function's objects (its `__defaults__`... set on it), not evaluated again."""
+    node.args.defaults = []
+    node.args.kw_defaults = [None] * len(node.args.kw_defaults)
+    node.returns = None
+    for arg in node.args.posonlyargs + node.args.args + node.args.kwonlyargs + \
+            [a for a in (node.args.vararg, node.args.kwarg) if a is not None]:
+        arg.annotation = None
 
 
 def _remember_nested(code: types.CodeType) -> None:

@@ -73,6 +73,15 @@ class State:
         self.ema = tf.Variable([1.0, 2.0])
 
 
+def _same_over_changes(step, change, calls: int, graph_calls: int) -> None:
+    """`step` over `calls` calls, `change(s, i)` changing the classes or objects before
+    call `i`: plain Python's results and heap on every call, and at least `graph_calls`
+    calls run as graphs (the guards let graphs run between the changes)."""
+    stats = assert_same(step, [lambda s, i=i: change(s, i) for i in range(calls)],
+                        make_state=State)
+    assert stats.graph_calls >= graph_calls, stats
+
+
 def config_step(s, x):
     s.w.assign_sub(s.cfg.lr * x)
     if s.cfg.use_ema:
@@ -93,9 +102,7 @@ def _config_change(s, i):
 
 
 def test_a_getattr_fallback_s_key_set_later_is_read():
-    stats = assert_same(config_step, [lambda s, i=i: _config_change(s, i) for i in range(13)],
-                        make_state=State)
-    assert stats.graph_calls >= 6, stats
+    _same_over_changes(config_step, _config_change, calls=13, graph_calls=6)
 
 
 def property_step(s, x):
@@ -115,9 +122,7 @@ def _property_change(s, i):
 
 
 def test_a_property_replaced_on_the_class_is_read():
-    stats = assert_same(property_step, [lambda s, i=i: _property_change(s, i)
-                                        for i in range(12)], make_state=State)
-    assert stats.graph_calls >= 5, stats
+    _same_over_changes(property_step, _property_change, calls=12, graph_calls=5)
 
 
 def made_step(s, x):
@@ -137,9 +142,7 @@ def _made_change(s, i):
 
 
 def test_a_property_of_an_object_made_in_the_call_replaced_on_the_class():
-    stats = assert_same(made_step, [lambda s, i=i: _made_change(s, i) for i in range(16)],
-                        make_state=State)
-    assert stats.graph_calls >= 5, stats
+    _same_over_changes(made_step, _made_change, calls=16, graph_calls=5)
 
 
 def descriptor_step(s, x):
@@ -157,9 +160,7 @@ def _descriptor_change(s, i):
 
 
 def test_a_descriptor_shadowed_or_replaced_is_read():
-    stats = assert_same(descriptor_step, [lambda s, i=i: _descriptor_change(s, i)
-                                          for i in range(16)], make_state=State)
-    assert stats.graph_calls >= 4, stats
+    _same_over_changes(descriptor_step, _descriptor_change, calls=16, graph_calls=4)
 
 
 def wrapper_step(s, x):
@@ -178,6 +179,4 @@ def _wrapper_change(s, i):
 
 
 def test_a_wrapper_delegating_through_getattr_shadowed_later():
-    stats = assert_same(wrapper_step, [lambda s, i=i: _wrapper_change(s, i)
-                                       for i in range(11)], make_state=State)
-    assert stats.graph_calls >= 4, stats
+    _same_over_changes(wrapper_step, _wrapper_change, calls=11, graph_calls=4)

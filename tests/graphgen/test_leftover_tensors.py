@@ -15,6 +15,7 @@ import tensorflow as tf
 
 import janus
 from tests.differential import assert_same
+from tests.library_modules import library_module
 from tests.threads_helpers import meet_each_call
 
 
@@ -192,12 +193,7 @@ LOGGER = Logger()
 @pytest.fixture
 def steplog(tmp_path, monkeypatch):
     """A library module (under a `site-packages` directory: not the program's code)."""
-    root = tmp_path / "site-packages"
-    root.mkdir()
-    (root / "probe_steplog.py").write_text(_STEPLOG)
-    monkeypatch.syspath_prepend(str(root))
-    import probe_steplog
-    yield probe_steplog
+    yield library_module(tmp_path, monkeypatch, "probe_steplog", _STEPLOG)
     sys.modules.pop("probe_steplog", None)
 
 

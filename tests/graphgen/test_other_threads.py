@@ -17,6 +17,7 @@ import tensorflow as tf
 import janus
 from janus.graphgen import other_threads
 from tests.differential import assert_same
+from tests.library_modules import library_module
 
 
 @pytest.fixture
@@ -133,3 +134,93 @@ def test_an_idle_uncounted_thread_leaves_traces_conclusive(uncounted):
         done.wait(timeout=60)
     why = str(g.last_failure_reason)
     assert "again on the next call" in why and "another thread" not in why, why
+
+
+def _on_tensorflow_threads(work) -> tf.data.Dataset:
+    """A dataset whose elements `work(i)` makes: Python TensorFlow runs on a thread of its
+    own (one `threading` does not know; idle in C between elements), only as one is
+    taken (no element made ahead)."""
+    made = tf.data.Dataset.range(10 ** 6).map(lambda i: tf.py_function(work, [i], tf.int64))
+    options = tf.data.Options()
+    options.experimental_optimization.inject_prefetch = False
+    return made.with_options(options)
+
+
+@pytest.mark.parametrize("make", ["py_function", "from_generator"])
+def test_python_tensorflow_runs_on_its_own_threads_ran(make):
+    """F413: `FuncRegistry.__call__` (what runs `tf.py_function`'s and `from_generator`'s
+    Python on TensorFlow's threads) was never counted: the flag guarding its wrapping
+    shared its name with a function defined later, so the wrapping never ran."""
+    ran_on = []
+
+    def work(i):
+        ran_on.append(threading.get_ident())
+        return i
+    if make == "py_function":
+        elements = iter(_on_tensorflow_threads(work))
+    else:
+        elements = iter(tf.data.Dataset.from_generator(
+            lambda: (work(i) for i in range(3)), output_signature=tf.TensorSpec([], tf.int64)))
+    window = other_threads.Window()
+    next(elements)
+    assert ran_on and threading.get_ident() not in ran_on  # (another thread's Python)
+    assert window.disturbed()
+
+
+_PULL = '''
+import tensorflow as tf
+
+
+class Pull:
+    """Takes the next element of a dataset, eagerly (also while a graph is built)."""
+
+    def __init__(self, iterator):
+        self.iterator = iterator
+
+    def __call__(self):
+        with tf.init_scope():
+            next(self.iterator)
+'''
+
+
+@pytest.fixture
+def pull(tmp_path, monkeypatch):
+    """The library's `Pull` (its module under a `site-packages` directory)."""
+    yield library_module(tmp_path, monkeypatch, "probe_pull", _PULL).Pull
+    sys.modules.pop("probe_pull", None)
+
+
+def _tensorflow_thread_writes(jit, pull):
+    """`f`'s library call takes an element of a dataset whose Python, on TensorFlow's own
+    thread, adds 20 items to `per['b']` once per call of `f` (as a loader thread's work
+    meets each step), which `f` reaches: those are the loader's, never undone (F372,
+    F413)."""
+    per, current, seen = {"a": [], "b": []}, [0], set()
+
+    def work(i):
+        if current[0] not in seen:
+            seen.add(current[0])
+            per["b"].extend([1] * 20)
+        return i
+    take = pull(iter(_on_tensorflow_threads(work)))
+
+    def f(x, tag, sync):
+        per[tag].append(1)
+        sync()  # (a library call: runs as it is, also while janus traces)
+        return x * 2.0
+    g = jit(f)
+    out = []
+    for i in range(4):
+        current[0] = i
+        out.append(float(g(tf.constant([float(i)]), "a", take)[0]))
+    return {tag: len(items) for tag, items in per.items()}, out, g
+
+
+def test_a_tensorflow_threads_writes_during_a_trace_are_kept_and_not_blamed_on_it(pull):
+    plain, plain_out, _ = _tensorflow_thread_writes(lambda f: f, pull)
+    counts, out, g = _tensorflow_thread_writes(janus.jit, pull)
+    assert counts == plain == {"a": 4, "b": 80}  # (before F413: 'b' 40, two traces' lost)
+    assert out == plain_out
+    reasons = " ".join(map(str, janus.stats(g).fallback_reasons)) + \
+        str(g.last_failure_reason or "")
+    assert "does not convert changed" not in reasons
