@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 91
+GENERATOR_VERSION = 92
 
 HEADER = '''\
 import functools
@@ -204,6 +204,7 @@ RULE_MODULES = (
     "rules_s34_conversions", "rules_s34_dispatch", "rules_s34_lifetimes_dispatch",
     "rules_s34_class_reads",
     "rules_s35_numpy_modes",
+    "rules_s35_tf_threads",
 )
 
 
