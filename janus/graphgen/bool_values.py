@@ -34,7 +34,7 @@ from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.exits import _condition, _predicate
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
-from janus.graphgen.value_kinds import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic, variable_read
 from janus.graphgen.values import DynamicList, MixedBool, SymbolicScalar
 from janus.tensors import is_tensor
 from janus.operation_hooks import operation_hook
@@ -54,8 +54,10 @@ def _symbolic(value) -> bool:
 
 def truth(value):
     """What a graph tests the truth of for `value`: a stand-in's tensor, a tensor of one
-    element as a scalar, a Python value as it is. A tensor of more elements (or of a number
-    known only at run time) fails the trace: plain Python raises (or decides per call)."""
+    element as a scalar, a variable's value, a Python value as it is. A tensor of more
+    elements (or of a number known only at run time) fails the trace: plain Python raises
+    (or decides per call)."""
+    value = variable_read(value)
     if isinstance(value, (SymbolicScalar, HostScalar, MixedBool)):
         return value.tensor
     if not is_symbolic(value) or value.shape.rank in (0, None):

@@ -7,6 +7,10 @@ getter is ~0.1 us) and holds while it reads the same (F224):
                                     records it and `floatx`)
     keras.mixed_precision.global_policy()    compared by its text (`<DTypePolicy ...>`)
     tf.config.functions_run_eagerly(), np.get_printoptions()
+    tf.config's other getters       `tensor_float_32_execution_enabled()`,
+                                    `get_soft_device_placement()`, `optimizer.get_jit()`,
+                                    `threading.get_*()`, `list_logical_devices("CPU")`...
+                                    (F400: tf_config_functions; its other functions set)
     os.environ.get("K"), os.getenv("K"), "K" in os.environ, os.environ["K"]
                                     the variable's value (os.environ stands in as
                                     `EnvironReads`, which records each read)
@@ -17,15 +21,16 @@ floatx, epsilon and image data format, read by the program or by any traced Kera
 call, are one reader (graphgen/keras_contents.keras_config: one text, rebuilt only when
 Keras' config changed). The reads are kept with the trace's Keras reads
 (keras_state.KerasReads.settings), checked on every call. A setter called in the trace
-(`keras.backend.set_epsilon(e)`, `os.environ[k] = v`, TF's numpy behavior switched on or
-its dtype conversion mode set: janus/numpy_modes.py) refuses: the graph would never make
-the change.
+(`keras.backend.set_epsilon(e)`, `tf.config.optimizer.set_jit(True)`, `os.environ[k] = v`,
+TF's numpy behavior switched on or its dtype conversion mode set: janus/numpy_modes.py)
+refuses: the graph would never make the change.
 """
 from __future__ import annotations
 
 import functools
 import os
 import sys
+import types
 
 import numpy as np
 import tensorflow as tf
@@ -46,15 +51,39 @@ _SETTER = "setter"
 _CONFIG = "config"  # (a getter of Keras' config module: read as `keras_config`)
 
 
+_TF_CONFIG_SPACES = ("", "experimental", "optimizer", "threading")
+"""tf.config and its namespaces holding getters and setters of TensorFlow's settings."""
+_TF_CONFIG_GETTERS = ("get_", "list_", "functions_run_eagerly",
+                      "experimental_functions_run_eagerly")
+"""How the names of tf.config's getters begin (and `tensor_float_32_execution_enabled`
+ends in `_enabled`); every other function of tf.config changes something."""
+
+
+def tf_config_functions() -> tuple[list, list]:
+    """tf.config's getters and the rest of its functions (setters: `set_jit`,
+    `enable_op_determinism`, `run_functions_eagerly`...), by their names (F400)."""
+    getters, setters = [], []
+    for space in _TF_CONFIG_SPACES:
+        namespace = getattr(tf.config, space) if space else tf.config
+        for name, fn in vars(namespace).items():
+            if name.startswith("_") or not isinstance(fn, types.FunctionType):
+                continue
+            if name.startswith(_TF_CONFIG_GETTERS) or name.endswith("_enabled"):
+                getters.append(fn)
+            else:
+                setters.append(fn)
+    return getters, setters
+
+
 def _known_getters() -> dict:
     """id -> getter of the library-wide settings, or _SETTER for their setters, _CONFIG for
     the getters of Keras' config module (Keras' once it is imported)."""
     if not _getters or ("keras" in sys.modules and "keras" not in _getters):
-        found = [tf.config.functions_run_eagerly, np.get_printoptions, np.geterr,
-                 tf.random.get_global_generator, os.getenv, keras_ambient]
-        setters = [tf.config.run_functions_eagerly, np.set_printoptions, np.seterr,
-                   tf.random.set_global_generator, os.putenv, os.unsetenv,
-                   *numpy_modes.SETTERS]
+        tf_getters, tf_setters = tf_config_functions()
+        found = [np.get_printoptions, np.geterr, tf.random.get_global_generator, os.getenv,
+                 keras_ambient] + tf_getters
+        setters = [np.set_printoptions, np.seterr, tf.random.set_global_generator,
+                   os.putenv, os.unsetenv, *numpy_modes.SETTERS] + tf_setters
         if "keras" in sys.modules:
             keras = sys.modules["keras"]
             found += [keras_config, keras.config.backend, keras.mixed_precision.global_policy]
@@ -72,7 +101,10 @@ def _known_getters() -> dict:
 
 
 _NO_ARGUMENTS = ("floatx", "epsilon", "image_data_format", "backend", "global_policy",
-                 "functions_run_eagerly", "keras_config", "keras_ambient")
+                 "functions_run_eagerly", "keras_config", "keras_ambient",
+                 "tensor_float_32_execution_enabled", "get_soft_device_placement",
+                 "get_optimizer_jit", "get_synchronous_execution", "get_device_policy",
+                 "get_inter_op_parallelism_threads", "get_intra_op_parallelism_threads")
 """Names of the getters a graph cache records by name (those of an earlier version too)."""
 
 

@@ -34,7 +34,7 @@ from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.sources import closure, global_
 from janus.graphgen.tensor_lists import stack_args
-from janus.graphgen.value_kinds import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic, variable_read
 from janus.graphgen.dynamic_sizes import SymbolicRange
 from janus.graphgen.append_only import AppendOnlyList
 from janus.graphgen.values import DynamicList, MixedBool, SymbolicScalar, tensor_index
@@ -437,6 +437,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             value = value.length() > 0
         if isinstance(value, (SymbolicScalar, HostScalar, MixedBool)):
             value = value.tensor
+        value = variable_read(value)  # (`if s.on:`: its value)
         if not is_symbolic(value):
             self.tracer.read(value)
             self.tracer.passed(self.key, site)
@@ -467,6 +468,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
         if isinstance(test, SymbolicScalar):
             test = test.tensor
+        test = variable_read(test)
         if is_symbolic(test) and test.shape.rank:  # (one element: its truth; more: refused)
             test = truth(test)
         if is_symbolic(test) and ((self.key, site) in self.tracer.plan.general_branches and

@@ -29,7 +29,7 @@ from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.rounded import RoundedLater
 from janus.graphgen.rounded import answer as round_answer
 from janus.graphgen.tensor_lists import dynamic_zip, grown_length
-from janus.graphgen.value_kinds import is_symbolic
+from janus.graphgen.value_kinds import is_symbolic, variable_read
 from janus.graphgen.append_only import AppendOnlyList
 from janus.graphgen.values import (Accumulator, DynamicList, MixedBool, SymbolicScalar,
                                    dynamic_length)
@@ -75,7 +75,7 @@ def answer(fn, args: tuple, kwargs: dict):
             return kind
         return UNANSWERED
     if (fn is int or fn is float or fn is bool) and len(args) == 1 and not kwargs:
-        value = args[0]
+        value = variable_read(args[0])  # (`bool(s.on)`, `int(s.step)`: its value, F403)
         if isinstance(value, HostScalar) or is_symbolic(value) and \
                 host_scalars.readable(value):  # (transform/breaks.in_graph_reads)
             scalar = value if isinstance(value, HostScalar) else \

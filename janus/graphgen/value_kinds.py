@@ -30,6 +30,14 @@ def is_symbolic(value) -> bool:
     return isinstance(value, tf.Tensor) and not isinstance(value, EAGER_TENSOR)
 
 
+def variable_read(value):
+    """A tf.Variable whose Python truth or number a trace asks (`if s.on:`, `not s.count`,
+    `bool(s.on)`, `int(s.step)`) as its value, read in the graph (the trace's own update
+    of it included), as `bool(variable)` reads it eagerly (F403: the variable's own
+    `__bool__` refused the graph for good); anything else as it is."""
+    return value.value() if isinstance(value, tf.Variable) else value
+
+
 def is_opaque(value) -> bool:
     """Objects whose methods janus does not convert (library objects): guarded by identity
     (an enum's member too: each is one object; an `operator.itemgetter`, a compiled `re`

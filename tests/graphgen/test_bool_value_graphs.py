@@ -254,3 +254,61 @@ def test_an_or_of_scalar_comparisons_is_selects_not_branches():
                 for name in _reached(f) if name in {n.name for n in f.node_def
                                                     if n.op in ("If", "StatelessIf")}]
     assert not live_ifs, live_ifs
+
+
+class Flags:
+    def __init__(self):
+        self.on = tf.Variable(False, trainable=False)
+        self.count = tf.Variable(0, dtype=tf.int64, trainable=False)
+        self.log = []
+
+
+def variable_tests(s, x):
+    """`if s.on:`, `not s.count`, `s.on or ...` on variables (F403): eagerly, bool() reads
+    the variable; in a trace, the variable's value is tested as a tensor's is."""
+    y = x * 2.0 if s.on else x
+    if not s.count:
+        s.log.append("first")
+    s.count.assign_add(1)
+    s.on.assign(tf.reduce_sum(x) > 3.0)
+    while s.count < 2:  # (`count < 2` is a tensor: tested as before)
+        s.count.assign_add(1)
+    return y, s.on or tf.reduce_min(x) > 5.0
+
+
+def test_the_truth_of_a_variable_is_its_value_in_a_graph():
+    calls = [(c([1.0, 0.5 * n]),) for n in range(6)] + [(c([1.0, 4.0 + n]),) for n in range(8)]
+    stats = assert_same(variable_tests, calls, make_state=Flags)
+    assert stats.graph_calls >= 5, stats
+
+
+def updated_then_tested(s, x):
+    s.on.assign(tf.reduce_max(x) > 1.0)  # (the test reads the trace's own update)
+    if s.on:
+        return x + 1.0
+    return x
+
+
+def test_a_variable_updated_in_the_call_is_tested_with_its_new_value():
+    calls = [(c([float(n % 3), 0.5]),) for n in range(10)]
+    stats = assert_same(updated_then_tested, calls, make_state=Flags)
+    assert stats.graph_calls >= 5, stats
+
+
+def numbers_of_variables(s, x):
+    """`bool(s.on)`, `int(s.count)`, `float(...)` of variables (F403: graphgen/
+    stand_in_calls reads their values as it reads a tensor's)."""
+    s.count.assign_add(1)
+    done = bool(s.on)
+    if not done:
+        s.on.assign(tf.reduce_max(x) > 5.0)
+    s.log.append(done)
+    if int(s.count) > 3:
+        print("past warm-up")
+    return x * float(s.count), done
+
+
+def test_bool_and_int_of_a_variable_are_its_value_in_a_graph():
+    calls = [(c([1.0, float(n)]),) for n in range(12)]
+    stats = assert_same(numbers_of_variables, calls, make_state=Flags)
+    assert stats.graph_calls >= 4, stats
