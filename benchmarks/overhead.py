@@ -25,6 +25,14 @@ kept segment's call next to a bare ConcreteFunction call of its graph
 ``call_graph``; the expert's outermost ``tf.function`` calls): ``j.host`` next to
 ``exp.host`` (the expert's host work: e.g. linearizing trees into a node table).
 
+On a loaded machine wall-time ratios swing with other processes' bursts (actor-critic
+measured 0.38x and 0.76x of the expert within minutes). Every model with an expert also
+gets both in process CPU time (`time.process_time`: this process's threads, TensorFlow's
+op threads included), little moved by load: janus and the expert from fresh states,
+stepped in lockstep on the same batches (the same episodes, the same trees) past janus's
+profiling and generation, then `--calls` steps each: ``j.cpu`` next to ``exp.cpu`` and
+their ratio (``cpu vs exp``).
+
 Next to it: the expert's whole call, naive ``tf.function``'s call, and one-off latencies:
 janus's first call (profiling), its time generating graphs, and naive ``tf.function``'s
 first call (its trace).
@@ -159,6 +167,32 @@ def _table_builder(spec, env):
     return lambda: [build(nodes) for nodes, build in work]
 
 
+def lockstep_cpu(workload, steps: int, warmup: int = 40) -> dict:
+    """Process CPU seconds per step of janus and of the expert, each on a fresh state,
+    stepping in turns on the same batches: both run the same work (an episode's length
+    depends on the training so far). Measured once janus decides nothing more (at most
+    `warmup` steps each, unmeasured), then `steps` steps each."""
+    import janus
+
+    states = {"janus": workload.make_state(), "expert": workload.make_state()}
+    fn = janus.jit(workload.step, xla=False)
+    run = {"janus": lambda *batch: fn(states["janus"], *batch),
+           "expert": workload.expert(states["expert"])}
+    batches = workload.batches(warmup + steps)
+    spent = {name: 0.0 for name in run}
+    i, measured, timing = 0, 0, False
+    while measured < steps:
+        timing = timing or i >= warmup or i >= 3 and not janus.deciding(fn)
+        for name, call in run.items():
+            start = time.process_time()
+            call(*batches[i % len(batches)])
+            if timing:
+                spent[name] += time.process_time() - start
+        measured += timing
+        i += 1
+    return {name: seconds / steps for name, seconds in spent.items()}
+
+
 def measure_model(name: str, size: str, calls: int, seed: int = 0) -> dict:
     """The per-phase table of one model (see the module docstring)."""
     import janus
@@ -214,6 +248,9 @@ def measure_model(name: str, size: str, calls: int, seed: int = 0) -> dict:
     out.update(janus_step_us=wall * 1e6, janus_host_us=host * 1e6)
     if "expert_us" in out:
         out["ratio_to_expert"] = out["expert_us"] / out["janus_step_us"]
+        cpu = lockstep_cpu(workload, calls)
+        out.update(janus_cpu_us=cpu["janus"] * 1e6, expert_cpu_us=cpu["expert"] * 1e6,
+                   cpu_ratio_to_expert=cpu["expert"] / cpu["janus"])
     if spec is None:  # segments or a mixed run: per step, and per segment call
         out["note"] = "no whole-function graph (segments or mixed): per-step host time " \
                       "and per-segment-call costs only"
@@ -255,18 +292,20 @@ COLUMNS = [("janus", "janus_us"), ("bare", "bare_us"), ("overhead", "overhead_us
            ("feed", "feed_us"), ("tables", "tables_us"), ("graph", "graph_us"),
            ("write", "write_back_us"), ("j.step", "janus_step_us"), ("j.host", "janus_host_us"),
            ("expert", "expert_us"), ("exp.host", "expert_host_us"),
-           ("tf.func", "tf_function_us")]
+           ("tf.func", "tf_function_us"), ("j.cpu", "janus_cpu_us"), ("exp.cpu", "expert_cpu_us")]
 
 
 def table(rows: list[dict]) -> str:
     """Per-call microseconds, then first-call latencies, as text."""
-    head = f"{'model':<10}" + "".join(f"{title:>10}" for title, _ in COLUMNS) + f"{'vs expert':>10}"
+    head = f"{'model':<10}" + "".join(f"{title:>10}" for title, _ in COLUMNS) + \
+        f"{'vs expert':>10}{'cpu vs exp':>11}"
     lines = ["per-call time (us, median of rounds)", head, "-" * len(head)]
     for row in rows:
         cells = "".join(f"{row[key]:>10.0f}" if isinstance(row.get(key), float) else f"{'-':>10}"
                         for _, key in COLUMNS)
-        ratio = row.get("ratio_to_expert")
-        lines.append(f"{row['model']:<10}{cells}{(f'{ratio:.2f}x' if ratio else '-'):>10}")
+        ratio, cpu_ratio = row.get("ratio_to_expert"), row.get("cpu_ratio_to_expert")
+        lines.append(f"{row['model']:<10}{cells}{(f'{ratio:.2f}x' if ratio else '-'):>10}"
+                     f"{(f'{cpu_ratio:.2f}x' if cpu_ratio else '-'):>11}")
     lines += ["", "first-call latency (s)",
               f"{'model':<10}{'janus 1st':>10}{'generating':>11}{'gens':>6}{'tf.function 1st':>16}"]
     for row in rows:
