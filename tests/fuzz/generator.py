@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 92
+GENERATOR_VERSION = 93
 
 HEADER = '''\
 import functools
@@ -205,6 +205,8 @@ RULE_MODULES = (
     "rules_s34_class_reads",
     "rules_s35_numpy_modes",
     "rules_s35_tf_threads",
+    "rules_s35_tf_config",
+    "rules_s35_variable_truth",
 )
 
 
