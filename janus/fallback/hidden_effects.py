@@ -17,34 +17,36 @@ attribute or of a list, dict or tensor item are not effects.
 """
 from __future__ import annotations
 
+import functools
 import types
 
 from janus import user_attributes
-from janus.transform.runtime import is_user_code, user_file
+from janus.transform.runtime import is_user_class, is_user_code, user_file
 
-_MANAGER_METHODS = ("__enter__", "__exit__")
 _ABSENT = object()
+
+
+@functools.lru_cache(maxsize=512)  # (bounded: classes made per call are not kept long)
+def _program_classes(cls: type) -> tuple:
+    """The classes of `cls`'s MRO the program defined (found once per class: a library
+    object's reads cost one lookup)."""
+    return tuple(k for k in cls.__mro__ if is_user_class(k))
+
+
+def _defines(classes: tuple, *names: str) -> bool:
+    return any(name in vars(klass) for klass in classes for name in names)
 
 
 def _users(fn) -> bool:
     return isinstance(fn, types.FunctionType) and is_user_code(fn)
 
 
-def _class_attribute(cls: type, name: str):
-    """What Python finds for `name` on `cls` (its MRO's dicts), or _ABSENT."""
-    for klass in cls.__mro__:
-        found = klass.__dict__.get(name, _ABSENT)
-        if found is not _ABSENT:
-            return found
-    return _ABSENT
-
-
 def manager_runs_users_code(manager) -> bool:
-    """Whether entering `manager` runs the program's code: its class's `__enter__` or
-    `__exit__` is the program's, or it is `contextlib`'s manager of the program's
-    generator (`@contextmanager`)."""
+    """Whether entering `manager` runs the program's code: one of its classes is the
+    program's and defines `__enter__` or `__exit__`, or it is `contextlib`'s manager of
+    the program's generator (`@contextmanager`)."""
     cls = type(manager)
-    if any(_users(_class_attribute(cls, name)) for name in _MANAGER_METHODS):
+    if _defines(_program_classes(cls), "__enter__", "__exit__"):
         return True
     if cls.__module__ == "contextlib":
         generator = getattr(manager, "__dict__", {}).get("gen")
@@ -53,29 +55,42 @@ def manager_runs_users_code(manager) -> bool:
     return False
 
 
-def read_runs_users_code(obj, name: str) -> bool:
-    """Whether `obj.name` runs the program's code: a `__getattribute__` of its class, a
-    property or other descriptor the program wrote, or its `__getattr__` for a name
-    found nowhere else."""
-    if isinstance(obj, (types.ModuleType, type)):
-        return False
-    cls = type(obj)
-    if _users(_class_attribute(cls, "__getattribute__")):
-        return True
-    found = _class_attribute(cls, name)
-    if found is _ABSENT:
-        in_instance = name in (user_attributes.get(obj, "__dict__", None) or ())
-        return not in_instance and _users(_class_attribute(cls, "__getattr__"))
+def _runs_users_code(found) -> bool:
+    """Whether getting `found` (a class attribute) from an instance runs the program's
+    code."""
     if isinstance(found, (types.FunctionType, staticmethod, classmethod)):
         return False  # (binding a method runs nothing of the program's)
     if isinstance(found, property):
-        return any(_users(f) for f in (found.fget,))
-    return _users(_class_attribute(type(found), "__get__"))
+        return _users(found.fget)
+    if isinstance(found, functools.cached_property):
+        return _users(found.func)
+    return _defines(_program_classes(type(found)), "__get__")
+
+
+def read_runs_users_code(obj, name: str) -> bool:
+    """Whether `obj.name` runs the program's code: a `__getattribute__` of the
+    program's class, a property or other descriptor the program wrote, or its
+    `__getattr__` for a name found nowhere else. (Only the program's classes of the MRO
+    are looked at: a library's attribute shadowing the program's counts it, which only
+    keeps a plain rerun from happening.)"""
+    if isinstance(obj, (types.ModuleType, type)):
+        return False
+    classes = _program_classes(type(obj))
+    if not classes:
+        return False
+    if _defines(classes, "__getattribute__"):
+        return True
+    for klass in classes:
+        found = vars(klass).get(name, _ABSENT)
+        if found is not _ABSENT:
+            return _runs_users_code(found)
+    if name in (user_attributes.get(obj, "__dict__", None) or ()):
+        return False
+    return _defines(classes, "__getattr__")
 
 
 def item_read_runs_users_code(obj) -> bool:
     """Whether `obj[key]` runs the program's `__getitem__` (or a dict subclass's
     `__missing__`)."""
-    cls = type(obj)
-    return _users(_class_attribute(cls, "__getitem__")) or \
-        _users(_class_attribute(cls, "__missing__"))
+    classes = _program_classes(type(obj))
+    return bool(classes) and _defines(classes, "__getitem__", "__missing__")

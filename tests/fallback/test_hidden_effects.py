@@ -183,3 +183,53 @@ def test_library_managers_and_plain_reads_still_rerun_plainly():
         return loss
 
     assert_same(step, _CALLS, make_state=Schedule)
+
+
+class Counted:
+    """A config answering a missing name through `__getattr__`, counting the misses."""
+
+    def __init__(self):
+        self.misses = 0
+
+    def __getattr__(self, name):
+        if name not in ("momentum", "beta"):  # (the snapshot asks for others)
+            raise AttributeError(name)
+        self.misses += 1
+        return 0.5
+
+
+def _getattr_read(state, x, limit):
+    scale = state.cfg.momentum
+    loss = tf.reduce_sum(x) * scale
+    if loss > limit:
+        raise FloatingPointError("diverged")
+    return loss
+
+
+class WithConfig:
+    def __init__(self):
+        self.cfg = Counted()
+
+
+def test_a_getattr_read_before_a_raise_runs_once():
+    assert assert_same(_getattr_read, _CALLS, make_state=WithConfig).graph_calls >= 2
+
+
+def test_what_counts_as_running_the_programs_code():
+    import keras
+
+    from janus.fallback import hidden_effects
+
+    schedule = Schedule()
+    assert hidden_effects.read_runs_users_code(schedule, "lr")
+    assert not hidden_effects.read_runs_users_code(schedule, "t")
+    assert not hidden_effects.read_runs_users_code(schedule, "phase")  # (a method)
+    assert hidden_effects.read_runs_users_code(Counted(), "anything")
+    assert not hidden_effects.read_runs_users_code(keras.layers.Dense(2), "units")
+    assert not hidden_effects.read_runs_users_code(tf, "add")
+    assert hidden_effects.item_read_runs_users_code(schedule)
+    assert not hidden_effects.item_read_runs_users_code({"a": 1})
+    assert hidden_effects.manager_runs_users_code(Timer())
+    assert hidden_effects.manager_runs_users_code(schedule.phase("x"))
+    assert not hidden_effects.manager_runs_users_code(tf.name_scope("x"))
+    assert not hidden_effects.manager_runs_users_code(contextlib.nullcontext())
