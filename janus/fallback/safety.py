@@ -63,6 +63,7 @@ import tensorflow as tf
 
 from janus import user_attributes
 from janus.errors import ConversionError, JanusFallbackError, JanusInternalError, frames_of
+from janus.fallback import hidden_effects
 from janus.fallback.heap import MARKER
 from janus.graphgen import formatted_text
 from janus.profiler.runtime import ProfileRuntime
@@ -244,6 +245,31 @@ class EffectWatch:
     def st_item(self, obj, key, value):
         _effect()
         return super().st_item(obj, key, value)
+
+    def st_global(self, name, value):
+        _effect()
+        return super().st_global(name, value)
+
+    def st_free(self, name, value):
+        _effect()
+        return super().st_free(name, value)
+
+    def ctx(self, manager):
+        if hidden_effects.manager_runs_users_code(manager):
+            _effect()  # (its `__enter__` runs plainly, next: unwatched; F405)
+        return super().ctx(manager)
+
+    @operation_hook
+    def ld_attr(self, obj, name):
+        if hidden_effects.read_runs_users_code(obj, name):
+            _effect()  # (a property of the program's runs plainly: unwatched; F405)
+        return super().ld_attr(obj, name)
+
+    @operation_hook
+    def ld_item(self, obj, key):
+        if hidden_effects.item_read_runs_users_code(obj):
+            _effect()
+        return super().ld_item(obj, key)
 
     @operation_hook
     def del_item(self, obj, key):

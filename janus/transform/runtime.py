@@ -171,8 +171,8 @@ class Runtime:
 
     def st_global(self, name, value):
         """`X = value` of a global the function declares (transform/global_stores.py):
-        stored in the module of the converted code calling this."""
-        sys._getframe(1).f_globals[name] = value
+        stored in the function's module (the converted code's globals are its)."""
+        self.function.original.__globals__[name] = value
 
     @operation_hook
     def ld_free(self, name, value):
