@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 93
+GENERATOR_VERSION = 94
 
 HEADER = '''\
 import functools
@@ -207,6 +207,7 @@ RULE_MODULES = (
     "rules_s35_tf_threads",
     "rules_s35_tf_config",
     "rules_s35_variable_truth",
+    "rules_s35_hidden_effects",
 )
 
 
