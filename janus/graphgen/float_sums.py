@@ -121,11 +121,12 @@ def _short_sum(x, n):
     rows = tf.where(tf.range(BLOCK, dtype=tf.int32) < full, values[:BLOCK],
                     tf.zeros([], dtype))
     r = tf.cumsum(tf.reshape(rows, [BLOCK // _LANES, _LANES]), axis=0)[-1]
-    pairs = r[0::2] + r[1::2]
-    quads = pairs[0::2] + pairs[1::2]
+    tree = tf.reshape(r, [2, 2, 2])  # ((r0+r1) + (r2+r3)) + ((r4+r5) + (r6+r7))
+    for axis in (2, 1, 0):
+        left, right = tf.unstack(tree, axis=axis)
+        tree = left + right
     tail = tf.slice(values, tf.reshape(full, [1]), [_LANES - 1])
-    items = tf.concat([tf.reshape(quads[0] + quads[1], [1]), tail], 0)
-    return tf.cumsum(items)[-1]
+    return tf.cumsum(tf.concat([tf.reshape(tree, [1]), tail], 0))[-1]
 
 
 def _any_length(x, n, checked):
