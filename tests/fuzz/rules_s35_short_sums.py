@@ -15,7 +15,8 @@ from tests.fuzz.rules import rule
 _ARRAYS = [
     "tf.reshape(tf.tile(tf.cast(x, tf.float32), [n * 5 + 1]), [-1])[:(n * 37) % 131]",
     "tf.reshape(tf.tile(tf.cast(x, tf.float64), [n * 3 + 1]), [-1])[:(n * 11) % 141] * 0.25",
-    "tf.concat([tf.zeros([n % 9], tf.float32) * -1.0, tf.reshape(tf.cast(x, tf.float32), [-1])], 0)",
+    "tf.concat([tf.zeros([n % 9], tf.float32) * -1.0, "
+    "tf.reshape(tf.cast(x, tf.float32), [-1])], 0)",
     "tf.fill([(n * 3) % 17], tf.constant(-0.0, tf.float32))",
     "tf.fill([(n * 5) % 19], tf.constant(-0.0 if n % 2 else 0.0, tf.float64))",
     "tf.concat([tf.reshape(tf.cast(x, tf.float32), [-1]), "
