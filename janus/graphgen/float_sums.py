@@ -66,8 +66,12 @@ def numpy_sum(x: tf.Tensor):
     warn of an overflow, or adds infs). Where a trace checks x's items by range
     (exact_numbers.items_by_range) the adds are not checked one by one. Once per tensor
     and graph (`a.mean()` and `a.std()` sum `a` once)."""
-    return _once("sum", x, lambda x: _numpy_sum(
-        x, checked=not exact_numbers.items_by_range(x)))
+    return _once("sum", x, lambda x: _numpy_sum(x, checked=not _by_range(x)))
+
+
+def _by_range(x: tf.Tensor) -> bool:
+    """Whether the trace checks x's items by range (once per tensor and graph)."""
+    return _once("by_range", x, exact_numbers.items_by_range)
 
 
 _DONE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> its results
@@ -85,7 +89,8 @@ def _once(kind: str, x: tf.Tensor, compute):
 def _numpy_sum(x: tf.Tensor, checked: bool = True):
     length = x.shape[0]
     n = tf.shape(x, out_type=tf.int32)[0]
-    one_block = lambda: _one_block(x, n, checked)  # noqa: E731
+    one_block = (lambda: _one_block(x, n, checked)) if checked else \
+        (lambda: (_short_sum(x, n), _TRUE))
     any_length = lambda: _any_length(x, n, checked)  # noqa: E731
     if length is not None:  # (known when the graph is built: no tf.cond)
         total, ok = one_block() if length <= BLOCK else any_length()
@@ -93,15 +98,35 @@ def _numpy_sum(x: tf.Tensor, checked: bool = True):
         total, ok = tf.cond(n <= BLOCK, one_block, any_length)
     # (the identity 0.0 first: a sum of -0.0s is 0.0; `x + 0.0` Grappler would drop)
     total = tf.where(tf.equal(total, tf.zeros([], x.dtype)), tf.zeros([], x.dtype), total)
-    ok = tf.reduce_all(tf.stack([ok, tf.reduce_all(tf.math.is_finite(x)),
-                                 tf.math.is_finite(total)]))
-    return total, ok
+    # (a sum with an inf or a nan among its items is not finite: the sum's check is theirs)
+    finite = tf.math.is_finite(total)
+    return total, (finite if ok is _TRUE else tf.logical_and(ok, finite))
 
 
 def _one_block(x, n, checked):
     """numpy's sum of at most BLOCK items: the recursion's one leaf."""
     sums, ok = _block_sums(x, n, tf.zeros([1], tf.int32), tf.reshape(n, [1]), checked)
     return sums[0], tf.convert_to_tensor(ok)
+
+
+def _short_sum(x, n):
+    """numpy's sum of at most BLOCK items, unchecked, in few ops (a block of `_block_sums`
+    alone): x read padded with +0.0 to BLOCK + 8 items; its whole rows of eight in the
+    eight accumulators (rows past them +0.0), their tree, then the at most seven last
+    items (+0.0s past the end) one by one. Shorter than eight: the accumulators are
+    +0.0, and 0.0 + x0 is x0 but for the sign of a zero (see `_block_sums`)."""
+    dtype = x.dtype
+    values = tf.concat([x, tf.zeros([BLOCK + _LANES], dtype)], 0)[:BLOCK + _LANES]
+    full = tf.bitwise.bitwise_and(n, -_LANES)  # (n // 8 * 8)
+    rows = tf.where(tf.range(BLOCK, dtype=tf.int32) < full, values[:BLOCK],
+                    tf.zeros([], dtype))
+    r = tf.cumsum(tf.reshape(rows, [BLOCK // _LANES, _LANES]), axis=0)[-1]
+    tree = tf.reshape(r, [2, 2, 2])  # ((r0+r1) + (r2+r3)) + ((r4+r5) + (r6+r7))
+    for axis in (2, 1, 0):
+        left, right = tf.unstack(tree, axis=axis)
+        tree = left + right
+    tail = tf.slice(values, tf.reshape(full, [1]), [_LANES - 1])
+    return tf.cumsum(tf.concat([tf.reshape(tree, [1]), tail], 0))[-1]
 
 
 def _any_length(x, n, checked):
@@ -250,7 +275,9 @@ def numpy_mean(x: tf.Tensor):
 def _numpy_mean(x: tf.Tensor):
     total, ok = numpy_sum(x)
     n = tf.shape(x, out_type=tf.int64)[0]
-    return _divide(total, n, ok, tf.greater(n, 0))
+    # (items by range: a nonzero sum is a multiple of 2**-83 (float64: 2**-552), and over
+    # n < 2**31 it stays normal; nothing to check of the quotient)
+    return _divide(total, n, ok, tf.greater(n, 0), checked=not _by_range(x))
 
 
 def numpy_var(x: tf.Tensor, ddof: int = 0, root: bool = False):
@@ -283,12 +310,15 @@ def numpy_var(x: tf.Tensor, ddof: int = 0, root: bool = False):
     return result, ok
 
 
-def _divide(total, n, ok, n_ok):
-    """`total.dtype.type(total / n)` of numpy scalars (a float and an intp), checked."""
+def _divide(total, n, ok, n_ok, checked: bool = True):
+    """`total.dtype.type(total / n)` of numpy scalars (a float and an intp), checked
+    (unless the caller knows the quotient normal or an exact zero)."""
     count = tf.raw_ops.PlaceholderWithDefault(  # (Grappler must not make it 1/n: a constant)
         input=tf.cast(n, tf.float64), shape=[])
     quotient = tf.cast(total, tf.float64) / count
     result = tf.cast(quotient, total.dtype)
+    if not checked:
+        return result, tf.logical_and(ok, n_ok)
     zero = tf.zeros([], total.dtype)
     exact = tf.logical_and(checks.normal_or_zero(result),
                            tf.logical_or(tf.not_equal(result, zero), tf.equal(total, zero)))

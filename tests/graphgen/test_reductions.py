@@ -91,6 +91,46 @@ def test_mean_var_std_are_numpy_s(dtype):
             assert value.numpy().tobytes() == want[k].tobytes(), (n, k, value, want[k])
 
 
+def _special(n: int, dtype, rng):
+    """Items with signed zeros, infs and nans among ordinary ones (kind by n)."""
+    a = _random(n, dtype, rng, n % 3)
+    if n and n % 4 == 1:
+        a[rng.integers(0, n, max(1, n // 3))] = -0.0
+    if n and n % 4 == 2:
+        a[:] = -0.0 if n % 8 == 2 else 0.0
+    if n and n % 5 == 3:
+        a[rng.integers(0, n)] = rng.choice([np.inf, -np.inf, np.nan])
+    if n > 1 and n % 7 == 4:
+        a[rng.integers(0, n, 2)] = [np.inf, -np.inf]
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("static", [False, True])
+def test_unchecked_sum_is_numpy_s_bit_for_bit(dtype, static):
+    """The unchecked sum (items checked by range elsewhere) of every length 0..300, with
+    signed zeros, infs and nans: numpy's bits wherever the sum is finite, refused (ok
+    False) where it is not; a length known when the graph is built too."""
+    def unchecked(x):
+        return float_sums._numpy_sum(x, checked=False)
+
+    dynamic = tf.function(unchecked, autograph=False,
+                          input_signature=[tf.TensorSpec([None], dtype)])
+    rng = np.random.default_rng(12)
+    for n in range(0, 301) if not static else list(range(0, 20)) + [63, 64, 127, 128, 129]:
+        a = _special(n, dtype, rng)
+        summed = tf.function(unchecked, autograph=False) if static else dynamic
+        total, ok = summed(tf.constant(a))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = np.add.reduce(a)
+        assert bool(ok) == bool(np.isfinite(want)), (n, a)
+        if ok:
+            assert total.numpy().tobytes() == want.tobytes(), (n, total, want)
+        else:
+            assert not np.isfinite(total.numpy()) or np.isnan(want)
+
+
 def test_subnormal_overflowing_and_infinite_sums_are_refused():
     summed = tf.function(float_sums.numpy_sum, autograph=False,
                          input_signature=[tf.TensorSpec([None], tf.float32)])
