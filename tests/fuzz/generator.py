@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 94
+GENERATOR_VERSION = 95
 
 HEADER = '''\
 import functools
@@ -208,6 +208,7 @@ RULE_MODULES = (
     "rules_s35_tf_config",
     "rules_s35_variable_truth",
     "rules_s35_hidden_effects",
+    "rules_s35_short_sums",
 )
 
 
