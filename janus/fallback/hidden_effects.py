@@ -14,6 +14,21 @@ the watch must count although no user function is called through janus's call ho
 
 A library's context manager (`tf.name_scope`, `np.errstate`) and a read of a plain
 attribute or of a list, dict or tensor item are not effects.
+
+Operators, comparisons, truth tests, formatting, hashing, iteration and the builtins
+janus counts as pure (`len`, `str`, `abs`, `round`, ...) run no hook at all; on the
+program's objects they run its dunders plainly (F407):
+
+    y = meter + x                   Meter.__add__ (or x's __radd__)
+    if meter: ... / len(meter)      Meter.__bool__ / __len__
+    print(f"{meter}") / {meter: 1}  Meter.__format__ / __hash__
+
+So a value that reaches converted code (an argument, a global, a closure's cell, an
+attribute, an item or a call's result, or one level of elements of such a list, tuple,
+dict or set) whose class has a dunder the program wrote counts as a possible effect
+(`value_runs_users_code`), found once per class. Dunders janus's call hook runs
+(`__init__`, `__new__`, `__call__`) and ones the program did not write (a dataclass's
+generated `__eq__`, a library base class's) do not count.
 """
 from __future__ import annotations
 
@@ -24,6 +39,12 @@ from janus import user_attributes
 from janus.transform.runtime import is_user_class, is_user_code, user_file
 
 _ABSENT = object()
+_CALLED_THROUGH_HOOKS = frozenset({"__init__", "__new__", "__call__", "__init_subclass__",
+                                   "__class_getitem__", "__set_name__"})
+_CONTAINERS = frozenset({list, tuple, dict, set, frozenset})
+_ELEMENTS_LOOKED_AT = 32  # (per container, two levels: the check stays bounded)
+_MAX_CLASSES = 1024
+_implicit_code: dict = {}  # class -> whether an operator or builtin may run its dunders
 
 
 @functools.lru_cache(maxsize=512)  # (bounded: classes made per call are not kept long)
@@ -94,3 +115,51 @@ def item_read_runs_users_code(obj) -> bool:
     `__missing__`)."""
     classes = _program_classes(type(obj))
     return bool(classes) and _defines(classes, "__getitem__", "__missing__")
+
+
+def _program_dunder(name: str, found) -> bool:
+    """Whether class attribute `name` is a dunder the program wrote that an operator or a
+    builtin calls without janus's call hook."""
+    if not (name.startswith("__") and name.endswith("__")) or name in _CALLED_THROUGH_HOOKS:
+        return False
+    if isinstance(found, (staticmethod, classmethod)):
+        found = found.__func__
+    if isinstance(found, types.FunctionType):
+        return is_user_code(found)  # (a dataclass's generated method is not)
+    return callable(found) and not isinstance(found, type)  # (`__hash__ = None`: no)
+
+
+def class_runs_users_code(cls: type) -> bool:
+    """Whether an operator or builtin applied to an instance of `cls` may run the
+    program's code: one of the program's classes of its MRO defines such a dunder."""
+    known = _implicit_code.get(cls)
+    if known is None:
+        if len(_implicit_code) >= _MAX_CLASSES:  # (classes made per call are not kept)
+            _implicit_code.clear()
+        known = _implicit_code[cls] = any(
+            _program_dunder(name, found) for klass in _program_classes(cls)
+            for name, found in list(vars(klass).items()))
+    return known
+
+
+def value_runs_users_code(value, depth: int = 2) -> bool:
+    """Whether an operator or builtin applied to `value` (or to one of its first elements,
+    two levels deep, for a plain list, tuple, dict or set) may run the program's
+    code."""
+    cls = type(value)
+    if cls not in _CONTAINERS:
+        known = _implicit_code.get(cls)
+        return class_runs_users_code(cls) if known is None else known
+    if not depth or not value:
+        return False
+    elements = value.items() if cls is dict else value
+    for i, element in enumerate(elements):
+        if i == _ELEMENTS_LOOKED_AT:
+            return False
+        if cls is dict:
+            if value_runs_users_code(element[0], depth - 1) or \
+                    value_runs_users_code(element[1], depth - 1):
+                return True
+        elif value_runs_users_code(element, depth - 1):
+            return True
+    return False
