@@ -33,6 +33,7 @@ generated `__eq__`, a library base class's) do not count.
 from __future__ import annotations
 
 import functools
+import itertools
 import types
 
 from janus import user_attributes
@@ -42,9 +43,11 @@ _ABSENT = object()
 _CALLED_THROUGH_HOOKS = frozenset({"__init__", "__new__", "__call__", "__init_subclass__",
                                    "__class_getitem__", "__set_name__"})
 _CONTAINERS = frozenset({list, tuple, dict, set, frozenset})
-_ELEMENTS_LOOKED_AT = 32  # (per container, two levels: the check stays bounded)
+_ELEMENTS_LOOKED_AT = 16  # (per container, two levels: the check stays bounded)
 _MAX_CLASSES = 1024
-_implicit_code: dict = {}  # class -> whether an operator or builtin may run its dunders
+# class -> whether an operator or builtin may run the program's dunders on its instances
+# (containers are never in it): the watch's hooks read it inline first
+IMPLICIT_CODE: dict = {}
 
 
 @functools.lru_cache(maxsize=512)  # (bounded: classes made per call are not kept long)
@@ -132,11 +135,11 @@ def _program_dunder(name: str, found) -> bool:
 def class_runs_users_code(cls: type) -> bool:
     """Whether an operator or builtin applied to an instance of `cls` may run the
     program's code: one of the program's classes of its MRO defines such a dunder."""
-    known = _implicit_code.get(cls)
+    known = IMPLICIT_CODE.get(cls)
     if known is None:
-        if len(_implicit_code) >= _MAX_CLASSES:  # (classes made per call are not kept)
-            _implicit_code.clear()
-        known = _implicit_code[cls] = any(
+        if len(IMPLICIT_CODE) >= _MAX_CLASSES:  # (classes made per call are not kept)
+            IMPLICIT_CODE.clear()
+        known = IMPLICIT_CODE[cls] = any(
             _program_dunder(name, found) for klass in _program_classes(cls)
             for name, found in list(vars(klass).items()))
     return known
@@ -148,18 +151,19 @@ def value_runs_users_code(value, depth: int = 2) -> bool:
     code."""
     cls = type(value)
     if cls not in _CONTAINERS:
-        known = _implicit_code.get(cls)
+        known = IMPLICIT_CODE.get(cls)
         return class_runs_users_code(cls) if known is None else known
-    if not depth or not value:
+    if not depth:
         return False
-    elements = value.items() if cls is dict else value
-    for i, element in enumerate(elements):
-        if i == _ELEMENTS_LOOKED_AT:
-            return False
-        if cls is dict:
-            if value_runs_users_code(element[0], depth - 1) or \
-                    value_runs_users_code(element[1], depth - 1):
-                return True
-        elif value_runs_users_code(element, depth - 1):
+    if cls is list or cls is tuple:
+        elements = value[:_ELEMENTS_LOOKED_AT]
+    elif cls is dict:
+        elements = itertools.islice(itertools.chain.from_iterable(value.items()),
+                                    2 * _ELEMENTS_LOOKED_AT)
+    else:
+        elements = itertools.islice(value, _ELEMENTS_LOOKED_AT)
+    known = IMPLICIT_CODE.get
+    for element in elements:
+        if known(type(element)) is not False and value_runs_users_code(element, depth - 1):
             return True
     return False

@@ -166,6 +166,8 @@ _STATEFUL_NAMES = ("print", "assign", "random", "numpy_function", "py_function",
                    "apply", "update", "map")
 _STATEFUL_MODULES = ("random", "distribute", "summary", "data", "checkpoint", "saved_model",
                      "script_ops", "io_ops", "lookup", "queue")
+_IMPLICIT_CODE = hidden_effects.IMPLICIT_CODE  # (looked up inline first: a class known
+# not to run the program's dunders costs one dict read per hooked value)
 _PURE_ITERABLES = (list, tuple, range, dict, str, bytes, set, frozenset)
 
 
@@ -256,13 +258,15 @@ class EffectWatch:
 
     @operation_hook
     def ld_global(self, name, value):
-        if hidden_effects.value_runs_users_code(value):
+        if _IMPLICIT_CODE.get(type(value)) is not False and \
+                hidden_effects.value_runs_users_code(value):
             _effect()  # (its operators run the program's dunders plainly: F407)
         return super().ld_global(name, value)
 
     @operation_hook
     def ld_free(self, name, value):
-        if hidden_effects.value_runs_users_code(value):
+        if _IMPLICIT_CODE.get(type(value)) is not False and \
+                hidden_effects.value_runs_users_code(value):
             _effect()
         return super().ld_free(name, value)
 
@@ -276,7 +280,8 @@ class EffectWatch:
         if hidden_effects.read_runs_users_code(obj, name):
             _effect()  # (a property of the program's runs plainly: unwatched; F405)
         value = super().ld_attr(obj, name)
-        if hidden_effects.value_runs_users_code(value):
+        if _IMPLICIT_CODE.get(type(value)) is not False and \
+                hidden_effects.value_runs_users_code(value):
             _effect()  # (F407)
         return value
 
@@ -285,7 +290,8 @@ class EffectWatch:
         if hidden_effects.item_read_runs_users_code(obj):
             _effect()
         value = super().ld_item(obj, key)
-        if hidden_effects.value_runs_users_code(value):
+        if _IMPLICIT_CODE.get(type(value)) is not False and \
+                hidden_effects.value_runs_users_code(value):
             _effect()  # (F407)
         return value
 
@@ -316,7 +322,8 @@ class EffectWatch:
             if target is None or not self.callees_watched or not _converts(target):
                 _effect()  # (a callee janus cannot convert runs plainly: unwatched)
         result = super().call(site, fn, *args, **kwargs)
-        if hidden_effects.value_runs_users_code(result):
+        if _IMPLICIT_CODE.get(type(result)) is not False and \
+                hidden_effects.value_runs_users_code(result):
             _effect()  # (F407)
         return result
 
