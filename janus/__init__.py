@@ -22,6 +22,9 @@ _LAZY = {"jit", "JitFunction", "BoundJitFunction", "JanusWarning"}
 
 def __getattr__(name):
     """TensorFlow is imported on first use of the jit API, so `janus cache ...` starts fast."""
+    if name == "jit":
+        from janus import jit_api
+        return jit_api.jit
     if name in _LAZY:
         from janus import function
         return getattr(function, name)
@@ -30,7 +33,7 @@ def __getattr__(name):
 
 def _jitted(fn):
     """The JitFunction of what `janus.jit` returned (a partial, staticmethod, classmethod
-    or partialmethod of one too: function.py `jit`)."""
+    or partialmethod of one too: jit_api.py `jit`)."""
     from janus.function import BoundJitFunction, JitFunction
 
     seen = fn

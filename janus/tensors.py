@@ -11,10 +11,29 @@ is asked once per type. An object whose own `__getattr__` raises for the name (a
 """
 from __future__ import annotations
 
+import weakref
+
 import tensorflow as tf
 
 _MAX_TYPES = 4096
 _answers: dict[type, bool] = {}
+_made_answers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def per_type(table: dict, made: weakref.WeakKeyDictionary, cls: type):
+    """What `table` (else `made`) holds for cls, or None."""
+    found = table.get(cls)
+    return made.get(cls) if found is None and made else found
+
+
+def remember(table: dict, made: weakref.WeakKeyDictionary, cls: type, answer) -> None:
+    """Keep a per-type answer: a class made by a function (`<locals>` in its name: one
+    per call, maybe) weakly, so it dies as in plain Python (F412); at most _MAX_TYPES."""
+    if "<locals>" in getattr(cls, "__qualname__", ""):
+        if len(made) < _MAX_TYPES:
+            made[cls] = answer
+    elif len(table) < _MAX_TYPES:
+        table[cls] = answer
 
 
 def is_tensor(value) -> bool:
@@ -22,7 +41,7 @@ def is_tensor(value) -> bool:
     if isinstance(value, tf.Tensor):
         return True
     cls = type(value)
-    answer = _answers.get(cls)
+    answer = per_type(_answers, _made_answers, cls)
     if answer is None:
         try:
             answer = tf.is_tensor(value)
@@ -30,6 +49,5 @@ def is_tensor(value) -> bool:
             answer = False
         if not hasattr(cls, "is_tensor_like") and answer:  # an instance's own attribute:
             return answer                                # not the type's answer
-        if len(_answers) < _MAX_TYPES:
-            _answers[cls] = answer
+        remember(_answers, _made_answers, cls, answer)
     return answer

@@ -26,5 +26,10 @@ def _jitted_functions_counted_afresh():
     yield
 
 
+def pytest_collection_modifyitems(config, items):
+    from tests import shards
+    shards.select(config, items)
+
+
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_cache_dir, ignore_errors=True)

@@ -1,4 +1,4 @@
-"""`janus.jit` of callables that are not plain functions (function.py `jit`): a
+"""`janus.jit` of callables that are not plain functions (jit_api.py `jit`): a
 `functools.partial` jits its function (its arguments bound at each call, nested partials
 too) and runs graphs like it; `staticmethod`/`classmethod`/`partialmethod` objects jit
 their function; a callable without Python source (`operator.mul`, `np.add`, a C type's

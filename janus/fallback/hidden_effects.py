@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import itertools
 import types
+import weakref
 
 from janus import user_attributes
 from janus.transform.runtime import is_user_class, is_user_code, user_file
@@ -50,11 +51,25 @@ _MAX_CLASSES = 1024
 IMPLICIT_CODE: dict = {}
 
 
-@functools.lru_cache(maxsize=512)  # (bounded: classes made per call are not kept long)
+_positions: "weakref.WeakKeyDictionary[type, tuple]" = weakref.WeakKeyDictionary()
+
+
 def _program_classes(cls: type) -> tuple:
     """The classes of `cls`'s MRO the program defined (found once per class: a library
-    object's reads cost one lookup)."""
-    return tuple(k for k in cls.__mro__ if is_user_class(k))
+    object's reads cost one lookup). Kept as positions in the MRO, weakly keyed: a class
+    made in a call dies as in plain Python (a cache holding it would keep its class
+    attributes alive, F397)."""
+    mro = cls.__mro__
+    try:
+        length, positions = _positions[cls]
+    except KeyError:
+        length = -1
+    except TypeError:  # (a class that takes no weak reference: found each time)
+        return tuple(k for k in mro if is_user_class(k))
+    if length != len(mro):  # (new, or its `__bases__` were replaced)
+        positions = tuple(i for i, k in enumerate(mro) if is_user_class(k))
+        _positions[cls] = (len(mro), positions)
+    return tuple(mro[i] for i in positions) if positions else ()
 
 
 def _defines(classes: tuple, *names: str) -> bool:

@@ -75,15 +75,23 @@ _GENERIC = frozenset({"Layer", "Model", "Functional", "Sequential", "Optimizer",
                       "BaseOptimizer", "Loss", "Regularizer", "Constraint"})
 
 
-@functools.lru_cache(maxsize=None)
+_SPECIALIZED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def specialized(cls) -> bool:
     """cls is a user's subclass of a specific Keras class (`class MyNorm(Normalization)`),
     whose inherited library code reads the tensors and tables it holds (a subclass of
-    `Layer` or `Model` itself: only the user's own code, read through janus's hooks)."""
-    for base in cls.__mro__[1:]:
-        if (base.__module__ or "").split(".")[0] in _LIBRARY_MODULES:
-            return base.__name__ not in _GENERIC
-    return False
+    `Layer` or `Model` itself: only the user's own code, read through janus's hooks).
+    Found once per class, kept weakly (a class made in a call dies as in plain Python)."""
+    found = _SPECIALIZED.get(cls)
+    if found is None:
+        found = False
+        for base in cls.__mro__[1:]:
+            if (base.__module__ or "").split(".")[0] in _LIBRARY_MODULES:
+                found = base.__name__ not in _GENERIC
+                break
+        _SPECIALIZED[cls] = found
+    return found
 
 
 _WRITTEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -60,6 +60,7 @@ from tensorflow.python.framework.ops import EagerTensor
 
 from janus.errors import BuildsOnFirstCall, ConversionError, InconclusiveTrace
 from janus.graphgen import other_threads
+from janus.tensors import per_type, remember
 from janus.transform.runtime import is_user_class, is_user_code
 
 MAX_OBJECTS = 2000
@@ -77,10 +78,12 @@ _SKIPPED = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionTyp
 
 _OTHER, _TENSOR, _HOLDS, _COMPOSITE = "other", "tensor", "holds", "composite"
 _KINDS: dict = {}  # type -> its kind (isinstance of TF's ABCs costs ~10 us a type)
+_MADE_KINDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # (classes made
+# by a function: janus/tensors.remember)
 
 
 def _kind(cls: type) -> str:
-    kind = _KINDS.get(cls)
+    kind = per_type(_KINDS, _MADE_KINDS, cls)
     if kind is None:
         if issubclass(cls, tf.Tensor):
             kind = _OTHER if issubclass(cls, EagerTensor) else _TENSOR
@@ -90,8 +93,7 @@ def _kind(cls: type) -> str:
             kind = _COMPOSITE
         else:
             kind = _OTHER
-        if len(_KINDS) < 4096:
-            _KINDS[cls] = kind
+        remember(_KINDS, _MADE_KINDS, cls, kind)
     return kind
 
 

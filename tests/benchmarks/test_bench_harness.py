@@ -108,6 +108,7 @@ def test_first_line_of_tf_errors():
     assert harness.first_line("plain\nmore") == "plain"
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_rnn_benchmark_two_hidden_sizes(tmp_path, capsys):
     results = rnn_bench.main(["--size", "tiny", "--hidden", "6,3", "--executors", "eager,expert",
                               "--warmup", "1", "--steps", "2", "--out", str(tmp_path)])
@@ -124,6 +125,7 @@ def test_bad_arguments_exit():
         bench_run.parse_args(["--executors", "eager,magic"])
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_tree_benchmark_runs_the_labelled_treelstm(tmp_path):
     from benchmarks import trees as trees_bench
 
@@ -179,6 +181,7 @@ def test_interleaved_rounds_call_every_executor_once_per_round():
     assert all(len(t) == 3 and all(s > 0 for s in t) for t in times.values())
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 @pytest.mark.parametrize("interleaved", [True, False])
 def test_measured_steps_run_in_rounds_unless_sequential(monkeypatch, interleaved):
     """Interleaved (the default): every executor warms up in turn, then one measured step

@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 PROGRAM = '''
@@ -47,6 +49,7 @@ def _run(cache_dir):
     return run_program(PROGRAM, cache_dir)
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_warm_process_runs_recorded_graphs_equal_to_eager(tmp_path):
     cold = _run(tmp_path)
     warm = _run(tmp_path)

@@ -1,6 +1,8 @@
 """A warm process under other TF numpy settings (janus/numpy_modes.py, F411) starts
 cold: a graph recorded under the default settings kept float64 where the warm process's
 `tnp.asarray(0.5)` is float32 (prefer_float32); under the same settings it is warm."""
+import pytest
+
 from tests.cache.test_warm_models import run_program
 
 STEP = '''
@@ -32,6 +34,7 @@ print(json.dumps({"kinds": kinds, "stats": janus.stats(jitted).as_dict()}))
 '''
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_warm_start_under_other_numpy_settings_starts_cold(tmp_path):
     (tmp_path / "numpy_step.py").write_text(STEP)
     cache = tmp_path / "cache"

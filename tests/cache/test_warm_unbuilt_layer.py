@@ -7,6 +7,8 @@ now refused: that call runs plainly (building the layer), later ones run graphs.
 import json
 import sys
 
+import pytest
+
 from tests.cache.helpers import env_for, python_script, run_many
 
 PROGRAM = '''
@@ -45,6 +47,7 @@ print(json.dumps({"rows": rows, "expected": expected, "stats": janus.stats(jf).a
 '''
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_layer_built_inside_a_warm_trace_runs_its_effects_once(tmp_path):
     script = python_script(tmp_path, "unbuilt_layer.py", PROGRAM)
     cache = tmp_path / "cache"

@@ -59,7 +59,8 @@ BATCHES = [
 ]
 
 
-@pytest.mark.parametrize("module", [treelstm, treernn], ids=["treelstm", "treernn"])
+@pytest.mark.parametrize("module", [pytest.param(treelstm, marks=pytest.mark.slow), treernn],
+                         ids=["treelstm", "treernn"])
 def test_training_steps_equal_eager_and_run_as_one_graph_per_step(module):
     model_cls = treelstm.TreeLSTM if module is treelstm else treernn.TreeRNN
     eager_state, janus_state = _state(model_cls), _state(model_cls)

@@ -6,10 +6,13 @@ program's property or `__getattr__`, an item read through its `__getitem__`. The
 plain rerun made them twice (`step_count += 100; raise Diverged(...)`: +200).
 """
 import contextlib
+import gc
+import weakref
 
 import tensorflow as tf
 
 import janus
+from janus.fallback import hidden_effects
 from tests.differential import assert_same
 
 STEP = 0
@@ -233,3 +236,21 @@ def test_what_counts_as_running_the_programs_code():
     assert hidden_effects.manager_runs_users_code(schedule.phase("x"))
     assert not hidden_effects.manager_runs_users_code(tf.name_scope("x"))
     assert not hidden_effects.manager_runs_users_code(contextlib.nullcontext())
+
+
+def test_a_class_made_in_a_call_is_not_kept_alive_by_the_classification():
+    def make():
+        class Made:
+            rows = [1.0] * 10
+
+            @property
+            def scale(self):
+                return 2.0
+        return Made
+
+    made = make()
+    alive = weakref.ref(made)
+    assert hidden_effects._program_classes(made) == (made,)
+    del made
+    gc.collect()
+    assert alive() is None

@@ -38,7 +38,7 @@ def write(path: str, source: str, calls: list, *, finding: str, kind: str,
 
 
 def read(path: str) -> tuple[str, dict]:
-    """(program source, {FINDING, KIND, XFAIL, CALLS}) of a case file."""
+    """(program source, {FINDING, KIND, XFAIL, CALLS, SLOW}) of a case file."""
     with open(path) as f:
         text = f.read()
     source, _, tail = text.partition(MARKER)

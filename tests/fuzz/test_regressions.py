@@ -17,6 +17,8 @@ _FILES = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "regressions",
 def _param(path):
     _, meta = cases.read(path)
     marks = [pytest.mark.xfail(strict=True, reason=meta["XFAIL"])] if meta.get("XFAIL") else []
+    if meta.get("SLOW"):  # (over 10 s: `./scripts/test.sh -m slow`)
+        marks.append(pytest.mark.slow)
     return pytest.param(path, id=os.path.basename(path)[:-3], marks=marks)
 
 

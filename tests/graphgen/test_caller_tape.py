@@ -2,6 +2,7 @@
 (graphgen/caller_tape.py, F147): None for an output that reads no watched input or for an
 input only other outputs read, a plain call where an op on a path has no gradient.
 Every test compares janus with plain Python on the same inputs, call by call."""
+import pytest
 import tensorflow as tf
 
 import janus
@@ -248,6 +249,7 @@ def two_arrays(x, n):
     return acc * W, tf.reduce_sum(ta.stack()) + tf.reduce_sum(tb.stack(), 0)[0], tb.size()
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_tensor_array_with_a_tensor_exit_stays_a_graph_under_a_tape():
     """F336: a TensorArray written in a loop that exits on a tensor test: its flow (a
     variant) went through a `SelectV2`, whose gradient TF cannot build (`zeros` of the

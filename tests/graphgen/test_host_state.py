@@ -9,6 +9,7 @@ import threading
 import keras
 from keras.src.random import seed_generator
 import numpy as np
+import pytest
 import tensorflow as tf
 
 import janus
@@ -79,6 +80,7 @@ def _loader_draws_while_tracing(jit, build_in_step: bool):
     return outs, draws, g
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_loader_threads_random_draws_during_a_trace_are_its_own():
     for build_in_step in (False, True):
         plain_outs, plain_draws, _ = _loader_draws_while_tracing(lambda f: f, build_in_step)

@@ -4,10 +4,14 @@ them while janus traces, and a graph kept the traced ones (F188, the probes' rou
 Their changes now move the Keras epoch (graphgen/keras_epoch.py), and a graph's guard reads
 the settings of the layers and optimizers it called again when it moved. Compared with plain Python
 call by call."""
+import gc
+import weakref
+
 import keras
 import numpy as np
 import tensorflow as tf
 
+from janus.graphgen import keras_settings
 from tests.differential import assert_same
 
 
@@ -74,3 +78,17 @@ def test_an_object_s_auto_numbered_name_is_no_setting():
     from janus.graphgen import keras_state
     names = [k for k, _ in keras_state.settings(keras.optimizers.SGD(0.1, name="sgd_7"))]
     assert "name" not in names and "momentum" in names
+
+
+def test_a_keras_subclass_made_in_a_call_is_not_kept_alive():
+    def make():
+        class MadeNorm(tf.keras.layers.Normalization):
+            pass
+        return MadeNorm
+
+    made = make()
+    alive = weakref.ref(made)
+    assert keras_settings.specialized(made)
+    del made
+    gc.collect()
+    assert alive() is None

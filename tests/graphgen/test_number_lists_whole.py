@@ -117,6 +117,7 @@ def test_a_loop_over_a_float_list_changing_per_call(n):
     assert len(jitted.specializations[-1].inputs) <= 12, stats
 
 
+@pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_a_big_table_generates_in_bounded_time():
     calls = [_with_table(_floats(i, 200_000)) for i in range(4)]
     jitted = janus.jit(whole_uses)

@@ -208,7 +208,7 @@ def under(frames: int, fn, *args):
     return fn(*args) if frames <= 0 else under(frames - 1, fn, *args)
 
 
-@pytest.mark.parametrize("frames", [0, 250, 350])
+@pytest.mark.parametrize("frames", [0, 250, pytest.param(350, marks=pytest.mark.slow)])
 def test_a_deep_recursion_traced_under_a_deep_stack_makes_a_graph(frames):
     import janus
 

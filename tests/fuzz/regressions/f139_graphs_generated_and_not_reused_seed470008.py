@@ -107,6 +107,7 @@ CALLS = [{'shape': [3], 'dtype': 'float32', 'seed': 77, 'len': 0, 'n': 3, 'flag'
  {'shape': [1], 'dtype': 'float32', 'seed': 72, 'len': 2, 'n': 2, 'flag': True, 'obj': 'alt'},
  {'shape': [1], 'dtype': 'float32', 'seed': 55, 'len': 2, 'n': 2, 'flag': True, 'obj': 'alt'},
  {'shape': [1], 'dtype': 'float32', 'seed': 55, 'len': 2, 'n': 2, 'flag': True, 'obj': 'alt'}]
+SLOW = "14 s idle: five generations"
 
 if __name__ == "__main__":
     import sys
