@@ -38,6 +38,7 @@ import types
 import weakref
 
 from janus import user_attributes
+from janus.tensors import per_type, remember
 from janus.transform.runtime import is_user_class, is_user_code, user_file
 
 _ABSENT = object()
@@ -45,10 +46,11 @@ _CALLED_THROUGH_HOOKS = frozenset({"__init__", "__new__", "__call__", "__init_su
                                    "__class_getitem__", "__set_name__"})
 _CONTAINERS = frozenset({list, tuple, dict, set, frozenset})
 _ELEMENTS_LOOKED_AT = 16  # (per container, two levels: the check stays bounded)
-_MAX_CLASSES = 1024
 # class -> whether an operator or builtin may run the program's dunders on its instances
-# (containers are never in it): the watch's hooks read it inline first
+# (containers are never in it): the watch's hooks read it inline first. A class made by
+# a function is kept weakly in the other table instead (tensors.remember: F412).
 IMPLICIT_CODE: dict = {}
+_made_implicit_code: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 _positions: "weakref.WeakKeyDictionary[type, tuple]" = weakref.WeakKeyDictionary()
@@ -150,13 +152,14 @@ def _program_dunder(name: str, found) -> bool:
 def class_runs_users_code(cls: type) -> bool:
     """Whether an operator or builtin applied to an instance of `cls` may run the
     program's code: one of the program's classes of its MRO defines such a dunder."""
-    known = IMPLICIT_CODE.get(cls)
+    known = per_type(IMPLICIT_CODE, _made_implicit_code, cls)
     if known is None:
-        if len(IMPLICIT_CODE) >= _MAX_CLASSES:  # (classes made per call are not kept)
-            IMPLICIT_CODE.clear()
-        known = IMPLICIT_CODE[cls] = any(
-            _program_dunder(name, found) for klass in _program_classes(cls)
-            for name, found in list(vars(klass).items()))
+        known = any(_program_dunder(name, found) for klass in _program_classes(cls)
+                    for name, found in list(vars(klass).items()))
+        try:
+            remember(IMPLICIT_CODE, _made_implicit_code, cls, known)
+        except TypeError:  # (a class that takes no weak reference: found each time)
+            pass
     return known
 
 
@@ -167,7 +170,7 @@ def value_runs_users_code(value, depth: int = 2) -> bool:
     cls = type(value)
     if cls not in _CONTAINERS:
         known = IMPLICIT_CODE.get(cls)
-        return class_runs_users_code(cls) if known is None else known
+        return class_runs_users_code(cls) if known is None else known  # (weak: there)
     if not depth:
         return False
     if cls is list or cls is tuple:

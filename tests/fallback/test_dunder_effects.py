@@ -234,3 +234,24 @@ def test_what_may_run_the_programs_code():
     assert not hidden_effects.value_runs_users_code(tf.constant(1.0))
     assert not hidden_effects.value_runs_users_code([1.0, "a", {"b": 2}])
     assert not hidden_effects.value_runs_users_code(tf)
+
+
+def test_a_class_made_in_a_call_is_not_kept_alive_by_the_check():
+    import gc
+    import weakref
+
+    from janus.fallback import hidden_effects
+
+    def make():
+        class Made:
+            def __add__(self, other):
+                return other
+        return Made
+
+    made = make()
+    alive = weakref.ref(made)
+    assert hidden_effects.value_runs_users_code(made())
+    assert hidden_effects.value_runs_users_code(made())  # (remembered)
+    del made
+    gc.collect()
+    assert alive() is None
