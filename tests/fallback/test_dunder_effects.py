@@ -4,9 +4,15 @@ hook. A profiled call (or the eager rerun after an in-graph guard failed) that r
 with an effect and then raised was rerun plainly: the effect made twice (`meter + x`
 counting, then `raise`: 2 where plain Python has 1).
 """
+import dataclasses
+import gc
+import weakref
+
 import pytest
 import tensorflow as tf
 
+import janus
+from janus.fallback import hidden_effects
 from tests.differential import assert_same
 
 
@@ -192,7 +198,6 @@ def test_a_global_of_the_programs_class_before_a_raise_runs_once():
         return METER.n
 
     plain_counts, janus_counts = [], []
-    import janus
     jitted = janus.jit(global_meter)
     for fn, counts in ((global_meter, plain_counts), (jitted, janus_counts)):
         for x, limit in _CALLS:
@@ -210,10 +215,6 @@ def test_an_argument_of_the_programs_class_before_a_raise_runs_once():
 
 
 def test_what_may_run_the_programs_code():
-    import dataclasses
-
-    from janus.fallback import hidden_effects
-
     @dataclasses.dataclass
     class Point:  # (generated __init__/__eq__/__repr__: not the program's code)
         x: float = 0.0
@@ -237,11 +238,6 @@ def test_what_may_run_the_programs_code():
 
 
 def test_a_class_made_in_a_call_is_not_kept_alive_by_the_check():
-    import gc
-    import weakref
-
-    from janus.fallback import hidden_effects
-
     def make():
         class Made:
             def __add__(self, other):
