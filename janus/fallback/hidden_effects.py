@@ -14,17 +14,43 @@ the watch must count although no user function is called through janus's call ho
 
 A library's context manager (`tf.name_scope`, `np.errstate`) and a read of a plain
 attribute or of a list, dict or tensor item are not effects.
+
+Operators, comparisons, truth tests, formatting, hashing, iteration and the builtins
+janus counts as pure (`len`, `str`, `abs`, `round`, ...) run no hook at all; on the
+program's objects they run its dunders plainly (F407):
+
+    y = meter + x                   Meter.__add__ (or x's __radd__)
+    if meter: ... / len(meter)      Meter.__bool__ / __len__
+    print(f"{meter}") / {meter: 1}  Meter.__format__ / __hash__
+
+So a value that reaches converted code (an argument, a global, a closure's cell, an
+attribute, an item or a call's result, or one level of elements of such a list, tuple,
+dict or set) whose class has a dunder the program wrote counts as a possible effect
+(`value_runs_users_code`), found once per class. Dunders janus's call hook runs
+(`__init__`, `__new__`, `__call__`) and ones the program did not write (a dataclass's
+generated `__eq__`, a library base class's) do not count.
 """
 from __future__ import annotations
 
 import functools
+import itertools
 import types
 import weakref
 
 from janus import user_attributes
+from janus.tensors import per_type, remember
 from janus.transform.runtime import is_user_class, is_user_code, user_file
 
 _ABSENT = object()
+_CALLED_THROUGH_HOOKS = frozenset({"__init__", "__new__", "__call__", "__init_subclass__",
+                                   "__class_getitem__", "__set_name__"})
+_CONTAINERS = frozenset({list, tuple, dict, set, frozenset})
+_ELEMENTS_LOOKED_AT = 16  # (per container, two levels: the check stays bounded)
+# class -> whether an operator or builtin may run the program's dunders on its instances
+# (containers are never in it): the watch's hooks read it inline first. A class made by
+# a function is kept weakly in the other table instead (tensors.remember: F412).
+IMPLICIT_CODE: dict = {}
+_made_implicit_code: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 _positions: "weakref.WeakKeyDictionary[type, tuple]" = weakref.WeakKeyDictionary()
@@ -109,3 +135,53 @@ def item_read_runs_users_code(obj) -> bool:
     `__missing__`)."""
     classes = _program_classes(type(obj))
     return bool(classes) and _defines(classes, "__getitem__", "__missing__")
+
+
+def _program_dunder(name: str, found) -> bool:
+    """Whether class attribute `name` is a dunder the program wrote that an operator or a
+    builtin calls without janus's call hook."""
+    if not (name.startswith("__") and name.endswith("__")) or name in _CALLED_THROUGH_HOOKS:
+        return False
+    if isinstance(found, (staticmethod, classmethod)):
+        found = found.__func__
+    if isinstance(found, types.FunctionType):
+        return is_user_code(found)  # (a dataclass's generated method is not)
+    return callable(found) and not isinstance(found, type)  # (`__hash__ = None`: no)
+
+
+def class_runs_users_code(cls: type) -> bool:
+    """Whether an operator or builtin applied to an instance of `cls` may run the
+    program's code: one of the program's classes of its MRO defines such a dunder."""
+    known = per_type(IMPLICIT_CODE, _made_implicit_code, cls)
+    if known is None:
+        known = any(_program_dunder(name, found) for klass in _program_classes(cls)
+                    for name, found in list(vars(klass).items()))
+        try:
+            remember(IMPLICIT_CODE, _made_implicit_code, cls, known)
+        except TypeError:  # (a class that takes no weak reference: found each time)
+            pass
+    return known
+
+
+def value_runs_users_code(value, depth: int = 2) -> bool:
+    """Whether an operator or builtin applied to `value` (or to one of its first elements,
+    two levels deep, for a plain list, tuple, dict or set) may run the program's
+    code."""
+    cls = type(value)
+    if cls not in _CONTAINERS:
+        known = IMPLICIT_CODE.get(cls)
+        return class_runs_users_code(cls) if known is None else known  # (weak: there)
+    if not depth:
+        return False
+    if cls is list or cls is tuple:
+        elements = value[:_ELEMENTS_LOOKED_AT]
+    elif cls is dict:
+        elements = itertools.islice(itertools.chain.from_iterable(value.items()),
+                                    2 * _ELEMENTS_LOOKED_AT)
+    else:
+        elements = itertools.islice(value, _ELEMENTS_LOOKED_AT)
+    known = IMPLICIT_CODE.get
+    for element in elements:
+        if known(type(element)) is not False and value_runs_users_code(element, depth - 1):
+            return True
+    return False

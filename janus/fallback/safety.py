@@ -166,6 +166,8 @@ _STATEFUL_NAMES = ("print", "assign", "random", "numpy_function", "py_function",
                    "apply", "update", "map")
 _STATEFUL_MODULES = ("random", "distribute", "summary", "data", "checkpoint", "saved_model",
                      "script_ops", "io_ops", "lookup", "queue")
+_IMPLICIT_CODE = hidden_effects.IMPLICIT_CODE  # (looked up inline first: a class known
+# not to run the program's dunders costs one dict read per hooked value)
 _PURE_ITERABLES = (list, tuple, range, dict, str, bytes, set, frozenset)
 
 
@@ -254,6 +256,20 @@ class EffectWatch:
         _effect()
         return super().st_free(name, value)
 
+    @operation_hook
+    def ld_global(self, name, value):
+        if _IMPLICIT_CODE.get(type(value)) is not False and \
+                hidden_effects.value_runs_users_code(value):
+            _effect()  # (its operators run the program's dunders plainly: F407)
+        return super().ld_global(name, value)
+
+    @operation_hook
+    def ld_free(self, name, value):
+        if _IMPLICIT_CODE.get(type(value)) is not False and \
+                hidden_effects.value_runs_users_code(value):
+            _effect()
+        return super().ld_free(name, value)
+
     def ctx(self, manager):
         if hidden_effects.manager_runs_users_code(manager):
             _effect()  # (its `__enter__` runs plainly, next: unwatched; F405)
@@ -263,13 +279,21 @@ class EffectWatch:
     def ld_attr(self, obj, name):
         if hidden_effects.read_runs_users_code(obj, name):
             _effect()  # (a property of the program's runs plainly: unwatched; F405)
-        return super().ld_attr(obj, name)
+        value = super().ld_attr(obj, name)
+        if _IMPLICIT_CODE.get(type(value)) is not False and \
+                hidden_effects.value_runs_users_code(value):
+            _effect()  # (F407)
+        return value
 
     @operation_hook
     def ld_item(self, obj, key):
         if hidden_effects.item_read_runs_users_code(obj):
             _effect()
-        return super().ld_item(obj, key)
+        value = super().ld_item(obj, key)
+        if _IMPLICIT_CODE.get(type(value)) is not False and \
+                hidden_effects.value_runs_users_code(value):
+            _effect()  # (F407)
+        return value
 
     @operation_hook
     def del_item(self, obj, key):
@@ -297,7 +321,11 @@ class EffectWatch:
             target, _ = user_function(fn)
             if target is None or not self.callees_watched or not _converts(target):
                 _effect()  # (a callee janus cannot convert runs plainly: unwatched)
-        return super().call(site, fn, *args, **kwargs)
+        result = super().call(site, fn, *args, **kwargs)
+        if _IMPLICIT_CODE.get(type(result)) is not False and \
+                hidden_effects.value_runs_users_code(result):
+            _effect()  # (F407)
+        return result
 
 
 def _converts(target) -> bool:
@@ -318,6 +346,8 @@ def run_watched(jit, phase: str, run, args, kwargs):
     """Run converted code with plain semantics (`run()`) for `jit`; an exception is the
     user's or janus's by the profiling rules of the module docstring."""
     with watching() as watch:
+        if any(map(hidden_effects.value_runs_users_code, (*args, *kwargs.values()))):
+            _effect()  # (the program's object: its operators run its dunders, F407)
         try:
             with limits.converted_room(jit._own_frames):  # (janus's frames per level: F349)
                 result = run()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import itertools
 
 import tensorflow as tf
 
@@ -10,6 +11,7 @@ from janus.tensors import is_tensor
 
 
 _MAX_DEPTH = 32
+_PLAIN_KEYS = frozenset({str, int, float, bool, bytes, type(None)})
 
 
 def _dtype_name(dtype) -> str:
@@ -31,10 +33,11 @@ def describe_value(value, max_items: int = 64, _path: tuple = ()):
         if id(value) in _path or len(_path) >= _MAX_DEPTH:
             return ("nested", type(value).__qualname__)
         path = _path + (id(value),)
-        if isinstance(value, dict):
-            keys = tuple(value)[:max_items]
-            return ("dict", keys, tuple(describe_value(value[k], max_items, path)
-                                        for k in keys))
+        if isinstance(value, dict):  # (its items, not looked up: a key of the program's
+            items = tuple(itertools.islice(value.items(), max_items))  # class hashes: F420)
+            keys = tuple(k if type(k) in _PLAIN_KEYS else describe_value(k, max_items, path)
+                         for k, _ in items)
+            return ("dict", keys, tuple(describe_value(v, max_items, path) for _, v in items))
         items = tuple(describe_value(v, max_items, path) for v in value[:max_items])
         return (type(value).__name__, len(value), items)
     return ("object", type(value).__qualname__)
