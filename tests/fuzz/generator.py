@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 95
+GENERATOR_VERSION = 96
 
 HEADER = '''\
 import functools
@@ -209,6 +209,7 @@ RULE_MODULES = (
     "rules_s35_variable_truth",
     "rules_s35_hidden_effects",
     "rules_s35_short_sums",
+    "rules_s35_dunder_effects",
 )
 
 
