@@ -48,14 +48,19 @@ def reads_frames(fn) -> bool:
     return any(fn is f for f in frame_functions())
 
 
+_PYTHON_WARN = warnings.warn  # (before user_warnings.install)
 _JANUS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _LOGGING = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical",
                       "fatal", "log"})
 
 
-def _janus(frame) -> bool:
-    filename = frame.f_code.co_filename
-    return filename.startswith(_JANUS_DIR) or filename.startswith("<janus")
+JANUS_PREFIXES = (_JANUS_DIR, "<janus")
+"""How the file names of janus's code begin (not the user's, nor converted code's)."""
+
+
+def janus_frame(frame) -> bool:
+    """A frame of janus's code (not the user's, nor converted code's)."""
+    return frame.f_code.co_filename.startswith(JANUS_PREFIXES)
 
 
 def is_block(code: types.CodeType) -> bool:
@@ -68,7 +73,7 @@ def _user_frame(frame, level: int):
     """The `level`-th frame of the user's outward from `frame` (1: the first): janus's
     frames skipped, a block's frame one with the converted function's around it."""
     while frame is not None:
-        if _janus(frame):
+        if janus_frame(frame):
             frame = frame.f_back
             continue
         if level == 1:
@@ -77,7 +82,7 @@ def _user_frame(frame, level: int):
         inner_block = is_block(frame.f_code)
         frame = frame.f_back
         while inner_block and frame is not None:  # (to the function the block is of)
-            if not _janus(frame):
+            if not janus_frame(frame):
                 inner_block = is_block(frame.f_code)
             frame = frame.f_back
     return None
@@ -109,7 +114,7 @@ def _skipping_janus(fn, args: tuple, kwargs: dict, skip: set):
     """`fn(*args, **kwargs)` with janus's frames from here out to the user's registered
     in absl's `skip` (ABSLLogger's frames to skip) for the call."""
     frames, frame = set(), sys._getframe()
-    while frame is not None and _janus(frame):
+    while frame is not None and janus_frame(frame):
         code = frame.f_code
         frames.add((code.co_filename, code.co_name, code.co_firstlineno))
         frame = frame.f_back
@@ -150,7 +155,9 @@ def call(fn, args: tuple, kwargs: dict):
         if target is not None:
             kwargs = {**kwargs, "stacklevel": _distance(here, target, _logging_internal)}
         return fn(*args, **kwargs)
-    if fn is warnings.warn:
+    if fn is warnings.warn and fn is not _PYTHON_WARN:  # (user_warnings.warn: counts
+        return fn(*args, **kwargs)                    # from this hook's frame itself)
+    if fn is _PYTHON_WARN:
         given = dict(zip(("message", "category", "stacklevel", "source"), args), **kwargs)
         level = given.get("stacklevel", 1)
         here = sys._getframe()
