@@ -69,6 +69,21 @@ def is_block(code: types.CodeType) -> bool:
     return qualname.rpartition(".")[2].startswith("janus__")
 
 
+_OWN_FRAMES: dict = {}  # id -> code (held): janus's functions standing for a user's
+
+
+def mark_own_frame(code: types.CodeType) -> None:
+    """`code`, named as a block (`janus__...`), runs in place of the user's function: its
+    frame is the function's own (a split run's outer function, fallback/segmented.py)."""
+    _OWN_FRAMES[id(code)] = code
+
+
+def in_outer_frame(code: types.CodeType) -> bool:
+    """A frame plain Python has not: its lines run in the frame of the user's function
+    around it (a block janus made of the user's, a split run's segment)."""
+    return is_block(code) and _OWN_FRAMES.get(id(code)) is not code
+
+
 def _user_frame(frame, level: int):
     """The `level`-th frame of the user's outward from `frame` (1: the first): janus's
     frames skipped, a block's frame one with the converted function's around it."""
@@ -79,11 +94,11 @@ def _user_frame(frame, level: int):
         if level == 1:
             return frame
         level -= 1
-        inner_block = is_block(frame.f_code)
+        inner_block = in_outer_frame(frame.f_code)
         frame = frame.f_back
         while inner_block and frame is not None:  # (to the function the block is of)
             if not janus_frame(frame):
-                inner_block = is_block(frame.f_code)
+                inner_block = in_outer_frame(frame.f_code)
             frame = frame.f_back
     return None
 

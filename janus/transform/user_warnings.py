@@ -13,7 +13,8 @@ a failed generation, a split run's segment) has janus's frames as its callers:
 `install()` puts `warn` in place of `warnings.warn` (once, process-wide): a warning made
 from the user's code or a library's counts its `stacklevel` in frames that are not
 janus's (a block janus made of the user's function counts with that function's frame,
-user_frames.is_block), then asks Python's own `warn` for exactly that frame. A call
+user_frames.in_outer_frame: a split run's segment too), then asks Python's own
+`warn` for exactly that frame. A call
 from janus's own code (its JanusWarning, whose `stacklevel` is counted already) is
 passed on as it is; one from an operation hook (converted code's `warnings.warn(...)`
 through user_frames.call) is the user's, counted from the hook's frame.
@@ -25,8 +26,8 @@ import warnings
 
 from janus import patches
 from janus.operation_hooks import is_operation_hook
-from janus.transform.user_frames import JANUS_PREFIXES as _JANUS_PREFIXES, is_block, \
-    janus_frame
+from janus.transform.user_frames import JANUS_PREFIXES as _JANUS_PREFIXES, \
+    in_outer_frame, janus_frame
 
 ORIGINAL = warnings.warn
 """Python's `warnings.warn` (C's `_warnings.warn`), before `install`."""
@@ -49,12 +50,12 @@ def _named_frame(caller, level: int):
         frame = frame.f_back
     while level > 1 and frame is not None:
         level -= 1
-        inner_block = is_block(frame.f_code)
+        inner_block = in_outer_frame(frame.f_code)
         frame = frame.f_back
         while frame is not None and (janus_frame(frame) or inner_block or
                                      skip_internal and _importlib_internal(frame)):
             if not janus_frame(frame):  # (a block's function: counted with the block)
-                inner_block = is_block(frame.f_code)
+                inner_block = in_outer_frame(frame.f_code)
             frame = frame.f_back
     return frame
 

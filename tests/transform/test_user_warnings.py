@@ -73,3 +73,22 @@ def test_warnings_of_a_step_and_its_helper_name_plain_python_s_frames():
         plain = _shown(graph_step, 6, action)
         jitted = janus.jit(graph_step)
         assert _shown(jitted, 6, action) == plain, action
+
+
+def split_step(x):
+    acc = x * 0.5
+    if tf.reduce_sum(acc) > 1.0:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            helper_warns(acc)  # (names `call_site`'s line: through the split function)
+        acc = acc + float(len(caught))
+    host = acc.numpy()  # (a graph break: the function runs split)
+    return acc + float(host.sum())
+
+
+def test_a_split_run_s_warnings_name_plain_python_s_frames():
+    for action in ("always", "default"):
+        plain = _shown(split_step, 6, action)
+        jitted = janus.jit(split_step)
+        assert _shown(jitted, 6, action) == plain, action
+        assert janus.stats(jitted).segmented_calls > 0
