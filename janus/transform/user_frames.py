@@ -81,6 +81,8 @@ def mark_own_frame(code: types.CodeType) -> None:
 def in_outer_frame(code: types.CodeType) -> bool:
     """A frame plain Python has not: its lines run in the frame of the user's function
     around it (a block janus made of the user's, a split run's segment)."""
+    if code.co_qualname.rpartition(".")[2].startswith("<segment "):
+        return True  # (a segment's converted copy, profiled: fallback/segmented.py names it)
     return is_block(code) and _OWN_FRAMES.get(id(code)) is not code
 
 

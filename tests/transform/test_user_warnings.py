@@ -1,5 +1,6 @@
 """A warning's `stacklevel` names the same frame under janus as in plain Python, on every
 kind of run (profiled, plain after a failed generation, split) (F406)."""
+import functools
 import warnings
 
 import tensorflow as tf
@@ -92,3 +93,28 @@ def test_a_split_run_s_warnings_name_plain_python_s_frames():
         jitted = janus.jit(split_step)
         assert _shown(jitted, 6, action) == plain, action
         assert janus.stats(jitted).segmented_calls > 0
+
+
+def deep_helper(level):
+    warnings.warn("from a deep helper", UserWarning, stacklevel=level)
+
+
+def profiled_segment_step(x, xs):
+    acc = x * 0.5
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        deep_helper(3)  # (names `call_site`'s line: through the segment's profiled copy)
+    mine = [w for w in caught if w.category is UserWarning]  # (janus's own notes: F418)
+    acc = acc + float(len(mine)) + float(mine[0].lineno)
+    for item in xs:  # (a `return` in a loop: the function runs split)
+        return acc + item
+    return acc
+
+
+def test_a_profiled_segment_s_warnings_name_plain_python_s_frames():
+    xs = [tf.constant([1.0])]
+    plain_fn = functools.partial(profiled_segment_step, xs=xs)
+    plain = [call_site(plain_fn, tf.constant([float(i)])).numpy() for i in range(12)]
+    jitted = functools.partial(janus.jit(profiled_segment_step), xs=xs)
+    got = [call_site(jitted, tf.constant([float(i)])).numpy() for i in range(12)]
+    assert [list(v) for v in got] == [list(v) for v in plain]
