@@ -48,9 +48,10 @@ from janus.profiler import Profile, profile_call
 from janus.recursion import limits
 from janus.recursion.table import NoCase
 from janus.stats import Stats
-from janus.transform import convert
+from janus.transform import convert, user_warnings
 
 cache.start_recording()  # (the recorder hears every jitted function's events; cache/__init__.py)
+user_warnings.install()  # (a warning's `stacklevel` counted in the user's frames, F406)
 
 
 class JanusWarning(UserWarning):

@@ -43,7 +43,7 @@ from janus.graphgen.defaults import follow_defaults
 from janus.graphgen.plan import Plan
 from janus.recursion import limits
 from janus.stats import Stats
-from janus.transform import breaks, host_reads, leave, liveness, scope, segments
+from janus.transform import breaks, host_reads, leave, liveness, scope, segments, user_frames
 from janus.fallback import churn, settled, split_report, whole_trial
 from janus.fallback.mixed import MixedRunner
 from janus.fallback.trial import Segment, compound_around, compound_at, reason_of
@@ -395,6 +395,7 @@ class Segmented:
         fn.__kwdefaults__ = self.fn.__kwdefaults__
         fn.__janus_source__ = (split.function, self.info)
         fn.__qualname__ = self.info.qualname
+        user_frames.mark_own_frame(fn.__code__)  # (a warning's `stacklevel` counts it)
         return fn
 
     def _compile(self, node: gast.FunctionDef, extra: dict) -> types.FunctionType:

@@ -48,14 +48,19 @@ def reads_frames(fn) -> bool:
     return any(fn is f for f in frame_functions())
 
 
+_PYTHON_WARN = warnings.warn  # (before user_warnings.install)
 _JANUS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _LOGGING = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical",
                       "fatal", "log"})
 
 
-def _janus(frame) -> bool:
-    filename = frame.f_code.co_filename
-    return filename.startswith(_JANUS_DIR) or filename.startswith("<janus")
+JANUS_PREFIXES = (_JANUS_DIR, "<janus")
+"""How the file names of janus's code begin (not the user's, nor converted code's)."""
+
+
+def janus_frame(frame) -> bool:
+    """A frame of janus's code (not the user's, nor converted code's)."""
+    return frame.f_code.co_filename.startswith(JANUS_PREFIXES)
 
 
 def is_block(code: types.CodeType) -> bool:
@@ -64,21 +69,38 @@ def is_block(code: types.CodeType) -> bool:
     return qualname.rpartition(".")[2].startswith("janus__")
 
 
+_OWN_FRAMES: dict = {}  # id -> code (held): janus's functions standing for a user's
+
+
+def mark_own_frame(code: types.CodeType) -> None:
+    """`code`, named as a block (`janus__...`), runs in place of the user's function: its
+    frame is the function's own (a split run's outer function, fallback/segmented.py)."""
+    _OWN_FRAMES[id(code)] = code
+
+
+def in_outer_frame(code: types.CodeType) -> bool:
+    """A frame plain Python has not: its lines run in the frame of the user's function
+    around it (a block janus made of the user's, a split run's segment)."""
+    if code.co_qualname.rpartition(".")[2].startswith("<segment "):
+        return True  # (a segment's converted copy, profiled: fallback/segmented.py names it)
+    return is_block(code) and _OWN_FRAMES.get(id(code)) is not code
+
+
 def _user_frame(frame, level: int):
     """The `level`-th frame of the user's outward from `frame` (1: the first): janus's
     frames skipped, a block's frame one with the converted function's around it."""
     while frame is not None:
-        if _janus(frame):
+        if janus_frame(frame):
             frame = frame.f_back
             continue
         if level == 1:
             return frame
         level -= 1
-        inner_block = is_block(frame.f_code)
+        inner_block = in_outer_frame(frame.f_code)
         frame = frame.f_back
         while inner_block and frame is not None:  # (to the function the block is of)
-            if not _janus(frame):
-                inner_block = is_block(frame.f_code)
+            if not janus_frame(frame):
+                inner_block = in_outer_frame(frame.f_code)
             frame = frame.f_back
     return None
 
@@ -109,7 +131,7 @@ def _skipping_janus(fn, args: tuple, kwargs: dict, skip: set):
     """`fn(*args, **kwargs)` with janus's frames from here out to the user's registered
     in absl's `skip` (ABSLLogger's frames to skip) for the call."""
     frames, frame = set(), sys._getframe()
-    while frame is not None and _janus(frame):
+    while frame is not None and janus_frame(frame):
         code = frame.f_code
         frames.add((code.co_filename, code.co_name, code.co_firstlineno))
         frame = frame.f_back
@@ -150,7 +172,9 @@ def call(fn, args: tuple, kwargs: dict):
         if target is not None:
             kwargs = {**kwargs, "stacklevel": _distance(here, target, _logging_internal)}
         return fn(*args, **kwargs)
-    if fn is warnings.warn:
+    if fn is warnings.warn and fn is not _PYTHON_WARN:  # (user_warnings.warn: counts
+        return fn(*args, **kwargs)                    # from this hook's frame itself)
+    if fn is _PYTHON_WARN:
         given = dict(zip(("message", "category", "stacklevel", "source"), args), **kwargs)
         level = given.get("stacklevel", 1)
         here = sys._getframe()
