@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 96
+GENERATOR_VERSION = 97
 
 HEADER = '''\
 import functools
@@ -210,6 +210,7 @@ RULE_MODULES = (
     "rules_s35_hidden_effects",
     "rules_s35_short_sums",
     "rules_s35_dunder_effects",
+    "rules_s35_warning_frames",
 )
 
 
