@@ -26,12 +26,11 @@ import functools
 import threading
 import time
 import types
-import warnings
 
 import tensorflow as tf
 from tensorflow.python.eager import record
 
-from janus import cache, events, forks, introspect, numpy_modes, user_attributes
+from janus import cache, events, forks, introspect, notes, numpy_modes, user_attributes
 from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError, detached)
@@ -523,7 +522,7 @@ class JitFunction(EagerRuns, Generation):
     def _warn_once(self, key: str, message: str):
         if key not in self._warned:
             self._warned.add(key)
-            warnings.warn(message, JanusWarning, stacklevel=safety.user_stacklevel())
+            notes.note(message, JanusWarning, safety.user_stacklevel())
 
     # -- introspection
     def explain(self, *args, **kwargs) -> str:

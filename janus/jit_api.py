@@ -5,9 +5,8 @@ from __future__ import annotations
 import copy
 import functools
 import types
-import warnings
 
-from janus import remade
+from janus import notes, remade
 from janus.fallback import safety
 from janus.function import BoundJitFunction, JanusWarning, JitFunction
 
@@ -53,7 +52,7 @@ def _note_made(made) -> None:
             raise safety.internal_error("counting jitted functions", exc)
         return
     if message is not None:
-        warnings.warn(message, JanusWarning, stacklevel=safety.user_stacklevel())
+        notes.note(message, JanusWarning, safety.user_stacklevel())
 
 
 def _jit_callable(fn, options: dict):

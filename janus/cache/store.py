@@ -32,8 +32,8 @@ import os
 import re
 import threading
 import time
-import warnings
 
+from janus import notes
 from janus.cache import files
 from janus.cache import record as rec
 from janus.cache.config import settings
@@ -65,7 +65,7 @@ def warn_once(message: str) -> None:
     """One warning per distinct problem; the program goes on."""
     if message not in _warned:
         _warned.add(message)
-        warnings.warn(message, CacheWarning, stacklevel=3)
+        notes.note(message, CacheWarning, 3)
 
 
 def reject(exc: Exception) -> None:
