@@ -58,6 +58,10 @@ class AttributeHooks:
             answered = tensor_attributes.eager_attribute(self.tracer, obj, name)
             if answered is not tensor_attributes.UNANSWERED:  # (`y.device`, `y.name`: F373)
                 return answered
+        if self.tracer.ledger.attrs:  # (`Base.scale = prop` earlier in the call)
+            found = self._written_on_a_class(obj, name)
+            if found is not _MISSING:
+                return found
         prop = user_property(obj, name)
         if prop is not None:  # its getter is the program's code: traced like a method
             if prop.fget is None:
@@ -270,6 +274,35 @@ class AttributeHooks:
         raise ConversionError(f"computes `{name}`, a functools.cached_property of a "
                               f"{type(obj).__name__}, not cached yet: its function would "
                               "store the trace's value in the object (it runs in Python)")
+
+    def _written_on_a_class(self, obj, name: str):
+        """`obj.name` that Python finds on a class the call wrote `name` to (`DBase.scale =
+        p`, then `DNet().scale` or `DNet.scale`): the value written, else _MISSING (no such
+        write: the lookup as usual). Python's lookup reaches the class, not the trace's
+        deferred write: a descriptor written there (a property) or a name deleted there
+        would not be what it finds, so the line runs in Python."""
+        ledger = self.tracer.ledger
+        mro = obj.__mro__ if isinstance(obj, type) else type(obj).__mro__
+        for cls in mro:
+            entry = ledger.attrs.get((id(cls), name))
+            if entry is None:
+                if name in vars(cls):
+                    return _MISSING  # (found before any class the call wrote)
+                continue
+            if cls is obj:
+                return _MISSING  # (the class's own: read through the ledger as usual)
+            value = entry[2]
+            if ledger.deleted(cls, name) or hasattr(type(value), "__get__") and \
+                    not isinstance(value, (types.FunctionType, staticmethod, classmethod)):
+                raise ConversionError(f"reads `{name}`, which the call set (or deleted) on "
+                                      f"class {cls.__name__} before")
+            if not isinstance(obj, type) and name in getattr(obj, "__dict__", ()):
+                return _MISSING  # (the instance's own shadows it)
+            if isinstance(value, (types.FunctionType, staticmethod, classmethod)):
+                raise ConversionError(f"calls `{name}`, which the call replaced on class "
+                                      f"{cls.__name__} before")
+            return value
+        return _MISSING
 
     def _class_attr(self, obj, name: str):
         """The value the trace wrote to a class's attribute that `obj.name` finds there
