@@ -287,6 +287,20 @@ def _install() -> None:
 
 
 @contextlib.contextmanager
+def unshadowed():
+    """Updates made on this thread go to the variables themselves for the duration: a
+    program's `tf.function` TF traces now, inside janus's trace, keeps the graph it traced
+    for the program's later calls, which must assign the variable, not a copy of janus's
+    (F422: its cached graph assigned nothing, ever after)."""
+    previous = _shadow()
+    _active.shadow = None
+    try:
+        yield
+    finally:
+        _active.shadow = previous
+
+
+@contextlib.contextmanager
 def shadowing(shadow: VariableShadow):
     """Route variable updates on this thread into `shadow` for the duration."""
     _install()

@@ -15,6 +15,7 @@ Refused: library functions whose effects a graph cannot repeat (graphgen/refusal
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import types
 
@@ -23,11 +24,11 @@ import tensorflow as tf
 from janus import user_attributes
 from janus import draws
 from janus.errors import ConversionError
-from janus.fallback import heap
+from janus.fallback import heap, variables
 from janus.graphgen import ambient_summary, container_writes, formatted_text, \
     global_settings, handle_writes, host_draws, host_scalars, identity, keras_state, \
-    layer_calls, leftover_tensors, library_modes, past_hooks, plain_records, refusals, \
-    rounded, tensor_arrays
+    eager_functions, layer_calls, leftover_tensors, library_modes, past_hooks, \
+    plain_records, refusals, rounded, tensor_arrays
 from janus.graphgen.callbacks import traced_callback
 from janus.graphgen.distribute import traced_user_functions
 from janus.graphgen.value_kinds import is_symbolic
@@ -247,10 +248,13 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
     tensor_arrays.before_call(tracer, fn, args, kwargs)
     since = handle_writes.mark()
     losses = refusals.layer_losses(fn)
+    own_function = eager_functions.user_tf_function(fn)  # (its graph is the program's:
+    # its variable updates are real ops there, as in the graph TF traced before: F422)
     try:  # (an error of the library call is the user's, not janus's: raised as it is)
         with keras_state.calling(tracer, fn), ambient_summary.calling(tracer, fn), \
                 library_modes.answering(tracer), \
-                layer_calls.converted_calls(runtime, site, fn):  # (a layer of the user's)
+                layer_calls.converted_calls(runtime, site, fn), \
+                variables.unshadowed() if own_function else contextlib.nullcontext():
             result = formatted_text.call(fn, args, kwargs)  # (`len(str(n))`...)
     except BaseException:
         scope.set_caching_device(caching_device)
