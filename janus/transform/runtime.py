@@ -353,11 +353,18 @@ _LIBRARY_PREFIXES = ("tensorflow", "keras", "tf_keras", "numpy", "janus", "gast"
 
 
 _STANDARD_LIBRARY = os.path.normcase(sysconfig.get_paths()["stdlib"]) + os.sep
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_JANUS_PACKAGE = os.path.join(_PACKAGE_ROOT, "janus") + os.sep
+"""janus's own files: classified alike whether janus is installed or not (they are told
+apart from the program's elsewhere: is_user_code). Not any path holding "/janus" (F423:
+a project under `~/janus-experiments/` had every library of its venv taken for its own
+code)."""
 
 
 def user_file(filename: str | None) -> bool:
     """Whether a source file is the program's (not a library's, not the standard's)."""
-    return bool(filename) and not ("site-packages" in filename and "/janus" not in filename) \
+    return bool(filename) and \
+        not ("site-packages" in filename and not filename.startswith(_JANUS_PACKAGE)) \
         and not filename.startswith("<") and \
         not os.path.normcase(filename).startswith(_STANDARD_LIBRARY)
 
