@@ -47,6 +47,11 @@ class Config:
     max_list_items: a heap list of Python numbers longer than this is fed to a graph as
         one tensor; where it cannot be (read item by item), janus makes no graph of the
         function (its trace would grow with the list: graphgen/number_lists.py).
+    trusted_packages: installed packages (top-level names, `("einops",)`) whose
+        functions the program vouches keep no state between calls: a trace runs them as
+        it runs TensorFlow's. Any other package's Python code (not TensorFlow's, Keras',
+        numpy's, the standard library's) is a graph break: graphgen/third_party.py.
+        Process-wide only.
     """
 
     profile_calls: int = 2
@@ -68,6 +73,7 @@ class Config:
     max_reasons: int = 64
     max_plan_history: int = 16
     max_list_items: int = 1000
+    trusted_packages: tuple = ()
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, _checked(name, value))
@@ -84,6 +90,9 @@ class Config:
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
             raise TypeError(f"unknown janus option(s): {', '.join(sorted(unknown))}")
+        if "trusted_packages" in changes:
+            raise TypeError("janus option trusted_packages is process-wide: set "
+                            "janus.config.trusted_packages instead of a function's option")
         return dataclasses.replace(self, **changes)
 
 
@@ -108,6 +117,12 @@ def _checked(name: str, value):
             raise ValueError(f"janus option {name} takes an int of at least "
                              f"{_AT_LEAST[name]}, got {value}")
         return value
+    if name == "trusted_packages":
+        if isinstance(value, str) or not isinstance(value, (tuple, list, set, frozenset)) \
+                or not all(type(v) is str and v and "." not in v for v in value):
+            raise TypeError(f"janus option {name} takes a tuple of top-level package names "
+                            f"(`('einops',)`), got {value!r}")
+        return tuple(sorted(set(value)))
     if type(value) is not bool and not (type(value) is int and value in (0, 1)):
         raise TypeError(f"janus option {name} takes True or False, got {value!r} "
                         f"({type(value).__name__})")

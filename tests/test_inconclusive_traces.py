@@ -38,7 +38,9 @@ class Meeting:
 
 @pytest.fixture
 def meeting(tmp_path, monkeypatch):
-    """A library module (under a `site-packages` directory: not the program's code)."""
+    """A library module (under a `site-packages` directory: not the program's code) the
+    program trusts (its objects' calls run in a trace: graphgen/third_party.py)."""
+    monkeypatch.setattr(janus.config, "trusted_packages", ("probe_meeting",))
     yield library_module(tmp_path, monkeypatch, "probe_meeting", _MEETING)
     sys.modules.pop("probe_meeting", None)
 

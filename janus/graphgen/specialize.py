@@ -14,7 +14,7 @@ from janus.errors import BuildsOnFirstCall, ConversionError, InconclusiveTrace, 
 from janus.fallback import heap
 from janus.graphgen import ambient_summary, caller_scopes, keras_globals
 from janus.graphgen import adopted_trace, bias_gradients, calls, checks, conversion_functions, dead_ends, \
-    eager_constants, \
+    eager_constants, eager_iterators, \
     external_effects, host_draws, keras_state, keyed_writes, leftover_tensors, number_lists, \
     random_draws, trace_warnings, varying_numbers
 from janus.graphgen.caller_tape import TapeView
@@ -368,6 +368,7 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
         bias_gradients.install()
         eager_constants.install()  # (host values converted to constants as eagerly)
         conversion_functions.install()  # (the program's tensor conversion functions)
+        eager_iterators.install()  # (a library's eager `next(iterator)` refuses: F431)
         function = tf.function(body, input_signature=signature, autograph=False,
                                reduce_retracing=False)
         try:

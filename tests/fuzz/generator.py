@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 97
+GENERATOR_VERSION = 98
 
 HEADER = '''\
 import functools
@@ -211,6 +211,7 @@ RULE_MODULES = (
     "rules_s35_short_sums",
     "rules_s35_dunder_effects",
     "rules_s35_warning_frames",
+    "rules_s37_library_state",
 )
 
 
