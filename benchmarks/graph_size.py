@@ -17,6 +17,10 @@ call (it records a function's graphs when the runtime instantiates it). Per exec
   executed counts the ops that cost.
 
 Then the op types, traced and run, janus next to the expert (largest differences first).
+With ``--grappler``: janus's steady graph called as janus calls it (Grappler's arithmetic
+optimizer, its common-subexpression elimination and constant folding off: F141, F143)
+and with those two on (deduplicated and folded constants), run nodes and process CPU per
+call, rounds interleaved: what merging janus's duplicate nodes would save.
 Writes DIR/graph_size.json.
 """
 from __future__ import annotations
@@ -116,15 +120,72 @@ def _summary(traced: collections.Counter, ran: collections.Counter, in_loops: in
             "run_loop_nodes": in_loops, "traced_ops": dict(traced), "run_ops": dict(ran)}
 
 
-def measure_model(name: str, size: str, seed: int = 0, profile: bool = True) -> dict:
+def measure_model(name: str, size: str, seed: int = 0, profile: bool = True,
+                  grappler: bool = False) -> dict:
     """Graph sizes of janus's steady specialization and of the expert (see the docstring)."""
     from models import get_workload
 
-    out = measure_workload(get_workload(name, size=size, seed=seed), profile=profile)
+    out = measure_workload(get_workload(name, size=size, seed=seed), profile=profile,
+                           grappler=grappler)
     return {"model": name, "size": size, **out}
 
 
-def measure_workload(workload, steps: int = 3, profile: bool = True) -> dict:
+def grappler_ab(spec, args: tuple, rounds: int = 7, calls: int = 10) -> dict:
+    """Janus's graph `spec` on the inputs `args` feed, called flat under janus's call
+    options and with Grappler's arithmetic optimizer and constant folding on: run nodes
+    and median process CPU seconds per call of each (rounds interleaved; the calls run
+    the graph's variable updates, nothing is written back)."""
+    import statistics
+    import time
+
+    from tensorflow.core.protobuf import config_pb2, rewriter_config_pb2
+    from tensorflow.python.eager import context
+
+    from janus.graphgen import calls as janus_calls
+
+    ctx = context.context()
+    caller = ctx.function_call_options
+    exact = janus_calls.eager_kernels(caller)
+    variants = {}
+    for name, on in (("janus", False), ("merged", True)):
+        config = config_pb2.ConfigProto.FromString(exact.config_proto_serialized)
+        rewrites = config.graph_options.rewrite_options
+        # (a setting janus's calls do not have, harmless: both variants are instantiated
+        # anew, so the run metadata records their graphs)
+        rewrites.meta_optimizer_timeout_ms = 3_600_000
+        if on:
+            rewrites.arithmetic_optimization = rewriter_config_pb2.RewriterConfig.ON
+            rewrites.constant_folding = rewriter_config_pb2.RewriterConfig.ON
+        variants[name] = context.FunctionCallOptions(executor_type=exact.executor_type,
+                                                     config_proto=config)
+    inputs = spec.feed(args, {})
+    concrete = spec.concrete
+
+    def run(options):
+        ctx.function_call_options = options
+        try:
+            concrete._call_flat(inputs, concrete.captured_inputs)
+        finally:
+            ctx.function_call_options = caller
+
+    out: dict = {}
+    for name, options in variants.items():
+        graphs = _collect(lambda: run(options))
+        out[f"{name}_run_nodes"] = sum(run_ops(graphs)[0].values()) if graphs else None
+    times: dict = {name: [] for name in variants}
+    for _ in range(rounds):
+        for name, options in variants.items():
+            start = time.process_time()
+            for _ in range(calls):
+                run(options)
+            times[name].append((time.process_time() - start) / calls)
+    for name in variants:
+        out[f"{name}_cpu_us"] = statistics.median(times[name]) * 1e6
+    return out
+
+
+def measure_workload(workload, steps: int = 3, profile: bool = True,
+                     grappler: bool = False) -> dict:
     """`measure_model` of a workload (make_state, step, batches, expert)."""
     import janus
     from benchmarks.overhead import _steady
@@ -141,6 +202,8 @@ def measure_workload(workload, steps: int = 3, profile: bool = True) -> dict:
         out["janus"] = _summary(traced_ops(spec.concrete.graph.as_graph_def()), ran, in_loops)
         if profile:
             out["janus"].update(executed_ops(lambda: fn(state, *batches[0])))
+        if grappler:
+            out["grappler"] = grappler_ab(spec, (state, *batches[0]))
     if workload.expert is not None:
         expert = workload.expert(workload.make_state())
         graphs = _collect(lambda: [expert(*batches[i]) for i in range(steps)])
@@ -182,6 +245,13 @@ def table(rows: list[dict], top: int = 25) -> str:
                              f"{r['traced_nodes']:>8}{r['run_nodes']:>8}{r['run_loop_nodes']:>10}"
                              + executed)
     for row in rows:
+        g = row.get("grappler")
+        if g:
+            lines += ["", f"{row['model']}: janus's graph as janus runs it vs with Grappler's "
+                      "arithmetic optimizer (CSE) and constant folding on",
+                      f"  run nodes {g['janus_run_nodes']} vs {g['merged_run_nodes']}; process "
+                      f"CPU per call {g['janus_cpu_us']:.0f} vs {g['merged_cpu_us']:.0f} us"]
+    for row in rows:
         if "janus" not in row or "expert" not in row:
             continue
         j, e = row["janus"], row["expert"]
@@ -214,13 +284,16 @@ def main(argv: Optional[Sequence[str]] = None) -> list[dict]:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-profile", action="store_true",
                    help="graph sizes only (no profiler run: no executed op counts)")
+    p.add_argument("--grappler", action="store_true",
+                   help="also time janus's graph with Grappler's CSE and constant folding on")
     p.add_argument("--out", default=DEFAULT_OUT)
     args = p.parse_args(argv)
     quiet_tensorflow()
     rows = []
     for name in [m for m in args.models.split(",") if m]:
         print(f"== {name} ({args.size})", flush=True)
-        rows.append(measure_model(name, args.size, args.seed, profile=not args.no_profile))
+        rows.append(measure_model(name, args.size, args.seed, profile=not args.no_profile,
+                                  grappler=args.grappler))
     print()
     print(table(rows, args.top))
     os.makedirs(args.out, exist_ok=True)

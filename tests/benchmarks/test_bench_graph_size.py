@@ -52,6 +52,16 @@ def test_sizes_of_janus_s_graph_and_the_expert_s():
     assert len(text.splitlines()) == 5 + 3 + 5  # 3 head + 2 rows, blank + 2 head, 5 ops
 
 
+def test_grappler_a_b_merges_janus_s_duplicate_constants():
+    workload = _workload()
+    row = {"model": "toy", "size": "tiny",
+           **graph_size.measure_workload(workload, profile=False, grappler=True)}
+    g = row["grappler"]
+    assert g["merged_run_nodes"] < g["janus_run_nodes"], g  # (four `1.0`s, one)
+    assert g["janus_cpu_us"] > 0 and g["merged_cpu_us"] > 0
+    assert "constant folding on" in graph_size.table([row])
+
+
 def test_traced_ops_count_library_functions():
     @tf.function(autograph=False)
     def f(x):
