@@ -131,8 +131,9 @@ def enum_key(module, qualname, name) -> enum.Enum:
     already imported (nothing is imported; only class dicts are read, no code runs);
     UnresolvedKey if there is none, SourceError for parts that are not names."""
     if not all(type(part) is str for part in (module, qualname, name)) or \
-            not all(is_name(part) for part in qualname.split(".")) or \
-            not all(is_name(part) for part in module.split(".")) or not is_name(name):
+            not all(is_name(part) and not part.startswith("__") for part in
+                    qualname.split(".") + [name]) or \
+            not all(is_name(part) for part in module.split(".")):
         raise SourceError(f"not an Enum member's name: {module!r:.100}:{qualname!r:.100}")
     obj = sys.modules.get(module)
     if obj is None:
@@ -144,7 +145,7 @@ def enum_key(module, qualname, name) -> enum.Enum:
     if not (isinstance(obj, type) and issubclass(obj, enum.Enum)):
         raise UnresolvedKey(f"{module}.{qualname} is not an Enum class")
     member = vars(obj).get("_member_map_", {}).get(name)
-    if not isinstance(member, obj) or member.name != name or not is_key(member):
+    if type(member) is not obj or member.name != name or not is_key(member):
         raise UnresolvedKey(f"{module}.{qualname} has no member {name}")
     return member
 
