@@ -13,8 +13,10 @@ from __future__ import annotations
 import base64
 import dataclasses
 import hashlib
+import enum
 import inspect
 import json
+import logging
 import re
 import sys
 
@@ -27,7 +29,8 @@ from janus.cache.record import INPUT_KINDS
 from janus.cache.store import warn_once
 from janus.graphgen import keras_records
 from janus.graphgen.guards import Guard, GuardSet, WideInt
-from janus.graphgen.sources import SourceError, evaluate, from_record, is_name
+from janus.graphgen.sources import SourceError, UnresolvedKey, evaluate, from_record, \
+    is_name, key_from_json, key_to_json
 
 FORMAT = 2
 _GUARD_KINDS = ("call", "type", "id", "value", "number", "len", "keys", "lacks", "tensor",
@@ -36,6 +39,7 @@ _NUMBERS = {"int": int, "float": float, "WideInt": WideInt}
 _EFFECT_KINDS = ("setattr", "delattr", "contents", "extend", "setitems")
 _APPENDS = re.compile(r"((a|[e+][0-9]{1,9})( (a|[e+][0-9]{1,9}))*)?")
 _VALUE_TYPES = (bool, int, float, str, type(None))
+log = logging.getLogger("janus.cache")
 
 
 class NotPortable(Exception):
@@ -159,12 +163,35 @@ def _uncase(data):
                 tuple(path(p) for p in children), spec(result))
 
 
+def _key(key):
+    """A dict key as JSON: a Python value exactly (JSON would write an IntEnum member as
+    its int, a str-mixin one as its text, an np.float64 as a float: F427), an Enum member
+    by name (sources.key_to_json); NotPortable otherwise."""
+    if type(key) in _VALUE_TYPES:
+        return key
+    if isinstance(key, enum.Enum):
+        return key_to_json(key)   # (SourceError: a local class's, a combined Flag)
+    raise NotPortable(f"a {type(key).__name__} key")
+
+
+def _unkey(data):
+    """A dict key `_key` wrote."""
+    if isinstance(data, dict):
+        key = key_from_json(data)
+        _require(isinstance(key, enum.Enum), "an Enum member")
+        return key
+    _require(type(data) in _VALUE_TYPES, "a dict key")
+    return data
+
+
 def _skeleton(skel):
     """A result/effect skeleton as JSON, or NotPortable."""
     kind = skel[0]
     if kind == "const":
         if type(skel[1]) in _VALUE_TYPES:  # (exactly: np.float64 is a float, F38)
             return ["const", skel[1]]
+        if isinstance(skel[1], enum.Enum):  # (a key written: `counts[Color.RED] = n`)
+            return ["const", _key(skel[1])]
         raise NotPortable(f"a constant {type(skel[1]).__name__} in the results")
     if kind in ("out", "unstack"):
         return [kind, skel[1]]
@@ -177,7 +204,7 @@ def _skeleton(skel):
     if kind in ("list", "tuple"):
         return [kind, [_skeleton(s) for s in skel[1]]]
     if kind == "dict":
-        return ["dict", [[k, _skeleton(s)] for k, s in skel[1]]]
+        return ["dict", [[_key(k), _skeleton(s)] for k, s in skel[1]]]
     raise NotPortable(f"a {kind} in the results")
 
 
@@ -196,8 +223,8 @@ def _unskeleton(data):
         return ("either", data[1], data[2], tuple(from_record(s) for s in data[3]))
     _require(len(data) in (2, 3), "a result skeleton")
     if kind == "const":
-        _require(type(data[1]) in _VALUE_TYPES and len(data) == 2, "a constant")
-        return ("const", data[1])
+        _require(len(data) == 2, "a constant")
+        return ("const", _unkey(data[1]))
     if kind in ("out", "unstack"):
         _require(type(data[1]) is int and len(data) == 2, "an output index")
         return (kind, data[1])
@@ -210,8 +237,9 @@ def _unskeleton(data):
     if kind in ("list", "tuple"):
         return (kind, [_unskeleton(s) for s in data[1]])
     if kind == "dict":
-        _require(all(type(k) in _VALUE_TYPES for k, _ in data[1]), "dict keys")
-        return ("dict", [(k, _unskeleton(s)) for k, s in data[1]])
+        _require(isinstance(data[1], list) and
+                 all(isinstance(e, list) and len(e) == 2 for e in data[1]), "dict items")
+        return ("dict", [(_unkey(k), _unskeleton(s)) for k, s in data[1]])
     raise Malformed(f"a {kind!r:.50} in the results")
 
 
@@ -253,12 +281,16 @@ def _export(spec) -> dict:
             expected = _qualified(expected)
         elif guard.kind == "number":
             expected = expected.__name__
+        elif guard.kind == "keys":
+            expected = [_key(k) for k in expected]
         elif guard.kind in ("tensor", "tensor_list", "call"):
             expected = [expected[0], list(expected[1])]
         elif guard.kind == "array":
             raise NotPortable("a numpy array fed to a graph segment")
         elif guard.kind == "number_list":
             raise NotPortable("a list of Python numbers fed to the graph")
+        elif guard.kind == "value" and isinstance(expected, enum.Enum):
+            expected = _key(expected)   # (`Color.RED`, read from its class: by name)
         elif guard.kind == "value" and type(expected) not in _VALUE_TYPES:
             # (JSON would bring an np.float64 back as a float, a guard on another type: F38)
             raise NotPortable(f"a guard on a {type(expected).__name__} value")
@@ -412,12 +444,12 @@ def _parse(data: dict) -> dict:
                      all(type(k) is str for k in expected[1]), "a call's arguments")
             expected = (expected[0], tuple(expected[1]))
         elif kind == "value":
-            _require(type(expected) in _VALUE_TYPES, "a guard value")
+            expected = _unkey(expected)
         elif kind == "len":
             _require(type(expected) is int, "a length")
         elif kind == "keys":
-            _require(isinstance(expected, list) and
-                     all(type(k) in _VALUE_TYPES for k in expected), "dict keys")
+            _require(isinstance(expected, list), "dict keys")
+            expected = [_unkey(k) for k in expected]
         elif kind == "type":
             _require(type(expected) is str, "a class name")
         elif kind == "lacks":
@@ -511,6 +543,9 @@ def load(data: dict, args: tuple, kwargs: dict, env: tuple, spec_id: int, plan, 
 
     try:
         parsed = _parse(data)
+    except UnresolvedKey as exc:  # (an Enum key of a module not imported: not malformed)
+        log.debug("janus cache: a recorded graph not used: %s", exc)
+        return None
     except (Malformed, SourceError, KeyError, TypeError, ValueError, LookupError) as exc:
         warn_once(f"janus cache: ignoring a malformed recorded graph "
                   f"({type(exc).__name__}: {str(exc)[:200]}); generating it instead")

@@ -32,7 +32,7 @@ from janus.cache.config import settings
 from janus.cache.record import CorruptEntry
 from janus.cache.store import current_store, reject, warn_once
 from janus.graphgen.plan import Plan
-from janus.graphgen.sources import from_record
+from janus.graphgen.sources import UnresolvedKey, from_record
 from janus.profiler.profile import Profile
 from janus.transform import convert
 
@@ -204,6 +204,9 @@ def warm_start(fn, store=None) -> bool:
         profile, plan = decode_state(state)
         inputs = decode_inputs(state)
         graphs, xla_decisions = decode_graphs(state), decode_xla(state)
+    except UnresolvedKey as exc:  # (an Enum key of a module this process did not import)
+        log.debug("janus cache: no warm start for %s: %s", identity.qualname, exc)
+        return False
     except Exception as exc:  # noqa: BLE001 - written by other janus code: not usable
         warn_once(f"janus cache: ignoring an unreadable warm-start entry of "
                          f"{identity.qualname}: {type(exc).__name__}: {exc}")

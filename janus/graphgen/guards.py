@@ -17,7 +17,8 @@ from tensorflow.python.framework.ops import EagerTensor as EAGER_TENSOR  # no te
 # creating one would initialize TF's devices (tf.config could no longer set them up)
 
 from janus.graphgen import number_lists
-from janus.graphgen.sources import Source, arg, environment, steps_code
+from janus.graphgen.sources import Source, arg, environment, holds_enum, same_key, \
+    steps_code
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,6 +98,13 @@ class InGraphGuard:
     def describe(self) -> str:
         return (f"{self.site.kind} `{self.site.text}` is {self.expected}"
                 f"  [{self.site.filename}:{self.site.lineno}]")
+
+
+def _same_keys(d, expected: list) -> bool:
+    """The dict's keys are `expected`, in order, each of the same type (an IntEnum key is
+    not the int it equals; a str-mixin Enum's not the str)."""
+    keys = list(d)
+    return len(keys) == len(expected) and all(same_key(a, b) for a, b in zip(keys, expected))
 
 
 def _spec_text(spec: tuple) -> str:
@@ -294,7 +302,12 @@ def _test(guard: Guard, var: str, const: str, type_name: str, dtype_name: str,
     if kind == "len":
         return f"len({var}) == {const}"
     if kind == "keys":
-        return f"list({var}) == {const}"
+        # by type too: `Color.RED == 1` (an IntEnum), `Mode.EVAL == "eval"`, `True == 1`
+        if any(type(k) is tuple and holds_enum(k) for k in guard.expected):
+            env["same_keys"] = _same_keys
+            return f"same_keys({var}, {const})"
+        env[f"{const}_types"] = [type(k) for k in guard.expected]
+        return f"list({var}) == {const} and list(map(type, {var})) == {const}_types"
     if kind == "lacks":  # (attributes' absence, a tuple of names: attribute_dispatch.py)
         return " and ".join(f"{const}[{int(k)}] not in {var}"
                             for k in range(len(guard.expected))) or "True"

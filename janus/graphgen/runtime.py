@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import enum
 import functools
 import types
 
@@ -185,7 +186,8 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             heap_identity.key(tracer, obj, key)  # (`memo[node]`: by identity)
         value = obj[tensor_index(key) if is_tensor(obj) else key]
         source = tracer.source_of(obj)
-        if source is not None and isinstance(key, (int, str)) and id(obj) not in tracer.copy_sources:
+        if source is not None and isinstance(key, (int, str, enum.Enum)) and \
+                id(obj) not in tracer.copy_sources:
             return tracer.import_value(value, source.item(key))
         return value
 

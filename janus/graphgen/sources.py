@@ -11,7 +11,8 @@ A source is a small grammar, not text: a *root* and a tuple of *steps*.
            ("table", "fn", "roots")   <table fn roots>   a node-table input (fed, never read)
     steps  ("attr", "state")          .state             an identifier, never a keyword
            ("item", 0)                [0]                int, str, bool, None, finite float,
-                                                         bytes, or tuples of those
+                                                         bytes, an Enum member, or tuples
+                                                         of those
 
 Sources are immutable, hashable and compare by `expr`, the familiar text, which is
 rendered from the validated parts (so it is also valid Python for generated guards
@@ -22,13 +23,22 @@ Records on disk carry sources as `to_json()` data; `from_record()` reads that or
 older text records, parses the text strictly (only name/attribute/subscript/constant
 chains over the known roots). A source read from disk names modules only by name: they
 are looked up among modules the program already imported, never imported.
+
+An Enum member key (`by_split[Split.TRAIN]`) is the member itself, compared by Python's
+own hash and == when the path is walked (so `d[1]` and `d[Color.RED]` of an IntEnum are
+one entry, as in Python). Generated code reads it from the process-wide table KEY
+(`[KEY['Split.TRAIN']]`); a record names it by module, qualname and member name
+(`enum_key`), found again only in modules the program already imported.
 """
 from __future__ import annotations
 
 import ast
+import enum
+import functools
 import keyword
 import math
 import sys
+import types
 import unicodedata
 
 from janus.errors import ConversionError
@@ -41,8 +51,14 @@ class SourceError(ValueError):
 
 
 class UnnamedKey(ConversionError, SourceError):
-    """A trace read a container by a key no path can name (an Enum member, a user object,
-    a Reference, a float): a limit of janus's guards, so the line runs in Python."""
+    """A trace read a container by a key no path can name (a user object, a Reference, a
+    NaN, an Enum member whose class defines its own == or hash): a limit of janus's
+    guards, so the line runs in Python."""
+
+
+class UnresolvedKey(SourceError, LookupError):
+    """A record names an Enum member this process does not have (its module is not
+    imported, or holds no such member): the record is not used, and is not malformed."""
 
 
 def is_name(name) -> bool:
@@ -60,7 +76,78 @@ def is_key(key) -> bool:
         return math.isfinite(key)
     if kind is tuple:
         return all(is_key(k) for k in key)
-    return False
+    return isinstance(key, enum.Enum) and _plain_equality(kind)
+
+
+@functools.lru_cache(maxsize=256)
+def _plain_equality(cls: type) -> bool:
+    """Whether the hash and == of `cls`'s members are enum's or a builtin mixin's (int,
+    str...): a guard hashing such a key runs none of the program's code."""
+    return all(c.__module__ in ("enum", "builtins") or
+               ("__eq__" not in vars(c) and "__hash__" not in vars(c)) for c in cls.__mro__)
+
+
+def holds_enum(key) -> bool:
+    """An Enum member, or a tuple holding one: a key `==` alone does not tell apart
+    (`Color.RED == 1` for an IntEnum)."""
+    if type(key) is tuple:
+        return any(holds_enum(k) for k in key)
+    return isinstance(key, enum.Enum)
+
+
+def same_key(a, b) -> bool:
+    """`a == b` of the same types, part by part (`1` is not `Color.RED`, nor `True`)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(same_key(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+ENUM_KEYS: dict[str, enum.Enum] = {}
+"""`'Split.TRAIN'` -> that member: how generated code reads an Enum key (`KEY[...]`). A
+member of another class of the same qualname is `'Split.TRAIN@<id>'` (each kept here)."""
+
+
+def _enum_code(member) -> str:
+    text = f"{type(member).__qualname__}.{member.name}"
+    if ENUM_KEYS.setdefault(text, member) is not member:
+        text = f"{text}@{id(member)}"
+        ENUM_KEYS.setdefault(text, member)
+    return f"KEY[{str.__repr__(text)}]"
+
+
+def _key_code(key) -> str:
+    """A key as generated code: its repr (a literal), Enum members through `KEY`."""
+    if type(key) is tuple and holds_enum(key):
+        return "(" + "".join(_key_code(k) + ", " for k in key) + ")"
+    if isinstance(key, enum.Enum):
+        return _enum_code(key)
+    return repr(key)
+
+
+def enum_key(module, qualname, name) -> enum.Enum:
+    """The member `name` of the Enum class `module:qualname`, from a module the program
+    already imported (nothing is imported; only class dicts are read, no code runs);
+    UnresolvedKey if there is none, SourceError for parts that are not names."""
+    if not all(type(part) is str for part in (module, qualname, name)) or \
+            not all(is_name(part) and not part.startswith("__") for part in
+                    qualname.split(".") + [name]) or \
+            not all(is_name(part) for part in module.split(".")):
+        raise SourceError(f"not an Enum member's name: {module!r:.100}:{qualname!r:.100}")
+    obj = sys.modules.get(module)
+    if obj is None:
+        raise UnresolvedKey(f"module {module} is not imported")
+    for part in qualname.split("."):
+        obj = vars(obj).get(part) if isinstance(obj, (types.ModuleType, type)) else None
+        if obj is None:
+            raise UnresolvedKey(f"{module} has no {qualname}")
+    if not (isinstance(obj, type) and issubclass(obj, enum.Enum)):
+        raise UnresolvedKey(f"{module}.{qualname} is not an Enum class")
+    member = vars(obj).get("_member_map_", {}).get(name)
+    if type(member) is not obj or member.name != name or not is_key(member):
+        raise UnresolvedKey(f"{module}.{qualname} has no member {name}")
+    return member
 
 
 _ROOT_FIELDS = {"arg": (int,), "kwarg": (str,), "global": (str,), "module": (str, str),
@@ -106,7 +193,7 @@ def _render_root(root: tuple) -> str:
 
 
 def _render_step(op: str, value) -> str:
-    return f".{value}" if op == "attr" else f"[{value!r}]"
+    return f".{value}" if op == "attr" else f"[{_key_code(value)}]"
 
 
 def _render(root: tuple, steps: tuple) -> str:
@@ -165,8 +252,8 @@ class Source:
     def item(self, key) -> "Source":
         if not is_key(key):
             raise UnnamedKey(f"reads a container by a {type(key).__name__} key: janus's "
-                             "guards name keys that are ints, strings, bools, bytes, None "
-                             "and tuples of them")
+                             "guards name keys that are ints, strings, bools, bytes, None, "
+                             "Enum members (of enum's own == and hash) and tuples of them")
         return self._then(("item", key))
 
     @property
@@ -212,7 +299,7 @@ class Source:
 
     # -- records
     def to_json(self) -> dict:
-        return {"root": list(self.root), "steps": [[op, _key_to_json(v) if op == "item" else v]
+        return {"root": list(self.root), "steps": [[op, key_to_json(v) if op == "item" else v]
                                                    for op, v in self.steps]}
 
     @staticmethod
@@ -225,7 +312,7 @@ class Source:
             if not isinstance(step, list) or len(step) != 2:
                 raise SourceError(f"not a source step: {step!r:.200}")
             op, value = step
-            steps.append((op, _key_from_json(value) if op == "item" else value))
+            steps.append((op, key_from_json(value) if op == "item" else value))
         source = Source(tuple(data["root"]), tuple(steps))
         _check_foreign(source, allow_local, _RECORDED_SPECIALS)
         return source
@@ -296,18 +383,35 @@ def _check_foreign(source: Source, allow_local: bool, specials: frozenset = froz
             raise SourceError(f"{source.expr}: special attributes are not read from records")
 
 
-def _key_to_json(key):
+def key_to_json(key):
+    """A key as JSON data (an Enum member by module, qualname and name: SourceError if
+    another process could not find it so, a local class's or a combined Flag's)."""
     if type(key) is tuple:
-        return {"tuple": [_key_to_json(k) for k in key]}
+        return {"tuple": [key_to_json(k) for k in key]}
     if type(key) is bytes:
         return {"bytes": key.hex()}
+    if isinstance(key, enum.Enum):
+        cls = type(key)
+        entry = [cls.__module__, cls.__qualname__, key.name]
+        try:
+            found = enum_key(*entry)
+        except SourceError:
+            found = None
+        if found is not key:
+            raise SourceError(f"the key {key!r:.100} has no name another process finds")
+        return {"enum": entry}
     return key
 
 
-def _key_from_json(value):
+def key_from_json(value):
+    """The key `key_to_json` wrote (SourceError if malformed, UnresolvedKey if an Enum
+    member it names is not in this process)."""
     if isinstance(value, dict):
         if set(value) == {"tuple"} and isinstance(value["tuple"], list):
-            return tuple(_key_from_json(v) for v in value["tuple"])
+            return tuple(key_from_json(v) for v in value["tuple"])
+        if set(value) == {"enum"} and isinstance(value["enum"], list) and \
+                len(value["enum"]) == 3:
+            return enum_key(*value["enum"])
         if set(value) == {"bytes"} and isinstance(value["bytes"], str):
             try:
                 return bytes.fromhex(value["bytes"])
@@ -317,6 +421,7 @@ def _key_from_json(value):
     if not is_key(value):
         raise SourceError(f"not a recorded key: {value!r:.200}")
     return value
+
 
 
 def _literal(node):
@@ -426,7 +531,7 @@ def cell_of(source: Source, cells: tuple):
 
 def environment(globals_: dict, cells: tuple) -> dict:
     """The names generated code may use for roots, besides `args` and `kwargs`."""
-    return {"G": globals_, "C": cells, "MOD": MODULES, "CELL": CELLS}
+    return {"G": globals_, "C": cells, "MOD": MODULES, "CELL": CELLS, "KEY": ENUM_KEYS}
 
 
 def _root_value(root: tuple, args: tuple, kwargs: dict, globals_: dict, cells: tuple):
