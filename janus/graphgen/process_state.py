@@ -3,6 +3,8 @@ read again on every call, as graphgen/global_settings.py reads Keras' and tf.con
 
     sys.getrecursionlimit()          the program's own limit (recursion/limits.user_limit:
                                      not the one janus raised while it runs the code)
+    np.geterr(), np.geterrcall()     the program's (trace_warnings.program_geterr: not the
+                                     trace's own `np.errstate(over="call")`)
     sys.getswitchinterval(), gc.isenabled(), gc.get_threshold(), np.getbufsize(),
     os.getcwd(), tf.debugging.is_traceback_filtering_enabled(),
     tf.compat.v1.logging.get_verbosity()        getters: the reader with its arguments
@@ -31,6 +33,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus import user_attributes
+from janus.graphgen.trace_warnings import program_geterr, program_geterrcall
 from janus.recursion import limits
 
 UNHANDLED = object()
@@ -40,7 +43,7 @@ UNHANDLED = object()
 def getters() -> list:
     """Functions reading process-wide state, read again on every call."""
     found = [sys.getswitchinterval, gc.isenabled, gc.get_threshold, gc.get_debug,
-             np.getbufsize, np.geterrcall, os.getcwd, limits.user_limit,
+             np.getbufsize, os.getcwd, limits.user_limit, program_geterr, program_geterrcall,
              tf.compat.v1.logging.get_verbosity]
     found += [f for f in (getattr(sys, "get_int_max_str_digits", None),
                           getattr(tf.debugging, "is_traceback_filtering_enabled", None))
@@ -60,8 +63,10 @@ def setters() -> list:
     return found
 
 
-ANSWERED = {id(sys.getrecursionlimit): limits.user_limit}
-"""Getters whose answer inside janus is another function's (janus raised the limit)."""
+ANSWERED = {id(sys.getrecursionlimit): limits.user_limit, id(np.geterr): program_geterr,
+            id(np.geterrcall): program_geterrcall}
+"""Getters whose answer inside janus is another function's (janus raised the limit, its
+trace runs under its own `np.errstate`)."""
 
 PORTABLE = ("user_limit", "getswitchinterval", "isenabled", "get_threshold", "get_debug",
             "getbufsize", "getcwd", "get_verbosity", "get_int_max_str_digits",

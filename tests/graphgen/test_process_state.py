@@ -157,3 +157,21 @@ def test_process_setters_in_the_call_refuse_the_graph():
 
     assert_same(step, [(X, i % 2 == 0) for i in range(6)],
                 observe=lambda _: (gc.isenabled(), sys.getswitchinterval()))
+
+
+def test_numpy_error_settings_read_in_a_trace():
+    """`np.geterr()` in a trace said the trace's own `np.errstate(over="call")` (janus's,
+    trace_warnings.py): the program printed "call", and the guard, reading "warn" on
+    every call, made a new graph each call."""
+    def step(x):
+        print(np.geterr()["over"], np.geterrcall())
+        return x * 2.0 if np.geterr()["divide"] == "raise" else x + 1.0
+
+    saved = np.geterr()
+    try:
+        changes = [(0, lambda: np.seterr(over="warn", divide="warn")),
+                   (5, lambda: np.seterr(divide="raise")), (7, lambda: np.seterr(divide="warn"))]
+        stats = assert_same(step, _calls(changes, 12), make_state=object)
+    finally:
+        np.seterr(**saved)
+    assert stats.graph_calls >= 5 and stats.generations <= 3
