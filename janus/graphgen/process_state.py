@@ -7,7 +7,8 @@ read again on every call, as graphgen/global_settings.py reads Keras' and tf.con
                                      trace's own `np.errstate(over="call")`)
     sys.getswitchinterval(), gc.isenabled(), gc.get_threshold(), np.getbufsize(),
     os.getcwd(), tf.debugging.is_traceback_filtering_enabled(),
-    tf.compat.v1.logging.get_verbosity()        getters: the reader with its arguments
+    tf.compat.v1.logging.get_verbosity(), absl.logging.get_verbosity(), .level_info()
+                                     getters: the reader with its arguments
     tf.get_logger().level, logging.getLogger("x").getEffectiveLevel(),
     .isEnabledFor(20), logging.root.level, logging.root.manager.disable
                                      a Logger (a Manager, a Handler) a library call or a
@@ -36,10 +37,6 @@ from janus import user_attributes
 from janus.graphgen.trace_warnings import program_geterr, program_geterrcall
 from janus.recursion import limits
 
-UNHANDLED = object()
-"""`handed_out_read`'s result for an object it does not read again."""
-
-
 def getters() -> list:
     """Functions reading process-wide state, read again on every call."""
     found = [sys.getswitchinterval, gc.isenabled, gc.get_threshold, gc.get_debug,
@@ -48,7 +45,15 @@ def getters() -> list:
     found += [f for f in (getattr(sys, "get_int_max_str_digits", None),
                           getattr(tf.debugging, "is_traceback_filtering_enabled", None))
               if f is not None]
-    return found
+    return found + _absl("get_verbosity", "level_debug", "level_info", "level_warn",
+                         "level_warning", "level_error")
+
+
+def _absl(*names: str) -> list:
+    """absl.logging's functions of `names` (its verbosity: TF's own logging reads it)."""
+    absl_logging = sys.modules.get("absl.logging")
+    return [f for f in (getattr(absl_logging, name, None) for name in names)
+            if f is not None]
 
 
 def setters() -> list:
@@ -60,7 +65,7 @@ def setters() -> list:
                           getattr(tf.debugging, "enable_traceback_filtering", None),
                           getattr(tf.debugging, "disable_traceback_filtering", None))
               if f is not None]
-    return found
+    return found + _absl("set_verbosity", "set_stderrthreshold")
 
 
 ANSWERED = {id(sys.getrecursionlimit): limits.user_limit, id(np.geterr): program_geterr,
@@ -70,7 +75,8 @@ trace runs under its own `np.errstate`)."""
 
 PORTABLE = ("user_limit", "getswitchinterval", "isenabled", "get_threshold", "get_debug",
             "getbufsize", "getcwd", "get_verbosity", "get_int_max_str_digits",
-            "is_traceback_filtering_enabled")
+            "is_traceback_filtering_enabled", "level_debug", "level_info", "level_warn",
+            "level_warning", "level_error")
 """Names of the argument-less getters above (a graph cache records them by name)."""
 
 LOGGER_QUERIES = frozenset({"getEffectiveLevel", "isEnabledFor", "hasHandlers"})

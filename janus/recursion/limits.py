@@ -233,7 +233,10 @@ def entry_call(fn, args: tuple, kwargs: dict, extra: int = 0):
         if new > CEILING:
             return fn(*args, **kwargs)
         _set_limit(new)
-        raises = _raises()
+        try:
+            raises = _state.raises
+        except AttributeError:
+            raises = _raises()
         raises.append((old, new))
         try:
             return fn(*args, **kwargs)

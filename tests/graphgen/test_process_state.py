@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 import tensorflow as tf
+from absl import logging as absl_logging
 
 from tests.differential import assert_same
 
@@ -30,9 +31,11 @@ def _calls(changes, n=11):
 def _loggers_restored(fn):
     def run():
         tf_level, root_level = tf.get_logger().level, logging.root.level
+        verbosity = absl_logging.get_verbosity()
         try:
             fn()
         finally:
+            absl_logging.set_verbosity(verbosity)
             tf.get_logger().setLevel(tf_level)
             logging.root.setLevel(root_level)
             logging.getLogger(NAME).setLevel(logging.NOTSET)
@@ -59,29 +62,34 @@ def test_a_logger_a_call_hands_out_changed_between_calls():
                (6, lambda: logging.getLogger(NAME).setLevel(logging.WARNING)),
                (8, lambda: logging.root.setLevel(logging.ERROR))]
     stats = assert_same(step, _calls(changes), make_state=object)
-    assert stats.graph_calls >= 3
+    assert stats.graph_calls >= 3, dict(stats.fallback_reasons)
 
 
 @_loggers_restored
 def test_a_logger_s_queries_are_answered_per_call():
     """`getEffectiveLevel()`, `isEnabledFor(...)` (they ran plainly for good: a Logger's
-    method refused the trace) and `logging.disable`'s level: read on every call."""
+    method refused the trace), `logging.disable`'s level and absl's verbosity: read on
+    every call."""
     def step(x):
         y = x * (2.0 if tf.get_logger().getEffectiveLevel() > 20 else 3.0)
         if logging.getLogger(NAME).isEnabledFor(logging.INFO):
             y = y + 1.0
         if logging.root.manager.disable >= logging.INFO:
             y = y - 0.5
+        if absl_logging.level_info() or absl_logging.get_verbosity() > 1:
+            y = y * 1.5
         return y
 
     changes = [(0, lambda: tf.get_logger().setLevel(logging.INFO)),
                (0, lambda: logging.getLogger(NAME).setLevel(logging.INFO)),
                (4, lambda: tf.get_logger().setLevel(logging.ERROR)),
                (6, lambda: logging.getLogger(NAME).setLevel(logging.WARNING)),
+               (0, lambda: absl_logging.set_verbosity(absl_logging.WARNING)),
+               (7, lambda: absl_logging.set_verbosity(absl_logging.INFO)),
                (8, lambda: logging.disable(logging.INFO)),
                (9, lambda: logging.disable(logging.NOTSET))]
     stats = assert_same(step, _calls(changes), make_state=object)
-    assert stats.graph_calls >= 3
+    assert stats.graph_calls >= 3, dict(stats.fallback_reasons)
 
 
 @_loggers_restored
@@ -144,7 +152,7 @@ def test_process_getters_changed_between_calls():
                (8, lambda: setattr(decimal.getcontext(), "prec", 40)),
                (9, tf.debugging.disable_traceback_filtering)]
     stats = assert_same(step, _calls(changes, 12), make_state=object)
-    assert stats.graph_calls >= 3
+    assert stats.graph_calls >= 3, dict(stats.fallback_reasons)
 
 
 @_process_restored
