@@ -25,7 +25,7 @@ from janus.graphgen import class_reads, host_arrays, host_scalars, keras_state, 
     stand_in_calls, tensor_attributes, user_classes
 from janus.graphgen.attribute_dispatch import guard_lookup
 from janus.graphgen.dynamic_sizes import PartialShape
-from janus.graphgen.global_settings import library_global
+from janus.graphgen.global_settings import UNREAD, handed_out, library_global
 from janus.graphgen.guards import EAGER_TENSOR
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.user_classes import user_property
@@ -101,6 +101,10 @@ class AttributeHooks:
         if isinstance(obj, types.ModuleType):  # (`config.LR` of a module of the program's)
             return _module_attr(tracer, obj, name, value)
         source = tracer.source_of(obj)
+        if source is None:
+            read = handed_out(tracer, obj, name, value)  # (`tf.get_logger().level`: F424)
+            if read is not UNREAD:
+                return read
         if source is None:  # (`Huber().delta`, `super().forward`: guarded at the class)
             read = class_reads.super_read(tracer, obj, name, value) if type(obj) is super \
                 else class_reads.made_object_read(tracer, obj, name, value)

@@ -14,6 +14,10 @@ getter is ~0.1 us) and holds while it reads the same (F224):
     os.environ.get("K"), os.getenv("K"), "K" in os.environ, os.environ["K"]
                                     the variable's value (os.environ stands in as
                                     `EnvironReads`, which records each read)
+    process-wide state              `sys.getrecursionlimit()` (the program's own limit),
+                                    `gc.isenabled()`, `os.getcwd()`...; a Logger's level
+                                    read through `tf.get_logger()` (F424, F425:
+                                    graphgen/process_state.py)
 
 Keras' ambient scopes around the call (an outer layer's call context: `training`), read
 by any traced Keras call, are one more (graphgen/keras_globals.keras_ambient). Keras'
@@ -37,7 +41,7 @@ import tensorflow as tf
 
 from janus import numpy_modes, user_attributes
 from janus.errors import ConversionError
-from janus.graphgen import keras_state
+from janus.graphgen import keras_state, process_state
 from janus.graphgen.keras_globals import ambient_entered, keras_ambient
 from janus.graphgen.keras_contents import keras_config, setting_key
 from janus.graphgen.sources import global_
@@ -81,9 +85,10 @@ def _known_getters() -> dict:
     if not _getters or ("keras" in sys.modules and "keras" not in _getters):
         tf_getters, tf_setters = tf_config_functions()
         found = [np.get_printoptions, np.geterr, tf.random.get_global_generator, os.getenv,
-                 keras_ambient] + tf_getters
+                 keras_ambient] + tf_getters + process_state.getters()
         setters = [np.set_printoptions, np.seterr, tf.random.set_global_generator,
-                   os.putenv, os.unsetenv, *numpy_modes.SETTERS] + tf_setters
+                   os.putenv, os.unsetenv, *numpy_modes.SETTERS] + tf_setters + \
+            process_state.setters()
         if "keras" in sys.modules:
             keras = sys.modules["keras"]
             found += [keras_config, keras.config.backend, keras.mixed_precision.global_policy]
@@ -104,7 +109,8 @@ _NO_ARGUMENTS = ("floatx", "epsilon", "image_data_format", "backend", "global_po
                  "functions_run_eagerly", "keras_config", "keras_ambient",
                  "tensor_float_32_execution_enabled", "get_soft_device_placement",
                  "get_optimizer_jit", "get_synchronous_execution", "get_device_policy",
-                 "get_inter_op_parallelism_threads", "get_intra_op_parallelism_threads")
+                 "get_inter_op_parallelism_threads", "get_intra_op_parallelism_threads",
+                 *process_state.PORTABLE)
 """Names of the getters a graph cache records by name (those of an earlier version too)."""
 
 
@@ -141,9 +147,12 @@ def _record(tracer, reader, value) -> None:
 def read(tracer, fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` of a settings getter, recorded for the guard; else UNREAD."""
     try:
+        fn = process_state.ANSWERED.get(id(fn), fn)  # (`sys.getrecursionlimit`: F425)
         getter = _known_getters().get(id(fn))
     except TypeError:
         return UNREAD
+    if getter is None and process_state.logger_query(fn):  # (`log.isEnabledFor(20)`: F424)
+        getter = fn
     if getter is _SETTER:  # (run once while tracing, never by the graph)
         raise ConversionError(f"sets a library-wide setting ({fn.__name__}) in the call")
     if getter is _CONFIG and not args and not kwargs:  # (`keras.backend.floatx()`)
@@ -208,6 +217,16 @@ class EnvironReads:
 
     __setitem__ = __delitem__ = __iter__ = __len__ = _refuse
     copy = keys = items = values = pop = popitem = setdefault = update = clear = _refuse
+
+
+def handed_out(tracer, obj, name: str, value):
+    """`obj.name` of a Logger (its Manager, a Handler, the decimal context) janus does not
+    locate, read again on every call (process_state.py, F424); else UNREAD."""
+    reader = process_state.handed_out_read(obj, name, value)
+    if reader is None:
+        return UNREAD
+    _record(tracer, reader, reader())
+    return value
 
 
 def library_global(tracer, module, name: str, value):

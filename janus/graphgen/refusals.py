@@ -18,7 +18,8 @@ from tensorflow.python.framework.ops import EagerTensor
 from janus import draws, user_attributes
 from janus.graphgen import held_code
 from janus.errors import BuildsOnFirstCall, ConversionError
-from janus.graphgen import made_closures, outside_world, third_party, unconverted_reads
+from janus.graphgen import made_closures, outside_world, process_state, third_party, \
+    unconverted_reads
 from janus.transform import user_frames
 from janus.transform.runtime import is_user_code
 
@@ -61,6 +62,8 @@ def output_reason(fn) -> str:
 
     owner = user_attributes.get(fn, "__self__")
     name = user_attributes.get(fn, "__name__", "")
+    if process_state.logger_query(fn):  # (`log.isEnabledFor(20)`: read per call, F424)
+        return ""
     if isinstance(owner, (logging.Logger, logging.LoggerAdapter, logging.Handler)) or \
             user_attributes.get(fn, "__module__", None) == "logging" and name in _LOGGING or \
             user_attributes.get(fn, "__module__", None) in _LIBRARY_LOGGING and \

@@ -14,12 +14,14 @@ back as they were before each attempt, so that only the final trace's warnings c
 shown once its graph is made; a generation that fails shows none (the call then runs
 plainly, and warns as plain Python does). A float beyond float32 made a constant is
 caught by numpy's error callback instead (its RuntimeWarning may have been shown
-before: the registry would hide it).
+before: the registry would hide it); the program's `np.geterr()` / `np.geterrcall()` in
+the trace say its own settings (`program_geterr`: process_state.ANSWERED).
 """
 from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 import warnings
 
 import numpy as np
@@ -41,6 +43,29 @@ def _restore(saved: dict) -> None:
         if isinstance(registry, dict) and registry != saved.get(name, {}):
             registry.clear()
             registry.update(saved.get(name, {}))
+
+
+_outer = threading.local()
+
+
+def _outer_stack() -> list:
+    stack = getattr(_outer, "stack", None)
+    if stack is None:
+        stack = _outer.stack = []
+    return stack
+
+
+def program_geterr() -> dict:
+    """`np.geterr()` as the program has it: inside a trace, the settings before the trace's
+    own `np.errstate` (its `over="call"` is janus's, F425)."""
+    stack = getattr(_outer, "stack", None)
+    return dict(stack[0][0]) if stack else np.geterr()
+
+
+def program_geterrcall():
+    """`np.geterrcall()` as the program has it (not the trace's overflow callback)."""
+    stack = getattr(_outer, "stack", None)
+    return stack[0][1] if stack else np.geterrcall()
 
 
 class Recorder:
@@ -67,10 +92,13 @@ class Recorder:
             self.overflowed = True
 
         warnings.showwarning = keep
+        outer = _outer_stack()
+        outer.append((np.geterr(), np.geterrcall()))
         try:
             with np.errstate(over="call", call=overflow):
                 yield self
         finally:
+            outer.pop()
             warnings.showwarning = shown
 
     def refuse_overflow(self) -> None:

@@ -28,7 +28,9 @@ is the interpreter's, not the thread's: it is put back only if no one changed it
 meanwhile (`raised`). It stays below `CEILING` (recursion/table.py walks node tables up
 to it too; Python 3.11 runs a Python-to-Python call without a C frame, but a call
 through janus's runtime takes a C frame, ~0.3 KB of an 8 MB main-thread stack each),
-and never goes below what the user set.
+and never goes below what the user set. Each change janus made is kept (per thread) until
+put back: the program's own limit, what its `sys.getrecursionlimit()` says in converted
+code and in a trace, is the one before them (`user_limit`, F425).
 
 Where the user's code catches a RecursionError, its outcome depends on the exact depth
 at which it is raised; converted code, with more room, raises it at another user depth
@@ -109,9 +111,11 @@ def raised(limit: int):
         yield
         return
     sys.setrecursionlimit(new)
+    _raises().append((old, new))
     try:
         yield
     finally:
+        _state.raises.pop()
         if sys.getrecursionlimit() == new:  # (another thread's change stays)
             sys.setrecursionlimit(old)
 
@@ -175,6 +179,33 @@ def trace_room():
         yield
 
 
+def _raises() -> list:
+    """This thread's changes of the limit by janus still in force, outermost first:
+    (the limit before, the limit janus set); `entry_call`'s raise by its own frames is
+    not kept (the plain run it makes reads that limit anyway)."""
+    raises = getattr(_state, "raises", None)
+    if raises is None:
+        raises = _state.raises = []
+    return raises
+
+
+def user_limit() -> int:
+    """The recursion limit the program set, as `sys.getrecursionlimit()` says it in plain
+    Python: the limit before janus's outermost change on this thread, or the one the
+    program set since (a limit that is not the one janus set last, or one janus changed
+    again after: F425). Read for the program's `sys.getrecursionlimit()` in converted
+    code and in a trace (graphgen/process_state.py), and per call by the guard of a
+    graph whose trace read it. Outside janus's changes: the interpreter's limit."""
+    now = _get_limit()
+    raises = getattr(_state, "raises", None)
+    if not raises or now != raises[-1][1]:
+        return now  # (none open, or the program set it inside)
+    for i in range(len(raises) - 1, 0, -1):
+        if raises[i][0] != raises[i - 1][1]:  # (the program set it between two of janus's)
+            return raises[i][0]
+    return raises[0][0]
+
+
 def note() -> None:
     """A RecursionError passed a runtime's call of converted code."""
     _state.seen = True
@@ -202,8 +233,8 @@ def entry_call(fn, args: tuple, kwargs: dict, extra: int = 0):
         new = old + 3 + extra
         if new > CEILING:
             return fn(*args, **kwargs)
-        _set_limit(new)
-        try:
+        _set_limit(new)  # (not kept for `user_limit`: the plain run reads this limit
+        try:             # itself, and ~0.3 us a call here, F425)
             return fn(*args, **kwargs)
         finally:
             if _owed is None and _get_limit() == new:
@@ -244,11 +275,16 @@ def plain_call(fn, args: tuple, kwargs: dict, extra: int = 0):
         contexts = getattr(_state, "contexts", None) if _rooms_open else None
         if contexts:
             contexts.append((here, new))
+        raises = _raises() if new != old else None
+        if raises is not None:
+            raises.append((old, new))
         try:
             return fn(*args, **kwargs)
         finally:
             if contexts:
                 contexts.pop()
+            if raises is not None:
+                raises.pop()
             if new == old:
                 pass
             elif _owed is None and _get_limit() == new:

@@ -16,11 +16,14 @@ caller's file and line): janus's frames of the call are registered with it as fr
 skip for the call's duration (F317). A function that reads frames itself (`FRAME_READS`) is
 not converted (transform/effects.py): it runs as the Python it is, its own frame the
 user's; a trace refuses the frame functions reached by another name (F231).
+`sys.getrecursionlimit()` asks the limit janus raised for the converted run: answered
+with the program's own (recursion/limits.user_limit, F425).
 """
 from __future__ import annotations
 
 from janus import user_attributes
 from janus.operation_hooks import operation_hook
+from janus.recursion import limits
 
 import inspect
 import logging
@@ -29,6 +32,8 @@ import sys
 import traceback
 import types
 import warnings
+
+_GET_LIMIT = sys.getrecursionlimit
 
 FRAME_READS = frozenset({"_getframe", "currentframe", "getouterframes", "getframeinfo",
                          "extract_stack", "format_stack", "print_stack", "walk_stack"})
@@ -162,6 +167,8 @@ def _logging_internal(frame) -> bool:
 def call(fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` made for converted code: a logging call or a warning names
     the user's frame (at the `stacklevel` the user gave), as it does in plain Python."""
+    if fn is _GET_LIMIT:  # (janus's room raised it: the program's own, F425)
+        return limits.user_limit()
     skip = _absl_skips(fn)
     if skip is not None:
         return _skipping_janus(fn, args, kwargs, skip)
