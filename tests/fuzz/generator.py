@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 98
+GENERATOR_VERSION = 99
 
 HEADER = '''\
 import functools
@@ -212,6 +212,8 @@ RULE_MODULES = (
     "rules_s35_dunder_effects",
     "rules_s35_warning_frames",
     "rules_s37_library_state",
+    "rules_s37_enum_keys",
+    "rules_s37_process_reads",
 )
 
 

@@ -30,10 +30,6 @@ def classify(signature: str) -> str:
 
 QUICK: dict[int, str] = {}
 
-QUICK_TIMING: dict[int, str] = {100: "F433"}
-"""Quick seeds that diverge only when another thread of the program runs during a trace
-(a heartbeat): non-strict xfails (on a loaded machine the thread may be done first)."""
-
 PLAIN: dict[int, str] = {}
 # (v84 reshuffled plain seed 470020's program: no CPROP, it passes with the session-34
 # baseline janus too; v83's "global property's getter read once more than plain" is

@@ -20,8 +20,6 @@ def _param(seed):
     finding = known.QUICK.get(seed)
     marks = [pytest.mark.xfail(strict=True, reason=finding,
                                run=finding not in known.NOT_RUN)] if finding else []
-    if seed in known.QUICK_TIMING:
-        marks = [pytest.mark.xfail(strict=False, reason=known.QUICK_TIMING[seed])]
     return pytest.param(seed, id=f"seed{seed}", marks=marks)
 
 
