@@ -17,15 +17,29 @@ functions. `tf.io.read_file`, `tf.io.write_file` are ops: they run when the grap
 from __future__ import annotations
 
 from janus import user_attributes
+from janus.graphgen import process_state
 
 _MODULES = frozenset({
-    "os", "posixpath", "ntpath", "genericpath", "pathlib", "glob", "shutil", "tempfile",
+    "os", "posix", "nt", "glob", "shutil", "tempfile",
     "subprocess", "socket", "select", "selectors", "ssl", "sqlite3", "urllib", "http",
     "ftplib", "smtplib", "platform", "getpass", "pwd", "grp", "resource", "signal", "mmap",
     "fcntl", "termios", "zipfile", "tarfile", "gzip", "bz2", "lzma", "csv", "configparser",
     "shelve", "dbm", "linecache", "fileinput", "multiprocessing", "concurrent", "queue",
-    "asyncio", "gc", "tracemalloc", "io", "_io", "codecs", "marshal"})
-"""Standard modules (top-level names) whose functions reach the world outside."""
+    "asyncio", "tracemalloc", "io", "_io", "codecs", "marshal"})
+"""Standard modules (top-level names) whose functions reach the world outside (not `gc`,
+`sys`: their getters are read per call, their setters refused, by process_state.py)."""
+
+_PATHS = frozenset({"posixpath", "ntpath", "genericpath", "pathlib"})
+_PURE_PATHS = frozenset({
+    "join", "split", "splitext", "splitdrive", "basename", "dirname", "normpath",
+    "normcase", "commonpath", "commonprefix", "isabs", "joinpath", "with_name",
+    "with_suffix", "with_stem", "relative_to", "is_relative_to", "as_posix", "as_uri",
+    "match", "full_match", "is_absolute", "is_reserved", "with_segments", "__truediv__",
+    "__rtruediv__", "__str__", "__fspath__", "PurePath", "PurePosixPath",
+    "PureWindowsPath", "Path", "PosixPath", "WindowsPath"})
+"""os.path's and pathlib's functions of the text alone (`os.path.join`, `Path(d) / "x"`,
+`p.with_suffix(".npy")`); their others ask the file system (`exists`, `getsize`,
+`read_text`, `abspath`: the working directory) and are refused."""
 
 _TENSORFLOW = ("tensorflow.python.lib.io", "tensorflow.python.platform.gfile",
                "tensorflow.python.checkpoint.checkpoint_management",
@@ -52,10 +66,11 @@ def reason(fn) -> str:
         module = type(owner).__module__ or ""
     top = module.split(".")[0]
     outside = top in _MODULES or module.startswith(_TENSORFLOW) or \
+        top in _PATHS and name not in _PURE_PATHS or \
         top == "numpy" and name in _NUMPY_FILES or \
         top in ("json", "pickle") and name in _LOADS
-    if not outside:
-        return ""
+    if not outside or any(fn is getter for getter in process_state.getters()):
+        return ""  # (`os.getcwd()`: read again on every call, process_state.py)
     shown = user_attributes.get(fn, "__qualname__", None) or name or type(fn).__name__
     return (f"calls {module + '.' if module else ''}{shown}, which reads or changes the "
             "world outside the program (files, the environment, other processes): a "

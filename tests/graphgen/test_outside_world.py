@@ -79,3 +79,13 @@ def test_a_file_written_in_the_step_is_written_on_every_call(tmp_path, write):
         return (tf.constant([1.0]),)
     assert_same(step, [call] * 6, make_state=side,
                 observe=lambda s: len(list(_DIRS[id(s)].iterdir())))
+
+
+def test_path_text_alone_stays_in_the_graph():
+    # (`os.path.join`, `basename`, `Path(...) / name`, `.with_suffix`: the text alone)
+    def step(x):
+        path = pathlib.Path(os.path.join("runs", "exp")) / "w.ckpt"
+        name = os.path.basename(str(path.with_suffix(".npy")))
+        return x * float(len(name))
+    stats = assert_same(step, [(tf.constant([1.0, 2.0]),)] * 8)
+    assert stats.graph_calls >= 5, stats
