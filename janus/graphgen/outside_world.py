@@ -8,6 +8,7 @@ once; plain Python asks the world again on every call:
     n = len(tf.io.gfile.listdir(d))          TensorFlow's file functions are host code,
     w = np.load("w.npy")                     not ops; numpy's file functions alike
     np.save(path, a)                         a file written once, while tracing
+    sep = locale.localeconv()["decimal_point"]   the process's locale, set between calls
 
 Refused (the line runs in Python, a graph break): functions and methods of the standard
 library's modules that reach files, directories, processes, sockets and the interpreter's
@@ -17,6 +18,7 @@ functions. `tf.io.read_file`, `tf.io.write_file` are ops: they run when the grap
 from __future__ import annotations
 
 from janus import user_attributes
+from janus.graphgen import process_state
 
 _MODULES = frozenset({
     "os", "posixpath", "ntpath", "genericpath", "pathlib", "glob", "shutil", "tempfile",
@@ -24,8 +26,9 @@ _MODULES = frozenset({
     "ftplib", "smtplib", "platform", "getpass", "pwd", "grp", "resource", "signal", "mmap",
     "fcntl", "termios", "zipfile", "tarfile", "gzip", "bz2", "lzma", "csv", "configparser",
     "shelve", "dbm", "linecache", "fileinput", "multiprocessing", "concurrent", "queue",
-    "asyncio", "gc", "tracemalloc", "io", "_io", "codecs", "marshal"})
-"""Standard modules (top-level names) whose functions reach the world outside."""
+    "asyncio", "gc", "tracemalloc", "io", "_io", "codecs", "marshal", "locale", "_locale"})
+"""Standard modules (top-level names) whose functions reach the world outside (`locale`:
+the process's settings, `locale.getlocale()`, `locale.atof(s)`, `setlocale`: F434)."""
 
 _TENSORFLOW = ("tensorflow.python.lib.io", "tensorflow.python.platform.gfile",
                "tensorflow.python.checkpoint.checkpoint_management",
@@ -56,6 +59,8 @@ def reason(fn) -> str:
         top in ("json", "pickle") and name in _LOADS
     if not outside:
         return ""
+    if any(fn is getter for getter in process_state.getters()):
+        return ""  # (`gc.isenabled()`: read again on every call, F425)
     shown = user_attributes.get(fn, "__qualname__", None) or name or type(fn).__name__
     return (f"calls {module + '.' if module else ''}{shown}, which reads or changes the "
             "world outside the program (files, the environment, other processes): a "
