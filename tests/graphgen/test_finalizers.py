@@ -72,3 +72,20 @@ def test_a_plain_run_lets_the_call_s_objects_die_on_return():
         return x * float(s.freed) + batch.value
 
     assert_same(step, [lambda s: (s, Scratch(s, 1.0), X)] * 8, make_state=State)
+
+
+def test_a_logging_call_in_a_converted_run_lets_the_call_s_objects_die_on_return():
+    """F436: converted code's logging call (transform/user_frames.call: its stacklevel)
+    held its own frame, the same cycle (before: `freed` 0, 0, 2, 2, 2, ...)."""
+    import logging
+
+    log = logging.getLogger("janus.tests.finalizers")
+    log.addHandler(logging.NullHandler())
+    log.propagate = False
+
+    def step(s, batch, x):
+        y = x * float(s.freed) + batch.value
+        log.warning("step %s", s.freed)
+        return y
+
+    assert_same(step, [lambda s: (s, Scratch(s, 1.0), X)] * 8, make_state=State)
