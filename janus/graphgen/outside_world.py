@@ -30,6 +30,10 @@ _MODULES = frozenset({
 """Standard modules (top-level names) whose functions reach the world outside (`locale`:
 the process's settings, `locale.getlocale()`, `locale.atof(s)`, `setlocale`: F434)."""
 
+_PURE_PATHS = frozenset({"join", "split", "splitext", "basename", "dirname", "normcase",
+                         "normpath", "isabs", "splitdrive", "splitroot", "commonprefix"})
+"""os.path's functions of the text alone (`os.path.join(d, "w")`): no file is asked."""
+
 _TENSORFLOW = ("tensorflow.python.lib.io", "tensorflow.python.platform.gfile",
                "tensorflow.python.checkpoint.checkpoint_management",
                "tensorflow.python.training.checkpoint_management")
@@ -57,7 +61,7 @@ def reason(fn) -> str:
     outside = top in _MODULES or module.startswith(_TENSORFLOW) or \
         top == "numpy" and name in _NUMPY_FILES or \
         top in ("json", "pickle") and name in _LOADS
-    if not outside:
+    if not outside or top in ("posixpath", "ntpath", "genericpath") and name in _PURE_PATHS:
         return ""
     if any(fn is getter for getter in process_state.getters()):
         return ""  # (`gc.isenabled()`: read again on every call, F425)
