@@ -8,6 +8,7 @@ once; plain Python asks the world again on every call:
     n = len(tf.io.gfile.listdir(d))          TensorFlow's file functions are host code,
     w = np.load("w.npy")                     not ops; numpy's file functions alike
     np.save(path, a)                         a file written once, while tracing
+    sep = locale.localeconv()["decimal_point"]   the process's locale, set between calls
 
 Refused (the line runs in Python, a graph break): functions and methods of the standard
 library's modules that reach files, directories, processes, sockets and the interpreter's
@@ -25,9 +26,10 @@ _MODULES = frozenset({
     "ftplib", "smtplib", "platform", "getpass", "pwd", "grp", "resource", "signal", "mmap",
     "fcntl", "termios", "zipfile", "tarfile", "gzip", "bz2", "lzma", "csv", "configparser",
     "shelve", "dbm", "linecache", "fileinput", "multiprocessing", "concurrent", "queue",
-    "asyncio", "tracemalloc", "io", "_io", "codecs", "marshal"})
-"""Standard modules (top-level names) whose functions reach the world outside (not `gc`,
-`sys`: their getters are read per call, their setters refused, by process_state.py)."""
+    "asyncio", "tracemalloc", "io", "_io", "codecs", "marshal", "locale", "_locale"})
+"""Standard modules (top-level names) whose functions reach the world outside (`locale`:
+the process's settings, `locale.getlocale()`, `setlocale`: F434; not `gc`, `sys`: their
+getters are read per call, their setters refused, by process_state.py)."""
 
 _PATHS = frozenset({"posixpath", "ntpath", "genericpath", "pathlib"})
 _PURE_PATHS = frozenset({

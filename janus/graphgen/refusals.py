@@ -18,7 +18,7 @@ from tensorflow.python.framework.ops import EagerTensor
 from janus import draws, user_attributes
 from janus.graphgen import held_code
 from janus.errors import BuildsOnFirstCall, ConversionError
-from janus.graphgen import made_closures, outside_world, process_state, third_party, \
+from janus.graphgen import finalizers, made_closures, outside_world, process_state, third_party, \
     unconverted_reads
 from janus.transform import user_frames
 from janus.transform.runtime import is_user_code
@@ -328,7 +328,7 @@ def refuse(fn, tracer=None, args: tuple | None = None, kwargs: dict | None = Non
         wrapped_state_reason(fn, tracer, args, kwargs) or \
         keras_hooks_reason(fn, tracer) or keras_host_reason(fn) or frame_reason(fn) or \
         held_code.reason(fn, tracer) or outside_world.reason(fn) or \
-        third_party.reason(fn)
+        third_party.reason(fn) or finalizers.reason(fn, args, kwargs)
     if reason:
         raise ConversionError(reason)
     reason = unbuilt_reason(fn)
@@ -345,7 +345,8 @@ def call_reason(fn, args: tuple, kwargs: dict | None = None) -> str:
     reason = impure_reason(fn) or callback_reason(fn) or cache_reason(fn) or \
         checkpoint_reason(fn) or output_reason(fn) or wrapped_state_reason(fn, None, args, kwargs) or \
         keras_hooks_reason(fn) or keras_host_reason(fn) or frame_reason(fn) or \
-        held_code.reason(fn) or outside_world.reason(fn) or third_party.reason(fn)
+        held_code.reason(fn) or outside_world.reason(fn) or third_party.reason(fn) or \
+        finalizers.reason(fn, args, kwargs)
     if reason:
         return reason
     if user_attributes.get(fn, "__name__", "") == "numpy" and \

@@ -36,7 +36,7 @@ import types
 
 from janus.errors import ConversionError
 from janus.fallback.heap import MISSING
-from janus.graphgen import class_reads
+from janus.graphgen import class_reads, finalizers
 from janus.transform.runtime import is_user_code
 
 UNHANDLED = object()
@@ -85,6 +85,9 @@ def construct(call, tracer, cls: type, args: tuple, kwargs: dict):
     """`cls(*args, **kwargs)` made in the trace with its `__init__` converted (`call`:
     the runtime's call hook; the object one of the trace's own, `tracer.local_objects`),
     UNHANDLED where Python's own call is kept, or refused."""
+    dies = finalizers.reason(cls)
+    if dies:  # (before the object exists: its `__del__` would run once, later)
+        raise ConversionError(dies)
     meta_call = getattr(type(cls), "__call__", None)
     if _users(meta_call):
         raise ConversionError(f"makes a {cls.__name__}, whose metaclass's `__call__` is the "

@@ -295,6 +295,7 @@ def plain_call(fn, args: tuple, kwargs: dict, extra: int = 0):
             else:
                 _put_back(old, new)
     finally:
+        here = None  # (its own frame: kept, a cycle holding the callers' locals, F435)
         _release()
 
 

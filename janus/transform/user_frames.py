@@ -163,6 +163,17 @@ def _logging_internal(frame) -> bool:
     return bool(check(frame)) if check is not None else False
 
 
+def _user_stacklevel(level, internal) -> int | None:
+    """The `stacklevel` naming the user's frame `level` frames up from the caller (`call`)
+    counted from there, or None. (Not in `call` itself: a frame holding its own frame
+    object is a cycle keeping its callers' locals until the next collection, F436.)"""
+    if type(level) is not int or level < 1:
+        return None
+    here = sys._getframe(1)
+    target = _user_frame(here, level)
+    return None if target is None else _distance(here, target, internal)
+
+
 @operation_hook
 def call(fn, args: tuple, kwargs: dict):
     """`fn(*args, **kwargs)` made for converted code: a logging call or a warning names
@@ -173,20 +184,16 @@ def call(fn, args: tuple, kwargs: dict):
     if skip is not None:
         return _skipping_janus(fn, args, kwargs, skip)
     if _logging_call(fn):
-        level = kwargs.get("stacklevel", 1)
-        here = sys._getframe()
-        target = _user_frame(here, level) if type(level) is int and level >= 1 else None
-        if target is not None:
-            kwargs = {**kwargs, "stacklevel": _distance(here, target, _logging_internal)}
+        level = _user_stacklevel(kwargs.get("stacklevel", 1), _logging_internal)
+        if level is not None:
+            kwargs = {**kwargs, "stacklevel": level}
         return fn(*args, **kwargs)
     if fn is warnings.warn and fn is not _PYTHON_WARN:  # (user_warnings.warn: counts
         return fn(*args, **kwargs)                    # from this hook's frame itself)
     if fn is _PYTHON_WARN:
         given = dict(zip(("message", "category", "stacklevel", "source"), args), **kwargs)
-        level = given.get("stacklevel", 1)
-        here = sys._getframe()
-        target = _user_frame(here, level) if type(level) is int and level >= 1 else None
-        if target is not None:
-            given["stacklevel"] = _distance(here, target, lambda f: False)
+        level = _user_stacklevel(given.get("stacklevel", 1), lambda f: False)
+        if level is not None:
+            given["stacklevel"] = level
             return fn(**given)
     return fn(*args, **kwargs)

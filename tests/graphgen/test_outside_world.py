@@ -3,6 +3,7 @@ F432): files rewritten, made and listed between calls; plain Python asks again o
 call, a graph would keep the trace's answer."""
 import glob
 import json
+import locale
 import os
 import pathlib
 import types
@@ -89,3 +90,38 @@ def test_path_text_alone_stays_in_the_graph():
         return x * float(len(name))
     stats = assert_same(step, [(tf.constant([1.0, 2.0]),)] * 8)
     assert stats.graph_calls >= 5, stats
+
+
+def _c_utf8() -> str | None:
+    for name in ("C.UTF-8", "C.utf8", "en_US.UTF-8"):
+        try:
+            locale.setlocale(locale.LC_NUMERIC, name)
+            return name
+        except locale.Error:
+            continue
+        finally:
+            locale.setlocale(locale.LC_NUMERIC, "C")
+    return None
+
+
+def test_the_locale_read_in_the_step_is_read_on_every_call():
+    """F434: `locale.getlocale()` (any `locale` function: the process's settings) was a
+    constant of the graph; the locale set before calls 4 and 7 (before: 3 calls wrong)."""
+    other = _c_utf8()
+    if other is None:
+        pytest.skip("no second locale on this machine")
+
+    def step(x):
+        encoding = locale.getlocale(locale.LC_NUMERIC)[1]
+        return x * (2.0 if encoding is None else 3.0)
+
+    def call(i):
+        def args(_):
+            if i in (4, 7):
+                locale.setlocale(locale.LC_NUMERIC, other if i == 4 else "C")
+            return (tf.constant([1.0, 2.0]),)
+        return args
+    try:
+        assert_same(step, [call(i) for i in range(10)], make_state=object)
+    finally:
+        locale.setlocale(locale.LC_NUMERIC, "C")
