@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 99
+GENERATOR_VERSION = 100
 
 HEADER = '''\
 import functools
@@ -214,6 +214,7 @@ RULE_MODULES = (
     "rules_s37_library_state",
     "rules_s37_enum_keys",
     "rules_s37_process_reads",
+    "rules_s37_hidden_state",
 )
 
 
