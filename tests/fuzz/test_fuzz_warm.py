@@ -13,12 +13,17 @@ WARM_SEED = 90  # (v70 changed every program: its seeds 0-29 and 60-89 load no g
 WARM_N = 30
 WARM_CALLS = 6
 WARM_TIMEOUT = 20
+WARM_KNOWN = {95: "F439"}  # (seeds diverging because of an open finding: they must keep
+# diverging, as the quick mode's strict xfails; remove one when its finding is fixed)
 
 
 @pytest.mark.slow  # (over 10 s: `./scripts/test.sh -m slow`)
 def test_warm_processes_agree_with_plain_python():
     batch = warm.run_batch(list(range(WARM_SEED, WARM_SEED + WARM_N)), WARM_CALLS, WARM_TIMEOUT)
     found = warm.divergences(batch)
+    known = {row["seed"] for _, row in found if row["seed"] in WARM_KNOWN}
+    assert known == set(WARM_KNOWN), f"fixed? {set(WARM_KNOWN) - known} no longer diverge"
+    found = [(kind, row) for kind, row in found if row["seed"] not in WARM_KNOWN]
     assert not found, "\n".join(
         f"{kind} seed {row['seed']} call {row['call']}: {row['detail']} (repro: python -m "
         f"tests.fuzz --warm --n 1 --seed {row['seed']} --calls {WARM_CALLS})"
