@@ -12,22 +12,8 @@ import pytest
 import tensorflow as tf
 
 from janus.graphgen import sources
+from tests.cache.enum_keys_program import Color, Mode, Split  # (the warm start's too)
 from tests.differential import assert_same
-
-
-class Split(enum.Enum):
-    TRAIN = "train"
-    EVAL = "eval"
-
-
-class Color(enum.IntEnum):
-    RED = 1
-    BLUE = 2
-
-
-class Mode(str, enum.Enum):
-    TRAIN = "train"
-    EVAL = "eval"
 
 
 class Perm(enum.Flag):
@@ -138,7 +124,7 @@ def test_a_member_key_renders_through_the_key_table():
     assert sources.evaluate(source, (heap,), {}, {}, ()) == "x"
     again = sources.Source.from_json(source.to_json())
     assert again == source and again.steps[1][1] is Split.TRAIN
-    assert source.to_json()["steps"][1][1] == {"enum": [__name__, "Split", "TRAIN"]}
+    assert source.to_json()["steps"][1][1] == {"enum": [Split.__module__, "Split", "TRAIN"]}
 
 
 def test_members_of_classes_that_hash_as_the_program_says_are_not_named():
@@ -152,11 +138,11 @@ def test_a_recorded_member_is_found_only_in_imported_modules():
     with pytest.raises(sources.UnresolvedKey):
         sources.key_from_json({"enum": ["not_imported_module_xyz", "Split", "TRAIN"]})
     with pytest.raises(sources.UnresolvedKey):
-        sources.key_from_json({"enum": [__name__, "Split", "TEST"]})
+        sources.key_from_json({"enum": [Split.__module__, "Split", "TEST"]})
     with pytest.raises(sources.UnresolvedKey):  # (a class, not an Enum)
-        sources.key_from_json({"enum": [__name__, "State", "TRAIN"]})
+        sources.key_from_json({"enum": [Split.__module__, "State", "TRAIN"]})
     with pytest.raises(sources.SourceError):
-        sources.key_from_json({"enum": [__name__, "Split.__class__", "TRAIN"]})
+        sources.key_from_json({"enum": [Split.__module__, "Split.__class__", "TRAIN"]})
     with pytest.raises(sources.SourceError):  # (a combined Flag has no name to find)
         sources.key_to_json(Perm.R | Perm.W)
 
