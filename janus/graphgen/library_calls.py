@@ -36,6 +36,7 @@ from janus.graphgen.append_only import AppendOnlyList
 from janus.graphgen.values import FedScalarMisuse, SymbolicScalar, WrappedByTracker, \
     pack_scalars
 from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.operator_lists import as_dtype, fed_numbers_in
 from janus.tensors import is_tensor
 from janus.operation_hooks import operation_hook
 
@@ -53,14 +54,6 @@ def _maximum(x, y, name=None):
     return tf.negative(tf.minimum(tf.negative(x), tf.negative(y)), name=name)
 
 
-def _as_dtype(value, dtype):
-    """A fed number (or numpy scalar) as eager TF converts it to `dtype`."""
-    if isinstance(value, HostScalar):
-        return host_scalars.converted(value, dtype)
-    return value.as_dtype(dtype) if isinstance(value, SymbolicScalar) else \
-        tf.constant(value, dtype)
-
-
 def _constant(value, dtype=None, shape=None, name="Const"):
     """`tf.constant` of a fed number (a SymbolicScalar, or a numpy scalar's HostScalar):
     its tensor, converted as eager TF converts the number (`tf.constant` itself takes
@@ -72,23 +65,13 @@ def _constant(value, dtype=None, shape=None, name="Const"):
         if dtype is None:
             value = pack_scalars(host_scalars.pack_list(value))
         else:
-            value = tf.nest.map_structure(lambda v: _as_dtype(v, dtype), value)
+            value = tf.nest.map_structure(lambda v: as_dtype(v, dtype), value)
     elif isinstance(value, HostScalar):
         value = host_scalars.converted(value, dtype)
     elif not isinstance(value, SymbolicScalar):
         return tf.constant(value, dtype=dtype, shape=shape, name=name)
     tensor = tf.convert_to_tensor(value, dtype=dtype, name=name)
     return tensor if shape is None else tf.broadcast_to(tensor, shape)
-
-
-_FED = (SymbolicScalar, HostScalar)
-
-
-def _fed_numbers_in(value) -> bool:
-    """Whether `value` is a fed number (or a numpy scalar's HostScalar) or a list/tuple
-    holding one."""
-    return isinstance(value, _FED) or type(value) in (list, tuple) and any(
-        isinstance(v, _FED) for v in tf.nest.flatten(value))
 
 
 _SEEDING = frozenset({"reset_from_seed", "from_seed", "create_rng_state", "set_seed",
@@ -112,7 +95,7 @@ def _convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """`tf.convert_to_tensor` of fed numbers: a dtype hint as eager TF takes it for Python
     numbers (when they convert to it; F160: TF casts a list of tensors to the hint, so the
     float32 stand-ins of fed floats became ints)."""
-    if not _fed_numbers_in(value):
+    if not fed_numbers_in(value):
         return tf.convert_to_tensor(value, dtype=dtype, dtype_hint=dtype_hint, name=name)
     if type(value) in (list, tuple) and any(is_tensor(v) for v in tf.nest.flatten(value)):
         if dtype is None and dtype_hint is not None:
@@ -199,7 +182,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
             refusals.refuse_data_iteration(value)
     args, kwargs = traced_user_functions(runtime, site, fn, args, kwargs)
     safe = _GRAPH_SAFE.get(id(fn))
-    if safe is not None and any(is_symbolic(a) or _fed_numbers_in(a) for a in args):
+    if safe is not None and any(is_symbolic(a) or fed_numbers_in(a) for a in args):
         fn = safe
     args = tuple(traced_callback(runtime, site, fn, a) for a in args)
     kwargs = {k: traced_callback(runtime, site, fn, v) for k, v in kwargs.items()}

@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 100
+GENERATOR_VERSION = 101
 
 HEADER = '''\
 import functools
@@ -215,6 +215,7 @@ RULE_MODULES = (
     "rules_s37_enum_keys",
     "rules_s37_process_reads",
     "rules_s37_hidden_state",
+    "rules_s38_operator_lists",
 )
 
 
