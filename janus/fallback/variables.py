@@ -57,8 +57,27 @@ class VariableShadow:
         self.scattered: dict[int, tuple] = {}  # id(copy) -> (copy, how one scatter made it)
 
     def current(self, var):
+        local = self.local(var)
+        return _original(var, "_read_variable_op")(var) if local is None else local
+
+    def local(self, var):
+        """The local copy of `var` (None: not updated in this trace). Refused where a
+        library's tf.cond branch made it and the other branch reads it (Keras 3's
+        LossScaleOptimizer: `ops.cond(finite, lambda: apply(...), lambda: ...)`): the
+        branch's value is out of the reader's scope (F466)."""
         entry = self.values.get(id(var))
-        return entry[1] if entry else _original(var, "_read_variable_op")(var)
+        if entry is None:
+            return None
+        made = getattr(entry[1], "graph", None)
+        graph = tf.compat.v1.get_default_graph()
+        while graph is not None and graph is not made:
+            graph = getattr(graph, "outer_graph", None)
+        if made is not None and graph is None:
+            raise ConversionError(f"a library's tf.cond or loop updates the variable "
+                                  f"{var.name} inside a branch or body that another "
+                                  "branch or the code after it reads (janus keeps a "
+                                  "trace's variable updates until its end)")
+        return entry[1]
 
     def set(self, var, value):
         value = tf.convert_to_tensor(value, dtype=var.dtype)
@@ -141,10 +160,11 @@ def _patched_read(cls):
     @operation_hook
     def read(self, *args, **kwargs):
         shadow = _shadow()
-        if shadow is not None and id(self) in shadow.values:
+        local = None if shadow is None else shadow.local(self)
+        if local is not None:
             # the real read (recorded by a tape as an access of the variable) carries the
             # gradient; the local copy carries the value
-            return _read_as_variable(shadow.values[id(self)][1], original(self, *args, **kwargs))
+            return _read_as_variable(local, original(self, *args, **kwargs))
         return original(self, *args, **kwargs)
     return read
 

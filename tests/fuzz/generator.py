@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 101
+GENERATOR_VERSION = 102
 
 HEADER = '''\
 import functools
@@ -216,6 +216,7 @@ RULE_MODULES = (
     "rules_s37_process_reads",
     "rules_s37_hidden_state",
     "rules_s38_operator_lists",
+    "rules_s38_library_conds",
 )
 
 

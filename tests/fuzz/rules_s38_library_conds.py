@@ -1,0 +1,41 @@
+"""Generator rules (session 38) for a library's own tf.cond whose branches update
+variables (F466): Keras 3's LossScaleOptimizer steps a module-level variable
+(`scale_loss` under a tape, `apply_gradients` with its finite-gradients cond), once or
+twice a call. janus refuses that line (a graph break) and runs the rest as graphs; before,
+TensorFlow's "accessed from false_fn" error made it give the function up.
+Keras variables are not in the heap snapshot: each step adds their sum to `acc`.
+
+Registered in `rules.RULES` on import (the generator imports this module).
+"""
+from __future__ import annotations
+
+from tests.fuzz.rules import rule
+from tests.fuzz.rules_more9 import _helper
+
+_OPTIMIZER = '''\
+import keras
+
+LC_W = tf.Variable([0.5, -0.5, 0.25])
+LC_OPT = tf.Module()  # (held by a library object: compared through acc, not the heap)
+LC_OPT.lso = keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.05))
+'''
+
+_STATEMENTS = [
+    ["with tf.GradientTape() as lc_tape:",
+     "    lc_loss = tf.reduce_sum(LC_W * LC_W) * tf.reduce_mean(acc)",
+     "    lc_scaled = LC_OPT.lso.scale_loss(lc_loss)",
+     "lc_grads = lc_tape.gradient(lc_scaled, [LC_W])",
+     "LC_OPT.lso.apply_gradients(zip(lc_grads, [LC_W]))",
+     "acc = acc + tf.reduce_sum(LC_W) + tf.cast(LC_OPT.lso.iterations, acc.dtype)"],
+    ["acc = acc * tf.reduce_sum(LC_W)"],
+]
+
+
+@rule(0.3, max_depth=1)
+def library_cond_updates(g):
+    """(F466) A LossScaleOptimizer step on a module-level variable, then its value read."""
+    _helper(g, _OPTIMIZER)
+    first = g.choice(_STATEMENTS)
+    if g.chance(0.5):
+        return first
+    return first + g.choice(_STATEMENTS)
