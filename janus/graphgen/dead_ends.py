@@ -20,14 +20,12 @@ found by hand in session 9.
 """
 from __future__ import annotations
 
-import weakref
-
 import tensorflow as tf
 from tensorflow.python.ops.control_flow_v2_func_graphs import (CondBranchFuncGraph,
                                                                WhileBodyFuncGraph,
                                                                WhileCondFuncGraph)
 
-from janus.graphgen import checks
+from janus.graphgen import checks, in_range
 from janus.graphgen.value_kinds import is_symbolic
 
 _CONTROL_FLOW_GRAPHS = (WhileBodyFuncGraph, WhileCondFuncGraph, CondBranchFuncGraph)
@@ -51,26 +49,14 @@ BROADCASTING = frozenset({
 broadcast when it runs (a `[3]` input against a `[4]` one read from the heap)."""
 
 
-_IN_RANGE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # graph -> op names
-
-
-def in_range(tensor: tf.Tensor) -> tf.Tensor:
-    """Mark `tensor`, a gather janus built whose index is in range by construction (a
-    position in the uniforms it feeds for every draw the graph can make), as an op that
-    cannot raise: no `Assert` keeps it (one kernel per iteration of a loop that draws).
-    Returns `tensor`."""
-    _IN_RANGE.setdefault(tensor.graph, set()).add(tensor.op.name)
-    return tensor
-
-
 def may_raise(op) -> bool:
     """An op that may raise on the values it is given (`VALUE_ERRORS`), a slice of a
     tensor whose shape the graph does not know (`xs[3]` of a list whose length varies:
     out of range, it raises where Python raises IndexError), or an elementwise op whose
-    operands' shapes are not known to broadcast (`_may_not_broadcast`); not one marked
-    `in_range`."""
+    operands' shapes are not known to broadcast (`_may_not_broadcast`); not a gather
+    in range by construction (graphgen/in_range.py)."""
     if op.type in VALUE_ERRORS:
-        return op.name not in _IN_RANGE.get(op.graph, ())
+        return not in_range.marked(op)
     return op.type == "StridedSlice" and not op.inputs[0].shape.is_fully_defined() or \
         op.type in BROADCASTING and _may_not_broadcast([t.shape for t in op.inputs])
 

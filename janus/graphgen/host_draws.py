@@ -38,7 +38,7 @@ import tensorflow as tf
 
 from janus import draws
 from janus.errors import ConversionError
-from janus.graphgen import checks, dead_ends, exact_numbers, fed_floats
+from janus.graphgen import checks, exact_numbers, fed_floats, in_range
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import Source
@@ -68,10 +68,11 @@ class Stream:
         if isinstance(start, int):
             return self.buffer[start] if n is None else self.buffer[start:start + n]
         # (in range by construction: the buffer holds `bound` uniforms, every position
-        # the graph can read: graphgen/loop_draws.py; no dead-ends `Assert` keeps it)
+        # the graph can read: graphgen/loop_draws.py; no dead-ends `Assert` keeps it:
+        # graphgen/in_range.py)
         if n is None:
-            return dead_ends.in_range(tf.gather(self.buffer, start))
-        return dead_ends.in_range(tf.gather(self.buffer, start + tf.range(n, dtype=tf.int64)))
+            return in_range.mark(tf.gather(self.buffer, start))
+        return in_range.mark(tf.gather(self.buffer, start + tf.range(n, dtype=tf.int64)))
 
 
 def used(stream: Stream):

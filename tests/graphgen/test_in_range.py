@@ -1,12 +1,14 @@
-"""The uniforms a loop that draws reads from the buffer janus feeds are in range by
-construction (graphgen/loop_draws.py: K covers every draw the graph can make), so no
-dead-ends `Assert` keeps that gather in the loop body (graphgen/dead_ends.in_range,
-F451); a gather of the user's in the same body still is kept. Plain Python and janus on
-twin RNGs, call by call, then the loop body's ops."""
+"""Gathers janus builds in range by construction (graphgen/in_range.py, F451): the
+uniforms a loop that draws reads from the buffer janus feeds (K covers every draw the
+graph can make) and the items of a loop over a list of varying length; no dead-ends
+`Assert` keeps them in the loop body, while a gather of the user's in the same body
+still is kept (and raises as plain Python does). Plain Python and janus call by call
+(on twin RNGs), then the loop body's ops."""
 import numpy as np
 import tensorflow as tf
 
 import janus
+from tests.differential import assert_same
 from tests.graphgen.test_host_draws import RS, _outcome, _same, _state
 
 
@@ -69,4 +71,35 @@ def test_the_buffer_gather_needs_no_keeping():
 
 def test_a_users_gather_in_the_same_body_is_still_kept_and_raises_as_plain():
     jitted = _twins(episode, 4, _calls(4, True))
+    assert _asserted(jitted).count("GatherV2") == 1
+
+
+def returns(rewards, table, gamma):
+    """`discounted_returns` of the actor-critic model, over a list of varying length."""
+    out, acc = [], 0.0
+    for r in rewards[::-1]:
+        acc = r + gamma * acc
+        out.insert(0, acc)
+        if table is not None:
+            junk = tf.gather(table, tf.cast(acc, tf.int32))  # noqa: F841 (the user's)
+    return tf.stack(out)
+
+
+def _list_calls(table):
+    return [([tf.constant(1.0 + 0.5 * k) for k in range(2 + i % 5)],
+             None if table is None else tf.range(table + i % 3 * 2.0), 0.9)
+            for i in range(14)]
+
+
+def test_the_items_of_a_loop_over_a_list_need_no_keeping():
+    jitted = janus.jit(returns)
+    stats = assert_same(returns, _list_calls(None), jitted=jitted)
+    assert stats.graph_calls >= 7, stats
+    assert "GatherV2" not in _asserted(jitted)
+
+
+def test_with_a_users_gather_in_that_loop_kept_and_raising_as_plain():
+    jitted = janus.jit(returns)
+    stats = assert_same(returns, _list_calls(4.0), jitted=jitted)
+    assert stats.graph_calls >= 4, stats
     assert _asserted(jitted).count("GatherV2") == 1
