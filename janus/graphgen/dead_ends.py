@@ -25,7 +25,7 @@ from tensorflow.python.ops.control_flow_v2_func_graphs import (CondBranchFuncGra
                                                                WhileBodyFuncGraph,
                                                                WhileCondFuncGraph)
 
-from janus.graphgen import checks
+from janus.graphgen import checks, in_range
 from janus.graphgen.value_kinds import is_symbolic
 
 _CONTROL_FLOW_GRAPHS = (WhileBodyFuncGraph, WhileCondFuncGraph, CondBranchFuncGraph)
@@ -53,9 +53,11 @@ def may_raise(op) -> bool:
     """An op that may raise on the values it is given (`VALUE_ERRORS`), a slice of a
     tensor whose shape the graph does not know (`xs[3]` of a list whose length varies:
     out of range, it raises where Python raises IndexError), or an elementwise op whose
-    operands' shapes are not known to broadcast (`_may_not_broadcast`)."""
-    return op.type in VALUE_ERRORS or op.type == "StridedSlice" and \
-        not op.inputs[0].shape.is_fully_defined() or \
+    operands' shapes are not known to broadcast (`_may_not_broadcast`); not a gather
+    in range by construction (graphgen/in_range.py)."""
+    if op.type in VALUE_ERRORS:
+        return not in_range.marked(op)
+    return op.type == "StridedSlice" and not op.inputs[0].shape.is_fully_defined() or \
         op.type in BROADCASTING and _may_not_broadcast([t.shape for t in op.inputs])
 
 

@@ -38,7 +38,7 @@ import tensorflow as tf
 
 from janus import draws
 from janus.errors import ConversionError
-from janus.graphgen import checks, exact_numbers, fed_floats
+from janus.graphgen import checks, exact_numbers, fed_floats, in_range
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.sources import Source
@@ -67,9 +67,12 @@ class Stream:
         self.bound += size
         if isinstance(start, int):
             return self.buffer[start] if n is None else self.buffer[start:start + n]
+        # (in range by construction: the buffer holds `bound` uniforms, every position
+        # the graph can read: graphgen/loop_draws.py; no dead-ends `Assert` keeps it:
+        # graphgen/in_range.py)
         if n is None:
-            return tf.gather(self.buffer, start)
-        return tf.gather(self.buffer, start + tf.range(n, dtype=tf.int64))
+            return in_range.mark(tf.gather(self.buffer, start))
+        return in_range.mark(tf.gather(self.buffer, start + tf.range(n, dtype=tf.int64)))
 
 
 def used(stream: Stream):

@@ -39,7 +39,7 @@ _TRACED_AS_FUNCTION = ("tensorflow.python.ops.parallel_for.",)
 when eager."""
 
 
-def _eager_in_plain(tracer) -> bool:
+def eager_in_plain(tracer) -> bool:
     """Whether plain Python runs eagerly what the current graph of `tracer`'s trace runs
     (see the module docstring)."""
     graph = tf.compat.v1.get_default_graph()
@@ -81,7 +81,7 @@ def install() -> None:
     @operation_hook
     def rows_iterate(self):  # __iter__
         tracer = active.get()
-        if tracer is not None and tracer.graph is not None and _eager_in_plain(tracer):
+        if tracer is not None and tracer.graph is not None and eager_in_plain(tracer):
             items = rows(self)
             if items is not None:
                 return iter(items)
@@ -90,7 +90,7 @@ def install() -> None:
     @operation_hook
     def rows_length(self):  # __len__
         tracer = active.get()
-        if tracer is not None and tracer.graph is not None and _eager_in_plain(tracer):
+        if tracer is not None and tracer.graph is not None and eager_in_plain(tracer):
             if self.shape.rank == 0:
                 raise TypeError("Scalar tensor has no `len()`")
             if self.shape.rank is not None and self.shape[0] is not None:

@@ -22,7 +22,7 @@ from janus.errors import ConversionError
 from janus.fallback.heap import MARKER, HeapLedger, is_namedtuple
 from janus.fallback.variables import VariableShadow, shadowing
 from janus.graphgen import fed_floats, global_settings, heap_aliases, held_numbers, \
-    host_arrays, host_scalars, number_lists, tensor_rows
+    host_arrays, host_scalars, number_lists, tensor_index, tensor_rows
 from janus.graphgen.implicit_calls import ImplicitCalls
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText, install_format_hooks
@@ -146,6 +146,7 @@ class Tracer(SiteTests):
     def active(self):
         install_format_hooks()
         tensor_rows.install()  # (a tensor's rows, its len: graphgen/tensor_rows.py)
+        tensor_index.install()  # (`x[0, t]` of a scalar index tensor: tensor_index.py)
         host = HostState()
         try:
             with running(self), shadowing(self.shadow), held_numbers.installed(self):

@@ -5,7 +5,7 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import active, checks, exact_numbers
+from janus.graphgen import active, checks, exact_numbers, in_range
 from janus.graphgen.list_indices import as_index
 from janus.tensors import is_tensor
 
@@ -107,7 +107,15 @@ class DynamicList(_NotAPythonValue):
         return SymbolicScalar(item, kind, bound=self.bound if kind is int else None)
 
     def item(self, index):
-        return self._wrap(tf.nest.map_structure(lambda s: tf.gather(s, index), self.stacked))
+        """The item at `index`: the loop builders' only use, the position of a loop over
+        the list (a tensor `i < length()` in the body: in range by construction,
+        graphgen/in_range.py), or 0 for the peeled first iteration (in range only once
+        the guard `length() > 0` held: it stays ordered after the guards)."""
+        def gather(s):
+            item = tf.gather(s, index)
+            return item if isinstance(index, int) else in_range.mark(item)
+
+        return self._wrap(tf.nest.map_structure(gather, self.stacked))
 
     def __getitem__(self, key):
         key = as_index(key)

@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 102
+GENERATOR_VERSION = 103
 
 HEADER = '''\
 import functools
@@ -217,6 +217,7 @@ RULE_MODULES = (
     "rules_s37_hidden_state",
     "rules_s38_operator_lists",
     "rules_s38_library_conds",
+    "rules_s38_tensor_index",
 )
 
 
