@@ -199,7 +199,7 @@ def rebuild(skel, results: list, env: tuple, copies: dict | None = None):
 @dataclasses.dataclass
 class Effect:
     kind: str  # setattr | delattr | contents | extend | setitems | setglobal | setcell |
-    # print | draws
+    # print | draws | names
     source: Source | None
     name: str = ""
     payload: object = None  # skeleton(s)
@@ -217,6 +217,8 @@ class Effect:
             return f"{self.source} = <result>"
         if self.kind == "setitems":  # (graphgen/keyed_writes.py)
             return f"{self.source}[<key>] = <result>  # each write, in order"
+        if self.kind == "names":  # (graphgen/host_state.py)
+            return f"Keras names numbered: {self.payload}"
         if self.kind == "draws":  # (graphgen/host_draws.py)
             count = self.payload[1] if self.payload[0] == "const" else "<count>"
             return f"{self.source}.{self.name}({count})  # the graph's draws"
@@ -428,7 +430,14 @@ def named_streams(kwargs: dict) -> dict:
     return kwargs
 
 
+WRITERS: dict = {}
+"""kind -> writer(payload) of the effects a lower layer does not know how to make (their
+payload is plain data: "names", graphgen/host_state.py)."""
+
+
 def _resolve(effect: Effect, results: list, env: tuple, copies: dict) -> tuple:
+    if effect.kind in WRITERS:
+        return (effect.kind, None, effect.name, effect.payload)
     if effect.kind == "print":
         args_skel, kwargs_skel = effect.payload
         return ("print", None, effect.name, (rebuild(args_skel, results, env, copies),
@@ -442,7 +451,9 @@ def _resolve(effect: Effect, results: list, env: tuple, copies: dict) -> tuple:
 
 
 def _write(kind: str, target, name: str, payload) -> None:
-    if kind == "print" and name == "tf":  # (`tf.print`: TF's own formatting and stream)
+    if kind in WRITERS:
+        WRITERS[kind](payload)
+    elif kind == "print" and name == "tf":  # (`tf.print`: TF's own formatting and stream)
         kwargs = dict(payload[1])
         if kwargs.get("output_stream") in _STREAMS:
             kwargs["output_stream"] = getattr(sys, _STREAMS[kwargs["output_stream"]])

@@ -19,9 +19,14 @@ refused only for what its own thread did.
 """
 from __future__ import annotations
 
+import collections
 import random
+import sys
 import threading
 
+import tensorflow as tf
+
+from janus.fallback import heap
 from janus.graphgen import other_threads
 
 try:
@@ -48,9 +53,12 @@ def _noting(original, ledger: str, name: str):
         ident = threading.get_ident()
         for state in list(_open):
             getattr(state, ledger).add(ident)
-        own = _tracing.get(ident) if ledger == "drawers" else None
-        if own is not None:  # (the trace's draw: from its copy of the stream)
+        own = _tracing.get(ident)
+        if own is not None and ledger == "drawers":  # (the trace's draw: from its copy)
             return getattr(own.stream(), name)(*args, **kwargs)
+        if own is not None:  # (the trace's naming: which name, in which graph, by whom)
+            own.named.append((args[0] if args else kwargs.get("name"),
+                              tf.compat.v1.get_default_graph(), _internal_operation()))
         return original(*args, **kwargs)
     for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
         try:
@@ -59,6 +67,20 @@ def _noting(original, ledger: str, name: str):
             continue
     stand_in.__wrapped__ = original
     return stand_in
+
+
+def _internal_operation() -> bool:
+    """Whether the Keras code numbering a name now was entered through a function of
+    `keras.ops` (`keras.ops.cond` makes and calls a `Cond` operation, which nobody else
+    sees), not a class the program constructs (`keras.layers.Dense()`: its name is the
+    program's to read, and a graph would keep the trace's)."""
+    frame = sys._getframe(2)
+    outermost = None
+    while frame is not None and "/keras/" in frame.f_code.co_filename:
+        outermost = frame.f_code
+        frame = frame.f_back
+    return outermost is not None and "/keras/src/ops/" in outermost.co_filename and \
+        not outermost.co_name.startswith("_")
 
 
 def _install() -> None:
@@ -91,6 +113,8 @@ class HostState:
         self.thread = threading.get_ident()
         self.drawers: set = set()  # threads that drew from `random` meanwhile
         self.namers: set = set()  # threads that numbered a Keras name meanwhile
+        self.named: list = []  # (name, graph) of each Keras name the trace's thread numbered
+        self.renamed: dict = {}  # name -> count: what each graph call numbers (`restore`)
         self.copy = None  # the trace's copy of the `random` stream (`stream`)
         with _lock:
             if not _open:
@@ -118,9 +142,12 @@ class HostState:
             if not _open:
                 _uninstall()
 
-    def restore(self) -> str | None:
+    def restore(self, graph=None) -> str | None:
         """Put back what changed (what only this thread changed); what the trace's own
-        thread changed (for a refusal), or None."""
+        thread changed (for a refusal), or None. Keras names numbered by the trace's own
+        thread, all in `graph` (the trace's own, no branch or loop body of it) and nothing
+        else changing them, are put back and not refused: `renamed` holds them, numbered
+        again on every call the graph runs (F467)."""
         self._close()
         window = self.window
         changed = []
@@ -134,10 +161,46 @@ class HostState:
         if drew:
             changed.append("draws from Python's `random`")
         names = _keras_names()
-        if names is not None and dict(names) != (self.names or {}) and \
-                _own(self.namers, self.thread, window, lambda: _put_names(names, self.names)):
-            changed.append("numbers the names of the Keras objects it makes")
+        if names is not None and dict(names) != (self.names or {}):
+            counts = self._replayed(names, graph, window)
+            if counts is not None:
+                _put_names(names, self.names)
+                self.renamed = counts
+            elif _own(self.namers, self.thread, window,
+                      lambda: _put_names(names, self.names)):
+                changed.append("numbers the names of the Keras objects it makes")
         return " and ".join(changed) or None
+
+
+    def _replayed(self, names: dict, graph, window) -> dict | None:
+        """The names the trace numbered, as counts a graph call numbers again, where
+        that is what plain Python numbers on every call: the trace's thread alone
+        numbered, each in the trace's own graph (a branch's or a loop body's naming
+        happens in Python per branch taken, per iteration; a nested tf.function's once,
+        at its trace), for an operation a `keras.ops` function makes and drops (no name
+        the program reads), and the counts account for the whole change."""
+        if graph is None or self.namers - {self.thread} or window.disturbed() or \
+                any(made is not graph or not internal or type(name) is not str
+                    for name, made, internal in self.named):
+            return None
+        counts = collections.Counter(name for name, _, _ in self.named)
+        before = collections.Counter(self.names or {})
+        if dict(before + counts) != {k: v for k, v in names.items() if v}:
+            return None
+        return dict(counts)
+
+
+def renumber(counts: dict) -> None:
+    """Number the Keras names `counts` says, as the calls a graph replaces would have
+    (a heap.Effect "names", written after the graph ran)."""
+    if _keras_naming is None:
+        return
+    for name, count in counts.items():
+        for _ in range(count):
+            _keras_naming.uniquify(name)
+
+
+heap.WRITERS["names"] = renumber
 
 
 def _own(callers: set, thread: int, window, put_back) -> bool:

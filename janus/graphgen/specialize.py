@@ -334,7 +334,8 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
             watch.traced(tracer)  # (its graph and the objects it imports: checked after)
             ambient_summary.entered(tracer)  # (tf.summary's state as the call starts)
             keras_globals.entered(tracer)  # (Keras' ambient scopes: the caller's)
-            with caller_scopes.entered(tracer), tracer.active():  # (the caller's name scope)
+            with caller_scopes.entered(tracer), tracer.active(renames=True):  # (the
+                # caller's name scope)
                 call_args = tuple(tracer.import_value(a, arg(i)) for i, a in enumerate(args))
                 call_kwargs = {k: tracer.import_value(v, kwarg(k)) for k, v in kwargs.items()}
                 check_defaults(converted.original, call_args, call_kwargs)
@@ -482,7 +483,8 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
         id=spec_id, plan=plan, guards=guards, in_graph=tracer.in_graph, inputs=inputs,
         concrete=concrete, feed=_compile_feed(inputs, env[2], env[3], tables, guards.guards,
                                               counts),
-        result=captured["result"], effects=captured["effects"],
+        result=captured["result"], effects=captured["effects"] + (
+            [heap.Effect("names", None, "", tracer.renamed)] if tracer.renamed else []),
         visible_outputs=captured.get("visible"),
         generation_time=time.perf_counter() - start, converted=converted,
         subgraphs=tuple(SubGraph(fn, profile.recursive[fn], cases)

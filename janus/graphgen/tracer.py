@@ -58,6 +58,7 @@ class VaryingRole(BaseException):
 class Tracer(SiteTests):
     def __init__(self, plan, profile, expected_inputs: list, expected_tables: dict | None = None):
         self.distributed = False  # the trace called tf.distribute (graphgen/distribute.py)
+        self.renamed: dict = {}  # Keras names its graph numbers per call (host_state.py)
         self.draw_streams: dict = {}  # id(numpy RNG) -> host_draws.Stream of its uniforms
         self.implicit_calls = ImplicitCalls()  # user methods Python calls implicitly
         self.tracked_copies: set = set()  # ids of copies of lists Keras tracks
@@ -143,7 +144,9 @@ class Tracer(SiteTests):
 
     # -- activation
     @contextlib.contextmanager
-    def active(self):
+    def active(self, renames: bool = False):
+        """This trace running on this thread for the block. `renames`: the trace's own
+        thread (not a replica's), whose Keras names the graph numbers again (`renamed`)."""
         install_format_hooks()
         tensor_rows.install()  # (a tensor's rows, its len: graphgen/tensor_rows.py)
         tensor_index.install()  # (`x[0, t]` of a scalar index tensor: tensor_index.py)
@@ -153,7 +156,9 @@ class Tracer(SiteTests):
                 yield self
         finally:
             self.implicit_calls.close()
-            changed = host.restore()  # (graphgen/host_state.py)
+            changed = host.restore(self.graph if renames else None)  # (host_state.py)
+            if renames:
+                self.renamed = host.renamed
         if changed:
             raise ConversionError(f"library code it calls {changed} (a graph would not, "
                                   "on each call)")

@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 103
+GENERATOR_VERSION = 104
 
 HEADER = '''\
 import functools

@@ -2,7 +2,8 @@
 variables (F466): Keras 3's LossScaleOptimizer steps a module-level variable
 (`scale_loss` under a tape, `apply_gradients` with its finite-gradients cond), once or
 twice a call. janus refuses that line (a graph break) and runs the rest as graphs; before,
-TensorFlow's "accessed from false_fn" error made it give the function up.
+TensorFlow's "accessed from false_fn" error made it give the function up. And
+`keras.ops.cond` in the step (F467), also inside a tf.cond branch.
 Keras variables are not in the heap snapshot: each step adds their sum to `acc`.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -29,6 +30,27 @@ _STATEMENTS = [
      "acc = acc + tf.reduce_sum(LC_W) + tf.cast(LC_OPT.lso.iterations, acc.dtype)"],
     ["acc = acc * tf.reduce_sum(LC_W)"],
 ]
+
+
+_KERAS = "import keras\n"
+
+_KERAS_CONDS = [
+    ["acc = acc + keras.ops.cond(tf.reduce_sum(acc) > 0, lambda: acc * 0.5, "
+     "lambda: acc - 0.25)"],
+    ["kc = keras.ops.cond(tf.reduce_mean(x) > 0.1, lambda: tf.reduce_sum(x), "
+     "lambda: tf.reduce_max(x))", "acc = acc * 0.5 + kc"],
+    ["acc = tf.cond(tf.reduce_sum(acc) > 1.0, lambda: keras.ops.cond(tf.reduce_max(acc) "
+     "> 2.0, lambda: acc * 0.25, lambda: acc), lambda: acc + 0.5)"],
+]
+
+
+@rule(0.4, max_depth=2)
+def keras_conds(g):
+    """(F467) `keras.ops.cond` in the step (Keras numbers a `Cond` operation per call: the
+    graph numbers it again per call), and inside a tf.cond branch (refused: per branch
+    taken in plain Python)."""
+    _helper(g, _KERAS)
+    return g.choice(_KERAS_CONDS)
 
 
 @rule(0.3, max_depth=1)
