@@ -35,7 +35,7 @@ import numpy as np
 
 from janus import user_attributes
 from janus import draws
-from janus.transform import scope
+from janus.transform import scope, stored_reads
 
 _HOST_STATE_TYPES = (np.random.Generator, np.random.RandomState, random.Random)
 _HOST_STATE_MODULES = ("random", "time", "datetime", "secrets", "uuid", "numpy.random")
@@ -204,6 +204,11 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
         if (_is_numpy_read(node) or _is_conversion(node, conversions)) and \
                 _in_test(node, parents) and _kept_use(node, parents, conversions):
             kept.add(id(node))
+    for node in own:  # a read only stored or formatted where it stands (F456:
+        # `s.hist.append(float(loss))`, `return {"loss": float(loss)}`, `f"{v.numpy():.3f}"`)
+        if (_is_numpy_read(node) or _is_conversion(node, conversions)) and \
+                stored_reads.where_it_stands(node, parents):
+            kept.add(id(node))
     for node in own:
         if not (isinstance(node, gast.Assign) and len(node.targets) == 1 and
                 isinstance(node.targets[0], gast.Name) and
@@ -293,6 +298,11 @@ def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
                    for o in [parent.left] + parent.comparators)
     if isinstance(parent, gast.UnaryOp) and isinstance(parent.op, gast.Not):
         return True  # (its truth: a test)
+    if isinstance(parent, gast.FormattedValue) or isinstance(parent, gast.Dict) and \
+            any(v is use for v in parent.values) or isinstance(parent, gast.Call) and \
+            isinstance(parent.func, gast.Name) and parent.func.id == "print" and \
+            any(a is use for a in parent.args):  # (formatted, printed, a dict's value: F456)
+        return stored_reads.where_it_stands(use, parents)
     if isinstance(parent, gast.BoolOp) or isinstance(parent, gast.IfExp) and \
             parent.test is not use:  # the value of `v or w`, `v if t else w`: where it goes
         return _kept_use(parent, parents, conversions)
