@@ -276,8 +276,10 @@ def _is_conversion(node, conversions: set[str]) -> bool:
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow)
 _MATH_FUNCTIONS = frozenset(("cos", "sin", "tan", "sqrt", "exp", "log", "tanh", "atan",
-                             "log1p", "expm1", "fabs"))
-"""`math` functions of a fed number a graph computes (graphgen/number_functions.py)."""
+                             "log1p", "expm1", "fabs", "isnan", "isinf", "isfinite",
+                             "floor", "ceil"))
+"""`math` functions of a fed number a graph computes (graphgen/number_functions.py; the
+tests and roundings of a read: F459, `if math.isnan(float(loss)): raise ...`)."""
 
 
 def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
