@@ -3,7 +3,8 @@ programs did not (tests/e2e/unseen/): a tensor's value read where it stands and 
 stored, returned, printed or formatted (F456: `s.hist.append(float(loss))`, `{"loss":
 loss.numpy()}`, `f"{loss.numpy():.4f}"`; once a graph break, now kept in the graph), and
 logging every N steps with a step counter and two periodic tests (F455: a print every
-2nd step, a history append every 3rd).
+2nd step, a history append every 3rd), and a read tested or rounded with `math` (F459:
+`if math.isnan(float(loss)): raise ...`, `math.floor(v)`).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -48,3 +49,18 @@ def periodic_logs(g):
         g.choice(["    s.hist.append(float(tf.reduce_mean(tf.cast(acc, tf.float32))))",
                   "    s.total = 0.0", "    s.h = s.h * 0.0"]),
     ]
+
+
+@rule(0.4, max_depth=2)
+def math_of_reads(g):
+    """(F459) A scalar read as a Python float, tested with math.isnan/isinf/isfinite (a
+    raise on NaN) and rounded with math.floor/ceil (OverflowError on inf, as Python)."""
+    t = g.choice(_SCALARS[:3])
+    v = g.fresh("v")
+    test = g.choice([f"math.isnan({v})", f"math.isinf({v})", f"not math.isfinite({v})"])
+    use = g.choice([f"k = k + math.floor({v})", f"k = k + math.ceil({v} * 0.5)",
+                    f"s.total = 0.5 * s.total + {v}", f"out.append({v} * 2.0)"])
+    return [f"{v} = float({t})",
+            f"if {test}:",
+            g.choice([f"    raise FloatingPointError('bad value')", "    k = k + 1"]),
+            use]
