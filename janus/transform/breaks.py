@@ -201,25 +201,38 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
         if stored:
             kept.add(id(node.args[0]))  # (graphgen/rounded.py)
     for node in own:  # a read tested where it stands: `if int(tok[0]) == EOS: break`
-        if (_is_numpy_read(node) or _is_conversion(node, conversions)) and \
-                _in_test(node, parents) and _kept_use(node, parents, conversions):
-            kept.add(id(node))
+        read = _read_of(node, conversions)
+        if read is not None and _in_test(node, parents) and \
+                _kept_use(node, parents, conversions):
+            kept.add(id(read))
     for node in own:  # a read only stored or formatted where it stands (F456:
         # `s.hist.append(float(loss))`, `return {"loss": float(loss)}`, `f"{v.numpy():.3f}"`)
-        if (_is_numpy_read(node) or _is_conversion(node, conversions)) and \
-                stored_reads.where_it_stands(node, parents):
-            kept.add(id(node))
+        read = _read_of(node, conversions)
+        if read is not None and stored_reads.where_it_stands(node, parents):
+            kept.add(id(read))
     for node in own:
-        if not (isinstance(node, gast.Assign) and len(node.targets) == 1 and
-                isinstance(node.targets[0], gast.Name) and
-                (_is_numpy_read(node.value) or _is_conversion(node.value, conversions))):
+        read = _read_of(node.value, conversions) if isinstance(node, gast.Assign) else None
+        if not (read is not None and len(node.targets) == 1 and
+                isinstance(node.targets[0], gast.Name)):
             continue
         name = node.targets[0].id
         uses = loads.get(name, [])
         if len(uses) == everywhere.get(name, 0) and \
                 all(_kept_use(use, parents, conversions) for use in uses):
-            kept.add(id(node.value))
+            kept.add(id(read))
     return kept
+
+
+def _read_of(node, conversions: set[str]):
+    """The read `node` is, if it is one: `t.numpy()`, `float(t)` (`int`, `bool`), or
+    `t.numpy().item()` (its `.numpy()`: the Python number numpy's `item` gives, F460)."""
+    if _is_numpy_read(node) or _is_conversion(node, conversions):
+        return node
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+            node.func.attr == "item" and not node.args and not node.keywords and \
+            _is_numpy_read(node.func.value):
+        return node.func.value
+    return None
 
 
 def _in_test(node, parents: dict) -> bool:

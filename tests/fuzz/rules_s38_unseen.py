@@ -1,7 +1,8 @@
 """Generator rules (session 38) for what researchers' training scripts do that the suite's
 programs did not (tests/e2e/unseen/): a tensor's value read where it stands and only
 stored, returned, printed or formatted (F456: `s.hist.append(float(loss))`, `{"loss":
-loss.numpy()}`, `f"{loss.numpy():.4f}"`; once a graph break, now kept in the graph), and
+loss.numpy()}`, `f"{loss.numpy():.4f}"`, F460: `loss.numpy().item()`; once a graph
+break, now kept in the graph), and
 logging every N steps with a step counter and two periodic tests (F455: a print every
 2nd step, a history append every 3rd), and a read tested or rounded with `math` (F459:
 `if math.isnan(float(loss)): raise ...`, `math.floor(v)`).
@@ -23,7 +24,7 @@ def stored_reads(g):
     a printed line; now and then a vector's `.numpy()` (still a break)."""
     t = g.choice(_SCALARS)
     read = g.choice([f"float({t})", f"{t}.numpy()", f"int(tf.cast({t}, tf.int32))",
-                     f"bool({t} > 0)"])
+                     f"bool({t} > 0)", f"{t}.numpy().item()"])
     use = g.choice([
         f"s.hist.append({read})",
         f"s.d['last'] = {read}",

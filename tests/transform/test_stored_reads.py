@@ -2,7 +2,8 @@
 (`s.hist.append(float(loss))`, `return {"loss": float(loss)}`, `f"{loss.numpy():.4f}"`):
 no graph break (janus/transform/stored_reads.py, F456). Before, each made the step run
 split at that line. Every test compares janus with plain Python (values, their types,
-printed text, the heap) and asserts the graphs ran."""
+printed text, the heap) and asserts the graphs ran. `t.numpy().item()` is such a read
+too (a Python number: F460)."""
 import numpy as np
 import tensorflow as tf
 
@@ -62,6 +63,20 @@ def test_stored_and_formatted_reads_stay_in_the_graph():
     assert stats.graph_calls >= 5 and stats.fallback_calls == 0, stats
 
 
+def items(s, x):
+    loss = tf.reduce_sum(x * s.w)
+    s.history.append(loss.numpy().item())  # (a Python float: numpy's item)
+    k = tf.argmax(x).numpy().item()  # (a Python int)
+    if k == 1:
+        s.best = (x > 0.0)[0].numpy().item()  # (a Python bool)
+    return {"loss": loss.numpy().item(), "k": k}
+
+
+def test_item_of_a_read_is_the_python_number_in_the_graph():
+    stats = assert_same(items, _calls(10), make_state=Log)
+    assert stats.graph_calls >= 5, stats
+
+
 def test_a_vector_s_read_is_still_a_break():
     def vector(s, x):
         s.history.append(x.numpy())  # (an array: numpy's, on the host)
@@ -73,7 +88,7 @@ def test_a_vector_s_read_is_still_a_break():
 
 def test_reads_used_otherwise_are_breaks():
     def used(s, x):
-        a = x.numpy().item()       # a numpy method of it
+        a = x.numpy().tolist()     # a numpy method of it (`.item()` is kept: F460)
         b = [float(x)][0]          # indexed
         c = s.f(float(x))          # handed to a function
         d = x.numpy() + np.ones(2)  # numpy arithmetic with an array
