@@ -48,6 +48,8 @@ class AttributeHooks:
         if isinstance(obj, NodeProxy):
             return obj.read(name)
         if isinstance(obj, HostScalar):
+            if name == "item":  # (`loss.numpy().item()`: a Python number, F460)
+                return obj.item
             raise ConversionError(f"reads `.{name}` of the numpy value of `.numpy()` inside a "
                                   "graph")
         if name == "numpy" and is_symbolic(obj) and host_scalars.readable(obj):

@@ -17,7 +17,7 @@ that numpy scalar, for as long as the code only does what gives exactly numpy's 
     Python float, `s ** 2` with a Python number, and `-s`, `abs(s)`: numpy's result,
     or the graph fails where TF's would differ or numpy would warn
     (graphgen/exact_numbers.py);
-  - `int()` (integer and bool scalars), `float()`, `bool()`: a SymbolicScalar;
+  - `int()` (integer and bool scalars), `float()`, `bool()`, `.item()`: a SymbolicScalar;
   - TensorFlow ops and lists handed to them (packed to the dtype eager TF's converter
     gives such a list, with Python numbers: F390);
   - truth tests, formatting and printing (at write-back, of the numpy scalar itself);
@@ -100,6 +100,11 @@ class HostScalar:
         tensor = fed_floats.fed_float(self.tensor) if kind is float else self.tensor
         return SymbolicScalar(tf.cast(tensor, tf.float64 if kind is float else tf.int64),
                               kind, from_graph=True)
+
+    def item(self) -> SymbolicScalar:
+        """numpy's `item()`: the Python int, float or bool of the scalar's dtype."""
+        dtype = self.tensor.dtype
+        return self.number(bool if dtype == tf.bool else float if dtype.is_floating else int)
 
     def __bool__(self):
         _refuse("its truth value outside an `if`/`while` test")

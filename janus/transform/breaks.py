@@ -35,7 +35,7 @@ import numpy as np
 
 from janus import user_attributes
 from janus import draws
-from janus.transform import scope
+from janus.transform import scope, stored_reads
 
 _HOST_STATE_TYPES = (np.random.Generator, np.random.RandomState, random.Random)
 _HOST_STATE_MODULES = ("random", "time", "datetime", "secrets", "uuid", "numpy.random")
@@ -201,20 +201,38 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
         if stored:
             kept.add(id(node.args[0]))  # (graphgen/rounded.py)
     for node in own:  # a read tested where it stands: `if int(tok[0]) == EOS: break`
-        if (_is_numpy_read(node) or _is_conversion(node, conversions)) and \
-                _in_test(node, parents) and _kept_use(node, parents, conversions):
-            kept.add(id(node))
+        read = _read_of(node, conversions)
+        if read is not None and _in_test(node, parents) and \
+                _kept_use(node, parents, conversions):
+            kept.add(id(read))
+    for node in own:  # a read only stored or formatted where it stands (F456:
+        # `s.hist.append(float(loss))`, `return {"loss": float(loss)}`, `f"{v.numpy():.3f}"`)
+        read = _read_of(node, conversions)
+        if read is not None and stored_reads.where_it_stands(node, parents):
+            kept.add(id(read))
     for node in own:
-        if not (isinstance(node, gast.Assign) and len(node.targets) == 1 and
-                isinstance(node.targets[0], gast.Name) and
-                (_is_numpy_read(node.value) or _is_conversion(node.value, conversions))):
+        read = _read_of(node.value, conversions) if isinstance(node, gast.Assign) else None
+        if not (read is not None and len(node.targets) == 1 and
+                isinstance(node.targets[0], gast.Name)):
             continue
         name = node.targets[0].id
         uses = loads.get(name, [])
         if len(uses) == everywhere.get(name, 0) and \
                 all(_kept_use(use, parents, conversions) for use in uses):
-            kept.add(id(node.value))
+            kept.add(id(read))
     return kept
+
+
+def _read_of(node, conversions: set[str]):
+    """The read `node` is, if it is one: `t.numpy()`, `float(t)` (`int`, `bool`), or
+    `t.numpy().item()` (its `.numpy()`: the Python number numpy's `item` gives, F460)."""
+    if _is_numpy_read(node) or _is_conversion(node, conversions):
+        return node
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+            node.func.attr == "item" and not node.args and not node.keywords and \
+            _is_numpy_read(node.func.value):
+        return node.func.value
+    return None
 
 
 def _in_test(node, parents: dict) -> bool:
@@ -271,8 +289,10 @@ def _is_conversion(node, conversions: set[str]) -> bool:
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow)
 _MATH_FUNCTIONS = frozenset(("cos", "sin", "tan", "sqrt", "exp", "log", "tanh", "atan",
-                             "log1p", "expm1", "fabs"))
-"""`math` functions of a fed number a graph computes (graphgen/number_functions.py)."""
+                             "log1p", "expm1", "fabs", "isnan", "isinf", "isfinite",
+                             "floor", "ceil"))
+"""`math` functions of a fed number a graph computes (graphgen/number_functions.py; the
+tests and roundings of a read: F459, `if math.isnan(float(loss)): raise ...`)."""
 
 
 def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
@@ -293,6 +313,11 @@ def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
                    for o in [parent.left] + parent.comparators)
     if isinstance(parent, gast.UnaryOp) and isinstance(parent.op, gast.Not):
         return True  # (its truth: a test)
+    if isinstance(parent, gast.FormattedValue) or isinstance(parent, gast.Dict) and \
+            any(v is use for v in parent.values) or isinstance(parent, gast.Call) and \
+            isinstance(parent.func, gast.Name) and parent.func.id == "print" and \
+            any(a is use for a in parent.args):  # (formatted, printed, a dict's value: F456)
+        return stored_reads.where_it_stands(use, parents)
     if isinstance(parent, gast.BoolOp) or isinstance(parent, gast.IfExp) and \
             parent.test is not use:  # the value of `v or w`, `v if t else w`: where it goes
         return _kept_use(parent, parents, conversions)

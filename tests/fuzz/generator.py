@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 104
+GENERATOR_VERSION = 105
 
 HEADER = '''\
 import functools
@@ -218,6 +218,7 @@ RULE_MODULES = (
     "rules_s38_operator_lists",
     "rules_s38_library_conds",
     "rules_s38_tensor_index",
+    "rules_s38_unseen",
 )
 
 

@@ -135,13 +135,14 @@ def test_in_graph_reads_accepts_only_the_uses_a_graph_keeps():
 
     def kept_in_tests(x, xs):
         if int(x[0]) == 3 or x.numpy() > 2.0:
-            xs.append(float(x))  # (not in a test: a break, as before)
+            xs.append(float(x))  # (not in a test, only stored: kept too, F456)
         while not bool(x):
             x = x + 1
         return x
 
-    # (`int(b)` in `kept`: a conversion in a test, besides b's read)
-    for fn, expected in ((kept, 5), (not_kept, 0), (kept_in_tests, 3)):
+    # (`int(b)` in `kept`: a conversion in a test, besides b's read; `bool(d)`, only
+    # returned, is kept where it stands: F456)
+    for fn, expected in ((kept, 6), (not_kept, 0), (kept_in_tests, 4)):
         node, _ = source.parse_function(fn)
         assert len(breaks.in_graph_reads(node, fn.__globals__)) == expected
 
