@@ -29,6 +29,7 @@ import inspect
 import logging
 import os
 import sys
+import threading
 import traceback
 import types
 import warnings
@@ -110,6 +111,15 @@ def _user_frame(frame, level: int):
     return None
 
 
+_COUNTED = threading.local()
+
+
+def logging_counted() -> bool:
+    """Whether this thread's logging call is one `call` gave its `stacklevel` counted in
+    janus's frames already (transform/user_logging.py)."""
+    return getattr(_COUNTED, "on", False)
+
+
 def _logging_call(fn) -> bool:
     owner = user_attributes.get(fn, "__self__", None)
     name = user_attributes.get(fn, "__name__", "")
@@ -187,7 +197,11 @@ def call(fn, args: tuple, kwargs: dict):
         level = _user_stacklevel(kwargs.get("stacklevel", 1), _logging_internal)
         if level is not None:
             kwargs = {**kwargs, "stacklevel": level}
-        return fn(*args, **kwargs)
+        previous, _COUNTED.on = logging_counted(), True  # (user_logging: counted here)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _COUNTED.on = previous
     if fn is warnings.warn and fn is not _PYTHON_WARN:  # (user_warnings.warn: counts
         return fn(*args, **kwargs)                    # from this hook's frame itself)
     if fn is _PYTHON_WARN:
