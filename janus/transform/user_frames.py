@@ -24,6 +24,7 @@ from __future__ import annotations
 from janus import user_attributes
 from janus.operation_hooks import operation_hook
 from janus.recursion import limits
+from janus.transform import caller_frames
 
 import inspect
 import logging
@@ -66,7 +67,8 @@ JANUS_PREFIXES = (_JANUS_DIR, "<janus")
 
 def janus_frame(frame) -> bool:
     """A frame of janus's code (not the user's, nor converted code's)."""
-    return frame.f_code.co_filename.startswith(JANUS_PREFIXES)
+    return frame.f_code.co_filename.startswith(JANUS_PREFIXES) or \
+        caller_frames.is_stand_in(frame.f_code)
 
 
 def is_block(code: types.CodeType) -> bool:
@@ -210,4 +212,6 @@ def call(fn, args: tuple, kwargs: dict):
         if level is not None:
             given["stacklevel"] = level
             return fn(**given)
+    if caller_frames.reads_caller(fn):  # (a helper reading frames: F445)
+        return caller_frames.call(fn, args, kwargs)
     return fn(*args, **kwargs)

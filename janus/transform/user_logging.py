@@ -59,6 +59,10 @@ def _find_caller(self, stack_info=False, stacklevel=1):
         _state.skip_janus = previous
 
 
+_find_caller.__name__ = "findCaller"  # (as janus's messages name it)
+_find_caller.__qualname__ = "Logger.findCaller"
+
+
 @patches.once
 def install() -> None:
     """`_find_caller` in place of `Logger.findCaller`, and `_internal` of logging's
