@@ -43,11 +43,12 @@ once (F315). Once per trace, never per call.
 Another thread may run meanwhile (the same jitted function, run plainly while this one
 traces; a loader, a pool: graphgen/other_threads.py) and change that state too: then a
 change is not known to be the trace's, and nothing it cannot tell is put back (that
-would lose the other thread's writes, F372): a change with plain values makes the trace
-inconclusive (InconclusiveTrace: its graph runs the call, once, and is not kept; a later
-call traces again), a failed trace puts back only the changes its own library calls made
-while no other thread ran (graphgen/own_writes.py, F433), and a tensor of the trace left
-in the heap is taken out of the holders that keep one.
+would lose the other thread's writes, F372). The changes the trace's own library calls
+made while no other thread ran are known (graphgen/own_writes.py, F433): a failed trace
+puts back those; changes with plain values that are all those get the second look as
+above (undone: those only); any other makes the trace inconclusive (InconclusiveTrace:
+its graph runs the call, once, and is not kept; a later call traces again); a tensor of
+the trace left in the heap is taken out of the holders that keep one.
 """
 from __future__ import annotations
 
@@ -304,7 +305,10 @@ class Watch:
         at the line whose library call changed it (`after_library_call`); none is a
         cache the plain call filled, and the graph is kept."""
         touched = self._touched()
-        if touched and self.window.disturbed():  # (whose change? nothing put back)
+        own = bool(touched) and self.window.disturbed()
+        if own and not all(isinstance(key, int) and
+                           self.writes.explains(holder, self.saved[key][1])
+                           for key, holder, _ in touched):  # (whose? nothing put back)
             raise InconclusiveTrace(
                 f"{touched[0][2]} changed while janus traced it and another thread ran "
                 "(janus cannot tell whose change it was)")
@@ -312,7 +316,10 @@ class Watch:
         if not touched:
             return
         changed = touched[0][2]
-        self._restore()
+        if own:  # (all the trace's own library calls' changes: F433)
+            self.writes.undo()
+        else:
+            self._restore()
         keys = {key for key, _, _ in touched}
         if previous is None or not keys & previous.keys():
             if _weakable(self.function):

@@ -71,6 +71,17 @@ def _unchanged(holder, before) -> bool:
         state.get(k, _ABSENT) is v for k, v in before.items())
 
 
+def _same_state(holder, a, b) -> bool:
+    """Whether two `copy_state`s of `holder` hold the same items."""
+    if isinstance(holder, types.CellType):
+        return a is b
+    if isinstance(holder, set):
+        return a == b
+    if isinstance(holder, (list, collections.deque)):
+        return _same_items(a, b)
+    return len(a) == len(b) and all(b.get(k, _ABSENT) is v for k, v in a.items())
+
+
 def _undo(holder, before, after) -> None:
     """Put back what one call changed in `holder` (`before` -> `after`), where it still
     stands."""
@@ -154,6 +165,17 @@ class Writes:
             if ours:
                 self.changes.append((holder, before, after))
             self.seen[key] = (holder, after)
+
+    def explains(self, holder, saved) -> bool:
+        """Whether the trace's own calls made every change `holder` shows since `saved`
+        (its snapshot, `copy_state`'s form): its first change starts there, each starts
+        where the last ended, and it still holds what the last left."""
+        mine = [(before, after) for h, before, after in self.changes if h is holder]
+        if not mine:
+            return False
+        steps = [saved] + [state for pair in mine for state in pair] + [copy_state(holder)]
+        return all(_same_state(holder, steps[i], steps[i + 1])
+                   for i in range(0, len(steps), 2))
 
     def undo(self) -> None:
         """Put back the trace's own changes, last call first (after a failed trace)."""

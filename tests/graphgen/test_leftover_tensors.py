@@ -327,7 +327,7 @@ def _failing_step(s, x, i, sync):
     return np.asarray(y) + 1.0  # (the trace fails: the call runs plainly)
 
 
-def _log_while_another_thread_writes(keylog, jit):
+def _log_while_another_thread_writes(keylog, jit, step=_failing_step):
     """Each call's trace (and plain rerun) writes the library's log while another thread
     writes to it too (between the step's `sync(); sync()`)."""
     s = argparse.Namespace(lg=keylog.Logger(), w=tf.Variable(1.0))
@@ -338,7 +338,7 @@ def _log_while_another_thread_writes(keylog, jit):
         s.lg.beats.append(-1.0)
     thread = threading.Thread(target=meet_each_call, args=(meet, current, work))
     thread.start()
-    g = jit(_failing_step)
+    g = jit(step)
     out = []
     try:
         for i in range(5):
@@ -361,3 +361,4 @@ def test_a_disturbed_failed_trace_puts_back_its_own_library_writes(keylog):
         out, history, beats, g = _log_while_another_thread_writes(keylog, janus.jit)
         assert (out, history, sorted(beats)) == (plain[0], plain[1], sorted(plain[2]))
         assert len(beats) == len(plain[2])
+

@@ -54,3 +54,16 @@ def test_inactive_or_tensorflow_calls_record_nothing():
         d["b"] = 2
     writes.undo()
     assert d == {"a": 1, "b": 2}
+
+
+def test_explains_only_changes_all_made_by_the_traces_calls():
+    mine, theirs = {"a": 1}, {"a": 1}
+    writes = own_writes.Writes([mine, theirs], active=True)
+    saved_mine, saved_theirs = dict(mine), dict(theirs)
+    _lib_call(writes, lambda: mine.update(b=2))
+    theirs["c"] = 3  # (another thread, between calls)
+    _lib_call(writes, lambda: (mine.update(d=4), theirs.update(e=5)))
+    assert writes.explains(mine, saved_mine)
+    assert not writes.explains(theirs, saved_theirs)  # (c is not the trace's)
+    mine["x"] = 0  # (and now mine has a change not the trace's either)
+    assert not writes.explains(mine, saved_mine)
