@@ -47,10 +47,11 @@ from janus.profiler import Profile, profile_call
 from janus.recursion import limits
 from janus.recursion.table import NoCase
 from janus.stats import Stats
-from janus.transform import convert, user_warnings
+from janus.transform import convert, user_logging, user_warnings
 
 cache.start_recording()  # (the recorder hears every jitted function's events; cache/__init__.py)
 user_warnings.install()  # (a warning's `stacklevel` counted in the user's frames, F406)
+user_logging.install()  # (a logging record's caller: the user's frame, F445)
 
 
 class JanusWarning(UserWarning):

@@ -43,14 +43,17 @@ once (F315). Once per trace, never per call.
 Another thread may run meanwhile (the same jitted function, run plainly while this one
 traces; a loader, a pool: graphgen/other_threads.py) and change that state too: then a
 change is not known to be the trace's, and nothing it cannot tell is put back (that
-would lose the other thread's writes, F372): a change with plain values makes the trace
-inconclusive (InconclusiveTrace: its graph runs the call, once, and is not kept; a later
-call traces again), a failed trace leaves the state as it is, and a tensor of the trace
-left in the heap is taken out only of the holders that keep one.
+would lose the other thread's writes, F372). The changes the trace's own library calls
+made while no other thread ran are known (graphgen/own_writes.py, F433): a failed trace
+puts back those; changes with plain values that are all those get the second look as
+above (undone: those only); any other makes the trace inconclusive (InconclusiveTrace:
+its graph runs the call, once, and is not kept; a later call traces again); a tensor of
+the trace left in the heap is taken out of the holders that keep one.
 """
 from __future__ import annotations
 
 import collections
+import contextlib
 import types
 import weakref
 
@@ -59,7 +62,7 @@ from tensorflow.python.framework.composite_tensor import CompositeTensor
 from tensorflow.python.framework.ops import EagerTensor
 
 from janus.errors import BuildsOnFirstCall, ConversionError, InconclusiveTrace
-from janus.graphgen import other_threads
+from janus.graphgen import other_threads, own_writes
 from janus.tensors import per_type, remember
 from janus.transform.runtime import is_user_class, is_user_code
 
@@ -225,6 +228,15 @@ def _weakable(function) -> bool:
     return True
 
 
+def library_call(tracer, fn, args: tuple, kwargs: dict):
+    """Around a library call of the trace: what it changes in the watched state is the
+    trace's own (`own_writes.Writes.call`)."""
+    watch = getattr(tracer, "library_watch", None)
+    if watch is None:
+        return contextlib.nullcontext()
+    return watch.writes.call(fn, args, kwargs)
+
+
 def after_library_call(tracer, runtime, site_id) -> None:
     """Note a library call of the trace at a site of `runtime`'s function
     (`Watch.after_library_call`)."""
@@ -246,6 +258,8 @@ class Watch:
             [value for _, _, value in self.global_values] + \
             [cell for cell in (env[3] if len(env) > 3 else ()) or ()]
         self.saved = {id(h): (h, _copy(h)) for h in _reachable(roots)}
+        self.writes = own_writes.Writes(  # (which changes are the trace's own: F433)
+            [h for h, _ in self.saved.values()], active=bool(self.window.before))
         self.roots = roots
         self.graphs: list = []
         self.tracers: list = []
@@ -274,7 +288,7 @@ class Watch:
             self._second_look()
             return
         where, tensor = found
-        restored = self._restore(only_leftovers=self.window.disturbed())
+        restored = self._undo()
         function, filename, lineno = self._site(tensor)
         raise ConversionError(
             f"code janus does not convert left a tensor of the trace in {where} (plain "
@@ -291,7 +305,10 @@ class Watch:
         at the line whose library call changed it (`after_library_call`); none is a
         cache the plain call filled, and the graph is kept."""
         touched = self._touched()
-        if touched and self.window.disturbed():  # (whose change? nothing put back)
+        own = bool(touched) and self.window.disturbed()
+        if own and not all(isinstance(key, int) and
+                           self.writes.explains(holder, self.saved[key][1])
+                           for key, holder, _ in touched):  # (whose? nothing put back)
             raise InconclusiveTrace(
                 f"{touched[0][2]} changed while janus traced it and another thread ran "
                 "(janus cannot tell whose change it was)")
@@ -299,7 +316,10 @@ class Watch:
         if not touched:
             return
         changed = touched[0][2]
-        self._restore()
+        if own:  # (all the trace's own library calls' changes: F433)
+            self.writes.undo()
+        else:
+            self._restore()
         keys = {key for key, _, _ in touched}
         if previous is None or not keys & previous.keys():
             if _weakable(self.function):
@@ -352,7 +372,16 @@ class Watch:
         they reached (the call runs plainly and makes its own changes, once)."""
         if not self.graphs or not (self._touched() or self._leftover() is not None):
             return
-        self._restore(only_leftovers=self.window.disturbed())
+        self._undo()
+
+    def _undo(self) -> bool:
+        """Undo the traces' changes: all of them, or, when another thread ran meanwhile,
+        those of their own library calls (`own_writes`) and the holders keeping a tensor
+        of theirs; whether no tensor of theirs is left (`_restore`)."""
+        disturbed = self.window.disturbed()
+        if disturbed:
+            self.writes.undo()
+        return self._restore(only_leftovers=disturbed)
 
     def _in_trace(self, graph) -> bool:
         graphs = self.graphs

@@ -237,6 +237,7 @@ def call(runtime, site, fn, args: tuple, kwargs: dict):
         with keras_state.calling(tracer, fn), ambient_summary.calling(tracer, fn), \
                 library_modes.answering(tracer), \
                 layer_calls.converted_calls(runtime, site, fn), \
+                leftover_tensors.library_call(tracer, fn, args, kwargs), \
                 variables.unshadowed() if own_function else contextlib.nullcontext():
             result = formatted_text.call(fn, args, kwargs)  # (`len(str(n))`...)
     except BaseException:

@@ -62,6 +62,7 @@ import threading
 
 from janus.operation_hooks import operation_hook
 from janus.recursion import frames
+from janus.transform import caller_frames
 
 FRAMES_PER_LEVEL = 4  # janus's frames per user call in converted code (3), plus margin
 SLACK = 200  # for janus's own calls between (the runtime's hooks, TensorFlow's)
@@ -224,7 +225,7 @@ def entry_call(fn, args: tuple, kwargs: dict, extra: int = 0):
     frame, and the `__call__` through its slot: 2) and `extra`, without a walk (F350)."""
     above = _getframe(1).f_back
     if _rooms_open or _owed is not None or above is None or \
-            above.f_code.co_filename in frames.JANUS_FILES:
+            above.f_code.co_filename in frames.JANUS_FILES or _reads_caller(fn):
         return plain_call(fn, args, kwargs, extra)
     if not _acquire(False):  # (another thread's plain call raised the limit)
         return fn(*args, **kwargs)
@@ -256,6 +257,10 @@ def plain_call(fn, args: tuple, kwargs: dict, extra: int = 0):
     inside a converted run, the limit put at the room plain Python has there (lowered
     from the run's), a context for the calls inside (janus's code they run opens its own
     room: converted runs and traces). See the module docstring for threads."""
+    if _reads_caller(fn):  # (from a stand-in of the user's frame: F445)
+        through = caller_frames.stand_in(_getframe(1))
+        if through is not None:
+            fn, args, kwargs, extra = through, (fn, args, kwargs), {}, extra + 1
     if not _acquire(False):  # (another thread's plain call raised the limit)
         return fn(*args, **kwargs)
     try:
@@ -303,12 +308,14 @@ def plain_call(fn, args: tuple, kwargs: dict, extra: int = 0):
 def callee_call(fn, args: tuple, kwargs: dict):
     """A user's function converted code calls and janus runs plainly (a helper with a
     `try`, a lambda run as it is): with plain Python's room there, not the converted
-    run's (F368). Outside a converted run, the call as it is."""
+    run's (F368). Outside a converted run, the call as it is (a helper reading frames:
+    from a stand-in of the user's frame, F445)."""
     if not _rooms_open or not getattr(_state, "contexts", None):
-        return fn(*args, **kwargs)
+        return caller_frames.call(fn, args, kwargs)
     return plain_call(fn, args, kwargs)
 
 
+_reads_caller = caller_frames.reads_caller
 _owner = threading.RLock()  # held by the thread whose plain calls raise the limit
 _acquire, _release = _owner.acquire, _owner.release
 _get_limit, _set_limit, _getframe = sys.getrecursionlimit, sys.setrecursionlimit, sys._getframe

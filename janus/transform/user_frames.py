@@ -24,11 +24,13 @@ from __future__ import annotations
 from janus import user_attributes
 from janus.operation_hooks import operation_hook
 from janus.recursion import limits
+from janus.transform import caller_frames
 
 import inspect
 import logging
 import os
 import sys
+import threading
 import traceback
 import types
 import warnings
@@ -65,7 +67,8 @@ JANUS_PREFIXES = (_JANUS_DIR, "<janus")
 
 def janus_frame(frame) -> bool:
     """A frame of janus's code (not the user's, nor converted code's)."""
-    return frame.f_code.co_filename.startswith(JANUS_PREFIXES)
+    return frame.f_code.co_filename.startswith(JANUS_PREFIXES) or \
+        caller_frames.is_stand_in(frame.f_code)
 
 
 def is_block(code: types.CodeType) -> bool:
@@ -108,6 +111,15 @@ def _user_frame(frame, level: int):
                 inner_block = in_outer_frame(frame.f_code)
             frame = frame.f_back
     return None
+
+
+_COUNTED = threading.local()
+
+
+def logging_counted() -> bool:
+    """Whether this thread's logging call is one `call` gave its `stacklevel` counted in
+    janus's frames already (transform/user_logging.py)."""
+    return getattr(_COUNTED, "on", False)
 
 
 def _logging_call(fn) -> bool:
@@ -187,7 +199,11 @@ def call(fn, args: tuple, kwargs: dict):
         level = _user_stacklevel(kwargs.get("stacklevel", 1), _logging_internal)
         if level is not None:
             kwargs = {**kwargs, "stacklevel": level}
-        return fn(*args, **kwargs)
+        previous, _COUNTED.on = logging_counted(), True  # (user_logging: counted here)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _COUNTED.on = previous
     if fn is warnings.warn and fn is not _PYTHON_WARN:  # (user_warnings.warn: counts
         return fn(*args, **kwargs)                    # from this hook's frame itself)
     if fn is _PYTHON_WARN:
@@ -196,4 +212,6 @@ def call(fn, args: tuple, kwargs: dict):
         if level is not None:
             given["stacklevel"] = level
             return fn(**given)
+    if caller_frames.reads_caller(fn):  # (a helper reading frames: F445)
+        return caller_frames.call(fn, args, kwargs)
     return fn(*args, **kwargs)

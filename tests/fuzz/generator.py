@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 105
+GENERATOR_VERSION = 106
 
 HEADER = '''\
 import functools
@@ -219,6 +219,7 @@ RULE_MODULES = (
     "rules_s38_library_conds",
     "rules_s38_tensor_index",
     "rules_s38_unseen",
+    "rules_s38_frames_threads",
 )
 
 

@@ -209,13 +209,20 @@ class _Outcome:
         self.value, self.error, self.stdout, self.heap = value, error, stdout, heap
 
 
-def load(source: str, tag: str, jit: bool = False):
-    """Import `source` as a fresh module from a real file (so inspect finds its source)."""
+def load(source: str, tag: str, jit: bool = False, stem: str = "fz_program"):
+    """Import `source` as a fresh module from a real file (so inspect finds its source).
+    The module's name is its own (`fz_<pid>_<n>_<tag>`); its file is `<dir>/<n>/<stem>.py`,
+    so both sides of a comparison run a file of one basename: what a warning, a logging
+    record or a frame names (`w.filename`, `record.module`) is alike (F439: a warm run's
+    plain copy and janus's `fzw_<seed>.py` differed in length)."""
     global _DIR
     if _DIR is None:
         _DIR = tempfile.mkdtemp(prefix="janus-fuzz-")
-    name = f"fz_{os.getpid()}_{next(_COUNTER)}_{tag}"
-    path = os.path.join(_DIR, name + ".py")
+    number = next(_COUNTER)
+    name = f"fz_{os.getpid()}_{number}_{tag}"
+    directory = os.path.join(_DIR, str(number))
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, stem + ".py")
     with open(path, "w") as f:
         f.write(source)
     return load_file(path, name, jit)
@@ -253,13 +260,16 @@ def unload(module) -> None:
     sys.modules.pop(module.__name__, None)
     with contextlib.suppress(OSError):
         os.remove(module.__file__)
+    if _DIR is not None and os.path.dirname(os.path.dirname(module.__file__)) == _DIR:
+        with contextlib.suppress(OSError):
+            os.rmdir(os.path.dirname(module.__file__))   # (load's own directory)
 
 
 class _Side:
     """One side of the comparison: its module, entry point, state objects."""
 
-    def __init__(self, source: str, tag: str, jit: bool):
-        self.module = load(source, tag, jit)
+    def __init__(self, source: str, tag: str, jit: bool, stem: str = "fz_program"):
+        self.module = load(source, tag, jit, stem)
         self.fn, self.jitted = entry_point(self.module, jit)
         self.objects = {"main": self.module.State(), "alt": self.module.State()}
 
@@ -319,8 +329,9 @@ def _error_text(exc) -> str:
 
 
 def _program_named(text: str) -> str:
-    """`text` with each side's file of the program (`fz_<pid>_<n>_<tag>.py`) named alike."""
-    return re.sub(r"fz_\d+_\d+_\w+\.py", "<program>.py", text)
+    """`text` with each side's file of the program (its path: `load`, a warm run's
+    `fzw_<seed>.py`) named alike."""
+    return re.sub(r"[^\s'\"]*?(fz_program|fz_\d+_\d+_\w+|fzw_\d+)\.py", "<program>.py", text)
 
 
 def _compare(plain: _Outcome, jit: _Outcome, tol: float = compare.TOL) -> tuple[str, str] | None:

@@ -128,3 +128,61 @@ def test_a_difference_grapplers_float_rewrites_made_is_gone_and_a_real_one_stays
     assert not runner._graph_rounding(sides, calls[:1])
     result = runner.run(sides, calls)
     assert result.divergence is not None and result.divergence.kind == "heap", result
+
+
+_NAMES_A_FRAME = """
+import logging
+import os
+import warnings
+JIT = globals().get("JIT", lambda fn: fn)
+LOG = logging.getLogger(__name__)
+class State:
+    pass
+def helper():
+    warnings.warn("from a helper", UserWarning, stacklevel=2)
+def f(s, x, xs, n, flag):
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    LOG.addHandler(handler)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            helper()
+        LOG.warning("step")
+    finally:
+        LOG.removeHandler(handler)
+    return os.path.basename(caught[0].filename), caught[0].lineno, records[0].module
+"""
+
+
+def test_both_sides_run_a_file_of_one_basename(monkeypatch, tmp_path):
+    """F439: what a warning or a logging record names of the program's file is alike on
+    the two sides: loads numbered 9 and 10 (the plain side after an odd number of loads),
+    and a warm run's plain copy next to janus's `fzw_<seed>.py`."""
+    import itertools
+
+    from tests.fuzz import warm
+
+    monkeypatch.setattr(runner, "_COUNTER", itertools.count(9))
+    calls = {"shape": [2], "dtype": "float32", "seed": 1, "len": 0, "n": 0, "flag": True,
+             "obj": "main"}
+    x, xs, n, flag = inputs.arguments(calls)
+    path = warm.program_path(str(tmp_path), 95)
+    with open(path, "w") as f:
+        f.write(_NAMES_A_FRAME)
+    warm_side = runner._Side.__new__(runner._Side)
+    warm_side.module = runner.load_file(path, "fzw_95", jit=False)
+    warm_side.fn = warm_side.module.f
+    warm_side.objects = {"main": warm_side.module.State(), "alt": warm_side.module.State()}
+    pairs = [(runner._Side(_NAMES_A_FRAME, "plain", False),
+              runner._Side(_NAMES_A_FRAME, "janus", False)),
+             (runner._Side(_NAMES_A_FRAME, "plain", False, stem="fzw_95"), warm_side)]
+    try:
+        for plain, other in pairs:
+            expected = plain.call(calls, x, n, flag, list(xs))
+            assert expected.error is None
+            assert runner._compare(expected, other.call(calls, x, n, flag, list(xs))) is None
+    finally:
+        for side in (side for pair in pairs for side in pair):
+            runner.unload(side.module)

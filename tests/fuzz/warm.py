@@ -64,7 +64,7 @@ def run_program(path: str, source: str, calls: list, timeout: int | None,
 
     name = os.path.splitext(os.path.basename(path))[0]
     runner._isolate()
-    plain = runner._Side(source, "plain", jit=False)
+    plain = runner._Side(source, "plain", jit=False, stem=name)  # (one basename: F439)
     jit = runner._Side.__new__(runner._Side)
     jit.module = runner.load_file(path, name, jit=True)
     jit.fn, jit.jitted = runner.entry_point(jit.module, jit=True)

@@ -293,3 +293,72 @@ def test_another_threads_writes_during_a_trace_are_kept_and_not_blamed_on_it():
         reasons = " ".join(map(str, janus.stats(g).fallback_reasons)) + \
             str(g.last_failure_reason or "")
         assert "does not convert changed" not in reasons
+
+
+# -- session 38 (F433): a disturbed trace that fails puts back its own library writes
+
+_KEYLOG = '''
+class Logger:
+    def __init__(self):
+        self.history = {}
+        self.beats = []
+
+    def put(self, key, value):
+        self.history[key] = value
+
+    def beat(self, value):
+        self.beats.append(value)
+'''
+
+
+@pytest.fixture
+def keylog(tmp_path, monkeypatch):
+    """A library module (not the program's code) with a log keyed by the caller."""
+    yield library_module(tmp_path, monkeypatch, "probe_keylog", _KEYLOG)
+    sys.modules.pop("probe_keylog", None)
+
+
+def _failing_step(s, x, i, sync):
+    y = tf.reduce_sum(x) * s.w
+    tf.nest.map_structure(functools.partial(s.lg.put, f"step{i}"), 1.0)  # (the trace's)
+    tf.nest.map_structure(s.lg.beat, 2.0)
+    sync()  # (a library call: the other thread writes to the same log meanwhile)
+    sync()
+    return np.asarray(y) + 1.0  # (the trace fails: the call runs plainly)
+
+
+def _log_while_another_thread_writes(keylog, jit, step=_failing_step):
+    """Each call's trace (and plain rerun) writes the library's log while another thread
+    writes to it too (between the step's `sync(); sync()`)."""
+    s = argparse.Namespace(lg=keylog.Logger(), w=tf.Variable(1.0))
+    meet, current = threading.Barrier(2, timeout=120), [0]
+
+    def work():
+        s.lg.history[f"other{current[0]}"] = float(current[0])
+        s.lg.beats.append(-1.0)
+    thread = threading.Thread(target=meet_each_call, args=(meet, current, work))
+    thread.start()
+    g = jit(step)
+    out = []
+    try:
+        for i in range(5):
+            current[0] = i
+            out.append(float(g(s, tf.constant([float(i)]), i, meet.wait)))
+    finally:
+        current[0] = None
+        meet.wait()
+        thread.join(timeout=300)
+    assert not thread.is_alive()
+    return out, dict(s.lg.history), list(s.lg.beats), g
+
+
+def test_a_disturbed_failed_trace_puts_back_its_own_library_writes(keylog):
+    # (F433: the trace's `put` and `beat` were kept, the plain rerun made them again:
+    # beats [2.0, 2.0, -1.0, ...] where plain Python has [2.0, -1.0, ...]; the other
+    # thread's writes to the same dict and list are kept)
+    plain = _log_while_another_thread_writes(keylog, lambda f: f)[:3]
+    for _ in range(2):  # (threads: several runs)
+        out, history, beats, g = _log_while_another_thread_writes(keylog, janus.jit)
+        assert (out, history, sorted(beats)) == (plain[0], plain[1], sorted(plain[2]))
+        assert len(beats) == len(plain[2])
+
