@@ -88,7 +88,8 @@ def _stand_in_code(filename: str, line: int, name: str, qualname: str) -> types.
             "def stand_in(__fn, __args, __kwargs): return __fn(*__args, **__kwargs)\n"
         module = compile(source, filename, "exec", dont_inherit=True)
         code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
-        code = code.replace(co_name=name, co_qualname=qualname)
+        code = code.replace(co_name=name, **(  # (Python 3.11+: a qualified name too)
+            {"co_qualname": qualname} if hasattr(code, "co_qualname") else {}))
         _STAND_INS[key] = code
         _STAND_IN_IDS[id(code)] = code
     return code
