@@ -28,7 +28,7 @@ class EagerRuns:
         """Run plainly a call whose trace raised; tell the generation whether plain
         Python raised the same (`Generation.after_raised`)."""
         step.error = detached(step.error)  # (its frames: the trace's objects, and the
-        # frame holding `step`, a cycle: let go before the plain run, F437)
+        # frame holding `step`, a cycle: let go before the plain run, F441)
         start = time.perf_counter()
         try:
             result = self._eager(args, kwargs, step)

@@ -199,7 +199,7 @@ class JitFunction(EagerRuns, Generation):
 
     # -- the call
     def __call__(self, *args, **kwargs):
-        try:  # (an exception leaving janus: its janus frames' locals go, F437)
+        try:  # (an exception leaving janus: its janus frames' locals go, F441)
             done = self._settled  # (plainly for good, while config and subscribers stay)
             if done is not None and done[0] == _CONFIG_CHANGES[0] and \
                     done[1] == _EVENT_CHANGES[0]:
@@ -453,7 +453,7 @@ class JitFunction(EagerRuns, Generation):
             try:
                 return self._call_failed(spec, runner, trial, failure, args, kwargs, cfg)
             finally:
-                failure = None  # (its traceback holds this frame: a cycle, F437)
+                failure = None  # (its traceback holds this frame: a cycle, F441)
         with self._lock:
             build_xla, recorded = self._after_graph_call(spec, runner, trial, elapsed, total,
                                                          cfg)

@@ -236,7 +236,7 @@ class Generation(GuardFailures, Outcomes):
                 with self._lock:
                     self.raised_traces += 1
                 # (counted if plain Python does not raise it; not kept in a local: its
-                # traceback holds this frame, a cycle, F437)
+                # traceback holds this frame, a cycle, F441)
                 return RaisedInTrace(exc, time.perf_counter() - start)
             with self._lock:
                 self._generation_failed(safety.known_limit(exc), cfg)

@@ -1,4 +1,4 @@
-"""What an exception holds once it leaves janus: its janus frames' locals let go (F437).
+"""What an exception holds once it leaves janus: its janus frames' locals let go.
 
 An exception keeps the frames it was raised through (its traceback), and each frame
 keeps its locals. Plain Python's exception from a step keeps the caller's frames and
@@ -16,8 +16,9 @@ that frame (`error = exc`) is a cycle: freed only by the collector, calls later.
 `release` clears the finished janus frames (janus's files, its generated code) of the
 exception's traceback and of its chain (`__cause__`, `__context__`), and the finished
 janus frames that called the one that caught it (a frame keeps its caller, `f_back`):
-their file, line and function stay (tracebacks print as before), their locals go. The user's frames
-(converted copies included) are left as they are: plain Python keeps those too.
+their file, line and function stay (tracebacks print as before), their locals go. The
+user's frames (converted copies included) are left as they are: plain Python keeps
+those too. (F441)
 """
 from __future__ import annotations
 

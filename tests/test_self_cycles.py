@@ -1,4 +1,4 @@
-"""No function janus nests in another calls itself (F437).
+"""No function janus nests in another calls itself (F440).
 
 A nested function that calls itself keeps itself in its own closure cell: a reference
 cycle, with everything else its closure holds (a trace's tracer, the call's arguments,

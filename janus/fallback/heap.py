@@ -414,7 +414,7 @@ def write_back(effects: list[Effect], result, results: list, env: tuple):
         try:
             raise interrupted
         finally:
-            interrupted = None  # (its traceback holds this frame: a cycle, F437)
+            interrupted = None  # (its traceback holds this frame: a cycle, F441)
     return value
 
 

@@ -364,7 +364,7 @@ def run_watched(jit, phase: str, run, args, kwargs):
     try:
         return _after_error(jit, phase, error, watch.effects, args, kwargs)
     finally:
-        error = None  # (its traceback holds this frame: a cycle, F437)
+        error = None  # (its traceback holds this frame: a cycle, F441)
 
 
 def _after_error(jit, phase: str, error: Exception, effects, args, kwargs):

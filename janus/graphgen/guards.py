@@ -227,7 +227,7 @@ def _value_of(names: dict, lines: list, source: Source) -> str:
     """The variable of the check function holding `source`'s value (`names`: expr ->
     variable), its parent's read once for all (`args[0].model.layers[3].bn1` and
     `...[3].conv1` share `...layers[3]`: a Keras model's `layers` is a property computed
-    on each read). (Not a closure calling itself: a cycle, F437.)"""
+    on each read). (Not a closure calling itself: a cycle, F440.)"""
     name = names.get(source.expr)
     if name is None:
         if source.steps and source.root[0] != "table":

@@ -188,7 +188,7 @@ def installed(tracer):
             role = misuse.role if misuse is not None and misuse.role in roles else \
                 roles[0] if misuse is None and not isinstance(exc, ConversionError) else None
             unfound, misuse = misuse is None, None  # (`exc` itself, maybe: its traceback
-            # holds this frame, a cycle, F437)
+            # holds this frame, a cycle, F441)
             if role is not None:
                 _note_unfed(tracer, role)
             if role is not None and unfound:

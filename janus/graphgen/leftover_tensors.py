@@ -266,7 +266,7 @@ class Watch:
     def release(self) -> None:
         """After the generation: let go of its tracers and the state it looked at (each
         tracer refers back to the watch: a cycle keeping the call's arguments alive until
-        a collection, F437)."""
+        a collection, F440)."""
         for tracer in self.tracers:
             tracer.library_watch = None
         self.tracers, self.graphs, self.roots, self.saved = [], [], [], {}

@@ -142,7 +142,7 @@ def _others() -> dict:
     main = threading.main_thread().ident
     frames = sys._current_frames()
     frames.pop(me, None)  # (this frame: kept in its own local, a cycle holding the
-    # caller's frames, their arguments, until a collection: F437)
+    # caller's frames, their arguments, until a collection: F440)
     hooked = _hooked()
     found = {}
     known = set()

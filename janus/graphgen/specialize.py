@@ -308,7 +308,7 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
             raise
     finally:
         watch.release()  # (its tracers refer back to it: the call's objects die on
-        # return, not at the next collection: F437)
+        # return, not at the next collection: F440)
     recorder.show()  # (the final trace's warnings, once)
     return made
 
@@ -469,7 +469,7 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
             raise ConversionError("the graph's inputs did not settle after several traces")
         inputs, tables = used, traced_tables
     keyed = wrapped = misuse = None  # (an earlier trace's exception: its traceback holds
-    # this frame, a cycle keeping the call's arguments, F437)
+    # this frame, a cycle keeping the call's arguments, F441)
     _refuse_stale_captures(concrete)
     recorder.refuse_overflow()
     if tracer.collective_strategy is not None and tracer.in_graph:

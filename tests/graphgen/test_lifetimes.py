@@ -1,5 +1,5 @@
-"""When a call's objects die (F437): as in plain Python, on return, not at the next
-garbage collection.
+"""When a call's objects die (F437: F440, F441): as in plain Python, on return, not at
+the next garbage collection.
 
 A batch whose `__del__` counts (`s.freed`) is passed to a step that reads the count:
 plain Python frees each call's batch as the call returns, so call k reads k. janus's

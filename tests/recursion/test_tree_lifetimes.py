@@ -1,4 +1,4 @@
-"""A recursive step's tree dies on return (F437): the node table's walk (recursion/
+"""A recursive step's tree dies on return (F440): the node table's walk (recursion/
 table.py) called itself from its own closure cell, a cycle keeping every node of the
 call's tree until the next garbage collection (on every graph call)."""
 import gc
