@@ -1,11 +1,12 @@
-"""Generator rules (session 38) for when a call's objects die (F437, F440-F442): the step
+"""Generator rules (session 38) for when a call's objects die (F437, F440-F443): the step
 makes objects whose `__del__` (or a weak reference's callback) counts, and they die
 later in the call or in the next one (a local deleted later, a slot or a bounded list
 replacing the previous call's, an object handed to a helper that raises, caught), the
 count read after. CPython frees each when its last reference goes: janus's machinery
 must hold none of them longer (no reference cycle of its own: graphgen/leftover_tensors
 `Watch.release`, other_threads, no nested function calling itself; no janus frame
-keeping an exception it caught: janus/raised_frames.py).
+keeping an exception it caught: janus/raised_frames.py; no temporary of converted code
+keeping a stored value: F443).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -79,7 +80,7 @@ _READS = [
 
 @rule(WEIGHT, max_depth=1)
 def object_lifetimes(g):
-    """(F437, F440, F441) Objects dying later in the call or in the next, their
+    """(F437, F440, F441, F443) Objects dying later in the call or in the next, their
     finalizers counted; the count read in the call."""
     _helper(g, _LIFETIMES)
     lives, read = g.choice(_LIVES), g.choice(_READS)
