@@ -12,7 +12,7 @@ import time
 
 from janus import events
 from janus.config import Config
-from janus.errors import EagerRun as _Eager, FallbackCategory, JanusFallbackError
+from janus.errors import EagerRun as _Eager, FallbackCategory, JanusFallbackError, detached
 from janus.fallback import safety, segmented, settled
 from janus.fallback.mixed import MixedRunner
 from janus.generation import RaisedInTrace, call_key
@@ -27,6 +27,8 @@ class EagerRuns:
     def _raised_in_trace(self, step: RaisedInTrace, args, kwargs, cfg: Config):
         """Run plainly a call whose trace raised; tell the generation whether plain
         Python raised the same (`Generation.after_raised`)."""
+        step.error = detached(step.error)  # (its frames: the trace's objects, and the
+        # frame holding `step`, a cycle: let go before the plain run, F441)
         start = time.perf_counter()
         try:
             result = self._eager(args, kwargs, step)

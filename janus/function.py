@@ -30,7 +30,8 @@ import types
 import tensorflow as tf
 from tensorflow.python.eager import record
 
-from janus import cache, events, forks, introspect, notes, numpy_modes, user_attributes
+from janus import cache, events, forks, introspect, notes, numpy_modes, raised_frames, \
+    user_attributes
 from janus.config import CHANGES as _CONFIG_CHANGES, Config, config as global_config
 from janus.errors import (ConversionError, EagerRun as _Eager, FallbackCategory,
                           JanusFallbackError, JanusInternalError, detached)
@@ -199,100 +200,104 @@ class JitFunction(EagerRuns, Generation):
 
     # -- the call
     def __call__(self, *args, **kwargs):
-        done = self._settled  # (plainly for good, while config and subscribers stay)
-        if done is not None and done[0] == _CONFIG_CHANGES[0] and \
-                done[1] == _EVENT_CHANGES[0]:
-            stats = self.stats  # (threads may race on these: counts, never a result)
-            stats.calls += 1
-            stats.fallback_calls += 1
-            stats.fallback_reasons[done[2]] += 1
-            stats.segmented_calls += done[3]
-            return limits.entry_call(self.fn, args, kwargs, self._own_frames)
-        quick = self._weak_quick  # (TF's weak dtypes on: plainly, as _eager ran one before)
-        if quick is not None and quick[0] == _CONFIG_CHANGES[0] and \
-                quick[1] == _EVENT_CHANGES[0] and numpy_modes.weak_promotion():
-            stats = self.stats  # (threads may race on these: counts, never a result)
-            stats.calls += 1
-            stats.fallback_calls += 1
-            stats.fallback_reasons[quick[2]] += 1
-            return limits.entry_call(self.fn, args, kwargs, self._own_frames)
-        if self._unchecked > 0:  # a plain decision's calls after a checked one (plain_trial)
-            self._unchecked -= 1  # (threads may race on these: a count, never a result)
-            stats = self.stats
-            stats.calls += 1
-            stats.plain_calls += 1
-            self._unchecked_spec.plain_calls += 1
-            return limits.entry_call(self.fn, args, kwargs, self._own_frames)
-        skip = self._limit_skip  # (at the specialization limit, graphs missed; traces
-        if skip is not None and skip[2] > 0 and skip[0] == _CONFIG_CHANGES[0] and \
-                skip[1] == _EVENT_CHANGES[0] and \
-                (skip[5] is None or call_key(args, kwargs) in skip[5]):
-            # (raised the call's own error: generation.py RAISED_SHARE; calls like it)
-            skip[2] -= 1  # (threads may race on these: counts, never a result)
-            stats = self.stats
-            stats.calls += 1
-            stats.fallback_calls += 1
-            stats.fallback_reasons[skip[3]] += 1
-            value = limits.entry_call(self.fn, args, kwargs, self._own_frames)
-            if skip[2] <= skip[4]:  # (a call that returned where traces raised: the
-                skip[2] = 0         # next one decides again)
-            return value
-        try:  # the most recently used specialization, decided plain: the fast path
-            first = self.specializations[0]
-        except IndexError:
-            first = None
-        cfg = self.config
-        if first is not None and first.runs_plain and cfg.plain_trial and not cfg.disabled \
-                and first.guards.check(args, kwargs) < 0:  # (plain_trial.run, inline)
-            start = time.perf_counter()
-            try:
+        try:  # (an exception leaving janus: its janus frames' locals go, F441)
+            done = self._settled  # (plainly for good, while config and subscribers stay)
+            if done is not None and done[0] == _CONFIG_CHANGES[0] and \
+                    done[1] == _EVENT_CHANGES[0]:
+                stats = self.stats  # (threads may race on these: counts, never a result)
+                stats.calls += 1
+                stats.fallback_calls += 1
+                stats.fallback_reasons[done[2]] += 1
+                stats.segmented_calls += done[3]
+                return limits.entry_call(self.fn, args, kwargs, self._own_frames)
+            quick = self._weak_quick  # (TF's weak dtypes on: plainly, as _eager ran one before)
+            if quick is not None and quick[0] == _CONFIG_CHANGES[0] and \
+                    quick[1] == _EVENT_CHANGES[0] and numpy_modes.weak_promotion():
+                stats = self.stats  # (threads may race on these: counts, never a result)
+                stats.calls += 1
+                stats.fallback_calls += 1
+                stats.fallback_reasons[quick[2]] += 1
+                return limits.entry_call(self.fn, args, kwargs, self._own_frames)
+            if self._unchecked > 0:  # a plain decision's calls after a checked one (plain_trial)
+                self._unchecked -= 1  # (threads may race on these: a count, never a result)
+                stats = self.stats
+                stats.calls += 1
+                stats.plain_calls += 1
+                self._unchecked_spec.plain_calls += 1
+                return limits.entry_call(self.fn, args, kwargs, self._own_frames)
+            skip = self._limit_skip  # (at the specialization limit, graphs missed; traces
+            if skip is not None and skip[2] > 0 and skip[0] == _CONFIG_CHANGES[0] and \
+                    skip[1] == _EVENT_CHANGES[0] and \
+                    (skip[5] is None or call_key(args, kwargs) in skip[5]):
+                # (raised the call's own error: generation.py RAISED_SHARE; calls like it)
+                skip[2] -= 1  # (threads may race on these: counts, never a result)
+                stats = self.stats
+                stats.calls += 1
+                stats.fallback_calls += 1
+                stats.fallback_reasons[skip[3]] += 1
                 value = limits.entry_call(self.fn, args, kwargs, self._own_frames)
-            except BaseException:
-                plain_trial.ran(self, first, time.perf_counter() - start, False, True)
-                raise
-            plain_trial.ran(self, first, time.perf_counter() - start, False, False)
-            return value
-        if cfg.disabled or tf.inside_function():
-            return limits.entry_call(self.fn, args, kwargs, self._own_frames)
-        if forks.forked_after_tensorflow:  # (no graph runs there, nor traces: F374)
-            with self._lock:
-                self.stats.calls += 1
-            return self._eager(args, kwargs, _FORKED)
-        if numpy_modes.weak_promotion():  # (TF's weak dtypes: no graph reproduces them)
-            with self._lock:
-                self.stats.calls += 1
+                if skip[2] <= skip[4]:  # (a call that returned where traces raised: the
+                    skip[2] = 0         # next one decides again)
+                return value
+            try:  # the most recently used specialization, decided plain: the fast path
+                first = self.specializations[0]
+            except IndexError:
+                first = None
+            cfg = self.config
+            if first is not None and first.runs_plain and cfg.plain_trial and not cfg.disabled \
+                    and first.guards.check(args, kwargs) < 0:  # (plain_trial.run, inline)
+                start = time.perf_counter()
+                try:
+                    value = limits.entry_call(self.fn, args, kwargs, self._own_frames)
+                except BaseException:
+                    plain_trial.ran(self, first, time.perf_counter() - start, False, True)
+                    raise
+                plain_trial.ran(self, first, time.perf_counter() - start, False, False)
+                return value
+            if cfg.disabled or tf.inside_function():
+                return limits.entry_call(self.fn, args, kwargs, self._own_frames)
+            if forks.forked_after_tensorflow:  # (no graph runs there, nor traces: F374)
+                with self._lock:
+                    self.stats.calls += 1
+                return self._eager(args, kwargs, _FORKED)
+            if numpy_modes.weak_promotion():  # (TF's weak dtypes: no graph reproduces them)
+                with self._lock:
+                    self.stats.calls += 1
+                try:
+                    return self._eager(args, kwargs, numpy_modes.WEAK_PROMOTION)
+                finally:  # (the next such call takes the quick path above)
+                    self._weak_quick = numpy_modes.quick_epoch(self)
             try:
-                return self._eager(args, kwargs, numpy_modes.WEAK_PROMOTION)
-            finally:  # (the next such call takes the quick path above)
-                self._weak_quick = numpy_modes.quick_epoch(self)
-        try:
-            with self._lock:
-                self.stats.calls += 1
-                step = self._decide(args, kwargs, cfg)
-        except (JanusFallbackError, JanusInternalError):
-            raise
-        except Exception as exc:  # noqa: BLE001 - nothing ran yet: run plainly
-            step = self.report_internal("deciding how to run the call", exc)
-        strategy = self.profile.collective_strategy
-        if strategy is not None and distribute.in_replica_context():
-            strategy = None  # a replica step always runs plainly: nothing to agree on
-        if strategy is not None and not self._agreed(strategy, step):
-            return self._eager(args, kwargs, _DISAGREED)
-        if step is QUIET_AFTER_RAISE:
-            return self._quietly(args, kwargs, step)
-        if isinstance(step, _Eager):
-            return self._eager(args, kwargs, step)
-        if step == "profile":
-            return self._profile(args, kwargs)
-        if step == "generate":
-            step = self._generate_unlocked(args, kwargs, cfg)
-            if strategy is not None and not self._agreed(strategy, step, generated=True):
+                with self._lock:
+                    self.stats.calls += 1
+                    step = self._decide(args, kwargs, cfg)
+            except (JanusFallbackError, JanusInternalError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - nothing ran yet: run plainly
+                step = self.report_internal("deciding how to run the call", exc)
+            strategy = self.profile.collective_strategy
+            if strategy is not None and distribute.in_replica_context():
+                strategy = None  # a replica step always runs plainly: nothing to agree on
+            if strategy is not None and not self._agreed(strategy, step):
                 return self._eager(args, kwargs, _DISAGREED)
-            if isinstance(step, RaisedInTrace):
-                return self._raised_in_trace(step, args, kwargs, cfg)
+            if step is QUIET_AFTER_RAISE:
+                return self._quietly(args, kwargs, step)
             if isinstance(step, _Eager):
                 return self._eager(args, kwargs, step)
-        return self._run_graph(step, args, kwargs, cfg)
+            if step == "profile":
+                return self._profile(args, kwargs)
+            if step == "generate":
+                step = self._generate_unlocked(args, kwargs, cfg)
+                if strategy is not None and not self._agreed(strategy, step, generated=True):
+                    return self._eager(args, kwargs, _DISAGREED)
+                if isinstance(step, RaisedInTrace):
+                    return self._raised_in_trace(step, args, kwargs, cfg)
+                if isinstance(step, _Eager):
+                    return self._eager(args, kwargs, step)
+            return self._run_graph(step, args, kwargs, cfg)
+        except BaseException as exc:
+            raised_frames.release(exc)
+            raise
 
     def _agreed(self, strategy, step, generated: bool = False) -> bool:
         """Whether every worker of `strategy` takes this call's path (see
@@ -446,7 +451,10 @@ class JitFunction(EagerRuns, Generation):
                 value = self._write_back(runner, results, env)
                 total = time.perf_counter() - fed  # (fed and written back: the plain trial)
         if failure is not None:
-            return self._call_failed(spec, runner, trial, failure, args, kwargs, cfg)
+            try:
+                return self._call_failed(spec, runner, trial, failure, args, kwargs, cfg)
+            finally:
+                failure = None  # (its traceback holds this frame: a cycle, F441)
         with self._lock:
             build_xla, recorded = self._after_graph_call(spec, runner, trial, elapsed, total,
                                                          cfg)

@@ -75,11 +75,12 @@ class RaisedInTrace(_Eager):
     failed only if plain Python does not raise it too (`Generation.after_raised`), so a
     function whose calls now and then raise is not given up on."""
 
-    def __init__(self, error: Exception):
+    def __init__(self, error: Exception, trace_time: float = 0.0):
         super().__init__(FallbackCategory.UNSUPPORTED, f"the trace raised "
                          f"{type(error).__name__}: {safety.error_text(error)[:200]}",
                          "plain")
         self.error = error
+        self.trace_time = trace_time
 
 
 MAX_BUILDS = 4
@@ -234,9 +235,9 @@ class Generation(GuardFailures, Outcomes):
                     self.raised_traces < MAX_RAISED_TRACES:
                 with self._lock:
                     self.raised_traces += 1
-                raised = RaisedInTrace(exc)  # (counted if plain Python does not raise it)
-                raised.trace_time = time.perf_counter() - start
-                return raised
+                # (counted if plain Python does not raise it; not kept in a local: its
+                # traceback holds this frame, a cycle, F441)
+                return RaisedInTrace(exc, time.perf_counter() - start)
             with self._lock:
                 self._generation_failed(safety.known_limit(exc), cfg)
             return internal

@@ -151,16 +151,19 @@ def _uncase(data):
         _require(type(e) in (bool, str, type(None)), "a structural value")
         return e
 
-    def spec(s):
-        if isinstance(s, list) and len(s) == 2 and isinstance(s[0], str):
-            _require(isinstance(s[1], list) and
-                     all(d is None or type(d) is int for d in s[1]), "a shape")
-            return (s[0], tuple(s[1]))
-        _require(isinstance(s, list), "a result spec")
-        return tuple(spec(x) for x in s)
     return Case(tuple((path(p), expected(e)) for p, e in tests),
                 tuple((path(p), {"int": int, "float": float}[k]) for p, k in inputs),
-                tuple(path(p) for p in children), spec(result))
+                tuple(path(p) for p in children), _spec(result))
+
+
+def _spec(s):
+    """A recursion Case's result spec from JSON."""
+    if isinstance(s, list) and len(s) == 2 and isinstance(s[0], str):
+        _require(isinstance(s[1], list) and
+                 all(d is None or type(d) is int for d in s[1]), "a shape")
+        return (s[0], tuple(s[1]))
+    _require(isinstance(s, list), "a result spec")
+    return tuple(_spec(x) for x in s)
 
 
 def _key(key):

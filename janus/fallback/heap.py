@@ -413,7 +413,10 @@ def write_back(effects: list[Effect], result, results: list, env: tuple):
                 # (idempotent: write it again)
                 _write(*step)
     if interrupted is not None:
-        raise interrupted
+        try:
+            raise interrupted
+        finally:
+            interrupted = None  # (its traceback holds this frame: a cycle, F441)
     return value
 
 

@@ -361,19 +361,28 @@ def run_watched(jit, phase: str, run, args, kwargs):
             # the user's code caught a RecursionError, raised at another depth than
             # plain Python's: nothing happened yet, plain Python decides
             return limits.plain_call(jit.fn, args, kwargs, jit._own_frames)
+    try:
+        return _after_error(jit, phase, error, watch.effects, args, kwargs)
+    finally:
+        error = None  # (its traceback holds this frame: a cycle, F441)
+
+
+def _after_error(jit, phase: str, error: Exception, effects, args, kwargs):
+    """`run_watched`'s converted run raised `error` (`effects`: the user's code changed
+    things first): raised as the user's, or the call run plainly."""
     if isinstance(error, RecursionError):
         # deeper than the room janus gave (recursion/limits.py): not janus's bug, and
         # only this call's refusal; with effects, plain Python (with fewer frames per
         # level) would have met it too
-        if watch.effects:
+        if effects:
             raise error
         return limits.plain_call(jit.fn, args, kwargs, jit._own_frames)
     if raised_by_janus(error) and not misbound(error, jit.fn, args, kwargs):
-        if watch.effects:  # cannot rerun: the user's code already changed things
+        if effects:  # cannot rerun: the user's code already changed things
             jit.report_internal(phase, error, always_raise=True)
         jit.report_internal(phase, error)
         return limits.plain_call(jit.fn, args, kwargs, jit._own_frames)
-    if watch.effects:
+    if effects:
         raise error  # the user's own exception, from the converted copy of their line
     try:  # nothing happened yet: plain Python decides whether it is the user's
         result = limits.plain_call(jit.fn, args, kwargs, jit._own_frames)
@@ -441,6 +450,8 @@ def known_limit(exc: Exception) -> Exception:
         return exc
     error = ConversionError(reason)
     error.__traceback__ = exc.__traceback__
+    if hasattr(exc, "janus_frames"):  # (`detached`: where it was raised, without frames)
+        error.janus_frames = exc.janus_frames
     return error
 
 

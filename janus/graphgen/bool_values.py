@@ -170,6 +170,7 @@ class BoolValues:
             raised = failure_at[0] if failure_at else None  # (branch index, exception)
         finally:
             building.discard((self.key, site))
+            failure_at.clear()  # (its exception's frames hold the list: a cycle, F441)
         if raised is None:
             return if_true() if self.test(site, test) else if_false()
         # one branch raised while traced (`t or xs[5]`): the graph takes the other, guarded

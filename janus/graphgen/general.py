@@ -105,17 +105,20 @@ def _contents(values, depth: int = 3):
     """What the lists/dicts among `values` hold (by identity), nested a few levels: a
     block traced once must not change them in place (Python would do so per iteration,
     or in one branch only)."""
-    def walk(value, level):
-        if level > depth:
-            return None
-        if type(value) in (list, tuple):
-            return (id(value), tuple(walk(v, level + 1) if type(v) in (list, tuple, dict)
-                                     else id(v) for v in value))
-        if type(value) is dict:
-            return (id(value), tuple((k, walk(v, level + 1) if type(v) in (list, tuple, dict)
-                                      else id(v)) for k, v in value.items()))
+    return [_walk(v, 0, depth) for v in values]
+
+
+def _walk(value, level: int, depth: int):
+    if level > depth:
         return None
-    return [walk(v, 0) for v in values]
+    if type(value) in (list, tuple):
+        return (id(value), tuple(_walk(v, level + 1, depth) if type(v) in (list, tuple, dict)
+                                 else id(v) for v in value))
+    if type(value) is dict:
+        return (id(value), tuple((k, _walk(v, level + 1, depth)
+                                  if type(v) in (list, tuple, dict) else id(v))
+                                 for k, v in value.items()))
+    return None
 
 
 def _refuse_in_place(before, values, what: str, skip=()) -> None:

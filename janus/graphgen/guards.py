@@ -8,6 +8,7 @@ taken, a loop's trip count). Each guard describes itself in one readable line.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from typing import Any
 
@@ -179,21 +180,7 @@ class GuardSet:
         Node` for every k) are one loop (`_role_groups`)."""
         env: dict = {**environment(globals_, cells), "EagerTensor": EAGER_TENSOR}
         lines = ["def check(args, kwargs):", "    g = 0", "    try:"]
-        names: dict[str, str] = {}
-
-        def value_of(source: Source) -> str:
-            """The variable holding `source`'s value, its parent's read once for all
-            (`args[0].model.layers[3].bn1` and `...[3].conv1` share `...layers[3]`: a
-            Keras model's `layers` is a property computed on each read)."""
-            name = names.get(source.expr)
-            if name is None:
-                if source.steps and source.root[0] != "table":
-                    code = value_of(source.parent()) + source.last_step_code()
-                else:
-                    code = source.code()  # validated parts only
-                name = names[source.expr] = f"v{len(names)}"
-                lines.append(f"        {name} = {code}")
-            return name
+        value_of = functools.partial(_value_of, {}, lines)
 
         for index, guard in enumerate(guards):
             if type(guard.source) is not Source:
@@ -234,6 +221,22 @@ class GuardSet:
         code = "\n".join(lines)
         exec(compile(code, "<janus guards>", "exec"), env)
         return code, env["check"]
+
+
+def _value_of(names: dict, lines: list, source: Source) -> str:
+    """The variable of the check function holding `source`'s value (`names`: expr ->
+    variable), its parent's read once for all (`args[0].model.layers[3].bn1` and
+    `...[3].conv1` share `...layers[3]`: a Keras model's `layers` is a property computed
+    on each read). (Not a closure calling itself: a cycle, F440.)"""
+    name = names.get(source.expr)
+    if name is None:
+        if source.steps and source.root[0] != "table":
+            code = _value_of(names, lines, source.parent()) + source.last_step_code()
+        else:
+            code = source.code()  # validated parts only
+        name = names[source.expr] = f"v{len(names)}"
+        lines.append(f"        {name} = {code}")
+    return name
 
 
 def aliases_guard(objects: list[tuple[list[Source], tuple]]) -> Guard | None:

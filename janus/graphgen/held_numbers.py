@@ -187,9 +187,11 @@ def installed(tracer):
             misuse = cause_of(exc, FedScalarMisuse)  # (a library may raise another in its place)
             role = misuse.role if misuse is not None and misuse.role in roles else \
                 roles[0] if misuse is None and not isinstance(exc, ConversionError) else None
+            unfound, misuse = misuse is None, None  # (`exc` itself, maybe: its traceback
+            # holds this frame, a cycle, F441)
             if role is not None:
                 _note_unfed(tracer, role)
-            if role is not None and misuse is None:
+            if role is not None and unfound:
                 raise FedScalarMisuse(f"code janus does not convert failed with a number "
                                       f"it feeds ({type(exc).__name__})", role) from exc
         raise

@@ -84,6 +84,7 @@ def converted_calls(runtime, site, fn):
             raise raised[0].with_traceback(raised[0].__traceback__) from None
         raise
     finally:
+        raised.clear()  # (its exception's frames hold the list: a cycle, F441)
         for each in shadowed:
             if each.__dict__.get("call") is not None:
                 object.__delattr__(each, "call")

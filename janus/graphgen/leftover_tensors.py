@@ -277,6 +277,15 @@ class Watch:
         self.tracers.append(tracer)
         tracer.library_watch = self
 
+    def release(self) -> None:
+        """After the generation: let go of its tracers and the state it looked at (each
+        tracer refers back to the watch: a cycle keeping the call's arguments alive until
+        a collection, F440)."""
+        for tracer in self.tracers:
+            tracer.library_watch = None
+        self.tracers, self.graphs, self.roots, self.saved = [], [], [], {}
+        self.global_values, self.suspects = [], []
+
     # -- after the traces
     def check(self) -> None:
         """After a generation's traces made a graph: refuse it (a ConversionError) when

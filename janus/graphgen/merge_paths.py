@@ -74,39 +74,42 @@ def chosen_input(tensor, source_of) -> tuple | None:
     If/While ops: the position among the sources of the input it is on the path the run
     takes, -1 where it is a new tensor. None where it can be no input."""
     sources: list = []
-
-    def index_of(value, depth: int = 0):
-        source = source_of(value)
-        if source is not None:
-            if source not in sources:
-                sources.append(source)
-            return tf.constant(sources.index(source), tf.int32)
-        merge = merge_output(value)
-        if merge is None or depth > 8:
-            return None
-        op, index = merge
-        passed = branch_inputs(op, index)
-        if not passed:
-            return None
-        picks = [None if v is None else index_of(v, depth + 1) for v in passed]
-        if all(p is None for p in picks):
-            return None
-        none = tf.constant(-1, tf.int32)
-        picks = [none if p is None else p for p in picks]
-        if op.type in ("While", "StatelessWhile"):
-            initial = index_of(op.inputs[index], depth + 1) if index < len(op.inputs) else None
-            if passed[0] is not None:  # (the body hands it back: always its input)
-                return picks[0]
-            if initial is None:
-                return None
-            return tf.where(tf.equal(op.outputs[0], 0), initial, none)  # (no iteration)
-        if op.type in ("If", "StatelessIf"):
-            pred = op.inputs[0]
-            if pred.dtype != tf.bool:
-                pred = tf.not_equal(pred, tf.zeros([], pred.dtype))
-            return tf.where(pred, picks[0], picks[1])
-        branch = tf.clip_by_value(op.inputs[0], 0, len(picks) - 1)  # (Case: last is default)
-        return tf.gather(tf.stack(picks), branch)
-
-    index = index_of(tensor)
+    index = _index_of(tensor, 0, sources, source_of)
     return None if index is None else (index, sources)
+
+
+def _index_of(value, depth: int, sources: list, source_of):
+    """`chosen_input`'s index tensor for `value` (`sources`: the candidates so far)."""
+    source = source_of(value)
+    if source is not None:
+        if source not in sources:
+            sources.append(source)
+        return tf.constant(sources.index(source), tf.int32)
+    merge = merge_output(value)
+    if merge is None or depth > 8:
+        return None
+    op, index = merge
+    passed = branch_inputs(op, index)
+    if not passed:
+        return None
+    picks = [None if v is None else _index_of(v, depth + 1, sources, source_of)
+             for v in passed]
+    if all(p is None for p in picks):
+        return None
+    none = tf.constant(-1, tf.int32)
+    picks = [none if p is None else p for p in picks]
+    if op.type in ("While", "StatelessWhile"):
+        initial = _index_of(op.inputs[index], depth + 1, sources, source_of) \
+            if index < len(op.inputs) else None
+        if passed[0] is not None:  # (the body hands it back: always its input)
+            return picks[0]
+        if initial is None:
+            return None
+        return tf.where(tf.equal(op.outputs[0], 0), initial, none)  # (no iteration)
+    if op.type in ("If", "StatelessIf"):
+        pred = op.inputs[0]
+        if pred.dtype != tf.bool:
+            pred = tf.not_equal(pred, tf.zeros([], pred.dtype))
+        return tf.where(pred, picks[0], picks[1])
+    branch = tf.clip_by_value(op.inputs[0], 0, len(picks) - 1)  # (Case: last is default)
+    return tf.gather(tf.stack(picks), branch)

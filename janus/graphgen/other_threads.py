@@ -141,6 +141,8 @@ def _others() -> dict:
     me = threading.get_ident()
     main = threading.main_thread().ident
     frames = sys._current_frames()
+    frames.pop(me, None)  # (this frame: kept in its own local, a cycle holding the
+    # caller's frames, their arguments, until a collection: F440)
     hooked = _hooked()
     found = {}
     known = set()

@@ -290,21 +290,25 @@ def generate(spec_id: int, converted, plan: Plan, profile, args: tuple, kwargs: 
     recorder = trace_warnings.Recorder()
     watch = leftover_tensors.Watch(converted.original, args, kwargs, env)
     try:
-        made = _generate(recorder, watch, spec_id, converted, plan, profile, args, kwargs,
-                         env, expected_inputs, blocked, max_list_items)
-    except BaseException:
-        recorder.forget()
-        watch.after_failed_trace()  # (the trace's tensors left in the heap: undone)
-        raise
-    try:
-        watch.check()  # (a tensor of the trace left in the heap: refused, undone)
-    except InconclusiveTrace as exc:  # (another thread ran: this call's graph only)
-        recorder.forget()
-        exc.made = made
-        raise
-    except BaseException:
-        recorder.forget()
-        raise
+        try:
+            made = _generate(recorder, watch, spec_id, converted, plan, profile, args,
+                             kwargs, env, expected_inputs, blocked, max_list_items)
+        except BaseException:
+            recorder.forget()
+            watch.after_failed_trace()  # (the trace's tensors left in the heap: undone)
+            raise
+        try:
+            watch.check()  # (a tensor of the trace left in the heap: refused, undone)
+        except InconclusiveTrace as exc:  # (another thread ran: this call's graph only)
+            recorder.forget()
+            exc.made = made
+            raise
+        except BaseException:
+            recorder.forget()
+            raise
+    finally:
+        watch.release()  # (its tracers refer back to it: the call's objects die on
+        # return, not at the next collection: F440)
     recorder.show()  # (the final trace's warnings, once)
     return made
 
@@ -465,6 +469,8 @@ def _generate(recorder, watch: leftover_tensors.Watch, spec_id: int, converted, 
         if traces >= _MAX_TRACES:
             raise ConversionError("the graph's inputs did not settle after several traces")
         inputs, tables = used, traced_tables
+    keyed = wrapped = misuse = None  # (an earlier trace's exception: its traceback holds
+    # this frame, a cycle keeping the call's arguments, F441)
     _refuse_stale_captures(concrete)
     recorder.refuse_overflow()
     if tracer.collective_strategy is not None and tracer.in_graph:

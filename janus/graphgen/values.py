@@ -486,14 +486,16 @@ def tensor_index(key):
     """The index of a tensor (`x[i]`, `x[i:j, 0]`) with the fed ints in it as their
     tensors: TF's indexing takes an int or a scalar tensor, not a stand-in (a `range`
     loop's item in a tf.while_loop is one: `y = x[i]`)."""
-    def one(k):
-        if isinstance(k, SymbolicScalar):
-            return k.tensor if k.kind is int else k
-        if isinstance(k, slice) and any(isinstance(p, SymbolicScalar)
-                                        for p in (k.start, k.stop, k.step)):
-            return slice(*(one(p) for p in (k.start, k.stop, k.step)))
-        return k
-    return tuple(one(k) for k in key) if type(key) is tuple else one(key)
+    return tuple(_index_part(k) for k in key) if type(key) is tuple else _index_part(key)
+
+
+def _index_part(k):
+    if isinstance(k, SymbolicScalar):
+        return k.tensor if k.kind is int else k
+    if isinstance(k, slice) and any(isinstance(p, SymbolicScalar)
+                                    for p in (k.start, k.stop, k.step)):
+        return slice(*(_index_part(p) for p in (k.start, k.stop, k.step)))
+    return k
 
 
 _ARITHMETIC = {"add": tf.add, "sub": tf.subtract, "mul": tf.multiply,

@@ -172,13 +172,13 @@ def _flatten(value) -> list:
 
 
 def _pack(spec, leaves: list):
-    iterator = iter(leaves)
+    return _build(spec, iter(leaves))
 
-    def build(s):
-        if _is_spec(s):
-            return next(iterator)
-        return type(s)(build(item) for item in s)
-    return build(spec)
+
+def _build(spec, leaves):
+    if _is_spec(spec):
+        return next(leaves)
+    return type(spec)(_build(item, leaves) for item in spec)
 
 
 @_pfor.RegisterPFor("ResourceGather")

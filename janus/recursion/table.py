@@ -122,6 +122,7 @@ def compile_builder(cases: list[Case]):
         "        top = [walk(r) for r in roots]",
         "    finally:",
         "        sys.setrecursionlimit(limit)",
+        "        del walk",  # (it refers to itself: a cycle keeping the nodes, F440)
         f"    return finish(CASES, top, level, ncase, [{per_case}])"]
     exec(compile("\n".join(lines), "<janus node table builder>", "exec"), env)
     return env["build"]
@@ -192,6 +193,7 @@ def _build_with_visitor(roots: list, cases: list[Case], visit) -> dict[str, np.n
             walk(root)
     finally:
         sys.setrecursionlimit(limit)
+        del walk  # (it refers to itself: a cycle keeping the nodes, F440)
     levels = 1 + max(node_level, default=-1)
     node_case = np.array(node_case, np.int32)
     node_level = np.array(node_level, np.int32)

@@ -386,22 +386,24 @@ def _reduces(chain: list, call: gast.Call) -> bool:
 def _constant_arguments(call: gast.Call, env: dict) -> bool:
     """Whether `call`'s arguments are constants (`np.sqrt(2.0)`, `np.log(np.pi)`): a graph
     folds its result in, no tensor can reach numpy there."""
-    def constant(expr) -> bool:
-        if isinstance(expr, gast.Constant):
-            return True
-        if isinstance(expr, gast.UnaryOp):
-            return constant(expr.operand)
-        if isinstance(expr, gast.BinOp):
-            return constant(expr.left) and constant(expr.right)
-        if isinstance(expr, (gast.Tuple, gast.List)):
-            return all(constant(e) for e in expr.elts)
-        if isinstance(expr, gast.Attribute) and isinstance(expr.value, gast.Name):
-            module = env.get(expr.value.id)
-            return isinstance(module, types.ModuleType) and module.__name__ == "numpy" and \
-                isinstance(getattr(module, expr.attr, None), (int, float))
-        return False
-    return all(constant(a) for a in call.args) and \
-        all(constant(k.value) for k in call.keywords)
+    return all(_constant(a, env) for a in call.args) and \
+        all(_constant(k.value, env) for k in call.keywords)
+
+
+def _constant(expr, env: dict) -> bool:
+    if isinstance(expr, gast.Constant):
+        return True
+    if isinstance(expr, gast.UnaryOp):
+        return _constant(expr.operand, env)
+    if isinstance(expr, gast.BinOp):
+        return _constant(expr.left, env) and _constant(expr.right, env)
+    if isinstance(expr, (gast.Tuple, gast.List)):
+        return all(_constant(e, env) for e in expr.elts)
+    if isinstance(expr, gast.Attribute) and isinstance(expr.value, gast.Name):
+        module = env.get(expr.value.id)
+        return isinstance(module, types.ModuleType) and module.__name__ == "numpy" and \
+            isinstance(getattr(module, expr.attr, None), (int, float))
+    return False
 
 
 def _module_of(value, chain: list[str]) -> str:

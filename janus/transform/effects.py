@@ -58,6 +58,14 @@ class EffectsTransformer(OwnBody):
         self.temp_counter += 1
         return f"janus__tmp_{self.temp_counter}"
 
+    @staticmethod
+    def _dropped(temps: list, anchor) -> list:
+        """`T = None` for each temporary once stored: Python's `a[i] = v` keeps `v` only
+        in `a`; a temporary kept it in the frame until the call ended (a replaced value's
+        `__del__` ran late: F443)."""
+        return templates.copy_location(templates.statements(
+            "".join(f"{temp} = None\n" for temp in temps)), anchor)
+
     # -- nested scopes: names there are not the function's own (a nested `def`: OwnBody)
     def visit_Lambda(self, node):
         # the lambda's own names (parameters, comprehension targets) are not the function's;
@@ -160,7 +168,7 @@ class EffectsTransformer(OwnBody):
         out = templates.copy_location(templates.statements("T = V", T=temp, V=node.value), node)
         for target in node.targets:
             out += self._assign(target, templates.name(temp), node)
-        return out
+        return out + self._dropped([temp], node)
 
     def _assign(self, target, value, anchor) -> list:
         if _plain_target(target):
@@ -185,7 +193,7 @@ class EffectsTransformer(OwnBody):
             out = [templates.copy_location(unpack, anchor)]
             for elt, temp in zip(target.elts, temps):
                 out += self._assign(elt, templates.name(temp), anchor)
-            return out
+            return out + self._dropped(temps, anchor)
         raise ConversionError(f"assignment to {type(target).__name__} is not converted",
                               lineno=anchor.lineno)
 
@@ -201,14 +209,14 @@ class EffectsTransformer(OwnBody):
             obj = self._temp()
             new = templates.statements(
                 f"O = OBJ\n{RUNTIME}.st_attr(O, NAME, {RUNTIME}.aug(OP, "
-                f"{RUNTIME}.ld_attr(O, NAME), V))", O=obj, OBJ=target.value,
+                f"{RUNTIME}.ld_attr(O, NAME), V))\nO = None", O=obj, OBJ=target.value,
                 NAME=templates.constant(target.attr), OP=op, V=node.value)
         elif isinstance(target, gast.Subscript):
             obj, key = self._temp(), self._temp()
             new = templates.statements(
                 f"O = OBJ\nK = KEY\n{RUNTIME}.st_item(O, K, {RUNTIME}.aug(OP, "
-                f"{RUNTIME}.ld_item(O, K), V))", O=obj, K=key, OBJ=target.value,
-                KEY=_slice_expr(target.slice), OP=op, V=node.value)
+                f"{RUNTIME}.ld_item(O, K), V))\nO = None\nK = None", O=obj, K=key,
+                OBJ=target.value, KEY=_slice_expr(target.slice), OP=op, V=node.value)
         else:
             raise ConversionError("unsupported augmented assignment", lineno=node.lineno)
         return templates.copy_location(new, node)

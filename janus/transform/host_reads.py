@@ -177,36 +177,37 @@ def _evaluation_order(root):
     """`root`'s nodes in the order Python evaluates them (operands before their
     operation), up to a part Python may skip (`and`/`or`, `x if c else y`, chained
     comparisons, comprehensions) or a shape this pass does not know."""
-    def visit(node):
-        if isinstance(node, _LEAVES):
-            yield node
-            return
-        if isinstance(node, gast.Call):
-            children = [node.func, *node.args, *(k.value for k in node.keywords)]
-        elif isinstance(node, (gast.Attribute, gast.Starred)):
-            children = [node.value]
-        elif isinstance(node, gast.Subscript):
-            children = [node.value, node.slice]
-        elif isinstance(node, gast.Slice):
-            children = [p for p in (node.lower, node.upper, node.step) if p is not None]
-        elif isinstance(node, gast.BinOp):
-            children = [node.left, node.right]
-        elif isinstance(node, gast.UnaryOp):
-            children = [node.operand]
-        elif isinstance(node, gast.Compare) and len(node.ops) == 1:
-            children = [node.left, node.comparators[0]]
-        elif isinstance(node, (gast.Tuple, gast.List)):
-            children = list(node.elts)
-        else:
-            raise _Stop
-        for child in children:
-            yield from visit(child)
-        yield node
-
     try:
-        yield from visit(root)
+        yield from _in_order(root)
     except _Stop:
         return
+
+
+def _in_order(node):
+    if isinstance(node, _LEAVES):
+        yield node
+        return
+    if isinstance(node, gast.Call):
+        children = [node.func, *node.args, *(k.value for k in node.keywords)]
+    elif isinstance(node, (gast.Attribute, gast.Starred)):
+        children = [node.value]
+    elif isinstance(node, gast.Subscript):
+        children = [node.value, node.slice]
+    elif isinstance(node, gast.Slice):
+        children = [p for p in (node.lower, node.upper, node.step) if p is not None]
+    elif isinstance(node, gast.BinOp):
+        children = [node.left, node.right]
+    elif isinstance(node, gast.UnaryOp):
+        children = [node.operand]
+    elif isinstance(node, gast.Compare) and len(node.ops) == 1:
+        children = [node.left, node.comparators[0]]
+    elif isinstance(node, (gast.Tuple, gast.List)):
+        children = list(node.elts)
+    else:
+        raise _Stop
+    for child in children:
+        yield from _in_order(child)
+    yield node
 
 
 class _Stop(Exception):

@@ -282,13 +282,15 @@ def _render(node: gast.FunctionDef, freevars: tuple[str, ...], first_line: int) 
 
 def fill_locations(tree: ast.AST, default_line: int) -> None:
     """Nodes made by passes inherit the location of their nearest located ancestor."""
-    def fill(node, lineno, col):
-        if "lineno" in node._attributes:
-            if getattr(node, "lineno", None) is None:
-                node.lineno, node.col_offset = lineno, col
-            if getattr(node, "end_lineno", None) is None:
-                node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
-            lineno, col = node.lineno, node.col_offset
-        for child in ast.iter_child_nodes(node):
-            fill(child, lineno, col)
-    fill(tree, default_line, 0)
+    _fill(tree, default_line, 0)
+
+
+def _fill(node, lineno: int, col: int) -> None:
+    if "lineno" in node._attributes:
+        if getattr(node, "lineno", None) is None:
+            node.lineno, node.col_offset = lineno, col
+        if getattr(node, "end_lineno", None) is None:
+            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+        lineno, col = node.lineno, node.col_offset
+    for child in ast.iter_child_nodes(node):
+        _fill(child, lineno, col)

@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 106
+GENERATOR_VERSION = 107
 
 HEADER = '''\
 import functools
@@ -220,6 +220,7 @@ RULE_MODULES = (
     "rules_s38_tensor_index",
     "rules_s38_unseen",
     "rules_s38_frames_threads",
+    "rules_s38_lifetimes",
 )
 
 

@@ -44,8 +44,8 @@ _MAKES = [
     ["_weakref.finalize(Handle(), on_death, None)"],
     ["fz_r = _weakref.ref(Handle(), on_death)"],
 ]
-"""Objects that die within their statement. (A local deleted later, `del t`, dies only
-when a split run's call ends: F437, open.)"""
+"""Objects that die within their statement. (Later deaths: rules_s38_lifetimes; F442,
+open.)"""
 _READS = [
     "k = k + FREED[0]",
     "out.append(FREED[0])",
