@@ -85,6 +85,19 @@ def test_an_index_out_of_range_raises_as_plain_python():
     assert_same(out_of_range, calls, State)
 
 
+def known_out_of_range(s, x, j):
+    """An index whose value the graph knows while it is built (a constant: its shape
+    check refuses it then, eager TF when it runs): plain raises InvalidArgumentError."""
+    m = tf.reshape(tf.range(12.0), [3, 4]) + tf.reduce_sum(x) * 0.0
+    t = tf.cast(s.k % 4, tf.int32)  # (a tensor of a constant: fuzz v107 seed 178)
+    return m[t + 1, -5 + s.k % 2]
+
+
+def test_an_index_out_of_range_known_while_building_raises_as_plain_python():
+    calls = [(tf.ones([2]), 0) for _ in range(6)]
+    assert_same(known_out_of_range, calls, State)
+
+
 def _gradient(s, x, a):
     with tf.GradientTape() as tape:
         probs = tf.nn.softmax(s.v[:2] * x)
