@@ -71,7 +71,7 @@ MAX_OBJECTS = 2000
 MAX_ITEMS = 512
 """Items of one list, dict or set looked at, at most."""
 
-_ABSENT = object()
+_ABSENT = own_writes.ABSENT
 _CONTAINERS = (list, dict, set, collections.deque)
 _IMMUTABLE = (tuple, frozenset)
 _SKIPPED = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
@@ -161,17 +161,7 @@ def _reachable(roots) -> list:
     return found
 
 
-def _copy(holder):
-    if isinstance(holder, types.CellType):
-        items = _items(holder)
-        return items[0] if items else _ABSENT
-    if isinstance(holder, dict):
-        return dict(holder.items())
-    if isinstance(holder, (list, collections.deque)):
-        return list(holder)
-    if isinstance(holder, set):
-        return set(holder)
-    return dict(vars(holder))
+_copy = own_writes.copy_state
 
 
 def _code_names(code: types.CodeType, depth: int = 0) -> set:

@@ -35,6 +35,8 @@ from janus import user_attributes
 from janus.graphgen import other_threads
 
 _ABSENT = object()
+ABSENT = _ABSENT
+"""What a cell without contents, or a missing key, keeps (one sentinel for the watch's modules)."""
 
 
 def copy_state(holder):
