@@ -54,6 +54,8 @@ def _noting(original, ledger: str, name: str):
         for state in list(_open):
             getattr(state, ledger).add(ident)
         own = _tracing.get(ident)
+        if own is not None and own.where is None:  # (where the trace first drew or named)
+            own.where = _stack()
         if own is not None and ledger == "drawers":  # (the trace's draw: from its copy)
             return getattr(own.stream(), name)(*args, **kwargs)
         if own is not None:  # (the trace's naming: which name, in which graph, by whom)
@@ -67,6 +69,30 @@ def _noting(original, ledger: str, name: str):
             continue
     stand_in.__wrapped__ = original
     return stand_in
+
+
+def _stack(limit: int = 200) -> tuple:
+    """(file, line) of the frames out from the caller of a stand-in, innermost first."""
+    found, frame = [], sys._getframe(2)
+    while frame is not None and len(found) < limit:
+        found.append((frame.f_code.co_filename, frame.f_lineno))
+        frame = frame.f_back
+    return tuple(found)
+
+
+def located(where: tuple | None, fn) -> dict:
+    """The line of `fn` (the traced function) out from which the trace first drew or
+    named (`HostState.where`), as ConversionError's keywords; {} when none is."""
+    code = getattr(fn, "__code__", None)
+    if code is None or not where:
+        return {}
+    last = max((line for _, _, line in code.co_lines() if line), default=0)
+    lines = [line for filename, line in where if filename == code.co_filename and
+             code.co_firstlineno < line <= last]
+    if not lines:
+        return {}
+    return {"function": getattr(fn, "__qualname__", "?"), "filename": code.co_filename,
+            "lineno": lines[-1]}  # (the outermost: the traced function's own line)
 
 
 def _internal_operation() -> bool:
@@ -115,6 +141,7 @@ class HostState:
         self.namers: set = set()  # threads that numbered a Keras name meanwhile
         self.named: list = []  # (name, graph) of each Keras name the trace's thread numbered
         self.renamed: dict = {}  # name -> count: what each graph call numbers (`restore`)
+        self.where: tuple | None = None  # the stack where the trace first drew or named
         self.copy = None  # the trace's copy of the `random` stream (`stream`)
         with _lock:
             if not _open:

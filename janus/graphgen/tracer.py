@@ -27,6 +27,7 @@ from janus.graphgen.implicit_calls import ImplicitCalls
 from janus.graphgen.exact_numbers import FED_INT_BOUND
 from janus.graphgen.formatted_text import FormattedText, install_format_hooks
 from janus.graphgen.active import current, running  # noqa: F401 (current: re-exported)
+from janus.graphgen import host_state
 from janus.graphgen.host_state import HostState
 from janus.graphgen.guards import EAGER_TENSOR, INT32, INT64, Guard, InGraphGuard, WideInt, \
     aliases_guard
@@ -159,9 +160,10 @@ class Tracer(SiteTests):
             changed = host.restore(self.graph if renames else None)  # (host_state.py)
             if renames:
                 self.renamed = host.renamed
-        if changed:
+        if changed:  # (at the traced function's line that made it, where found)
             raise ConversionError(f"library code it calls {changed} (a graph would not, "
-                                  "on each call)")
+                                  "on each call)",
+                                  **host_state.located(host.where, self.top_function))
 
     def bind_inputs(self, flat) -> None:
         self.graph = tf.compat.v1.get_default_graph()

@@ -91,3 +91,22 @@ def test_a_loader_threads_random_draws_during_a_trace_are_its_own():
             assert draws == plain_draws
             why = str(g.last_failure_reason or "")
             assert ("random" in why) == build_in_step, why
+
+
+def relu_layer_per_call(x):
+    h = tf.tanh(x) * 2.0 + 1.0
+    act = keras.layers.Activation("relu")  # (named per call: the break, at this line)
+    return tf.reduce_sum(act(h) * h)
+
+
+def test_the_refusal_names_the_line_that_numbered_a_name(capsys):
+    """The refusal is located at the step's line whose library call numbered the name
+    (not at no line): the split breaks there only, and the results stay plain's."""
+    keras.backend.clear_session()
+    plain = [float(relu_layer_per_call(tf.ones([2, 4]) * i)) for i in range(6)]
+    jitted = janus.jit(relu_layer_per_call)
+    got = [float(jitted(tf.ones([2, 4]) * i)) for i in range(6)]
+    assert got == plain
+    janus.explain(jitted, tf.ones([2, 4]))
+    shown = capsys.readouterr().out
+    assert 'break at' in shown and 'act = keras.layers.Activation("relu")' in shown
