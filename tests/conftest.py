@@ -1,7 +1,7 @@
 """Every test session gets its own empty graph cache: a warm start from an earlier run
 would (correctly) skip profiling and change the counters tests assert on. And janus's
 own errors fail the tests (JanusInternalError) instead of silently running plainly; and
-tiny functions stay graphs (no plain trial). And each test counts its jitted functions
+tiny functions stay graphs (no plain trial). `any_size` pins the segment knobs. And each test counts its jitted functions
 afresh (janus/remade.py: one function jitted by many tests is not a loop making them)."""
 import os
 import shutil
@@ -24,6 +24,19 @@ def _jitted_functions_counted_afresh():
     from janus import remade
     remade.forget()
     yield
+
+
+@pytest.fixture
+def any_size(monkeypatch):
+    """Every stretch is outlined, traced and kept as a graph whatever its size and time,
+    so the graph path is what a test compares (the choice, janus/fallback/trial.py, is
+    tested on its own); nor is the split tried as a whole (fallback/whole_trial.py)."""
+    from janus.fallback import whole_trial, trial
+    monkeypatch.setattr(whole_trial, "MAX_TRIALS", 0)
+    from janus.transform import segments
+    monkeypatch.setattr(segments, "TINY_OPS", 0)
+    monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)
+    monkeypatch.setattr(trial, "PAYS", float("inf"))
 
 
 def pytest_collection_modifyitems(config, items):

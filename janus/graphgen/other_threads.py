@@ -25,8 +25,10 @@ disturb. Once per trace, never per call.
 """
 from __future__ import annotations
 
+import ctypes
 import dis
 import gc
+import os
 import sys
 import threading
 
@@ -55,13 +57,48 @@ def _count_foreign() -> None:
     registry.__call__ = _counted(registry.__call__)
 
 
+def _held_libc():
+    """The C library with calls that keep the interpreter's lock (`ctypes.PyDLL`), or None.
+
+    Reading the counts with Python's `open` lets go of the lock at each system call: a
+    waiting thread then runs Python right there, inside the window being measured, and
+    its counts move (every window of a trace with a busy writer thread looked disturbed:
+    F433's remainder). Read holding the lock, only a thread that really ran meanwhile
+    moves."""
+    try:
+        libc = ctypes.PyDLL(None)
+        libc.open.argtypes, libc.open.restype = [ctypes.c_char_p, ctypes.c_int], ctypes.c_int
+        libc.read.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
+        libc.read.restype = ctypes.c_ssize_t
+        libc.close.argtypes, libc.close.restype = [ctypes.c_int], ctypes.c_int
+        return libc
+    except (OSError, AttributeError):  # pragma: no cover - not a C library with these
+        return None
+
+
+_LIBC = _held_libc() if sys.platform.startswith("linux") else None
+_BUFFER = ctypes.create_string_buffer(256)  # (one thread reads at a time: the lock held)
+
+
 def _schedule(native_id) -> str | None:
     """The scheduler's counts of a thread (they move whenever it runs), or None."""
-    try:
-        with open(f"/proc/self/task/{native_id}/schedstat") as counts:
-            return counts.read()
-    except (OSError, TypeError):
+    if native_id is None:
         return None
+    path = f"/proc/self/task/{native_id}/schedstat"
+    if _LIBC is None:
+        try:
+            with open(path) as counts:
+                return counts.read()
+        except OSError:
+            return None
+    descriptor = _LIBC.open(path.encode(), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    if descriptor < 0:
+        return None
+    try:
+        size = _LIBC.read(descriptor, _BUFFER, len(_BUFFER) - 1)
+    finally:
+        _LIBC.close(descriptor)
+    return _BUFFER.raw[:size].decode() if size > 0 else None
 
 
 _JANUS_THREADS = ("janus-cache", "janus-xla")
@@ -125,6 +162,22 @@ class _Blocked:
     __hash__ = None
 
 
+class _Look:
+    """A thread's scheduler counts and its `_blocked` state: equal to a later look when
+    the counts did not move, or when it is the same blocked frame at the same call (a
+    thread woken from its wait that only waited for the interpreter's lock moves its
+    counts yet runs no Python: F433's remainder under a loaded machine)."""
+
+    def __init__(self, counts: str, blocked):
+        self.counts, self.blocked = counts, blocked
+
+    def __eq__(self, other):
+        return type(other) is _Look and (other.counts == self.counts or (
+            self.blocked is not _UNKNOWN and other.blocked == self.blocked))
+
+    __hash__ = None
+
+
 def _blocked(ident, frames: dict, main, hooked: bool):
     """`ident`'s thread as a `_Blocked`, or `_UNKNOWN`: it runs, or may (not a known wait;
     the main thread: signal handlers run Python on it mid-wait; a profile hook)."""
@@ -153,7 +206,8 @@ def _others() -> dict:
             continue  # (janus's own: the cache writer, the XLA compiler touch no program
             # state; in a long process they run between any two traces)
         counts = _schedule(getattr(thread, "native_id", None))
-        found[ident] = _blocked(ident, frames, main, hooked) if counts is None else counts
+        blocked = _blocked(ident, frames, main, hooked)
+        found[ident] = blocked if counts is None else _Look(counts, blocked)
     for ident in frames:  # (threads TensorFlow or `_thread` made, with Python frames now)
         if ident != me and ident not in known:
             found[ident] = _blocked(ident, frames, main, hooked)
@@ -181,8 +235,11 @@ class Window:
         now = _others()
         if now.keys() != self.before.keys():
             return True  # (a thread started or ended meanwhile)
-        if _COLLECTS_BETWEEN and _collections() != self.collections and \
-                any(type(counts) is _Blocked for counts in now.values()):
-            return True  # (a blocked thread may have run finalizers between two waits)
-        return any(counts is _UNKNOWN or counts != self.before[ident]
-                   for ident, counts in now.items())
+        collected = _COLLECTS_BETWEEN and _collections() != self.collections
+        for ident, counts in now.items():
+            before = self.before[ident]
+            if counts is _UNKNOWN or counts != before:
+                return True
+            if collected and (type(counts) is _Blocked or counts.counts != before.counts):
+                return True  # (a blocked thread may have run finalizers between two waits)
+        return False

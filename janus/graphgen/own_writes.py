@@ -146,8 +146,8 @@ class Writes:
         self.depth += 1
         window = None
         try:
+            window = other_threads.Window()  # (first: a write from here on moves it)
             self._look(None)  # (changed since the last call: maybe another thread's)
-            window = other_threads.Window()
             yield
         finally:
             self.depth -= 1
@@ -156,14 +156,16 @@ class Writes:
     def _look(self, window) -> None:
         """Note each holder changed since the last look; the trace's when `window`, the
         call's, saw no other thread run."""
-        ours = window is not None and not window.disturbed()
+        changed = []
         for key, (holder, before) in list(self.seen.items()):
             try:
-                if _unchanged(holder, before):
-                    continue
-                after = copy_state(holder)
+                if not _unchanged(holder, before):
+                    changed.append((key, holder, before, copy_state(holder)))
             except Exception:  # noqa: BLE001 - a holder that cannot be read: not looked at
                 continue
+        # (copied before asking the window: a write after its look would be taken as ours)
+        ours = window is not None and not window.disturbed()
+        for key, holder, before, after in changed:
             if ours:
                 self.changes.append((holder, before, after))
             self.seen[key] = (holder, after)

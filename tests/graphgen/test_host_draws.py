@@ -333,7 +333,7 @@ def split_around(rs, g, x):
     return y, noise
 
 
-def test_draws_in_the_segments_of_a_split_function():
+def test_draws_in_the_segments_of_a_split_function(any_size):
     calls = [(tf.constant([1.0, float(i), 0.5], tf.float64),) for i in range(1, 20)]
     stats = run_twins(split_around, lambda: (RS(8), GEN(9)), calls)
     assert stats.segment_graph_calls >= 3, stats

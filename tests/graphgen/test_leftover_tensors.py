@@ -100,7 +100,7 @@ def _matrix_state():
     return {"box": Box(), "m": tf.Variable(tf.eye(32) * 0.5)}
 
 
-def test_the_rest_of_the_step_still_runs_as_graphs():
+def test_the_rest_of_the_step_still_runs_as_graphs(any_size):
     calls = [(tf.fill((16, 32), float(n)),) for n in range(12)]
     stats = assert_same(steps_around_it, calls, make_state=_matrix_state)
     assert stats.segment_graph_calls > 0  # (the line runs in Python, the rest as graphs)
@@ -225,7 +225,7 @@ def test_a_log_library_code_adds_to_each_call_keeps_growing(steplog):
     assert_same(step_of_a_module_s_object, calls, make_state=make, observe=_logged)
 
 
-def test_a_change_on_every_call_is_refused_at_its_line():
+def test_a_change_on_every_call_is_refused_at_its_line(any_size):
     # (F331: the refusal named the function's first line; the next trace finds which
     # library call changed it: that line runs in Python, the rest as graphs)
     def make():

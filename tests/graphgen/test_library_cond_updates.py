@@ -67,7 +67,7 @@ def _batches(n):
              tf.constant(rng.normal(size=(5, 1)).astype(np.float32))) for _ in range(n)]
 
 
-def test_loss_scale_optimizer_step_is_plain_and_split():
+def test_loss_scale_optimizer_step_is_plain_and_split(any_size):
     stats = assert_same(train_step, _batches(10), make_state=MixedPrecisionStep)
     assert stats.segmented_calls >= 1 and stats.segment_graph_calls >= 1
 

@@ -103,6 +103,40 @@ def test_a_thread_that_wakes_between_waits_ran(uncounted):
     done.wait(timeout=60)
 
 
+@pytest.fixture
+def long_switches():
+    """A thread waiting for the interpreter's lock waits a second before it asks for it."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1.0)
+    yield
+    sys.setswitchinterval(before)
+
+
+@pytest.mark.skipif(other_threads._schedule(threading.get_native_id()) is None,
+                    reason="no scheduler counts to read here")
+def test_a_woken_thread_waiting_for_the_lock_did_not_run(long_switches):
+    """F433's remainder: a thread woken from its wait moves its counts before it runs any
+    Python, and reading the counts must not hand it the interpreter's lock."""
+    release, started, ran = threading.Event(), [], []
+
+    def target():
+        started.append(threading.get_ident())
+        release.wait()
+        ran.append(len(ran))  # (Python: it runs only once it holds the lock)
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    _settled(started)
+    window = other_threads.Window()
+    release.set()  # (it wakes, and waits for the lock this thread holds)
+    end = time.perf_counter() + 0.05
+    while time.perf_counter() < end:  # (a trace's own work, holding the lock)
+        sum(range(100))
+    assert not window.disturbed() and ran == []
+    time.sleep(0.01)  # (lets go of the lock: it runs)
+    thread.join(timeout=60)
+    assert ran == [0] and window.disturbed()
+
+
 def _progbar_state():
     return argparse.Namespace(pb=keras.utils.Progbar(20, verbose=0), w=tf.Variable(1.0))
 
