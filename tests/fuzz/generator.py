@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 107
+GENERATOR_VERSION = 108
 
 HEADER = '''\
 import functools

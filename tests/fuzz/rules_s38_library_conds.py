@@ -3,7 +3,8 @@ variables (F466): Keras 3's LossScaleOptimizer steps a module-level variable
 (`scale_loss` under a tape, `apply_gradients` with its finite-gradients cond), once or
 twice a call. janus refuses that line (a graph break) and runs the rest as graphs; before,
 TensorFlow's "accessed from false_fn" error made it give the function up. And
-`keras.ops.cond` in the step (F467), also inside a tf.cond branch.
+`keras.ops.cond` in the step (F467), also inside a tf.cond branch; a Keras layer built
+in the step on every call (F469).
 Keras variables are not in the heap snapshot: each step adds their sum to `acc`.
 
 Registered in `rules.RULES` on import (the generator imports this module).
@@ -51,6 +52,15 @@ def keras_conds(g):
     taken in plain Python)."""
     _helper(g, _KERAS)
     return g.choice(_KERAS_CONDS)
+
+
+@rule(0.3, max_depth=2)
+def layers_per_call(g):
+    """(F469) A Keras layer built in the step on every call (Keras numbers its name: the
+    trace is refused at that line, the rest of the step split into graphs)."""
+    _helper(g, _KERAS)
+    return [f"kl = keras.layers.Activation({g.choice(['relu', 'tanh'])!r})",
+            "acc = acc + kl(acc)"]
 
 
 @rule(0.3, max_depth=1)

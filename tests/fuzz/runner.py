@@ -390,6 +390,24 @@ def _isolate() -> None:
     cache = getattr(pipeline, "_cache", None)
     if isinstance(cache, dict):
         cache.clear()
+    _earlier_threads_ended()
+    from tensorflow.python import pywrap_tfe
+    pywrap_tfe.TFE_ClearScalarCache()  # (eager's scalar constants, cached by value: after
+    # an earlier program's `tf.constant(0.0)`, `tf.constant(-0.0)` is 0.0 eagerly: F471)
+
+
+BUSY_THREAD_WAIT = 8.0
+"""Seconds to wait, at most, for an earlier program's busy threads (a rule's writer or
+heartbeat, alive a few seconds) to end before the next program runs: a thread of another
+program running Python during this program's trace is F470's (OPEN), not this
+program's; `fuzz-idle` threads only wait and are not waited for."""
+
+
+def _earlier_threads_ended() -> None:
+    end = time.monotonic() + BUSY_THREAD_WAIT
+    for thread in threading.enumerate():
+        if thread.name.startswith("fuzz-") and thread.name != "fuzz-idle":
+            thread.join(timeout=max(0.0, end - time.monotonic()))
 
 
 def run(source: str, calls: list[dict], timeout: int | None = 60) -> Result:
