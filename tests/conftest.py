@@ -3,6 +3,7 @@ would (correctly) skip profiling and change the counters tests assert on. And ja
 own errors fail the tests (JanusInternalError) instead of silently running plainly; and
 tiny functions stay graphs (no plain trial). `any_size` pins the segment knobs. And each test counts its jitted functions
 afresh (janus/remade.py: one function jitted by many tests is not a loop making them)."""
+import gc
 import os
 import shutil
 import tempfile
@@ -37,6 +38,19 @@ def any_size(monkeypatch):
     monkeypatch.setattr(segments, "TINY_OPS", 0)
     monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)
     monkeypatch.setattr(trial, "PAYS", float("inf"))
+
+
+@pytest.fixture
+def no_collector():
+    """The garbage collector off during the test: an object kept in a reference cycle
+    stays alive every time, not only when no collection happens to run."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -7,39 +7,20 @@ machinery must not keep it in a reference cycle (a trace's watch and its tracers
 frame keeping itself through `sys._current_frames()`, a closure calling itself, a frame
 keeping an exception it caught). The collector is off during each test, so a cycle is
 seen every time, not when a collection happens to run."""
-import gc
-
 import pytest
 import tensorflow as tf
 
 from tests.differential import assert_same
+from tests.freed import Freed as Batch
 
 X = tf.constant([1.0, 2.0])
-
-
-@pytest.fixture(autouse=True)
-def no_collector():
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-        gc.collect()
+pytestmark = pytest.mark.usefixtures("no_collector")
 
 
 class State:
     def __init__(self):
         self.freed = 0
         self.buf = None
-
-
-class Batch:
-    def __init__(self, state, value):
-        self.state, self.value = state, value
-
-    def __del__(self):
-        self.state.freed += 1
 
 
 def batches(values):
@@ -130,72 +111,3 @@ def test_a_kept_exception_holds_no_more_than_plain_python_s():
     plain_kept, janus_kept = [], []
     assert _seen(keeping(janus.jit(step), janus_kept), values) == \
         _seen(keeping(step, plain_kept), values)
-
-
-def _seen(fn, values) -> list:
-    """Each call's result (or the name of its exception), and `freed` after it."""
-    s, seen = State(), []
-    for value in values:
-        try:
-            seen.append(float(tf.reduce_sum(fn(s, Batch(s, value), X))))
-        except Exception as exc:  # noqa: BLE001 - compared by type
-            seen.append(type(exc).__name__)
-        seen.append(s.freed)
-    return seen
-
-
-def test_a_failed_graph_call_lets_its_arguments_die():
-    """A graph whose assertion fails: janus's frame kept the graph's exception (before:
-    `freed` behind from the failed call on)."""
-    def step(s, batch, x):
-        tf.debugging.assert_less(tf.reduce_sum(x) * batch.value, 10.0)
-        return x * float(s.freed) + batch.value
-
-    stats = assert_same(step, batches([1.0, 1.0, 1.0, 1.0, 5.0, 1.0, 5.0, 1.0, 1.0]),
-                        make_state=State)
-    assert stats.graph_calls > 0
-
-
-def test_a_kept_exception_holds_no_more_than_plain_python_s():
-    """The caller keeps each call's exception (a retry log): plain Python's keeps the
-    step's frame; janus's kept janus's frames too, and what they held (before: the
-    replaced `s.buf` of successful calls lived on)."""
-    kept = []
-
-    def step(s, batch, x):
-        y = x * float(s.freed)
-        s.buf = batch
-        tf.debugging.assert_less(tf.reduce_sum(x), batch.value)
-        return y
-
-    def call(value):
-        def entry(s):
-            return s, Batch(s, value), X
-        return entry
-
-    def keeping(fn):
-        def run(*args):
-            try:
-                return fn(*args)
-            except Exception as exc:
-                kept.append(exc)
-                raise
-        return run
-
-    import janus
-    values = [5.0, 0.0] * 5
-    plain, jitted = keeping(step), keeping(janus.jit(step))
-    for fn in (plain, jitted):  # (the same program: each side keeps its own)
-        kept.clear()
-        s = State()
-        seen = []
-        for value in values:
-            try:
-                seen.append(float(tf.reduce_sum(fn(*call(value)(s)))))
-            except tf.errors.InvalidArgumentError:
-                seen.append("raised")
-            seen.append(s.freed)
-        if fn is plain:
-            expected = seen
-    kept.clear()
-    assert seen == expected

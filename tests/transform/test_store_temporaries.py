@@ -2,25 +2,14 @@
 became `tmp = v; st_item(a, i, tmp)`, and `tmp` kept `v` until the call returned, where
 Python keeps it only in `a`: a value replaced later in the call (`a[i] = w`) died at the
 call's end, its `__del__` late (a profiled call, a split run, a mixed run)."""
-import gc
-
 import pytest
 import tensorflow as tf
 
 from tests.differential import assert_same
+from tests.freed import Freed as Buf
 
 X = tf.constant([1.0, 2.0])
-
-
-@pytest.fixture(autouse=True)
-def no_collector():
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-        gc.collect()
+pytestmark = pytest.mark.usefixtures("no_collector")
 
 
 class State:
@@ -28,14 +17,6 @@ class State:
         self.freed = 0
         self.slot = [None]
         self.pair = [None, None]
-
-
-class Buf:
-    def __init__(self, state, value):
-        self.state, self.value = state, value
-
-    def __del__(self):
-        self.state.freed += 1
 
 
 def test_an_item_replaced_later_in_the_call_dies_at_the_replacement():
