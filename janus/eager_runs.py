@@ -15,7 +15,7 @@ from janus.config import Config
 from janus.errors import EagerRun as _Eager, FallbackCategory, JanusFallbackError, detached
 from janus.fallback import safety, segmented, settled
 from janus.fallback.mixed import MixedRunner
-from janus.generation import RaisedInTrace, call_key
+from janus.generation import RaisedInTrace, ThreadWait, call_key
 from janus.profiler import profile_call
 from janus.recursion import limits
 from janus.transform import convert
@@ -81,6 +81,8 @@ class EagerRuns:
                     with self._lock:
                         self._busy = False
                         self._check_profile_bounds()
+                        if isinstance(step, ThreadWait):
+                            self.after_thread_wait(step)
             if mode == "mixed" and self.config.segments and \
                     step.category is FallbackCategory.UNSUPPORTED:
                 split = segmented.of(self)

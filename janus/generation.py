@@ -115,9 +115,22 @@ class QuietAfterRaise(_Eager):
 
 
 QUIET_AFTER_RAISE = QuietAfterRaise()
-RETRACE_WAITS = _Eager(FallbackCategory.BUSY, "the last traces were inconclusive (another "
-                       "thread ran as they changed state): calls that would trace run "
-                       "plainly for a while", "plain")
+
+
+class ThreadWait(_Eager):
+    """A call that would trace, run profiled instead: the last profiled call's library
+    code changed the program's state while another thread ran Python, so a trace's
+    changes could not be told from the thread's (profiler/thread_writes.py, F470)."""
+
+    def __init__(self, where: tuple, what: str):
+        function, filename, lineno = where
+        super().__init__(FallbackCategory.BUSY, (
+            f"{function} ({filename}:{lineno}) calls library code that changes {what} "
+            "while another thread runs Python: a trace could not tell its change from the "
+            "thread's; calls run profiled (and plainly) until the thread stops"), "profiled")
+RETRACE_WAITS = _Eager(FallbackCategory.BUSY, "the last tries were inconclusive (another "
+                       "thread ran as state changed): calls that would trace run plainly "
+                       "for a while", "plain")
 
 
 def call_key(args: tuple, kwargs: dict) -> tuple:
@@ -183,6 +196,8 @@ class Generation(GuardFailures, Outcomes):
             spec = self._load_recorded(recorded, args, kwargs, converted)
             if spec is not None:
                 return spec
+        if self.profile.thread_writes:  # (another thread writes meanwhile: F470)
+            return ThreadWait(*self.profile.thread_writes[0])
         refused = self.profile.certain_refusal()
         if refused is not None:  # every profiled call did something a graph refuses:
             reason, (function, filename, lineno) = refused  # do not trace
@@ -273,18 +288,31 @@ class Generation(GuardFailures, Outcomes):
         spec = exc.made
         spec.context = context
         with self._lock:
-            self.inconclusive += 1
-            wait = inconclusive_wait(self.inconclusive)
-            self.retrace_after = self.stats.calls + wait
-            if self.inconclusive >= LOUD_INCONCLUSIVE:
-                self.last_failure_reason = f"{exc.reason}: {self.inconclusive} traces in a " \
-                    f"row; the calls that would trace run plainly, the next {wait} first"
-                self._warn_once("inconclusive", f"{self.__qualname__}: {self.inconclusive} "
-                                f"traces in a row were inconclusive ({exc.reason}); janus "
-                                "keeps retrying, less and less often, and runs the calls "
-                                "in between plainly (janus.explain shows it)")
+            self._wait_after_inconclusive(exc.reason)
             self.last_decision = "graph of an inconclusive trace (another thread ran)"
         return spec
+
+    def _wait_after_inconclusive(self, reason: str) -> None:
+        """Another inconclusive try in a row (under the lock): the calls that would trace
+        run plainly for a while (`inconclusive_wait`); loud past `LOUD_INCONCLUSIVE`."""
+        self.inconclusive += 1
+        wait = inconclusive_wait(self.inconclusive)
+        self.retrace_after = self.stats.calls + wait
+        if self.inconclusive >= LOUD_INCONCLUSIVE:
+            self.last_failure_reason = f"{reason}: {self.inconclusive} traces in a " \
+                f"row; the calls that would trace run plainly, the next {wait} first"
+            self._warn_once("inconclusive", f"{self.__qualname__}: {self.inconclusive} "
+                            f"traces in a row were inconclusive ({reason}); janus "
+                            "keeps retrying, less and less often, and runs the calls "
+                            "in between plainly (janus.explain shows it)")
+
+    def after_thread_wait(self, step: ThreadWait) -> None:
+        """After a call run profiled for `step` (under the lock): still another thread's
+        meanwhile, wait longer before the next try; none, the next call traces."""
+        if self.profile.thread_writes:
+            self._wait_after_inconclusive(step.reason)
+        else:
+            self.inconclusive, self.retrace_after = 0, 0
 
     def _load_recorded(self, recorded: list, args, kwargs, converted):
         """The first graph recorded by an earlier process (warm start) that fits this call,

@@ -33,3 +33,14 @@ def meet_each_call(meet: threading.Barrier, current: list, work: Callable[[], ob
             seen.add(current[0])
             work()
         meet.wait()
+
+
+def counted(monkeypatch, owner, name: str) -> list:
+    """Counts the calls of `owner.name` (patched for the test): `[calls]`."""
+    calls, original = [0], getattr(owner, name)
+
+    def counting(*args, **kwargs):
+        calls[0] += 1
+        return original(*args, **kwargs)
+    monkeypatch.setattr(owner, name, counting)
+    return calls

@@ -205,6 +205,13 @@ def _globals_read(function, globals_: dict) -> list:
     return found
 
 
+def state_reached(function, args: tuple, kwargs: dict, globals_: dict, cells: tuple) -> list:
+    """The holders a call of `function` can reach (what a `Watch` snapshots)."""
+    roots = list(args) + list(kwargs.values()) + \
+        [value for _, _, value in _globals_read(function, globals_)] + list(cells)
+    return _reachable(roots)
+
+
 _LOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 """function -> {key: holder} its last trace changed (undone, the call run plainly):
 the next trace's second look (`Watch._second_look`)."""

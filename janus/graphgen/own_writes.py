@@ -59,7 +59,7 @@ def _same_items(a, b) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
-def _unchanged(holder, before) -> bool:
+def unchanged(holder, before) -> bool:
     """Whether `holder` keeps what `before` (its `copy_state`) says, item by item."""
     now = copy_state(holder) if isinstance(holder, types.CellType) else holder
     if isinstance(holder, types.CellType):
@@ -117,7 +117,7 @@ def _undo(holder, before, after) -> None:
                 del state[key]
 
 
-def _looked_past(fn, args: tuple, kwargs: dict) -> bool:
+def looked_past(fn, args: tuple, kwargs: dict) -> bool:
     """A TensorFlow function handed no callable: it writes no Python state of the
     program's (a `tf.nest.map_structure(lg.log, n)` is looked at)."""
     module = user_attributes.get(fn, "__module__", None) or ""
@@ -136,7 +136,7 @@ class Writes:
     @contextlib.contextmanager
     def call(self, fn, args: tuple, kwargs: dict):
         """Around one library call of the trace (outermost calls only)."""
-        if self.seen is None or self.depth or _looked_past(fn, args, kwargs):
+        if self.seen is None or self.depth or looked_past(fn, args, kwargs):
             self.depth += 1
             try:
                 yield
@@ -159,7 +159,7 @@ class Writes:
         changed = []
         for key, (holder, before) in list(self.seen.items()):
             try:
-                if not _unchanged(holder, before):
+                if not unchanged(holder, before):
                     changed.append((key, holder, before, copy_state(holder)))
             except Exception:  # noqa: BLE001 - a holder that cannot be read: not looked at
                 continue

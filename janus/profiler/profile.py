@@ -87,6 +87,10 @@ class Profile:
         # site key -> [why a graph refuses what ran there, last call seen, calls seen in,
         # (function, filename, line)]
         self.refusals: dict[tuple, list] = {}
+        # ((function, filename, line), what) of the library calls the last profiled call
+        # made that changed the program's state while another thread ran Python
+        # (profiler/thread_writes.py): a trace now could not tell its changes from it
+        self.thread_writes: list = []
 
     def record_attribute(self, obj, name: str, value, write: bool) -> None:
         key = (type(obj).__qualname__, name)

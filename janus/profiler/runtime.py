@@ -15,6 +15,7 @@ from janus.config import config
 from janus.errors import ConversionError, JanusInternalError
 from janus.fallback.agreement import multi_worker_strategy
 from janus.graphgen import layer_calls, refusals
+from janus.profiler import thread_writes
 from janus.profiler.profile import Profile
 from janus.recursion import limits
 from janus.recursion.cases import CaseRecorder
@@ -226,7 +227,10 @@ class ProfileRuntime(Runtime):
         if target is None:
             leave_to_janus(args, kwargs)
             args, kwargs = for_autograph(fn, args, kwargs)  # (`ds.map(lambda ...)`: F248)
-            with layer_calls.converted_calls(self, site, fn):  # (a Keras layer's `call`)
+            where = self.function.sites[site]
+            with layer_calls.converted_calls(self, site, fn), current.looks.call(
+                    (self.key, site), (where.function, where.filename, where.lineno),
+                    fn, args, kwargs):  # (another thread's meanwhile: F470)
                 return user_frames.call(fn, args, kwargs)  # (a logging call: the user's frame)
         try:
             converted = convert(target)
@@ -256,6 +260,8 @@ def profile_call(converted, profile: Profile, args: tuple, kwargs: dict,
     current.sequences = {}
     previous_frames = getattr(current, "frames", None)
     current.frames = []
+    previous_looks = getattr(current, "looks", None)
+    current.looks = looks = thread_writes.Looks(converted.original, args, kwargs)
     try:
         profile.record_call(args, kwargs)
         runtime = runtime or ProfileRuntime
@@ -265,6 +271,8 @@ def profile_call(converted, profile: Profile, args: tuple, kwargs: dict,
                            runtime.for_function(converted).function_instance(), None,
                            args, kwargs)
     finally:
+        looks.record(profile)  # (also of a call that raised: it counts as profiled)
+        current.looks = previous_looks
         for key, sequence in current.sequences.items():
             record = profile.sites.get(key)
             if record is not None and len(record.sequences) < profile.max_values:

@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 108
+GENERATOR_VERSION = 109
 
 HEADER = '''\
 import functools
@@ -221,6 +221,7 @@ RULE_MODULES = (
     "rules_s38_unseen",
     "rules_s38_frames_threads",
     "rules_s38_lifetimes",
+    "rules_s39_thread_writes",
 )
 
 
