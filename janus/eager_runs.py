@@ -15,7 +15,8 @@ from janus.config import Config
 from janus.errors import EagerRun as _Eager, FallbackCategory, JanusFallbackError, detached
 from janus.fallback import safety, segmented, settled
 from janus.fallback.mixed import MixedRunner
-from janus.generation import RaisedInTrace, ThreadWait, call_key
+from janus.generation import RaisedInTrace, call_key
+from janus.inconclusive_tries import ThreadWait
 from janus.profiler import profile_call
 from janus.recursion import limits
 from janus.transform import convert

@@ -29,6 +29,7 @@ from janus.graphgen.plan import Plan, plan_from_profile
 from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
 from janus.guard_failures import GuardFailures
+from janus.inconclusive_tries import RETRACE_WAITS, InconclusiveTries, ThreadWait
 from janus.outcomes import Outcomes
 from janus.recursion import limits
 from janus.recursion.self_calls import UnlearnedRecursion
@@ -41,21 +42,6 @@ LIMIT_QUIET = 15
 guards checked, nothing learned from the miss) after one that learned (it may
 generalize the plan, which frees room): janus's learning cost 3-4x a small function. A
 churning function learns from no miss while it waits (`_churned`: F379)."""
-LOUD_INCONCLUSIVE = 4
-"""Traces in a row inconclusive because another thread ran as they changed state
-(errors.py InconclusiveTrace: each runs its call and is not kept): after the n-th, the
-next `2**(n-1) - 1` calls that would trace run plainly (`inconclusive_wait`), so a thread
-that always runs costs O(log calls) traces and one that runs now and then (a progress
-bar's monitor, a heartbeat) delays a graph a while, never for good (F384); past this
-many, janus says so once."""
-
-
-def inconclusive_wait(streak: int) -> int:
-    """Calls that run plainly instead of tracing after the `streak`-th inconclusive trace
-    in a row: 0, 1, 3, 7, 15 ... (the traces of N calls: about log2(N))."""
-    return 2 ** min(streak - 1, 40) - 1
-
-
 LIMIT_SKIP = 60
 """After `LIMIT_QUIET` such calls in a row, none fitting a graph: calls that run plainly
 without even the guards' checks (a call that would have fit one runs plainly: right,
@@ -117,22 +103,6 @@ class QuietAfterRaise(_Eager):
 QUIET_AFTER_RAISE = QuietAfterRaise()
 
 
-class ThreadWait(_Eager):
-    """A call that would trace, run profiled instead: the last profiled call's library
-    code changed the program's state while another thread ran Python, so a trace's
-    changes could not be told from the thread's (profiler/thread_writes.py, F470)."""
-
-    def __init__(self, where: tuple, what: str):
-        function, filename, lineno = where
-        super().__init__(FallbackCategory.BUSY, (
-            f"{function} ({filename}:{lineno}) calls library code that changes {what} "
-            "while another thread runs Python: a trace could not tell its change from the "
-            "thread's; calls run profiled (and plainly) until the thread stops"), "profiled")
-RETRACE_WAITS = _Eager(FallbackCategory.BUSY, "the last tries were inconclusive (another "
-                       "thread ran as state changed): calls that would trace run plainly "
-                       "for a while", "plain")
-
-
 def call_key(args: tuple, kwargs: dict) -> tuple:
     """What tells calls apart cheaply: the type of each argument, a tensor's dtype and
     shape (a bad batch's shape raises a validation check; good ones make graphs)."""
@@ -170,7 +140,7 @@ def quiet_while(streak: int, trace_time: float, plain_time: float) -> tuple[int,
     return calls, calls - int(min(doubling, budget))
 
 
-class Generation(GuardFailures, Outcomes):
+class Generation(GuardFailures, Outcomes, InconclusiveTries):
     """Tracing specializations and generalizing the plan (see the module docstring)."""
 
     # -- generating a graph
@@ -278,41 +248,6 @@ class Generation(GuardFailures, Outcomes):
                                      len(self.specializations) < cfg.max_specializations]
             events.emit("generated", self, spec)
         return spec
-
-    def _inconclusive(self, exc: InconclusiveTrace, context: tuple):
-        """A trace that changed state while another thread ran (F372): its graph runs this
-        call, with the trace's changes as the call's, and is not kept; the calls that would
-        trace wait a while first, longer after each such trace in a row
-        (`LOUD_INCONCLUSIVE`, F384: giving up for good left a function eager for a
-        thread's bad timing)."""
-        spec = exc.made
-        spec.context = context
-        with self._lock:
-            self._wait_after_inconclusive(exc.reason)
-            self.last_decision = "graph of an inconclusive trace (another thread ran)"
-        return spec
-
-    def _wait_after_inconclusive(self, reason: str) -> None:
-        """Another inconclusive try in a row (under the lock): the calls that would trace
-        run plainly for a while (`inconclusive_wait`); loud past `LOUD_INCONCLUSIVE`."""
-        self.inconclusive += 1
-        wait = inconclusive_wait(self.inconclusive)
-        self.retrace_after = self.stats.calls + wait
-        if self.inconclusive >= LOUD_INCONCLUSIVE:
-            self.last_failure_reason = f"{reason}: {self.inconclusive} traces in a " \
-                f"row; the calls that would trace run plainly, the next {wait} first"
-            self._warn_once("inconclusive", f"{self.__qualname__}: {self.inconclusive} "
-                            f"traces in a row were inconclusive ({reason}); janus "
-                            "keeps retrying, less and less often, and runs the calls "
-                            "in between plainly (janus.explain shows it)")
-
-    def after_thread_wait(self, step: ThreadWait) -> None:
-        """After a call run profiled for `step` (under the lock): still another thread's
-        meanwhile, wait longer before the next try; none, the next call traces."""
-        if self.profile.thread_writes:
-            self._wait_after_inconclusive(step.reason)
-        else:
-            self.inconclusive, self.retrace_after = 0, 0
 
     def _load_recorded(self, recorded: list, args, kwargs, converted):
         """The first graph recorded by an earlier process (warm start) that fits this call,

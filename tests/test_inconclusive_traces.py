@@ -1,6 +1,6 @@
 """Traces another thread disturbed (F372: a change of state while it ran is nobody's for
 sure; the trace's graph runs its call and is not kept): janus retries them less and less
-often (generation.py `inconclusive_wait`), never gives up for good (F384). A thread that
+often (inconclusive_tries.py `inconclusive_wait`), never gives up for good (F384). A thread that
 wakes now and then (a progress bar's monitor, a heartbeat) leaves a function with graphs
 once a try is lucky; one that always runs costs O(log calls) profiled calls (F470: a
 try whose library call counts while the thread runs is profiled, not traced)."""

@@ -13,7 +13,7 @@ to make), when other threads exist, `Looks` looks at the state a trace would rea
 around each library call the program makes; the calls that changed it, in a profiled
 call during which another thread ran, are noted (`Profile.thread_writes`, the last
 profiled call's). While the last profiled call noted one, janus does not trace
-(generation.py `ThreadWait`): the call runs profiled again, telling whether the thread
+(inconclusive_tries.py `ThreadWait`): the call runs profiled again, telling whether the thread
 still runs, less and less often (the calls in between run plainly), and the first call
 that notes none lets the next one trace.
 

@@ -4,7 +4,7 @@ Python of its own (a progress bar's monitor, a heartbeat), and one idle in a wai
 the step's library code changes state as janus traces it (a log added to on every call,
 a cache filled once: rules_s31_library_state.py). Traces the heartbeat lands in are
 inconclusive (graphgen/other_threads.py): their graph runs the call once, later traces
-come less and less often (generation.py `inconclusive_wait`); whatever the timing, each
+come less and less often (inconclusive_tries.py `inconclusive_wait`); whatever the timing, each
 call's results and the logs must be plain Python's. (The generator's programs run in
 one thread otherwise: the deterministic interleavings are tests/test_inconclusive_traces.py
 and tests/graphgen/test_other_threads.py.)
