@@ -10,7 +10,10 @@ A copy made by one `scatter_add`/`scatter_sub` of the variable's own value, that
 read afterwards, is committed as that scatter (`ResourceScatterSub` of its rows) rather
 than as an assignment of the whole new table: a hand-written SGD's
 `emb.scatter_sub(IndexedSlices(lr * g.values, g.indices))` of a 5000 x 300 embedding
-copied 6 MB per step (`Scattered`).
+copied 6 MB per step (`Scattered`). Likewise a copy made by one `assign_add`/`assign_sub`
+of the variable's own value that nothing read is committed as that update
+(`AssignAddVariableOp`, eager's own kernel: the same sum), not as a read, an add and an
+assignment (`Added`: an optimizer's weight and step-counter updates; F428).
 """
 from __future__ import annotations
 
@@ -47,6 +50,27 @@ class Scattered:
         """The scatter on `var` itself."""
         return self.resource_op(var.handle, self.indices, self.updates)
 
+    @property
+    def operands(self) -> list:
+        return [self.indices, self.updates]
+
+
+@dataclasses.dataclass(frozen=True)
+class Added:
+    """How a local copy was made from its variable's own value by one `assign_add` /
+    `assign_sub`: the update the commit runs on the variable instead, when nothing read
+    the copy (its delta checked of the variable's shape when it was made)."""
+
+    delta: tf.Tensor
+    resource_op: object  # gen_resource_variable_ops.assign_add_variable_op / _sub_
+
+    def commit(self, var):
+        return self.resource_op(var.handle, self.delta)
+
+    @property
+    def operands(self) -> list:
+        return [self.delta]
+
 
 class VariableShadow:
     """The local copies of one trace."""
@@ -54,7 +78,7 @@ class VariableShadow:
     def __init__(self):
         self.values: dict[int, tuple] = {}  # id(var) -> (var, symbolic value)
         self.writes = 0  # bumped on every update (to detect updates inside loops)
-        self.scattered: dict[int, tuple] = {}  # id(copy) -> (copy, how one scatter made it)
+        self.scattered: dict[int, tuple] = {}  # id(copy) -> (copy, how one update made it)
 
     def current(self, var):
         local = self.local(var)
@@ -108,7 +132,7 @@ class VariableShadow:
                 values.append(value)
                 assigned.append((var, value))
             else:
-                values += [recipe.indices, recipe.updates]
+                values += recipe.operands
                 scattered.append((var, recipe))
         with tf.control_dependencies(list(guard_ops) + values):
             for var, value in assigned:
@@ -116,9 +140,9 @@ class VariableShadow:
             ops += [recipe.commit(var) for var, recipe in scattered]
         return ops
 
-    def _unread_scatter(self, value) -> Scattered | None:
-        """How `value` was made by one scatter of its variable's own value, if nothing in
-        the graph reads it (a read makes the copy: it is assigned whole)."""
+    def _unread_scatter(self, value) -> Scattered | Added | None:
+        """How `value` was made by one scatter (or add) of its variable's own value, if
+        nothing in the graph reads it (a read makes the copy: it is assigned whole)."""
         entry = self.scattered.get(id(value))
         if entry is None or entry[0] is not value or value.consumers():
             return None
@@ -252,10 +276,18 @@ def _strided_slice_assign(shadow, var, begin, end, strides, value, name, begin_m
 
 def _added(sign):
     def value(shadow, var, delta, *args, **kwargs):
+        own_value = id(var) not in shadow.values
         current = shadow.current(var)
         delta = update_checks.same_shape(current, converted(delta, var))
-        return current + delta if sign > 0 else current - delta
+        made = current + delta if sign > 0 else current - delta
+        if own_value:
+            shadow.scattered[id(made)] = (made, Added(delta, _IN_PLACE_ADDS[sign]))
+        return made
     return value
+
+
+_IN_PLACE_ADDS = {1: gen_resource_variable_ops.assign_add_variable_op,
+                  -1: gen_resource_variable_ops.assign_sub_variable_op}
 
 
 def _refused(name):

@@ -33,6 +33,7 @@ import tensorflow as tf
 
 from janus.errors import ConversionError
 from janus.graphgen import deferred_checks, identity
+from janus.graphgen.loop_bounds import CarriedInts, start
 from janus.graphgen.connectivity import last_op_id, speculative
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.general import _contents, _refuse_in_place
@@ -402,6 +403,10 @@ class ExitLoops:
         values = [to_loop(first.select(k, after[k], names[k], live))
                   for k in carried]
         templates = [after[k] for k in carried]
+        # (a carried int's bound by induction over a loop of known length: F452)
+        ints = CarriedInts({k: start(v, after[k]) for k, v in zip(carried, values)
+                            if isinstance(after[k], SymbolicScalar) and after[k].kind is int},
+                           items.length if items.test is None else None)
         # One exit test: an iteration that goes on grows each list by exactly one, so at
         # iteration i every list has gained i items since the loop began (no counters)
         counted = first.tests != 1
@@ -415,7 +420,7 @@ class ExitLoops:
             for k in uncarried:
                 state[k] = NOT_CARRIED
             for k, template, value in zip(carried, templates, values_):
-                state[k] = from_loop(template, value)
+                state[k] = ints.entering(k, from_loop(template, value))
             accumulators = [Accumulator(a, bases[k] + c if bases[k] else c)
                             for k, a, c in zip(grown, arrays_, counts_)]
             for k, accumulator in zip(grown, accumulators):
@@ -458,6 +463,8 @@ class ExitLoops:
                                           f"iteration of {_WHAT}")
             lists.body_traced([a.array for a in accumulators])
             new_values = [to_loop(record.select(k, new[k], names[k], live)) for k in carried]
+            for k, incoming, value in zip(carried, values_, new_values):
+                ints.leaving(k, incoming, value)
             if counted:
                 new_counts = [c + record.grown(k) for k, c in zip(grown, counts_)]
             else:
@@ -486,7 +493,7 @@ class ExitLoops:
         loop_draws.finish(draw_counts)
         state = list(after)
         for k, template, value in zip(carried, templates, values):
-            state[k] = from_loop(template, value)
+            state[k] = ints.after_loop(k, from_loop(template, value))
         stacks = lists.stacked(arrays, [bases[k] + grew for k, grew in zip(grown, counts)],
                                starts, [w[:s or 0] for w, s in zip(written, starts)])
         for k, kind, items in zip(grown, kinds, stacks):
