@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 109
+GENERATOR_VERSION = 110
 
 HEADER = '''\
 import functools
@@ -222,6 +222,7 @@ RULE_MODULES = (
     "rules_s38_frames_threads",
     "rules_s38_lifetimes",
     "rules_s39_thread_writes",
+    "rules_s39_bounds",
 )
 
 
