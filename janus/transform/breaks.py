@@ -210,6 +210,13 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
         read = _read_of(node, conversions)
         if read is not None and stored_reads.where_it_stands(node, parents):
             kept.add(id(read))
+    arrays = None
+    for node in own:  # a read computed with where it stands (F461: `s.hits += int(t)`)
+        read = _read_of(node, conversions)
+        if read is not None and _computed_with(node, parents):
+            arrays = numpy_locals(fn, env) if arrays is None else arrays
+            if not _with_numpy(node, parents, arrays, env):
+                kept.add(id(read))
     for node in own:
         read = _read_of(node.value, conversions) if isinstance(node, gast.Assign) else None
         if not (read is not None and len(node.targets) == 1 and
@@ -287,7 +294,34 @@ def _is_conversion(node, conversions: set[str]) -> bool:
         not isinstance(node.args[0], (gast.Constant, gast.Starred))
 
 
-_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow)
+_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.FloorDiv, gast.Mod)
+"""The operators a fed number (graphgen/exact_numbers.py) and a numpy scalar
+(graphgen/host_scalars.py) compute as Python and numpy do, or refuse at their line."""
+
+
+def _computed_with(node, parents: dict) -> bool:
+    """Whether the read `node` is an operand of arithmetic (`int(t) * 2`, `-float(t)`) or
+    the value of an augmented assignment of it (`s.hits += int(t)`): the graph computes
+    the Python (or numpy) number as Python does; the result goes wherever it goes."""
+    parent = parents.get(id(node))
+    return isinstance(parent, gast.BinOp) and isinstance(parent.op, _ARITHMETIC) or \
+        isinstance(parent, gast.UnaryOp) and isinstance(parent.op, (gast.USub, gast.UAdd)) or \
+        isinstance(parent, gast.AugAssign) and parent.value is node and \
+        isinstance(parent.op, _ARITHMETIC)
+
+
+def _with_numpy(node, parents: dict, arrays: set[str], env: dict) -> bool:
+    """Whether the other operand of the arithmetic `node` is in is a numpy call
+    (`x.numpy() + np.ones(2)`): numpy work, a break."""
+    parent = parents.get(id(node))
+    if isinstance(parent, gast.BinOp):
+        other = parent.right if parent.left is node else parent.left
+    elif isinstance(parent, gast.AugAssign):
+        other = parent.target
+    else:
+        return False
+    return isinstance(other, gast.Call) and not _is_numpy_read(other) and \
+        _is_numpy(other, arrays, env)
 _MATH_FUNCTIONS = frozenset(("cos", "sin", "tan", "sqrt", "exp", "log", "tanh", "atan",
                              "log1p", "expm1", "fabs", "isnan", "isinf", "isfinite",
                              "floor", "ceil"))
@@ -300,6 +334,9 @@ def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
     if isinstance(parent, gast.BinOp) and isinstance(parent.op, _ARITHMETIC) or \
             isinstance(parent, gast.UnaryOp) and isinstance(parent.op, (gast.USub, gast.UAdd)):
         return True  # numpy's float arithmetic (graphgen/host_scalars.py)
+    if isinstance(parent, gast.AugAssign) and parent.value is use and \
+            isinstance(parent.op, _ARITHMETIC):
+        return True  # `s.hits += n` (F461)
     if isinstance(parent, gast.Call) and parent.args == [use] and not parent.keywords and (
             isinstance(parent.func, gast.Name) and parent.func.id == "abs" or
             isinstance(parent.func, gast.Attribute) and parent.func.attr in _MATH_FUNCTIONS
