@@ -8,8 +8,9 @@ breaks are split at once instead of found by failing traces:
                               makes: janus/draws.py), numpy calls, numpy methods on
                               a local that only ever holds numpy values
     in_graph_reads(fn, env)   the `.numpy()` reads that are no break: a scalar's value
-                              only compared, converted or handed to TF stays in the
-                              graph (janus/graphgen/host_scalars.py)
+                              only compared, converted, computed with (`s.hits +=
+                              int(t)`) or handed to TF stays in the graph
+                              (janus/graphgen/host_scalars.py)
     probability_reads(fn)     ... and `rng.choice(n, p=t.numpy()[0])`'s (host_draws.py)
     static_openings(fn)       compound statements better left Python with their bodies
                               split: a loop that updates variables from a gradient tape
@@ -35,7 +36,7 @@ import numpy as np
 
 from janus import user_attributes
 from janus import draws
-from janus.transform import scope, stored_reads
+from janus.transform import computed_reads, scope, stored_reads
 
 _HOST_STATE_TYPES = (np.random.Generator, np.random.RandomState, random.Random)
 _HOST_STATE_MODULES = ("random", "time", "datetime", "secrets", "uuid", "numpy.random")
@@ -169,8 +170,10 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     name:`), appends it to a list, returns or stores it, or is an item of a list or
     tuple handed to a call (`tf.expand_dims([name], 0)`) or returned, or is an operand of
     `not`, of `and`/`or` or a conditional expression whose value goes to one of those
-    places (`done = v > LIMIT or late`). At run time the scalar read this way stays a
-    tensor (graphgen/host_scalars.py);
+    places (`done = v > LIMIT or late`); and a read where it stands computed with
+    (`s.hits += int(t)`, `total + float(loss) * 2`, `-float(t)`: F461), not with a numpy
+    call's value. At run time the scalar read this way stays a tensor
+    (graphgen/host_scalars.py, a fed number: graphgen/exact_numbers.py);
     anything else it meets there fails the trace at that line."""
     parents = {id(child): node for node in gast.walk(fn) for child in gast.iter_child_nodes(node)}
     own = list(scope.walk_own_scope(fn.body))
@@ -210,13 +213,12 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
         read = _read_of(node, conversions)
         if read is not None and stored_reads.where_it_stands(node, parents):
             kept.add(id(read))
-    arrays = None
+    numpy_call = lambda e: isinstance(e, gast.Call) and not _is_numpy_read(e) and \
+        _is_numpy(e, set(), env)  # noqa: E731
     for node in own:  # a read computed with where it stands (F461: `s.hits += int(t)`)
         read = _read_of(node, conversions)
-        if read is not None and _computed_with(node, parents):
-            arrays = numpy_locals(fn, env) if arrays is None else arrays
-            if not _with_numpy(node, parents, arrays, env):
-                kept.add(id(read))
+        if read is not None and computed_reads.computed_with(node, parents, numpy_call):
+            kept.add(id(read))
     for node in own:
         read = _read_of(node.value, conversions) if isinstance(node, gast.Assign) else None
         if not (read is not None and len(node.targets) == 1 and
@@ -294,34 +296,6 @@ def _is_conversion(node, conversions: set[str]) -> bool:
         not isinstance(node.args[0], (gast.Constant, gast.Starred))
 
 
-_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.FloorDiv, gast.Mod)
-"""The operators a fed number (graphgen/exact_numbers.py) and a numpy scalar
-(graphgen/host_scalars.py) compute as Python and numpy do, or refuse at their line."""
-
-
-def _computed_with(node, parents: dict) -> bool:
-    """Whether the read `node` is an operand of arithmetic (`int(t) * 2`, `-float(t)`) or
-    the value of an augmented assignment of it (`s.hits += int(t)`): the graph computes
-    the Python (or numpy) number as Python does; the result goes wherever it goes."""
-    parent = parents.get(id(node))
-    return isinstance(parent, gast.BinOp) and isinstance(parent.op, _ARITHMETIC) or \
-        isinstance(parent, gast.UnaryOp) and isinstance(parent.op, (gast.USub, gast.UAdd)) or \
-        isinstance(parent, gast.AugAssign) and parent.value is node and \
-        isinstance(parent.op, _ARITHMETIC)
-
-
-def _with_numpy(node, parents: dict, arrays: set[str], env: dict) -> bool:
-    """Whether the other operand of the arithmetic `node` is in is a numpy call
-    (`x.numpy() + np.ones(2)`): numpy work, a break."""
-    parent = parents.get(id(node))
-    if isinstance(parent, gast.BinOp):
-        other = parent.right if parent.left is node else parent.left
-    elif isinstance(parent, gast.AugAssign):
-        other = parent.target
-    else:
-        return False
-    return isinstance(other, gast.Call) and not _is_numpy_read(other) and \
-        _is_numpy(other, arrays, env)
 _MATH_FUNCTIONS = frozenset(("cos", "sin", "tan", "sqrt", "exp", "log", "tanh", "atan",
                              "log1p", "expm1", "fabs", "isnan", "isinf", "isfinite",
                              "floor", "ceil"))
@@ -331,11 +305,10 @@ tests and roundings of a read: F459, `if math.isnan(float(loss)): raise ...`).""
 
 def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
     parent = parents.get(id(use))
-    if isinstance(parent, gast.BinOp) and isinstance(parent.op, _ARITHMETIC) or \
+    if isinstance(parent, gast.BinOp) and isinstance(parent.op, computed_reads.ARITHMETIC) or \
             isinstance(parent, gast.UnaryOp) and isinstance(parent.op, (gast.USub, gast.UAdd)):
         return True  # numpy's float arithmetic (graphgen/host_scalars.py)
-    if isinstance(parent, gast.AugAssign) and parent.value is use and \
-            isinstance(parent.op, _ARITHMETIC):
+    if computed_reads.augmented(use, parent):
         return True  # `s.hits += n` (F461)
     if isinstance(parent, gast.Call) and parent.args == [use] and not parent.keywords and (
             isinstance(parent.func, gast.Name) and parent.func.id == "abs" or
