@@ -17,7 +17,8 @@ that numpy scalar, for as long as the code only does what gives exactly numpy's 
     Python float, `s ** 2` with a Python number, and `-s`, `abs(s)`: numpy's result,
     or the graph fails where TF's would differ or numpy would warn
     (graphgen/exact_numbers.py);
-  - `int()` (integer and bool scalars), `float()`, `bool()`, `.item()`: a SymbolicScalar;
+  - `int()`, `float()`, `bool()`, `.item()`: a SymbolicScalar (`int()` of a float
+    scalar truncated as Python does, a NaN or inf failing the graph);
   - TensorFlow ops and lists handed to them (packed to the dtype eager TF's converter
     gives such a list, with Python numbers: F390);
   - truth tests, formatting and printing (at write-back, of the numpy scalar itself);
@@ -92,8 +93,8 @@ class HostScalar:
     def number(self, kind: type) -> SymbolicScalar:
         """`int(s)` / `float(s)` / `bool(s)`: the Python number numpy gives."""
         dtype = self.tensor.dtype
-        if kind is int and dtype.is_floating:
-            _refuse("int() of a float scalar")  # (NaN and inf raise in Python)
+        if kind is int and dtype.is_floating:  # (truncated; NaN, inf: the call reruns
+            return self.number(float).convert(int)  # plainly, where Python raises: F461)
         if kind is bool:
             return SymbolicScalar(tf.not_equal(self.tensor, tf.zeros([], dtype)), bool,
                                   from_graph=True)

@@ -230,3 +230,28 @@ def test_a_read_tested_where_it_stands_is_no_graph_break():
              for i in range(12)]
     stats = assert_same(greedy_until_end, calls, make_state=Decoder)
     assert stats.internal_errors == 0 and stats.graph_calls >= 6, stats
+
+
+class Hits:
+    def __init__(self):
+        self.correct = 0
+        self.history = []
+
+
+def float_hits(s, pred, y):
+    # `int()` of a float scalar (F461): truncated toward zero, as Python's int() of numpy's
+    # float; a NaN or an inf fails the graph (Python raises ValueError, OverflowError)
+    s.correct += int(tf.reduce_sum(tf.cast(tf.equal(pred, y), tf.float32)))
+    s.history.append(int(tf.reduce_mean(pred) * 10.0))
+    return s.correct
+
+
+def test_int_of_a_float_scalar_is_truncated_in_the_graph():
+    rng = np.random.RandomState(7)
+    calls = [(tf.constant(rng.randint(0, 3, 6).astype(np.float32) - 1.3),
+              tf.constant(rng.randint(0, 3, 6).astype(np.float32) - 1.3)) for _ in range(8)]
+    odd = [(tf.constant([np.nan] * 6, tf.float32), calls[0][1]),
+           (tf.constant([np.inf] * 6, tf.float32), calls[0][1]),
+           (tf.constant([-0.05] * 6, tf.float32), calls[0][1])]
+    stats = assert_same(float_hits, calls + odd + calls[:2], make_state=Hits)
+    assert stats.graph_calls >= 6, stats
