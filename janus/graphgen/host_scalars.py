@@ -143,6 +143,13 @@ class HostScalar:
             other = inputs[1] if inputs[0] is self else inputs[0]
             if isinstance(other, np.integer) and other.dtype == self.kind:
                 return self._int_arith(other, op, reverse=inputs[1] is self)
+        if op in ("add", "sub", "mul", "truediv") and method == "__call__" and not kwargs \
+                and len(inputs) == 2 and self.tensor.dtype in (tf.float32, tf.float64):
+            other = inputs[1] if inputs[0] is self else inputs[0]
+            if isinstance(other, np.floating) and other.dtype == self.kind:
+                # (`s.total + t.numpy()`, s.total a numpy float of its dtype: F461; the
+                # Python float holds its value exactly)
+                return self._arith(float(other), op, reverse=inputs[1] is self)
         _refuse("a numpy function of it")
 
     def __getattr__(self, name):  # (libraries probe attributes: AttributeError for them;
@@ -177,6 +184,8 @@ class HostScalar:
             x, y = tf.cast(x, dtype), tf.cast(other.checked_tensor(), dtype)
         elif type(other) is float or type(other) is int and _fits(other, dtype):
             y = other  # (numpy casts a Python number to the scalar's dtype)
+        elif isinstance(other, np.floating) and other.dtype == self.kind:
+            y = float(other)  # (a numpy float of my dtype: the number it holds)
         elif isinstance(other, SymbolicScalar) and dtype == tf.float64 and \
                 other.kind in (int, float):
             y = other.tensor if other.kind is float else \

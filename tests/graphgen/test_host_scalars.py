@@ -255,3 +255,26 @@ def test_int_of_a_float_scalar_is_truncated_in_the_graph():
            (tf.constant([-0.05] * 6, tf.float32), calls[0][1])]
     stats = assert_same(float_hits, calls + odd + calls[:2], make_state=Hits)
     assert stats.graph_calls >= 6, stats
+
+
+class Totals:
+    def __init__(self):
+        self.w = tf.Variable([0.5, -1.0, 2.0])
+        self.total = 0.0  # (a numpy float32 after the first call, as numpy's sum gives)
+        self.wide = np.float64(0.25)
+        self.mixed = np.float64(1.0)
+
+
+def numpy_totals(s, x):
+    s.total += tf.reduce_sum(x * s.w).numpy()
+    s.total = tf.reduce_max(x).numpy() * 0.5 + s.total  # (a numpy float on the right)
+    s.wide = s.wide - tf.cast(tf.reduce_min(x), tf.float64).numpy() / 4.0
+    s.mixed = s.mixed + tf.reduce_mean(x).numpy()  # (float64 + float32: numpy's float64)
+    return s.total, s.wide, s.mixed
+
+
+def test_numpy_floats_on_the_heap_summed_with_reads_stay_in_the_graph():
+    rng = np.random.RandomState(5)
+    calls = [(tf.constant(rng.randn(3).astype(np.float32)),) for _ in range(10)]
+    stats = assert_same(numpy_totals, calls, make_state=Totals)
+    assert stats.graph_calls >= 5, stats
