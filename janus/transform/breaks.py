@@ -234,14 +234,18 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
 
 def _read_of(node, conversions: set[str]):
     """The read `node` is, if it is one: `t.numpy()`, `float(t)` (`int`, `bool`), or
-    `t.numpy().item()` (its `.numpy()`: the Python number numpy's `item` gives, F460)."""
+    `t.numpy().item()` (its `.numpy()`: the Python number numpy's `item` gives, F460),
+    `t.numpy().sum()`, `.mean()` (its `.numpy()`: numpy's scalar, `reduced_reads`)."""
     if _is_numpy_read(node) or _is_conversion(node, conversions):
         return node
     if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-            node.func.attr == "item" and not node.args and not node.keywords and \
+            node.func.attr in _READ_METHODS and not node.args and not node.keywords and \
             _is_numpy_read(node.func.value):
         return node.func.value
     return None
+
+
+_READ_METHODS = ("item", "sum", "mean")
 
 
 def _in_test(node, parents: dict) -> bool:

@@ -14,7 +14,9 @@ float arithmetic, checked where TensorFlow's kernels would differ) or the numpy 
 (arithmetic it does not take, a numpy scalar on the heap...), which becomes the break.
 The value then goes wherever it goes, as a named read's arithmetic does
 (`n = int(t); s.hits += n`: transform/breaks.in_graph_reads). Arithmetic with a numpy
-call's value (`x.numpy() * np.ones(2)`) is numpy work: still a break.
+call's value (`x.numpy() * np.ones(2)`) is numpy work: still a break. A vector's
+`.numpy()` reduced where it stands (`s.correct += (pred == y).numpy().sum()`) is such a
+read of numpy's scalar (`reduced_reads`).
 """
 from __future__ import annotations
 
@@ -44,3 +46,13 @@ def computed_with(node, parents: dict, numpy_call: Callable[[object], bool]) -> 
     if isinstance(parent, gast.BinOp) and isinstance(parent.op, ARITHMETIC):
         return not numpy_call(parent.right if parent.left is node else parent.left)
     return augmented(node, parent) and not numpy_call(parent.target)
+
+
+def reduced_reads(fn: gast.FunctionDef, kept: set[int]) -> set[int]:
+    """Ids of the `.numpy()` calls in `kept` (transform/breaks.in_graph_reads) whose array
+    is reduced where it stands (`(pred == y).numpy().sum()`, `x.numpy().mean()`): a
+    tensor of any rank's (graphgen/host_arrays.py reduces it as numpy does, or refuses)."""
+    return {id(node.func.value) for node in gast.walk(fn)
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
+            node.func.attr in ("sum", "mean") and not node.args and not node.keywords and
+            id(node.func.value) in kept}
