@@ -2,11 +2,11 @@
 with (F461): the accuracy-counting line of an evaluation loop (`s.count +=
 int(tf.reduce_sum(hits))`), a running total (`s.total = s.total + float(loss) * 2`,
 `s.total += float(l) / n`), a dict entry's count (`s.d['n'] += int(...)`), `//` and `%`
-of an int read, a sign, a power; numpy scalars summed (`tot += t.numpy()`) and
-accumulated on the heap (an np.float32 from the first call on), a vector's
-`.numpy().sum()` counted (numpy work: still a break), and arithmetic with a numpy call's
-value (a break). Once a graph break each, now kept in the graph where Python's number
-or numpy's scalar is what the graph computes.
+of an int read, `int()` of a float read (truncated), a sign, a power; numpy scalars summed
+(`tot += t.numpy()`) and accumulated on the heap (an np.float32 from the first call on),
+a bool or int vector's `.numpy().sum()` counted (`.mean()` of a bool one), and
+arithmetic with a numpy call's value (still a break). Once a graph break each, now kept
+in the graph where Python's number or numpy's scalar is what the graph computes.
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -47,9 +47,9 @@ def computed_reads(g):
 @rule(0.3, max_depth=2)
 def numpy_scalar_sums(g):
     """(F461) numpy scalars read with `.numpy()` and summed (numpy's float32 arithmetic),
-    accumulated on the heap (an np.float32 there from the first call: the trace fails at
-    that line, a break), a vector's `.numpy().sum()` (numpy work: a break), arithmetic
-    with a numpy call's value (a break)."""
+    accumulated on the heap (an np.float32 there from the first call on), a vector's
+    `.numpy().sum()` / `.mean()` (a count), arithmetic with a numpy call's value (a
+    break)."""
     f, f2 = g.choice(_FLOATS), g.choice(_FLOATS)
     tot = g.fresh("tot")
     return g.choice([
@@ -58,6 +58,8 @@ def numpy_scalar_sums(g):
         [f"out.append({f}.numpy() - {f2}.numpy())"],
         [f"s.total += {f}.numpy()"],
         ["s.count += (acc > 0).numpy().sum()"],
+        [f"s.hist.append(tf.cast(acc > {f}, tf.int32).numpy().sum() * 2)"],
+        ["s.total = s.total + (acc < 0).numpy().mean()"],
         [f"s.total += float({f}) + np.sqrt(2.0)" if g.chance(0.5) else
          f"s.total += float({f}) * np.float32(0.5)"],
     ])
