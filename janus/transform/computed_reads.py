@@ -45,7 +45,7 @@ def computed_with(node, parents: dict, numpy_call: Callable[[object], bool]) -> 
         return isinstance(parent.op, (gast.USub, gast.UAdd))
     if isinstance(parent, gast.BinOp) and isinstance(parent.op, ARITHMETIC):
         return not numpy_call(parent.right if parent.left is node else parent.left)
-    return augmented(node, parent) and not numpy_call(parent.target)
+    return augmented(node, parent)  # (a numpy array target: its trace refuses the line)
 
 
 def reduced_reads(fn: gast.FunctionDef, kept: set[int]) -> set[int]:
