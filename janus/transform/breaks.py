@@ -232,6 +232,9 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     return kept
 
 
+_READ_METHODS = ("item", "sum", "mean")
+
+
 def _read_of(node, conversions: set[str]):
     """The read `node` is, if it is one: `t.numpy()`, `float(t)` (`int`, `bool`), or
     `t.numpy().item()` (its `.numpy()`: the Python number numpy's `item` gives, F460),
@@ -243,9 +246,6 @@ def _read_of(node, conversions: set[str]):
             _is_numpy_read(node.func.value):
         return node.func.value
     return None
-
-
-_READ_METHODS = ("item", "sum", "mean")
 
 
 def _in_test(node, parents: dict) -> bool:

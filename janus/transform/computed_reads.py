@@ -11,12 +11,12 @@ of an augmented assignment, not bound to a name first:
 A graph computes the fed Python number (graphgen/exact_numbers.py: Python's int and
 float arithmetic, checked where TensorFlow's kernels would differ) or the numpy scalar
 (graphgen/host_scalars.py: numpy's) as Python does, or fails the trace at that line
-(arithmetic it does not take, a numpy scalar on the heap...), which becomes the break.
-The value then goes wherever it goes, as a named read's arithmetic does
-(`n = int(t); s.hits += n`: transform/breaks.in_graph_reads). Arithmetic with a numpy
-call's value (`x.numpy() * np.ones(2)`) is numpy work: still a break. A vector's
-`.numpy()` reduced where it stands (`s.correct += (pred == y).numpy().sum()`) is such a
-read of numpy's scalar (`reduced_reads`).
+(arithmetic it does not take, a numpy scalar of another dtype...), which becomes the
+break. The value then goes wherever it goes, as a named read's arithmetic does (`n =
+int(t); s.hits += n`: transform/breaks.in_graph_reads). Arithmetic with a numpy call's
+value (`x.numpy() * np.ones(2)`) is numpy work: still a break. A vector's `.numpy()`
+reduced where it stands (`s.correct += (pred == y).numpy().sum()`) is such a read of
+numpy's scalar (`reduced_reads`).
 """
 from __future__ import annotations
 
