@@ -8,6 +8,7 @@ types, the heap) and asserts the graphs ran."""
 import numpy as np
 import tensorflow as tf
 
+import janus
 from janus import source
 from janus.transform import breaks
 from tests.differential import assert_same
@@ -119,3 +120,25 @@ def test_arithmetic_with_numpy_work_is_still_a_break():
     assert not breaks.in_graph_reads(node, with_numpy.__globals__)
     assert set(breaks.static_breaks(node, with_numpy.__globals__)) >= {
         node.body[0].lineno, node.body[2].lineno}
+
+
+def split_count(s, x, y):
+    s.correct += int(tf.reduce_sum(tf.cast(x > y, tf.int32)))
+    s.hist.append(np.float64(tf.reduce_sum(x).numpy()))  # numpy work: the break
+    s.total = s.total * 0.5 + float(tf.reduce_max(y)) ** 2
+    return s.correct
+
+
+def test_in_a_split_function_the_count_is_no_break(monkeypatch):
+    from janus.fallback import trial, whole_trial
+    from janus.transform import segments
+    # (every stretch a graph whatever its size: tests/fallback/conftest.py `any_size`)
+    monkeypatch.setattr(whole_trial, "MAX_TRIALS", 0)
+    monkeypatch.setattr(segments, "TINY_OPS", 0)
+    monkeypatch.setattr(trial, "MIN_PLAIN_S", 0.0)
+    monkeypatch.setattr(trial, "PAYS", float("inf"))
+    jitted = janus.jit(split_count, segments=True)
+    stats = assert_same(split_count, _calls(), make_state=Tally, jitted=jitted)
+    node, _ = source.parse_function(split_count)
+    assert set(jitted.segmented.breaks) == {node.body[1].lineno}, jitted.segmented.breaks
+    assert stats.segment_graph_calls > 0, stats
