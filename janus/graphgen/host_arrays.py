@@ -20,7 +20,8 @@ and shape). It does only what gives exactly the array's result:
   - `x, v = a`, `a.tolist()`, `a.astype(np.float32)` of short 1-D float arrays;
   - `a.sum()`, `a.mean()`, `a.var()`, `a.std()` of a 1-D float32/float64 array of any
     length (graphgen/float_sums.py: numpy's pairwise summation, its `_mean`/`_var`): a
-    numpy scalar (host_scalars.py); `a - s`, `a / s` with such a scalar of a's dtype.
+    numpy scalar (host_scalars.py); `a - s`, `a / s` with such a scalar of a's dtype;
+    `a.sum()` of a bool or int array, `a.mean()` of a bool one (a count, F461);
 
 Anything else (numpy methods, comparisons, truth value, printing, in-place writes) raises
 ConversionError: the trace fails at that line, which becomes a graph break. A derived
@@ -205,6 +206,8 @@ class HostArray:
         if len(args) > 4 or set(options) & set(kwargs):
             _refuse(f"`.{name}()` with these arguments")
         options.update(kwargs)
+        if self.dtype.kind in "bi" and name in ("sum", "mean") and not options:
+            return self._count(name)
         ddof = options.pop("ddof", 0)
         if self.ndim != 1 or self.dtype not in (np.float32, np.float64) or \
                 options.get("axis") not in (None, 0, -1, (0,)) or \
@@ -220,6 +223,19 @@ class HostArray:
             result, ok = float_sums.numpy_var(self.tensor, ddof, root=name == "std")
         checks.require(ok)
         return HostScalar(result)
+
+    def _count(self, name: str) -> HostScalar:
+        """`a.sum()` of a bool or signed int array: numpy's int64 (exact: integer sums
+        wrap alike in any order); `a.mean()` of a bool array: the count / n in float64
+        (exact below 2**53 items, the division rounded once, as numpy's)."""
+        if name == "mean" and self.dtype.kind != "b":
+            _refuse("`.mean()` of an int array")  # (a float64 sum of ints: may round)
+        total = tf.reduce_sum(tf.cast(self.tensor, tf.int64))
+        if name == "sum":
+            return HostScalar(total)
+        size = tf.cast(tf.size(self.tensor, out_type=tf.int64), tf.float64)
+        checks.require(size > 0)  # (numpy warns and gives nan: the call reruns plainly)
+        return HostScalar(tf.cast(total, tf.float64) / tf.maximum(size, 1.0))
 
     def _arith(self, other, op: str, reverse=False):
         if is_tensor(other):

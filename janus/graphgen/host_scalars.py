@@ -17,7 +17,8 @@ that numpy scalar, for as long as the code only does what gives exactly numpy's 
     Python float, `s ** 2` with a Python number, and `-s`, `abs(s)`: numpy's result,
     or the graph fails where TF's would differ or numpy would warn
     (graphgen/exact_numbers.py);
-  - `int()` (integer and bool scalars), `float()`, `bool()`, `.item()`: a SymbolicScalar;
+  - `int()`, `float()`, `bool()`, `.item()`: a SymbolicScalar (`int()` of a float
+    scalar truncated as Python does, a NaN or inf failing the graph);
   - TensorFlow ops and lists handed to them (packed to the dtype eager TF's converter
     gives such a list, with Python numbers: F390);
   - truth tests, formatting and printing (at write-back, of the numpy scalar itself);
@@ -92,8 +93,8 @@ class HostScalar:
     def number(self, kind: type) -> SymbolicScalar:
         """`int(s)` / `float(s)` / `bool(s)`: the Python number numpy gives."""
         dtype = self.tensor.dtype
-        if kind is int and dtype.is_floating:
-            _refuse("int() of a float scalar")  # (NaN and inf raise in Python)
+        if kind is int and dtype.is_floating:  # (truncated; NaN, inf: the call reruns
+            return self.number(float).convert(int)  # plainly, where Python raises: F461)
         if kind is bool:
             return SymbolicScalar(tf.not_equal(self.tensor, tf.zeros([], dtype)), bool,
                                   from_graph=True)
@@ -142,6 +143,13 @@ class HostScalar:
             other = inputs[1] if inputs[0] is self else inputs[0]
             if isinstance(other, np.integer) and other.dtype == self.kind:
                 return self._int_arith(other, op, reverse=inputs[1] is self)
+        if op in ("add", "sub", "mul", "truediv") and method == "__call__" and not kwargs \
+                and len(inputs) == 2 and self.tensor.dtype in (tf.float32, tf.float64):
+            other = inputs[1] if inputs[0] is self else inputs[0]
+            if isinstance(other, np.floating) and other.dtype == self.kind:
+                # (`s.total + t.numpy()`, s.total a numpy float of its dtype: F461; the
+                # Python float holds its value exactly)
+                return self._arith(float(other), op, reverse=inputs[1] is self)
         _refuse("a numpy function of it")
 
     def __getattr__(self, name):  # (libraries probe attributes: AttributeError for them;
@@ -176,6 +184,8 @@ class HostScalar:
             x, y = tf.cast(x, dtype), tf.cast(other.checked_tensor(), dtype)
         elif type(other) is float or type(other) is int and _fits(other, dtype):
             y = other  # (numpy casts a Python number to the scalar's dtype)
+        elif isinstance(other, np.floating) and other.dtype == self.kind:
+            y = float(other)  # (a numpy float of my dtype: the number it holds)
         elif isinstance(other, SymbolicScalar) and dtype == tf.float64 and \
                 other.kind in (int, float):
             y = other.tensor if other.kind is float else \

@@ -22,7 +22,7 @@ from janus.recursion.cases import CaseRecorder
 from janus.recursion.self_calls import node_argument, passed_on, same_passed_on
 from janus.tensors import is_tensor
 from janus import number_reads, source as source_mod, user_attributes
-from janus.transform import breaks, convert, user_frames
+from janus.transform import breaks, computed_reads, convert, user_frames
 from janus.transform.autograph_callbacks import for_autograph
 from janus.transform.pipeline import leave_to_janus
 from janus.transform.exit_tests import exit_sites
@@ -34,7 +34,8 @@ def _kept_read(converted, site: int, fn, args: tuple) -> bool:
     """Whether `fn(*args)` is the `.numpy()` (or `int()`, `float()`, `bool()`) of a scalar
     tensor at a line where a graph keeps the value as a tensor
     (transform/breaks.in_graph_reads), or a `.numpy()` a numpy draw takes as its `p`
-    (breaks.probability_reads): no refusal."""
+    (breaks.probability_reads) or reduced where it stands (computed_reads.reduced_reads): no
+    refusal."""
     if fn is int or fn is float or fn is bool:  # (identity: never the callee's __eq__)
         tensor = args[0] if len(args) == 1 else None
     elif user_attributes.get(fn, "__name__", "") == "numpy" and not args:
@@ -50,7 +51,8 @@ def _kept_read(converted, site: int, fn, args: tuple) -> bool:
         except ConversionError:
             node = None
         kept = breaks.in_graph_reads(node, converted.original.__globals__) if node else set()
-        arrays = breaks.probability_reads(node) if node else set()
+        arrays = breaks.probability_reads(node) | computed_reads.reduced_reads(node, kept) \
+            if node else set()
         lines = converted.kept_read_lines = tuple(
             frozenset(n.lineno for n in gast.walk(node) if id(n) in ids) if node else
             frozenset() for ids in (kept, arrays))

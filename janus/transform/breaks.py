@@ -8,8 +8,9 @@ breaks are split at once instead of found by failing traces:
                               makes: janus/draws.py), numpy calls, numpy methods on
                               a local that only ever holds numpy values
     in_graph_reads(fn, env)   the `.numpy()` reads that are no break: a scalar's value
-                              only compared, converted or handed to TF stays in the
-                              graph (janus/graphgen/host_scalars.py)
+                              only compared, converted, computed with (`s.hits +=
+                              int(t)`) or handed to TF stays in the graph
+                              (janus/graphgen/host_scalars.py)
     probability_reads(fn)     ... and `rng.choice(n, p=t.numpy()[0])`'s (host_draws.py)
     static_openings(fn)       compound statements better left Python with their bodies
                               split: a loop that updates variables from a gradient tape
@@ -35,7 +36,7 @@ import numpy as np
 
 from janus import user_attributes
 from janus import draws
-from janus.transform import scope, stored_reads
+from janus.transform import computed_reads, scope, stored_reads
 
 _HOST_STATE_TYPES = (np.random.Generator, np.random.RandomState, random.Random)
 _HOST_STATE_MODULES = ("random", "time", "datetime", "secrets", "uuid", "numpy.random")
@@ -169,8 +170,10 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     name:`), appends it to a list, returns or stores it, or is an item of a list or
     tuple handed to a call (`tf.expand_dims([name], 0)`) or returned, or is an operand of
     `not`, of `and`/`or` or a conditional expression whose value goes to one of those
-    places (`done = v > LIMIT or late`). At run time the scalar read this way stays a
-    tensor (graphgen/host_scalars.py);
+    places (`done = v > LIMIT or late`); and a read where it stands computed with
+    (`s.hits += int(t)`, `total + float(loss) * 2`, `-float(t)`: F461), not with a numpy
+    call's value. At run time the scalar read this way stays a tensor
+    (graphgen/host_scalars.py, a fed number: graphgen/exact_numbers.py);
     anything else it meets there fails the trace at that line."""
     parents = {id(child): node for node in gast.walk(fn) for child in gast.iter_child_nodes(node)}
     own = list(scope.walk_own_scope(fn.body))
@@ -210,6 +213,12 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
         read = _read_of(node, conversions)
         if read is not None and stored_reads.where_it_stands(node, parents):
             kept.add(id(read))
+    numpy_call = lambda e: isinstance(e, gast.Call) and not _is_numpy_read(e) and \
+        _is_numpy(e, set(), env)  # noqa: E731
+    for node in own:  # a read computed with where it stands (F461: `s.hits += int(t)`)
+        read = _read_of(node, conversions)
+        if read is not None and computed_reads.computed_with(node, parents, numpy_call):
+            kept.add(id(read))
     for node in own:
         read = _read_of(node.value, conversions) if isinstance(node, gast.Assign) else None
         if not (read is not None and len(node.targets) == 1 and
@@ -223,13 +232,17 @@ def in_graph_reads(fn: gast.FunctionDef, env: dict) -> set[int]:
     return kept
 
 
+_READ_METHODS = ("item", "sum", "mean")
+
+
 def _read_of(node, conversions: set[str]):
     """The read `node` is, if it is one: `t.numpy()`, `float(t)` (`int`, `bool`), or
-    `t.numpy().item()` (its `.numpy()`: the Python number numpy's `item` gives, F460)."""
+    `t.numpy().item()` (its `.numpy()`: the Python number numpy's `item` gives, F460),
+    `t.numpy().sum()`, `.mean()` (its `.numpy()`: numpy's scalar, `reduced_reads`)."""
     if _is_numpy_read(node) or _is_conversion(node, conversions):
         return node
     if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-            node.func.attr == "item" and not node.args and not node.keywords and \
+            node.func.attr in _READ_METHODS and not node.args and not node.keywords and \
             _is_numpy_read(node.func.value):
         return node.func.value
     return None
@@ -287,7 +300,6 @@ def _is_conversion(node, conversions: set[str]) -> bool:
         not isinstance(node.args[0], (gast.Constant, gast.Starred))
 
 
-_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow)
 _MATH_FUNCTIONS = frozenset(("cos", "sin", "tan", "sqrt", "exp", "log", "tanh", "atan",
                              "log1p", "expm1", "fabs", "isnan", "isinf", "isfinite",
                              "floor", "ceil"))
@@ -297,9 +309,11 @@ tests and roundings of a read: F459, `if math.isnan(float(loss)): raise ...`).""
 
 def _kept_use(use, parents: dict, conversions: set[str]) -> bool:
     parent = parents.get(id(use))
-    if isinstance(parent, gast.BinOp) and isinstance(parent.op, _ARITHMETIC) or \
+    if isinstance(parent, gast.BinOp) and isinstance(parent.op, computed_reads.ARITHMETIC) or \
             isinstance(parent, gast.UnaryOp) and isinstance(parent.op, (gast.USub, gast.UAdd)):
         return True  # numpy's float arithmetic (graphgen/host_scalars.py)
+    if computed_reads.augmented(use, parent):
+        return True  # `s.hits += n` (F461)
     if isinstance(parent, gast.Call) and parent.args == [use] and not parent.keywords and (
             isinstance(parent.func, gast.Name) and parent.func.id == "abs" or
             isinstance(parent.func, gast.Attribute) and parent.func.attr in _MATH_FUNCTIONS

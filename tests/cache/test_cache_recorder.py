@@ -129,7 +129,7 @@ def lambda_free_add(x):
 
 
 def host_float(x):
-    return float(tf.reduce_sum(x)) * 2.0   # no graph can do this: janus gives up
+    return float(tf.reduce_sum(x)).hex()  # no graph can do this: janus gives up
 
 
 def test_a_function_janus_gave_up_on_is_written_once_not_at_every_flush(cache_dir):

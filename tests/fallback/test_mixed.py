@@ -15,7 +15,7 @@ def dense(w, x):
 def step(w, optimizer, x):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(dense(w, x) ** 2)
-    scale = float(loss.numpy()) + 1.0        # numpy on a tensor: not convertible
+    scale = float(np.float64(loss.numpy())) + 1.0  # numpy on a tensor: not convertible
     grads = tape.gradient(loss, [w])
     optimizer.apply_gradients(zip(grads, [w]))
     return loss * scale

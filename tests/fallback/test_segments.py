@@ -145,7 +145,7 @@ def effects(c, x):
     c.items.append(tf.reduce_sum(x))
     c.total += 1
     print("before", c.total)
-    host = x.numpy().sum()
+    host = x.numpy().cumsum()[-1]  # (a numpy method; `.sum()` stays in the graph: F461)
     c.items.append(tf.reduce_max(x) * float(host))
     print("after", len(c.items))
     if host > 100:
@@ -226,7 +226,7 @@ def deleted_tape(x):
     """`del tape` after the tape's block: the tape must be bound where it is deleted (fuzz
     seed 77, v4)."""
     acc = x * 0.5
-    z = float(HOST_RNG.random()) * 0.0 + float(tf.reduce_sum(x))
+    z = float(HOST_RNG.random()) * 0.0 + float(np.float64(tf.reduce_sum(x).numpy()))
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(acc)
         y = tf.reduce_sum(acc * acc)

@@ -169,7 +169,7 @@ def test_python_between_segments_runs_callees_as_graphs(any_size):
 
 
 def refused(x):
-    return float(tf.reduce_sum(x).numpy()) * 2.0
+    return tf.reduce_sum(x) * (2.0 + time.time() * 0.0)  # (a clock: refused)
 
 
 def calls_refused(x, k):

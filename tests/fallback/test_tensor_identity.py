@@ -8,6 +8,7 @@ differed. The same held for whole-function graphs (`return x`, `s.h = x`): equal
 values, but another object (`is` false, a tape watching `x` saw no connection).
 (One tensor passed as two arguments, fuzz seed 403481: tests/graphgen/test_aliases_guard.py.)
 """
+import numpy as np
 import tensorflow as tf
 
 import janus
@@ -31,7 +32,7 @@ def alias_then_tape(s, x):
     grads = tape.gradient(y, [acc, x])
     for g in grads:
         if g is not None:
-            s.total += float(tf.reduce_sum(g ** 2).numpy())   # a graph break
+            s.total += float(np.float64(tf.reduce_sum(g ** 2).numpy()))  # a graph break
     del tape  # (the tape lives across the break: its block stays Python, split off)
     return grads
 

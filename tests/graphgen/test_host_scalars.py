@@ -131,7 +131,7 @@ def test_in_graph_reads_accepts_only_the_uses_a_graph_keeps():
         c = x.numpy()
         xs.insert(0, a)
         xs.append(xs[int(x)])  # (a read where it stands, used as an index)
-        return b // 2, c.item()
+        return b << 1, c.item()  # (a shift: not arithmetic a graph keeps; `//` is: F461)
 
     def kept_in_tests(x, xs):
         if int(x[0]) == 3 or x.numpy() > 2.0:
@@ -230,3 +230,51 @@ def test_a_read_tested_where_it_stands_is_no_graph_break():
              for i in range(12)]
     stats = assert_same(greedy_until_end, calls, make_state=Decoder)
     assert stats.internal_errors == 0 and stats.graph_calls >= 6, stats
+
+
+class Hits:
+    def __init__(self):
+        self.correct = 0
+        self.history = []
+
+
+def float_hits(s, pred, y):
+    # `int()` of a float scalar (F461): truncated toward zero, as Python's int() of numpy's
+    # float; a NaN or an inf fails the graph (Python raises ValueError, OverflowError)
+    s.correct += int(tf.reduce_sum(tf.cast(tf.equal(pred, y), tf.float32)))
+    s.history.append(int(tf.reduce_mean(pred) * 10.0))
+    return s.correct
+
+
+def test_int_of_a_float_scalar_is_truncated_in_the_graph():
+    rng = np.random.RandomState(7)
+    calls = [(tf.constant(rng.randint(0, 3, 6).astype(np.float32) - 1.3),
+              tf.constant(rng.randint(0, 3, 6).astype(np.float32) - 1.3)) for _ in range(8)]
+    odd = [(tf.constant([np.nan] * 6, tf.float32), calls[0][1]),
+           (tf.constant([np.inf] * 6, tf.float32), calls[0][1]),
+           (tf.constant([-0.05] * 6, tf.float32), calls[0][1])]
+    stats = assert_same(float_hits, calls + odd + calls[:2], make_state=Hits)
+    assert stats.graph_calls >= 6, stats
+
+
+class Totals:
+    def __init__(self):
+        self.w = tf.Variable([0.5, -1.0, 2.0])
+        self.total = 0.0  # (a numpy float32 after the first call, as numpy's sum gives)
+        self.wide = np.float64(0.25)
+        self.mixed = np.float64(1.0)
+
+
+def numpy_totals(s, x):
+    s.total += tf.reduce_sum(x * s.w).numpy()
+    s.total = tf.reduce_max(x).numpy() * 0.5 + s.total  # (a numpy float on the right)
+    s.wide = s.wide - tf.cast(tf.reduce_min(x), tf.float64).numpy() / 4.0
+    s.mixed = s.mixed + tf.reduce_mean(x).numpy()  # (float64 + float32: numpy's float64)
+    return s.total, s.wide, s.mixed
+
+
+def test_numpy_floats_on_the_heap_summed_with_reads_stay_in_the_graph():
+    rng = np.random.RandomState(5)
+    calls = [(tf.constant(rng.randn(3).astype(np.float32)),) for _ in range(10)]
+    stats = assert_same(numpy_totals, calls, make_state=Totals)
+    assert stats.graph_calls >= 5, stats

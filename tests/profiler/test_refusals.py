@@ -18,11 +18,11 @@ def with_numpy_function(x):
 
 
 def with_numpy_value(x):
-    return float(tf.reduce_sum(x).numpy()) + 1.0
+    return np.float64(tf.reduce_sum(x).numpy()) + 1.0  # (handed to numpy)
 
 
 def with_float(x):
-    return float(tf.reduce_sum(x)) * 2.0
+    return float(tf.reduce_sum(x)).hex()  # (a float's method; `* 2.0` is kept: F461)
 
 
 def with_host_random(x):
