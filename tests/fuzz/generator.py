@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 110
+GENERATOR_VERSION = 111
 
 HEADER = '''\
 import functools
@@ -223,6 +223,7 @@ RULE_MODULES = (
     "rules_s38_lifetimes",
     "rules_s39_thread_writes",
     "rules_s39_bounds",
+    "rules_s39_reads",
 )
 
 
