@@ -6,6 +6,7 @@ fed Python number (graphgen/exact_numbers.py) or numpy scalar (graphgen/host_sca
 as Python and numpy do. Every test compares janus with plain Python (values, their
 types, the heap) and asserts the graphs ran."""
 import numpy as np
+import pytest
 import tensorflow as tf
 
 import janus
@@ -59,23 +60,12 @@ def _calls(n=8, seed=0):
              tf.constant(rng.randn(3).astype(np.float32))) for _ in range(n)]
 
 
-def test_augmented_counts_stay_in_the_graph():
-    stats = assert_same(counted, _calls(), make_state=Tally)
-    assert stats.graph_calls >= 5 and stats.fallback_calls == 0, stats
-
-
-def test_reads_in_arithmetic_stay_in_the_graph():
-    stats = assert_same(summed, _calls(), make_state=Tally)
-    assert stats.graph_calls >= 5 and stats.fallback_calls == 0, stats
-
-
-def test_augmented_items_and_integer_division_stay_in_the_graph():
-    stats = assert_same(in_a_dict, _calls(), make_state=Tally)
-    assert stats.graph_calls >= 5 and stats.fallback_calls == 0, stats
-
-
-def test_a_named_read_s_augmented_assignment_stays_in_the_graph():
-    stats = assert_same(named, _calls(), make_state=Tally)
+@pytest.mark.parametrize("step", [counted, summed, in_a_dict, named],
+                         ids=["augmented counts", "reads in arithmetic",
+                              "augmented items and integer division",
+                              "a named read's augmented assignment"])
+def test_reads_computed_with_stay_in_the_graph(step):
+    stats = assert_same(step, _calls(), make_state=Tally)
     assert stats.graph_calls >= 5 and stats.fallback_calls == 0, stats
 
 
