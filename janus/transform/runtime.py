@@ -232,6 +232,15 @@ class Runtime:
     def if_value(self, site, test, if_true, if_false):
         return if_true() if test else if_false()
 
+    @operation_hook
+    def min_max(self, site, op, fn, first, second):
+        """`fn(first, second)`; the builtin `min` (`op` '<') or `max` ('>'): `second` if
+        `second op first` is true, else `first`, as Python's min/max choose."""
+        if fn is not (min if op == "<" else max):
+            return fn(first, second)
+        return self.if_value(site, COMPARE_OPS[op](second, first), lambda: second,
+                             lambda: first)
+
     # text (transform/text.py)
     @operation_hook
     def text(self, value):
