@@ -6,7 +6,8 @@ import math
 import numpy as np
 import tensorflow as tf
 
-GRAPHS = False  # (F484, open: `math.sqrt(tensor)` fails the trace, the whole step runs eagerly; `min(mean, cap)` ran eagerly too before F483)
+GRAPHS = True
+MIN_GRAPH_CALLS = 3  # (0 before F483/F484: `min(mean, cap)` and `math.sqrt(mean)` failed the trace)
 
 
 class State:
