@@ -8,7 +8,7 @@ import tensorflow as tf
 
 from tests.e2e.unseen import data
 
-GRAPHS = False  # (an lru_cache'd helper: refused by design, its cache would keep a graph's values; F486)
+GRAPHS = False  # (an lru_cache'd helper called in the step: refused by design, F46: its cache and hit count would not be Python's)
 
 
 def make_counter():

@@ -3,7 +3,7 @@ batch) and a `tf.SparseTensor` feature matrix multiplied with `tf.sparse.sparse_
 import numpy as np
 import tensorflow as tf
 
-GRAPHS = False  # (F485, open: janus feeds no composite tensor (RaggedTensor, SparseTensor) to a graph)
+GRAPHS = False  # (RaggedTensor / SparseTensor arguments: janus feeds no composite tensor to a graph yet, F182's Left)
 
 
 class State:

@@ -7,7 +7,7 @@ import tensorflow as tf
 
 from tests.e2e.unseen import data
 
-GRAPHS = True  # (few: `s.step` fed as a tensor makes the periodic prints' tests in-graph guards; F487)
+GRAPHS = True  # (few: two periodic tests on the step counter, F455, open)
 
 
 class State:

@@ -6,7 +6,7 @@ import tensorflow as tf
 
 from tests.e2e.unseen import data
 
-GRAPHS = False  # (F488, open: `v.numpy()` in a helper reached through `hasattr(v, "numpy")`: the helper's read is a break and the step runs eagerly)
+GRAPHS = False  # (F485, open: a helper's `.numpy()` janus cannot keep makes the whole step run eagerly, not split at the call)
 
 
 def to_number(v):
