@@ -6,7 +6,10 @@ either order, stored on the heap, returned, tested, or fed on into tensor work; 
 shadowed `min` (a helper of the program's own, called as it is) and operands Python
 cannot compare (a TypeError as Python raises it); and `math` functions of a scalar tensor
 (F484: `math.sqrt(loss)`, `math.isnan(loss)`: Python's implicit `float(t)`; the trace
-raised TypeError and janus ran the whole function eagerly).
+raised TypeError and janus ran the whole function eagerly); and a helper doing what a
+graph refuses (`v = v.numpy()` under `hasattr`, a `.numpy()` of a vector summed) called
+from the step between tensor work (F485: located at the calling line, the split breaks
+there only; before, the step ran eagerly whole).
 
 Registered in `rules.RULES` on import (the generator imports this module).
 """
@@ -75,3 +78,20 @@ def math_of_tensors(g):
     if g.chance(0.1):
         lines += ["if flag:", "    out.append(math.sqrt(tf.abs(acc)))"]
     return lines
+
+
+@rule(0.4, max_depth=2)
+def helper_refusal(g):
+    """(F485) A module-level helper reading a tensor's value in a way no graph keeps,
+    called from the step between tensor work (its result stored, added or tested)."""
+    name = g.fresh("host_value")
+    body = g.choice([
+        "    if hasattr(v, 'numpy'):\n        v = v.numpy()\n    return float(v)\n",
+        "    return float(np.sum(v.numpy())) * 0.5\n",
+        "    arr = v.numpy()\n    return float(arr.max() - arr.min())\n",
+    ])
+    g.helpers.append(f"def {name}(v):\n{body}")
+    t = g.choice(["tf.reduce_sum(acc)", "acc", "tf.reduce_mean(acc)"])
+    use = g.choice([f"s.hist.append({name}({t}))", f"k = k + int({name}({t}) > 0.0)",
+                    f"acc = acc * 0.5 + {name}({t})", f"s.total = s.total + {name}({t})"])
+    return [f"acc = {g.texpr()}", use, f"acc = tf.tanh(acc) * 1.5"]

@@ -6,7 +6,7 @@ import tensorflow as tf
 
 from tests.e2e.unseen import data
 
-GRAPHS = False  # (F485, open: a helper's `.numpy()` janus cannot keep makes the whole step run eagerly, not split at the call)
+GRAPHS = False  # (a helper's `.numpy()` janus cannot keep: a break at the calling line; the rest runs as segments since F485)
 
 
 def to_number(v):
