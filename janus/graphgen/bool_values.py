@@ -124,13 +124,13 @@ class BoolValues:
         return self._choose(site, test, if_true, if_false)
 
     @operation_hook
-    def min_max(self, site, op, fn, first, second):
-        """`min(a, b)` / `max(a, b)`: of fed numbers of one kind, a graph op with no guard
-        (graphgen/number_functions.py, as a call of `min` gives); else a conditional
-        expression's test (transform/runtime.py)."""
-        if number_functions.handles(fn, (first, second), {}):
-            return number_functions.dispatch(fn, (first, second), {})
-        return super().min_max(site, op, fn, first, second)
+    def min_max(self, site, op, fn, *args):
+        """`min(...)` / `max(...)`: of fed numbers of one kind, a graph op with no guard
+        (graphgen/number_functions.py, as a call of `min` gives); else Python's fold, each
+        test a conditional expression's (transform/runtime.py)."""
+        if number_functions.handles(fn, args, {}):
+            return number_functions.dispatch(fn, args, {})
+        return super().min_max(site, op, fn, *args)
 
     @operation_hook
     def not_value(self, site, value):

@@ -24,7 +24,8 @@ _NUMBERS = ["1.0", "0.5 * k", "s.total", "float(n)", "-0.25", "G_SCALE", "k"]
 
 @rule(0.6, max_depth=2)
 def min_max_values(g):
-    """(F483) `min`/`max` of two operands, at least one a scalar tensor, used as a value."""
+    """(F483) `min`/`max` of two or three operands or of a list or tuple, at least one a
+    scalar tensor, used as a value."""
     fn = g.choice(["min", "max"])
     t = g.choice(_SCALARS)
     other = g.choice(_NUMBERS + _SCALARS)
@@ -38,7 +39,9 @@ def min_max_values(g):
         f"if {v} > 0.5:\n    k = k + 1",
         f"s.total = {v}" if other in _NUMBERS else f"s.h = {v} * 0.5",
     ])
-    return [f"{v} = {fn}({a}, {b})"] + use.split("\n")
+    call = g.choice([f"{fn}({a}, {b})", f"{fn}({a}, {b}, {g.choice(_NUMBERS)})",
+                     f"{fn}([{a}, {b}])", f"{fn}(({t}, {g.choice(_SCALARS)}))"])
+    return [f"{v} = {call}"] + use.split("\n")
 
 
 @rule(0.2, max_depth=1)

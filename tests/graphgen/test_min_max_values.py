@@ -48,11 +48,8 @@ def test_a_running_best_kept_with_min_runs_as_graphs(any_size):
 
 
 def shadowed_min(values, limit):
+    min = lambda a, b: [a, b]  # noqa: A001,E731 (a `min` of the program's own: called as it is)
     return min(values, limit)
-
-
-def min(a, b):  # noqa: A001 (a module-level `min` of the program's own is called as it is)
-    return [a, b]
 
 
 def test_a_min_of_the_programs_own_is_called_as_it_is():
@@ -67,3 +64,30 @@ def max_(a, b):
 @pytest.mark.parametrize("b", [c([1.0, 2.0]), "text"])
 def test_what_python_raises_for_uncomparable_operands_is_raised(b):
     assert_same(max_, [(c([0.5, 3.0]), b)] * 3 + [(1.0, b)] * 2)
+
+
+def worst_of(s, xs):
+    losses = [tf.reduce_mean(tf.square(x @ s.w)) for x in xs]
+    s.w.assign_sub(0.01 * s.w)
+    return max(losses), min(losses[0], losses[1], 0.75)
+
+
+def test_max_of_a_list_of_tensors_and_min_of_three_run_as_graphs(any_size):
+    rng = np.random.RandomState(2)
+    calls = [([c(rng.randn(2, 3) * (1.0 + 0.5 * (i % 3))) for _ in range(3)],)
+             for i in range(14)]
+    stats = assert_same(worst_of, calls, make_state=State)
+    assert stats.graph_calls >= 8, stats
+
+
+def extremes(xs, pairs):
+    return max(xs), min(x * 2 for x in xs), max(pairs, default=None), min(*xs)
+
+
+@pytest.mark.parametrize("xs", [[3.0, 1.0, 2.0], (1, 5, 5), [c(1.0), c(0.5)]])
+def test_folds_python_leaves_to_the_builtin_stay_its_own(xs):
+    assert_same(extremes, [(xs, [])] * 4)
+
+
+def test_an_empty_list_raises_as_python():
+    assert_same(lambda xs: max(xs), [([],)] * 3 + [([c(1.0)],)] * 2)
