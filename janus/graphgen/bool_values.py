@@ -29,7 +29,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import identity
+from janus.graphgen import identity, number_functions
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.exits import _condition, _predicate
 from janus.graphgen.host_arrays import HostArray
@@ -122,6 +122,15 @@ class BoolValues:
     @operation_hook
     def if_value(self, site, test, if_true, if_false):
         return self._choose(site, test, if_true, if_false)
+
+    @operation_hook
+    def min_max(self, site, op, fn, *args):
+        """`min(...)` / `max(...)`: of fed numbers of one kind, a graph op with no guard
+        (graphgen/number_functions.py, as a call of `min` gives); else Python's fold, each
+        test a conditional expression's (transform/runtime.py)."""
+        if number_functions.handles(fn, args, {}):
+            return number_functions.dispatch(fn, args, {})
+        return super().min_max(site, op, fn, *args)
 
     @operation_hook
     def not_value(self, site, value):

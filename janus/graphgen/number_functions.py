@@ -29,9 +29,10 @@ import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import checks, exact_numbers
+from janus.graphgen import checks, exact_numbers, host_scalars
 from janus.graphgen.host_arrays import HostArray
 from janus.graphgen.host_scalars import HostScalar
+from janus.graphgen.value_kinds import is_symbolic
 from janus.graphgen.values import SymbolicScalar
 from janus.operation_hooks import operation_hook
 
@@ -89,6 +90,22 @@ def handles(fn, args: tuple, kwargs: dict) -> bool:
             any(isinstance(v, (SymbolicScalar, HostScalar)) for v in args[0])
     return not kwargs and any(fn is f for f in _FUNCTIONS) and \
         isinstance(args[0], (SymbolicScalar, HostScalar))
+
+
+def reads_tensor(fn, args: tuple, kwargs: dict) -> bool:
+    """Whether `fn(*args)` is a `math` function of one number (or a test, floor/ceil/trunc)
+    of a scalar float tensor of the trace: Python calls `float(t)` first (F484)."""
+    if kwargs or len(args) != 1 or not is_symbolic(args[0]) or \
+            not any(fn is f for f in (*_FUNCTIONS, *_TESTS, *_TO_INT)):
+        return False
+    return args[0].shape.rank == 0 and args[0].dtype.is_floating and \
+        host_scalars.readable(args[0])
+
+
+def read_tensor(tensor: tf.Tensor) -> SymbolicScalar:
+    """`float(t)` of a scalar float tensor a `math` function converts (no gradient: a
+    Python float)."""
+    return HostScalar(tf.stop_gradient(tensor)).number(float)
 
 
 def dispatch(fn, args: tuple, kwargs: dict):

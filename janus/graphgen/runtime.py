@@ -303,6 +303,8 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             return traced_gradients.gradient(fn, args, kwargs)
         if isinstance(fn, (host_scalars.NumpyRead, host_arrays.NumpyRead)):
             return fn(*args, **kwargs)  # (transform/breaks.in_graph_reads)
+        if number_functions.reads_tensor(fn, args, kwargs):  # `math.sqrt(loss)`: float(loss)
+            args = (number_functions.read_tensor(args[0]),)
         if number_functions.handles(fn, args, kwargs):  # `math.cos(theta)`, theta fed
             return number_functions.dispatch(fn, args, kwargs)
         if reductions.handles(fn, args, kwargs):  # `np.mean(a)`, `sum(rewards)`

@@ -222,8 +222,13 @@ class ProfileRuntime(Runtime):
             refused = ""
         if refused:
             where = self.function.sites[site]
-            current.profile.record_refusal((self.key, site), refused,
-                                           (where.function, where.filename, where.lineno))
+            location = (where.function, where.filename, where.lineno)
+            outer = getattr(current, "outer_site", None)
+            if outer is not None:  # in a callee: the profiled function's calling line
+                # (the line its split can break: F485), the callee's named in the reason
+                refused = f"{refused} (in {where.function}, line {where.lineno})"
+                location = outer
+            current.profile.record_refusal((self.key, site), refused, location)
         current.profile._bounded_add(
             record.callees, getattr(target or fn, "__qualname__", type(fn).__name__))
         if target is None:
@@ -241,11 +246,18 @@ class ProfileRuntime(Runtime):
                 raise JanusInternalError(f"converting {target.__qualname__} failed") from exc
             return limits.callee_call(fn, args, kwargs)  # either way it runs plainly (F368)
         instance = type(self).for_function(converted).function_instance()
+        outermost = getattr(current, "outer_site", None) is None
+        if outermost:
+            where = self.function.sites[site]
+            current.outer_site = (where.function, where.filename, where.lineno)
         try:
             return _invocation(current, converted.key, instance, bound_self, args, kwargs)
         except RecursionError:
             limits.note()  # (the user's code may catch it: recursion/limits.py)
             raise
+        finally:
+            if outermost:
+                current.outer_site = None
 
     def function_instance(self):
         return self.function.instantiate(self)
@@ -262,6 +274,8 @@ def profile_call(converted, profile: Profile, args: tuple, kwargs: dict,
     current.sequences = {}
     previous_frames = getattr(current, "frames", None)
     current.frames = []
+    previous_outer = getattr(current, "outer_site", None)
+    current.outer_site = None  # (the profiled function's own line calling a callee)
     previous_looks = getattr(current, "looks", None)
     current.looks = looks = thread_writes.Looks(converted.original, args, kwargs)
     try:
@@ -282,6 +296,7 @@ def profile_call(converted, profile: Profile, args: tuple, kwargs: dict,
         current.profile = previous
         current.sequences = previous_sequences
         current.frames = previous_frames
+        current.outer_site = previous_outer
 
 
 def _read_number(profile: Profile, holder, name, value) -> None:

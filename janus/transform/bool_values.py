@@ -8,9 +8,14 @@ can specialize each truth test (guarded, one graph per outcome) or make it a `tf
     c = not a             ->  c = janus__.not_value(4, a)
     c = x if t else y     ->  c = janus__.if_value(5, t, lambda: x, lambda: y)
     c = a < b <= d        ->  c = janus__.compare_chain((6,), ('<', '<='), a, b, lambda: d)
+    c = min(a, b)         ->  c = janus__.min_max(7, '<', min, a, b)
+    c = max(xs)           ->  c = janus__.min_max(8, '>', max, xs)
 
 Each site is the truth test of the operand before it (`a` for 1, `b` for 2, `t` for 5,
-`a < b` for 6: a chained comparison is an `and` of its comparisons, each operand evaluated
+`a < b` for 6, `b < a` for 7: `min(a, b)` is `b if b < a else a` and `max(a, b)` is
+`b if b > a else a` once `min`/`max` is the builtin (checked when it runs), and of more
+operands or one list or tuple (8) each item is tested so against the one kept, as the
+builtin folds them; a chained comparison is an `and` of its comparisons, each operand evaluated
 once; also as a test, whose hook then tests what the chain gives); `or_value` returns `a`
 itself when it is true, as Python does. What stays as it is:
 
@@ -24,6 +29,8 @@ itself when it is true, as Python does. What stays as it is:
 """
 from __future__ import annotations
 
+import copy
+
 import gast
 
 from janus.transform import templates
@@ -34,6 +41,9 @@ _FRAME_CALLS = {"super", "locals", "vars", "dir"}
 _COMPARISONS = {gast.Lt: "<", gast.LtE: "<=", gast.Gt: ">", gast.GtE: ">=", gast.Eq: "==",
                 gast.NotEq: "!=", gast.Is: "is", gast.IsNot: "is not", gast.In: "in",
                 gast.NotIn: "not in"}
+
+_MIN_MAX = {"min": "<", "max": ">"}  # (the comparison of the second operand with the first)
+_OPS = {"<": gast.Lt, ">": gast.Gt}
 
 
 def thunkable(nodes: list) -> bool:
@@ -133,6 +143,25 @@ class BoolValues:
                                                                  for op in node.ops)),
                                     LEFT=node.left, RIGHT=node.comparators[0])
         call.args += [templates.expression("lambda: X", X=c) for c in node.comparators[1:]]
+        return _located(call, node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if not (isinstance(node.func, gast.Name) and node.func.id in _MIN_MAX and
+                node.args and not node.keywords and self.class_depth == 0 and
+                not any(isinstance(a, gast.Starred) for a in node.args)):
+            return node
+        op = _MIN_MAX[node.func.id]
+        if len(node.args) == 2:  # (its test: `b < a`)
+            test = gast.Compare(left=copy.deepcopy(node.args[1]), ops=[_OPS[op]()],
+                                comparators=[copy.deepcopy(node.args[0])])
+        else:  # (`max(losses)`, `min(a, b, c)`: each item against the one kept)
+            test = copy.deepcopy(node)
+        site = self.sites.new("if-expression", templates.copy_location(test, node))
+        call = templates.expression(f"{RUNTIME}.min_max(SITE, OP, FN)",
+                                    SITE=templates.constant(site),
+                                    OP=templates.constant(op), FN=node.func)
+        call.args += node.args
         return _located(call, node)
 
     def visit_IfExp(self, node):

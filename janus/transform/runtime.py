@@ -232,6 +232,23 @@ class Runtime:
     def if_value(self, site, test, if_true, if_false):
         return if_true() if test else if_false()
 
+    @operation_hook
+    def min_max(self, site, op, fn, *args):
+        """`fn(*args)`; the builtin `min` (`op` '<') or `max` ('>') of two or more operands
+        or of one list or tuple: Python's fold, an item replacing the one kept if `item op
+        kept` is true, each test an `if_value` at `site`. Anything else (another `fn`, an
+        iterator, an empty list): `fn(*args)` itself."""
+        items = args if len(args) >= 2 else \
+            args[0] if len(args) == 1 and type(args[0]) in (list, tuple) else ()
+        if fn is not (min if op == "<" else max) or not items:
+            return fn(*args)
+        compare = COMPARE_OPS[op]
+        kept = items[0]
+        for item in items[1:]:
+            kept = self.if_value(site, compare(item, kept), lambda item=item: item,
+                                 lambda kept=kept: kept)
+        return kept
+
     # text (transform/text.py)
     @operation_hook
     def text(self, value):

@@ -175,6 +175,8 @@ def test_a_break_in_a_callee_is_said_once_as_what_happens_at_the_users_line():
     assert len(mine) == 1, [str(w.message) for w in mine]
     text = str(mine[0].message)
     assert "janus makes no single graph of _calls_a_host_helper" in text
-    assert f"_host_sum ({__file__}:" in text and "split at its graph breaks" in text
+    # (located at the caller's line that calls the helper, the helper named: F485)
+    assert f"_calls_a_host_helper ({__file__}:" in text and "(in _host_sum, line" in text
+    assert "split at its graph breaks" in text
     assert "eagerly from now on" not in text
     assert mine[0].filename == __file__  # the line that called the jitted function

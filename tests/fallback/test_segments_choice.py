@@ -178,13 +178,18 @@ def calls_refused(x, k):
     return y * z + tf.reduce_mean(x)
 
 
-def test_a_failure_janus_cannot_locate_is_not_traced_again():
+def test_a_callees_refusal_is_located_at_the_calling_line_and_not_traced_again():
+    """(Before F485 the callee's refusal named no line of `calls_refused`: its split ran
+    the whole body inline; now the profile locates it at the line calling `refused`.)"""
+    import inspect
+    lines, first = inspect.getsourcelines(calls_refused)
+    call = first + next(i for i, s in enumerate(lines) if "refused(x)" in s)
     jitted = janus.jit(calls_refused, segments=True)
     stats = assert_same(calls_refused, [(tf.constant([1.0, 2.0 + k]), k) for k in range(6)],
                         jitted=jitted)
     assert stats.segmented_calls > 0
     assert all(failed == 0 for _, failed in _traces(jitted))
-    assert "no graph" in jitted.explain()
+    assert list(jitted.segmented.breaks) == [call], jitted.explain()
 
 
 def dead_branch_numpy(x, debug):
