@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 111
+GENERATOR_VERSION = 112
 
 HEADER = '''\
 import functools
@@ -224,6 +224,7 @@ RULE_MODULES = (
     "rules_s39_thread_writes",
     "rules_s39_bounds",
     "rules_s39_reads",
+    "rules_s39_unseen",
 )
 
 
