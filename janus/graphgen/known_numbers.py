@@ -31,13 +31,6 @@ _MAX_EXPONENT = 64
 huge int for the hint)."""
 
 
-def known_of(value):
-    """The known value of a Python number or a fed one, else UNKNOWN."""
-    if type(value) in (bool, int, float):
-        return value
-    return getattr(value, "known", UNKNOWN)
-
-
 def combine(op, left, right):
     """`left <op> right` as Python computes it (`op`: an arithmetic name or a TF
     comparison of `SymbolicScalar._binary`), UNKNOWN if either is unknown or Python
@@ -49,7 +42,7 @@ def combine(op, left, right):
         return UNKNOWN
     try:
         return fn(left, right)
-    except (ArithmeticError, ValueError):
+    except (ArithmeticError, ValueError, TypeError):
         return UNKNOWN
 
 
@@ -60,11 +53,10 @@ def convert(value, kind):
         return UNKNOWN
     try:
         return kind(value)
-    except (ArithmeticError, ValueError):
+    except (ArithmeticError, ValueError, TypeError):
         return UNKNOWN
 
 
-def truth(value) -> bool | None:
-    """The outcome a test on `value` has in this call, or None if not known."""
-    known = known_of(value)
+def truth(known) -> bool | None:
+    """The outcome a test on a value known to be `known` has in this call, or None."""
     return None if known is UNKNOWN else bool(known)

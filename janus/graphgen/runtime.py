@@ -437,8 +437,8 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             return exit_test.record(value)
         if isinstance(value, DynamicList):  # `if xs:` on a list whose length varies
             value = value.length() > 0
-        if known is None:  # (a fed number's outcome in this call: F455)
-            known = known_numbers.truth(value)
+        if known is None and isinstance(value, SymbolicScalar):  # (a fed number's
+            known = known_numbers.truth(value.known)  # outcome in this call: F455)
         if isinstance(value, (SymbolicScalar, HostScalar, MixedBool)):
             value = value.tensor
         value = variable_read(value)  # (`if s.on:`: its value)
@@ -470,7 +470,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         return iterable if items is implicit_calls.UNHANDLED else items
 
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
-        known = known_numbers.truth(test)
+        known = known_numbers.truth(test.known) if isinstance(test, SymbolicScalar) else None
         if isinstance(test, SymbolicScalar):
             test = test.tensor
         test = variable_read(test)

@@ -354,7 +354,8 @@ class SymbolicScalar:
 
     def _known_with(self, op, other, reflected: bool):
         """The known value of `self <op> other` in this call (known_numbers.py)."""
-        mine, theirs = self.known, known_numbers.known_of(other)
+        mine = self.known
+        theirs = other.known if isinstance(other, SymbolicScalar) else other
         return known_numbers.combine(op, *((theirs, mine) if reflected else (mine, theirs)))
 
     def _operand(self, work: type):

@@ -61,10 +61,46 @@ def in_a_loop(s, x):
     return s.acc
 
 
-@pytest.mark.parametrize("fn", [shifted, in_a_loop])
+def with_tensor_operands(s, x):
+    s.n += 1
+    if s.n % 3 == 0 or tf.reduce_sum(x) > 100.0:  # (a value of either type: MixedBool)
+        print("third", s.n)
+    if s.n % 2 == 0 and tf.reduce_max(x) > -1.0:
+        s.acc.assign_add(1.0)
+    return s.acc
+
+
+@pytest.mark.parametrize("fn", [shifted, in_a_loop, with_tensor_operands])
 def test_tests_on_arithmetic_of_a_fed_counter_agree(fn):
     stats = assert_same(fn, _calls(24), make_state=State)
     assert stats.graph_calls >= 12, stats
+
+
+class Lookups:
+    """A truthy object whose every missing attribute is a failed lookup."""
+
+    def __getattr__(self, name):
+        raise KeyError(name)
+
+
+class WithLookups(State):
+    def __init__(self):
+        super().__init__()
+        self.cfg = Lookups()
+
+
+def reads_an_object(s, x):
+    s.n += 1
+    if s.cfg:  # (a Python-valued test: no attribute of the object is looked up)
+        s.acc.assign_add(tf.reduce_sum(x))
+    if s.n % 2 == 0:
+        print("even", s.n)
+    return s.acc
+
+
+def test_a_python_valued_test_on_an_object_looks_nothing_up():
+    stats = assert_same(reads_an_object, _calls(12), make_state=WithLookups)
+    assert stats.graph_calls >= 6, stats
 
 
 @pytest.mark.parametrize("op, left, right, value", [
@@ -77,7 +113,7 @@ def test_known_values_are_computed_as_python_does(op, left, right, value):
 
 @pytest.mark.parametrize("op, left, right", [
     ("mod", 1, 0), ("truediv", 1.0, 0.0), ("pow", 3, 10 ** 6), ("add", UNKNOWN, 1),
-    (operator.add, 1, 2)])
+    (tf.less, (-8) ** 0.5, 1), (operator.add, 1, 2)])
 def test_what_python_would_raise_on_or_make_huge_stays_unknown(op, left, right):
     assert known_numbers.combine(op, left, right) is UNKNOWN
 
