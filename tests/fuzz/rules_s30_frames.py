@@ -77,12 +77,13 @@ import os as _os
 
 from absl import logging as _absl
 
-ALOG = []  # (the records absl made for this side's file: function, line, message)
+ALOG = []  # (the records absl made for this side's file: function, line, message; by its
+# whole path: both sides' files share a basename since F439, F475)
 
 
 class _AbslKeep(_logging.Handler):
     def emit(self, record):
-        if _os.path.basename(record.pathname) == _os.path.basename(__file__):
+        if _os.path.abspath(record.pathname) == _os.path.abspath(__file__):
             ALOG.append((record.funcName, record.lineno, record.getMessage()))
 
 
