@@ -40,7 +40,6 @@ from janus.fallback import agreement, heap, mixed, safety, segmented
 from janus.eager_runs import EagerRuns
 from janus.churn_bound import Churn
 from janus.generation import QUIET_AFTER_RAISE, Generation, RaisedInTrace, call_key
-from janus.outcomes import BLOCKED_REGENERATIONS
 from janus.graphgen.plan import Plan
 from janus.graphgen import calls, distribute, plain_trial, xla_trial
 from janus.graphgen.specialize import Specialization
@@ -117,7 +116,9 @@ class JitFunction(EagerRuns, Generation):
         self.retrace_after = 0  # ... calls up to this count that would trace run plainly
         self.reprofiled: set = set()  # tests a trace reached and no profiled call did
         # (each once: the call ran profiled; a second time is a failed generation)
-        self.blocked_regenerations = collections.deque(maxlen=BLOCKED_REGENERATIONS)
+        # the calls that traced a graph for a new outcome of a test kept per outcome: one
+        # count for all, or per test for a test on fed numbers (janus/outcomes.py)
+        self.blocked_regenerations: dict = {}
         self.parked: list[Specialization] = []  # other outcomes' graphs (generation.py)
         self._mixed_runner = None  # the converted code run mixed (made at first need)
         self._unchecked = 0  # calls to run plainly at once (graphgen/plain_trial.py)

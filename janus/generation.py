@@ -30,7 +30,7 @@ from janus.graphgen.specialize import Specialization, generate
 from janus.graphgen.values import FedScalarMisuse, GraphValueInPython
 from janus.guard_failures import GuardFailures
 from janus.inconclusive_tries import RETRACE_WAITS, InconclusiveTries, ThreadWait
-from janus.outcomes import Outcomes
+from janus.outcomes import Outcomes, same_outcome
 from janus.recursion import limits
 from janus.recursion.self_calls import UnlearnedRecursion
 from janus.transform import convert
@@ -157,6 +157,18 @@ class Generation(GuardFailures, Outcomes, InconclusiveTries):
                 _Eager(FallbackCategory.UNSUPPORTED, self.last_failure_reason)
         return spec
 
+    def _trace_outcome(self, args, kwargs, cfg: Config, outcomes: dict, first: bool):
+        """A call whose graphs failed an in-graph guard on fed numbers traces the graph of
+        its own outcome (janus/outcomes.py `TRACE_NOW`, holding the busy slot) and runs it;
+        should that graph fail a guard too, the call reruns plainly (`outcomes`: the
+        in-graph guards this call failed so far; `first`: none before the last one)."""
+        step = self._generate_unlocked(args, kwargs, cfg)
+        if isinstance(step, RaisedInTrace):
+            return self._raised_in_trace(step, args, kwargs, cfg)
+        if isinstance(step, _Eager):
+            return self._eager(args, kwargs, step)
+        return self._run_retrying(step, args, kwargs, cfg, outcomes, first)
+
     def _generate(self, args, kwargs, cfg: Config):
         converted = convert(self.fn)
         context = distribute.context_key()
@@ -245,6 +257,7 @@ class Generation(GuardFailures, Outcomes, InconclusiveTries):
             self.specializations.insert(0, spec)
             parked, self.parked = self.parked, []  # (other outcomes' graphs)
             self.specializations += [p for p in parked if p.plan == spec.plan and
+                                     not same_outcome(p, spec, args, kwargs) and
                                      len(self.specializations) < cfg.max_specializations]
             events.emit("generated", self, spec)
         return spec

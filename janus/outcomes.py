@@ -9,6 +9,12 @@ none fits is a new outcome: it runs plainly (profiled) and the graphs of its cas
 (parked) so the next call traces one for it; janus gives up when it made
 `BLOCKED_REGENERATIONS` of them within `BLOCKED_WINDOW` calls (an exit loop that stops
 anywhere: F52).
+
+A test on numbers janus feeds (`if s.step % 2 == 0:`) is traced for the outcome of the
+call being traced (graphgen/known_numbers.py): the call that meets its new outcome traces
+the graph of that outcome at once and runs it (`TRACE_NOW`), the other outcomes' graphs
+staying; such graphs are counted per test (two periodic tests need a graph per
+combination of their outcomes: F455).
 """
 from __future__ import annotations
 
@@ -53,6 +59,17 @@ def _contradicts(spec, outcomes: dict) -> bool:
     return False
 
 
+def same_outcome(parked, spec, args, kwargs) -> bool:
+    """Whether `parked`, a graph of `spec`'s plan waiting for it, is of the outcome `spec`
+    was just traced for, and fits this call: `spec` replaces it (a trace that knew this
+    call's outcome, graphgen/known_numbers.py, made it again: F455)."""
+    return [(g.key, g.expected) for g in parked.in_graph] == \
+        [(g.key, g.expected) for g in spec.in_graph] and parked.guards.check(args, kwargs) < 0
+
+
+TRACE_NOW = "trace now"
+"""`_in_graph_guard_failed`'s answer: the call traces the graph of its own outcome."""
+
 MAX_OTHER_OUTCOMES = 8
 """In-graph guards one call may fail, running other outcomes' graphs, before it reruns
 plainly."""
@@ -62,6 +79,7 @@ class _Retrying(threading.local):
     """This thread's call while it runs other outcomes' graphs: the in-graph guards
     that failed so far, as {(test key, occurrence): outcome} (None: a first run)."""
     outcomes: dict | None = None
+    traced = False  # (it traced the graph of its outcome already: TRACE_NOW, once a call)
 
 
 _retrying = _Retrying()
@@ -85,18 +103,30 @@ class Outcomes:
             outcomes[_occurrence(spec, guard)] = not guard.expected
             other = self._in_graph_guard_failed(spec, guard, cfg, args, kwargs, outcomes,
                                                 first)
+        if other is TRACE_NOW:  # (this call's outcome, known to the trace: F455)
+            _retrying.traced = True
+            try:
+                return self._trace_outcome(args, kwargs, cfg, outcomes, first)
+            finally:
+                _retrying.traced = False
         if len(outcomes) > MAX_OTHER_OUTCOMES:  # (each graph tried failed another guard)
             other = None
         if other is not None:  # the graph of this call's outcome (nothing was committed)
-            _retrying.outcomes = outcomes
-            try:
-                return self._run_graph(other, args, kwargs, cfg)
-            finally:
-                if first:
-                    _retrying.outcomes = None
+            return self._run_retrying(other, args, kwargs, cfg, outcomes, first)
         # The eager rerun is profiled: the next graph learns what this call did.
         return self._eager(args, kwargs, _Eager(FallbackCategory.GUARD_FAILURE,
                                                 guard.describe(), "profiled"))
+
+    def _run_retrying(self, spec, args, kwargs, cfg: Config, outcomes: dict,
+                      first: bool = True):
+        """Run this call with `spec`, the graph of another outcome (`outcomes`: the
+        in-graph guards the call failed so far; `first`: none before this one)."""
+        _retrying.outcomes = outcomes
+        try:
+            return self._run_graph(spec, args, kwargs, cfg)
+        finally:
+            if first:
+                _retrying.outcomes = None
 
     def _in_graph_guard_failed(self, spec, guard, cfg, args, kwargs, outcomes: dict,
                                first: bool = True):
@@ -140,20 +170,64 @@ class Outcomes:
             if other is not None:
                 self.specializations.append(spec)
                 return other
+            if guard.known:
+                # a test on fed numbers: a trace of this very call asserts this call's
+                # outcome (graphgen/known_numbers.py), so the graph of the new outcome is
+                # traced now and runs the call; the other outcomes' graphs keep serving.
+                # (Parked, the next call would trace its own outcome, maybe one they
+                # have: `if n % 2 == 0` / `if n % 4 == 0` never traced (True, False), F455;
+                # when no trace may be made now, a later call of this outcome asks again.)
+                self.specializations.append(spec)
+                if _retrying.traced or not self._may_trace_now(cfg):
+                    return None
+                self.regenerating = (self._next_id, *failed)
+                if self._count_blocked(guard, cfg):
+                    return None
+                self._busy = True
+                return TRACE_NOW
             for waiting in same_case:
                 self.specializations.remove(waiting)
             self.parked = [p for p in self.parked if p is not spec and p not in same_case] + \
                 [spec] + same_case
             self.regenerating = (self._next_id, *failed)
-            recent = self.blocked_regenerations
-            recent.append(self.stats.calls)
-            if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
-                # (no plan changes how often it flips: retreating from the last
-                # generalization only traced more graphs per outcome, zoo p34)
-                self._generation_failed(ConversionError(
-                    f"the tensor-valued test {guard.describe()} changes from call to call "
-                    "and its generalized graph failed"), cfg, final=True)
+            self._count_blocked(guard, cfg)
         return None
+
+    def _count_blocked(self, guard, cfg: Config) -> bool:
+        """Count a graph to be traced for a new outcome of `guard`'s test; janus gives up
+        (returns True) at `BLOCKED_REGENERATIONS` of them within `BLOCKED_WINDOW` calls:
+        of all tests together, or of this test alone when it is on fed numbers (its
+        graphs are traced for the outcome of the call that needs them, so two periodic
+        tests on a step counter need a graph per combination of outcomes: F455)."""
+        key = guard.key if guard.known else None
+        recent = self.blocked_regenerations.get(key)
+        if recent is None:
+            recent = self.blocked_regenerations[key] = \
+                collections.deque(maxlen=BLOCKED_REGENERATIONS)
+        recent.append(self.stats.calls)
+        if len(recent) == recent.maxlen and recent[-1] - recent[0] < BLOCKED_WINDOW:
+            # (no plan changes how often it flips: retreating from the last
+            # generalization only traced more graphs per outcome, zoo p34)
+            self._generation_failed(ConversionError(
+                f"the tensor-valued test {guard.describe()} changes from call to call "
+                "and its generalized graph failed"), cfg, final=True)
+            return True
+        return False
+
+    def _may_trace_now(self, cfg: Config) -> bool:
+        """Whether a call whose graphs' in-graph guards failed may trace its own graph
+        now (as `_dispatch` would let a call no graph fits trace: room for it, no other
+        thread tracing, not churning, no tf.distribute agreement to keep)."""
+        if self._busy or self.unsupported is not None or \
+                self.profile.collective_strategy is not None or \
+                self._churn.churns(self.stats, cfg) or self.stats.calls <= self.retrace_after:
+            return False
+        if len(self.specializations) >= cfg.max_specializations:
+            self._drop_outdated(cfg)
+        if len(self.specializations) >= cfg.max_specializations:
+            return False
+        gate = self.generation_gate  # (a segment's churn bounds: fallback/churn.py)
+        return gate is None or not gate()
 
     def _regenerated_alike(self, spec, guard, cfg: Config):
         """`spec`, traced after the graph it replaced failed `guard`, failed the same guard
@@ -185,14 +259,18 @@ class Outcomes:
         of this case whose in-graph guards it ruled out)."""
         missed, same_case = None, []
         for spec in self.specializations:
-            if spec is not failed and spec.plan == failed.plan and \
-                    spec.context == failed.context and not spec.runs_plain:
+            if spec is not failed and spec.context == failed.context and \
+                    not spec.runs_plain:
+                # (a graph of an earlier plan whose host guards hold serves its outcome
+                # too: the plan fed a list another outcome appends to meanwhile, F455)
                 index = spec.guards.check(args, kwargs)
                 if index >= 0:
-                    if missed is None and changes_on(spec.guards.guards[index], spec):
+                    if missed is None and spec.plan in (failed.plan, self.plan) and \
+                            changes_on(spec.guards.guards[index], spec):
                         missed = (spec, spec.guards.guards[index])
                 elif _contradicts(spec, outcomes):
-                    same_case.append(spec)
+                    if spec.plan == failed.plan:
+                        same_case.append(spec)
                 else:
                     return spec, []
         if missed is not None and first:

@@ -87,6 +87,7 @@ class InGraphGuard:
     site: Any  # janus.transform.sites.Site
     function: str
     expected: Any
+    known: bool = False  # the trace knew the outcome: a test on fed numbers (F455)
 
     @property
     def key(self) -> tuple:

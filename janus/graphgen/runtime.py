@@ -29,8 +29,8 @@ from janus.graphgen.exits import ExitLoops, LoopItems, loop_items
 from janus.graphgen.formatted_text import TextHooks
 from janus.graphgen.general import GeneralControlFlow
 from janus.graphgen.general_while import GeneralWhile
-from janus.graphgen import host_arrays, host_scalars, implicit_calls, number_functions, \
-    reductions
+from janus.graphgen import host_arrays, host_scalars, implicit_calls, known_numbers, \
+    number_functions, reductions
 from janus.graphgen.host_scalars import HostScalar
 from janus.graphgen.keyed_writes import WriteOnlyDict
 from janus.graphgen.sources import closure, global_
@@ -432,13 +432,15 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         return left is right
 
     @operation_hook
-    def test(self, site, value):
+    def test(self, site, value, known=None):
         exit_test = self.tracer.loop_exits.get((self.key, site))
         if exit_test is not None:  # of a loop being generalized: recorded, the body goes on
             self.tracer.read(value)
             return exit_test.record(value)
         if isinstance(value, DynamicList):  # `if xs:` on a list whose length varies
             value = value.length() > 0
+        if known is None and isinstance(value, SymbolicScalar):  # (a fed number's
+            known = known_numbers.truth(value.known)  # outcome in this call: F455)
         if isinstance(value, (SymbolicScalar, HostScalar, MixedBool)):
             value = value.tensor
         value = variable_read(value)  # (`if s.on:`: its value)
@@ -449,7 +451,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             return bool(value) if truth is implicit_calls.UNHANDLED else truth
         dynamic_sizes.refuse_item_decision(value)
         self.tracer.note_exit(self.key, site)
-        return self.tracer.expect(self._site(site), self.key, value)
+        return self.tracer.expect(self._site(site), self.key, value, known)
 
     @operation_hook
     def loop_test(self, site, value):
@@ -470,6 +472,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
         return iterable if items is implicit_calls.UNHANDLED else items
 
     def if_stmt(self, site, test, if_true, if_false, get_state, set_state, both=()):
+        known = known_numbers.truth(test.known) if isinstance(test, SymbolicScalar) else None
         if isinstance(test, SymbolicScalar):
             test = test.tensor
         test = variable_read(test)
@@ -481,7 +484,7 @@ class TraceRuntime(AttributeHooks, TextHooks, BoolValues, ExitLoops, GeneralWhil
             # (a test one of whose branches raises stays specialized to the other: a
             # tf.cond would trace the raise)
             return self._cond(site, test, if_true, if_false, get_state, set_state, both)
-        if self.test(site, test):
+        if self.test(site, test, known):
             if_true()
         else:
             if_false()

@@ -46,8 +46,11 @@ class SiteTests:
         key = (function, site_id)
         self.test_counts[key] = self.test_counts.get(key, 0) + 1
 
-    def expect(self, site, function: str, value) -> bool:
-        """Specialize a tensor-valued test to the outcome the profile saw, asserted in-graph."""
+    def expect(self, site, function: str, value, known: bool | None = None) -> bool:
+        """Specialize a tensor-valued test to the outcome the profile saw, asserted in-graph
+        (`known`: the outcome a test on fed numbers has in the call being traced, asserted
+        instead where a profiled call had it too, graphgen/known_numbers.py: a step
+        counter's `if n % 2 == 0:` traced for the call that needs the graph, F455)."""
         if self.callback_depth:
             # its assertion would live in TF's nested graph (and hold per element)
             raise ConversionError(f"the tensor-valued test `{site.text}` is inside a function "
@@ -79,6 +82,13 @@ class SiteTests:
                 raise ConversionError(f"the tensor-valued test `{site.text}` ran more often "
                                       "than while profiling", **site.location())
             expected = record.sequence[count]
+        # (an outcome no profiled call had is not traced first: its branch may hold what
+        # a graph refuses, where the other outcome's graph serves: p20's `.numpy()`)
+        traced_known = known is not None and known in record.outcomes and \
+            site.kind != "while" and not record.loop_exit and \
+            (site.raises_when is None or known is not site.raises_when)
+        if traced_known:
+            expected = known
         predicate = tf.cast(value, tf.bool)
         if predicate.shape.rank not in (0, None):  # (`if x > 0:` on a tensor of shape [1])
             if not (predicate.shape.is_fully_defined() and
@@ -87,7 +97,7 @@ class SiteTests:
                                       "than one element (or of a number of them known only "
                                       "when the graph runs)", **site.location())
             predicate = tf.reshape(predicate, [])
-        guard = InGraphGuard(len(self.in_graph), site, function, expected)
+        guard = InGraphGuard(len(self.in_graph), site, function, expected, traced_known)
         self.in_graph.append(guard)
         check = predicate if expected else tf.logical_not(predicate)
         self.assert_ops.append(tf.debugging.Assert(check, [guard.tag]))

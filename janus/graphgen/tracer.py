@@ -269,11 +269,13 @@ class Tracer(SiteTests):
                     fed = self.input(source, "tensor", (dtype, ()))
                     if type(value) is float:
                         fed_floats.fed_float(fed)
-                    return SymbolicScalar(fed, type(value), source.role, FED_INT_BOUND)
+                    return SymbolicScalar(fed, type(value), source.role, FED_INT_BOUND,
+                                          known=value)
                 elif INT64[0] <= value <= INT64[1]:  # (a step counter past int32: F360)
                     self.guard("number", source, WideInt)
                     fed = self.input(source, "tensor", ("int64", ()))
-                    return SymbolicScalar(fed, int, source.role, 2 ** 63, wide=True)
+                    return SymbolicScalar(fed, int, source.role, 2 ** 63, wide=True,
+                                          known=value)
             self.guard("value", source, value)
             return value
         if isinstance(value, types.BuiltinFunctionType) and \

@@ -1,11 +1,13 @@
 """Trace-time stand-ins for Python values that have no fixed size in a general graph."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import active, checks, exact_numbers, in_range
+from janus.graphgen import active, checks, exact_numbers, in_range, known_numbers
 from janus.graphgen.list_indices import as_index
 from janus.tensors import is_tensor
 
@@ -270,8 +272,9 @@ class SymbolicScalar:
     __array_ufunc__ = None  # numpy scalars/arrays defer to the reflected method below
 
     def __init__(self, tensor, kind: type, role: str | None = None, bound: int | None = None,
-                 from_graph: bool = False, wide: bool = False):
+                 from_graph: bool = False, wide: bool = False, known=known_numbers.UNKNOWN):
         self.tensor = tensor
+        self.known = known  # its value in the call being traced, if known (known_numbers)
         self.kind = kind
         self.wide = wide  # an int fed guarded beyond int32 (TF converts it to int64: F360)
         self.role = role  # the fed role it was read from (None once computed with)
@@ -338,14 +341,22 @@ class SymbolicScalar:
             result, bound = exact_numbers.arithmetic(
                 op, left, right, *(bounds[::-1] if reflected else bounds), work,
                 (self.kind if reflected else other_kind) is not float)
-            return SymbolicScalar(tf.cast(result, self._dtype(kind)), kind, bound=bound)
+            return SymbolicScalar(tf.cast(result, self._dtype(kind)), kind, bound=bound,
+                                  known=self._known_with(op, other, reflected))
         if work is int and any(type(v) is int and not -2 ** 63 <= v < 2 ** 63
                                for v in (left, right)):
             # (an int past int64 compared with an int64 tensor: its side is known)
             return exact_numbers.beyond_int64(op, left, right)
         left, right = (v if is_tensor(v) else tf.constant(v, self._dtype(work))
                        for v in (left, right))
-        return SymbolicScalar(op(left, right), kind)
+        return SymbolicScalar(op(left, right), kind,
+                              known=self._known_with(op, other, reflected))
+
+    def _known_with(self, op, other, reflected: bool):
+        """The known value of `self <op> other` in this call (known_numbers.py)."""
+        mine = self.known
+        theirs = other.known if isinstance(other, SymbolicScalar) else other
+        return known_numbers.combine(op, *((theirs, mine) if reflected else (mine, theirs)))
 
     def _operand(self, work: type):
         """My tensor as an operand of `work`'s dtype (an int among floats: checked exact)."""
@@ -384,7 +395,8 @@ class SymbolicScalar:
     def __neg__(self):
         tensor = tf.cast(self.tensor, tf.int64) if self.kind is bool else self.tensor
         result, bound = exact_numbers.negate(tensor, self.kind, self.bound)
-        return SymbolicScalar(result, float if self.kind is float else int, bound=bound)
+        return SymbolicScalar(result, float if self.kind is float else int, bound=bound,
+                              known=known_numbers.convert(self.known, operator.neg))
 
     def __abs__(self):
         # (`abs(dv3) > 1e6`; before, a TypeError at the trace: F338)
@@ -407,17 +419,19 @@ class SymbolicScalar:
         2**62 reruns the call plainly, where Python raises or computes a big int)."""
         if kind is self.kind:
             return self
+        known = known_numbers.convert(self.known, kind)
         if kind is bool:
             return SymbolicScalar(tf.not_equal(self.tensor, tf.zeros([], self.tensor.dtype)),
-                                  bool)
+                                  bool, known=known)
         if self.kind is bool:
-            return SymbolicScalar(tf.cast(self.tensor, self._dtype(kind)), kind, bound=1)
+            return SymbolicScalar(tf.cast(self.tensor, self._dtype(kind)), kind, bound=1,
+                                  known=known)
         if kind is float:
             return SymbolicScalar(exact_numbers.mixed_int(self.tensor, self.bound), float,
-                                  bound=self.bound)
+                                  bound=self.bound, known=known)
         checks.require(tf.abs(self.tensor) < float(exact_numbers.INT_LIMIT))
         return SymbolicScalar(tf.cast(self.tensor, tf.int64), int,
-                              bound=exact_numbers.rounded_bound(self.bound))
+                              bound=exact_numbers.rounded_bound(self.bound), known=known)
 
     def __bool__(self):
         raise FedScalarMisuse("a Python number that changes per call is used as a condition "

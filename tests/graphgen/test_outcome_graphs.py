@@ -162,3 +162,73 @@ def test_a_type_error_about_a_stand_in_is_janus_limit():
     assert isinstance(error, ConversionError) and "AppendOnlyList" in str(error)
     assert misused(TypeError("object of type 'Model' has no len()")) is None
     assert misused(ValueError("'AppendOnlyList'")) is None
+
+
+# F455: a step that logs every 2nd call and resets its metrics every 4th (two periodic
+# tests on a fed step counter, a print in one branch, an append in the other) needs a
+# graph per combination of outcomes, each first met by a call whose outcome no graph
+# has. Before: the trace took the last profiled call's outcome (one call behind a test
+# of period 2), the graphs of both tests shared one count of regenerations (4 in 24
+# calls), and the function ended up split: 2 graph calls of 36. Now the call that meets
+# a new outcome traces its own graph (the trace knows the fed counter's value:
+# graphgen/known_numbers.py), counted per test.
+
+class Metrics:
+    def __init__(self):
+        self.acc = tf.Variable(0.0)
+        self.n = 0
+        self.log = []
+        self.total = 0.0
+
+
+def log_2_reset_4(s, x):
+    s.acc.assign_add(tf.reduce_sum(x))
+    s.n += 1
+    if s.n % 2 == 0:
+        print(f"step {s.n}: {float(s.acc):.3f}")
+    if s.n % 4 == 0:
+        s.log.append(float(s.acc))
+        s.acc.assign(0.0)
+    return s.acc * 2.0
+
+
+def log_3_append_5(s, x):
+    s.acc.assign_add(tf.reduce_sum(x))
+    s.n += 1
+    if s.n % 3 == 0:
+        print(f"step {s.n}: {float(s.acc):.3f}")
+    if s.n % 5 == 0:
+        s.log.append(float(s.acc))
+        s.acc.assign(0.0)
+    return s.acc * 2.0
+
+
+def log_2_count_5(s, x):
+    s.acc.assign_add(tf.reduce_sum(x))
+    s.n += 1
+    if s.n % 2 == 0:
+        print("loss", float(s.acc))
+    if (s.n + 1) % 5 == 0:
+        s.total = s.total + 1.0
+    return s.acc * 2.0
+
+
+def _counted(n):
+    return [(tf.constant([float(i), 1.0]),) for i in range(n)]
+
+
+def test_f455_log_every_2nd_reset_every_4th_runs_as_graphs():
+    stats = assert_same(log_2_reset_4, _counted(36), make_state=Metrics)
+    assert stats.graph_calls >= 24, stats  # (28; before: 2)
+    assert stats.generations <= 6, stats
+
+
+def test_f455_two_periodic_tests_of_periods_3_and_5_run_as_graphs():
+    stats = assert_same(log_3_append_5, _counted(60), make_state=Metrics)
+    assert stats.graph_calls >= 44, stats  # (52; before: 6)
+    assert stats.generations <= 8, stats
+
+
+def test_f455_a_print_every_2nd_and_a_python_count_every_5th():
+    stats = assert_same(log_2_count_5, _counted(60), make_state=Metrics)
+    assert stats.graph_calls >= 44, stats  # (53; before: 51)
