@@ -16,7 +16,7 @@ import random
 
 from tests.fuzz import inputs
 
-GENERATOR_VERSION = 112
+GENERATOR_VERSION = 113
 
 HEADER = '''\
 import functools
@@ -225,6 +225,7 @@ RULE_MODULES = (
     "rules_s39_bounds",
     "rules_s39_reads",
     "rules_s39_unseen",
+    "rules_s39_periodic",
 )
 
 
