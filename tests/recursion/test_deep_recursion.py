@@ -171,6 +171,28 @@ def test_a_helper_converted_code_runs_plainly_has_plain_python_s_room():
     assert stats.internal_errors == 0, stats
 
 
+class Tally:
+    def __init__(self):
+        self.count, self.hist, self.saved = 0, [], None
+
+
+def every_other_break(s, x):  # (a break on odd calls: split, its Python run as it is)
+    acc = x * 0.5
+    s.hist.append(levels_left())
+    s.count += 1
+    if s.count % 2 == 1:
+        s.saved = acc.numpy()
+    return acc
+
+
+def test_a_split_function_s_own_python_has_plain_python_s_room(any_size):
+    # (F476: once the mixed runner settled plain (call 10), the split's function ran
+    # under its `__call__` without that frame's room: 2 levels fewer than plain Python's)
+    stats = assert_same(every_other_break, [(tf.constant([float(i)]),) for i in range(16)],
+                        make_state=Tally)
+    assert stats.segmented_calls >= 1, stats
+
+
 # -- a trace's own room (F368) -----------------------------------------------------------
 # A recursion janus does not batch (a Python float per level) is traced inline, 2 frames a
 # level (the runtime's call, the converted copy). The trace had no room of its own: it
