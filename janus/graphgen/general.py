@@ -17,7 +17,7 @@ from __future__ import annotations
 import tensorflow as tf
 
 from janus.errors import ConversionError
-from janus.graphgen import deferred_checks, identity
+from janus.graphgen import deferred_checks, identity, traced_gradients
 from janus.graphgen.cond_heap import CondWrites, Retrace
 from janus.graphgen.dead_ends import after_raising_ops
 from janus.graphgen.loop_heap import lift, lift_to
@@ -250,10 +250,16 @@ class GeneralControlFlow:
         test = tf.cast(test, tf.bool)
         first, second = (if_false, if_true) if _size(if_false) > _size(if_true) else \
             (if_true, if_false)  # (tf.cond traces its true branch first)
+        spent = traced_gradients.SPENT[0]
         try:
             results = tf.cond(test if first is if_true else tf.logical_not(test),
                               branch(first), branch(second))
         except Retrace:  # (the second wrote heap attributes the first did not: cond_heap)
+            if traced_gradients.SPENT[0] != spent:  # (a tape's one gradient is taken)
+                raise ConversionError(
+                    "a branch of a tensor-valued `if` takes a non-persistent tape's "
+                    "gradient, and the other writes attributes it does not: janus would "
+                    "trace the branch again, and a tape gives one gradient") from None
             updated.clear()
             traced.clear()
             kept.clear()

@@ -28,6 +28,11 @@ from janus.graphgen.connectivity import (BRANCHES, CALLS, CASES, CONDITIONAL, LO
 
 GRADIENTS = frozenset({"gradient", "jacobian", "batch_jacobian"})
 
+SPENT = [0]
+"""Gradients of non-persistent tapes taken in traces so far (each tape gives one: a
+branch traced again must not take it again, graphgen/general.py; any thread's count
+changing is all it tells)."""
+
 
 def is_gradient(fn) -> bool:
     """Whether `fn` is a GradientTape's gradient or jacobian method."""
@@ -41,6 +46,8 @@ def gradient(fn, args: tuple, kwargs: dict):
     must have run checked in-graph (the call reruns plainly if it did not); a ConversionError
     where a source is reached only through a branch that may not read it."""
     result = fn(*args, **kwargs)
+    if not getattr(user_attributes.get(fn, "__self__"), "_persistent", True):
+        SPENT[0] += 1
     bound = inspect.signature(fn).bind(*args, **kwargs)
     sources = bound.arguments.get("sources", bound.arguments.get("source"))
     target = bound.arguments.get("target")

@@ -84,3 +84,30 @@ def types_change(s, x):
 def test_what_is_not_carried_stays_right():
     for fn in (text_written, other_attributes, printed, types_change):
         assert_same(fn, inputs(16, 2), make_state=State)
+
+
+class Count:
+    def __init__(self):
+        self.count = 0
+        self.v = tf.Variable([0.5, 0.5])
+
+
+def step_taking_a_gradient_in_one_branch(s, x):
+    acc = x
+    for i in range(2):
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(acc * s.v) * float(i + 1)
+        if y > 1.5:  # (outcomes that differ from call to call: a tf.cond)
+            s.count = s.count + 1  # (an attribute the other branch does not write)
+            continue
+        g = tape.gradient(y, s.v)  # (a non-persistent tape: one gradient)
+        s.v.assign_sub(0.05 * g)
+        acc = acc * 0.5 + y
+    return acc
+
+
+def test_a_branch_taking_a_tape_s_gradient_is_not_traced_twice():
+    # (F486: the other branch's attribute write retraced both: the tape's second
+    # gradient raised RuntimeError inside janus, an internal error)
+    calls = [(tf.constant([1.0, 1.0]) * (1.0 + 2.0 * (i % 2)),) for i in range(8)]
+    assert_same(step_taking_a_gradient_in_one_branch, calls, make_state=Count)
